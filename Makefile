@@ -1,0 +1,77 @@
+# Two commands for people: `make serve` (the playground on http://127.0.0.1:8080) and
+# `make test` (every check, browser tests included). Both install what is missing first and
+# are safe to run again.
+#
+# Tool versions live here and nowhere else. wasm-bindgen-cli must equal the wasm-bindgen in
+# Cargo.lock, so it is read from there.
+TRUNK_VERSION    := 0.21.14
+BINARYEN_VERSION := 132
+WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+TOOLS_DIR := $(CURDIR)/.tools
+export PATH := $(TOOLS_DIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+# Trunk uses exactly these installed tools and fails (offline = true) rather than download.
+export TRUNK_TOOLS_WASM_BINDGEN := $(WASM_BINDGEN_VERSION)
+export TRUNK_TOOLS_WASM_OPT := version_$(BINARYEN_VERSION)
+
+.PHONY: serve test dist tools browser-tools fetch check-fmt clippy test-host test-wasm test-e2e bench clean-tools
+
+serve: tools fetch
+	trunk serve --address 127.0.0.1 --port 8080
+
+dist: tools fetch
+	trunk build --release
+
+test: tools browser-tools fetch check-fmt clippy test-host test-wasm dist test-e2e
+	@echo "make test: all checks passed"
+
+tools:
+	@rustup target list --installed | grep -qx wasm32-unknown-unknown \
+	  || rustup target add wasm32-unknown-unknown
+	@trunk --version 2>/dev/null | grep -qx "trunk $(TRUNK_VERSION)" \
+	  || cargo install --locked trunk --version $(TRUNK_VERSION)
+	@test -n "$(WASM_BINDGEN_VERSION)" || { echo "Cargo.lock names no wasm-bindgen"; exit 1; }
+	@wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $(WASM_BINDGEN_VERSION)" \
+	  || cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
+	@wasm-opt --version 2>/dev/null | grep -q "version $(BINARYEN_VERSION)" \
+	  || npm install --prefix "$(TOOLS_DIR)" --no-audit --no-fund --silent binaryen@$(BINARYEN_VERSION).0.0
+	@wasm-opt --version | grep -q "version $(BINARYEN_VERSION)" \
+	  || { echo "wasm-opt $(BINARYEN_VERSION) is not first on PATH"; exit 1; }
+
+browser-tools:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
+	  else \
+	    echo "The browser tests need Debian's packages 'chromium' and 'chromium-driver'."; \
+	    echo "Install them as root:  sudo apt-get install -y chromium chromium-driver"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+fetch:
+	cargo fetch --locked
+
+check-fmt:
+	cargo fmt --all -- --check
+
+clippy:
+	cargo clippy --all-targets --locked -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib --bins --test web --locked -- -D warnings
+
+test-host:
+	cargo test --locked
+
+test-wasm:
+	cargo test --target wasm32-unknown-unknown --locked --test web
+
+test-e2e:
+	cargo test --locked --features e2e --test e2e -- --test-threads=1
+
+bench:
+	cargo bench --locked
+
+clean-tools:
+	rm -rf "$(TOOLS_DIR)"

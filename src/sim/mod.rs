@@ -1,0 +1,5 @@
+//! The discrete-event simulator: virtual time in integer microseconds, one seeded random
+//! stream per run. Nothing here knows there is a browser.
+
+pub mod histogram;
+pub mod latency;

@@ -1,0 +1,89 @@
+//! A labelled slider with an exact numeric field and its unit.
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Properties of a [`Slider`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct SliderProps {
+    /// Element id, also what the label points at.
+    pub id: AttrValue,
+    /// What the screen reader and the student read.
+    pub label: AttrValue,
+    /// Unit shown after the number.
+    pub unit: AttrValue,
+    pub min: f64,
+    pub max: f64,
+    pub step: f64,
+    pub value: f64,
+    /// Called with a value already inside `min..=max`.
+    pub on_change: Callback<f64>,
+    #[prop_or_default]
+    pub hint: Option<AttrValue>,
+}
+
+/// A slider and a number field kept in step; a value outside the range is clamped and the
+/// student is told the range.
+#[function_component(Slider)]
+pub fn slider(props: &SliderProps) -> Html {
+    let notice = use_state(|| None::<String>);
+    let on_input = {
+        let props = props.clone();
+        let notice = notice.clone();
+        Callback::from(move |event: Event| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            let parsed: Option<f64> = input
+                .value()
+                .trim()
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite());
+            match parsed {
+                Some(v) if (props.min..=props.max).contains(&v) => {
+                    notice.set(None);
+                    props.on_change.emit(v);
+                }
+                Some(v) => {
+                    let clamped = v.clamp(props.min, props.max);
+                    notice.set(Some(format!(
+                        "{} must be between {} and {} {}; using {}.",
+                        props.label, props.min, props.max, props.unit, clamped
+                    )));
+                    input.set_value(&clamped.to_string());
+                    props.on_change.emit(clamped);
+                }
+                None => {
+                    notice.set(Some(format!(
+                        "{} needs a number between {} and {} {}.",
+                        props.label, props.min, props.max, props.unit
+                    )));
+                    input.set_value(&props.value.to_string());
+                }
+            }
+        })
+    };
+    let number_id = format!("{}-number", props.id);
+    html! {
+        <div class="control">
+            <label for={props.id.clone()}>{ &props.label }</label>
+            <div class="inputs">
+                <input type="range" id={props.id.clone()}
+                    min={props.min.to_string()} max={props.max.to_string()} step={props.step.to_string()}
+                    value={props.value.to_string()}
+                    oninput={on_input.reform(|e: InputEvent| Event::from(e))}
+                    onchange={on_input.clone()} />
+                <input type="number" id={number_id} aria-label={format!("{} ({})", props.label, props.unit)}
+                    min={props.min.to_string()} max={props.max.to_string()} step={props.step.to_string()}
+                    value={props.value.to_string()}
+                    onchange={on_input} />
+                <span class="unit">{ &props.unit }</span>
+            </div>
+            if let Some(hint) = &props.hint {
+                <p class="hint">{ hint }</p>
+            }
+            if let Some(text) = &*notice {
+                <p class="notice" role="alert">{ text }</p>
+            }
+        </div>
+    }
+}

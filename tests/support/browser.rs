@@ -1,0 +1,320 @@
+//! The end-to-end harness: serves `dist/` on a loopback port, starts chromedriver on another,
+//! drives headless Chromium over WebDriver, fails on any console error or Rust panic, saves a
+//! screenshot under `target/e2e/`, and stops everything it started even when a test fails.
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use fantoccini::wd::{Capabilities, WebDriverCompatibleCommand};
+use fantoccini::{Client, ClientBuilder};
+use serde_json::{json, Value};
+
+/// Where screenshots, logs and the browser's temporary files go.
+pub fn artefacts_dir() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+    let dir = target.join("e2e");
+    std::fs::create_dir_all(&dir).expect("create target/e2e");
+    dir
+}
+
+fn dist_dir() -> PathBuf {
+    let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
+    assert!(
+        dist.join("index.html").is_file(),
+        "{} has no index.html: build it first with `make dist` (trunk build --release)",
+        dist.display()
+    );
+    dist
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .expect("a free loopback port")
+}
+
+fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" => "text/javascript; charset=utf-8",
+        "wasm" => "application/wasm",
+        "css" => "text/css; charset=utf-8",
+        "json" => "application/json",
+        "ico" => "image/x-icon",
+        "png" => "image/png",
+        "svg" => "image/svg+xml",
+        _ => "application/octet-stream",
+    }
+}
+
+/// A static file server for `dist/` on 127.0.0.1, stopped on drop.
+pub struct StaticServer {
+    pub port: u16,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl StaticServer {
+    pub fn start(root: PathBuf) -> StaticServer {
+        let server = tiny_http::Server::http("127.0.0.1:0").expect("bind the static server");
+        let port = server
+            .server_addr()
+            .to_ip()
+            .map(|addr| addr.port())
+            .expect("an IP address");
+        let stop = Arc::new(AtomicBool::new(false));
+        let stop_flag = stop.clone();
+        let thread = std::thread::spawn(move || {
+            while !stop_flag.load(Ordering::Relaxed) {
+                let Ok(Some(request)) = server.recv_timeout(Duration::from_millis(50)) else {
+                    continue;
+                };
+                let url = request
+                    .url()
+                    .split(['?', '#'])
+                    .next()
+                    .unwrap_or("/")
+                    .to_string();
+                let relative = url.trim_start_matches('/');
+                let relative = if relative.is_empty() || relative.ends_with('/') {
+                    format!("{relative}index.html")
+                } else {
+                    relative.to_string()
+                };
+                let path = root.join(&relative);
+                let response = if relative.split('/').any(|part| part == "..") || !path.is_file() {
+                    tiny_http::Response::from_string("not found").with_status_code(404)
+                } else {
+                    let body = std::fs::read(&path).unwrap_or_default();
+                    let header = tiny_http::Header::from_bytes("Content-Type", content_type(&path))
+                        .expect("a valid header");
+                    tiny_http::Response::from_data(body).with_header(header)
+                };
+                let _ = request.respond(response);
+            }
+        });
+        StaticServer {
+            port,
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for StaticServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// A chromedriver process on 127.0.0.1, killed on drop.
+pub struct ChromeDriver {
+    pub port: u16,
+    child: Child,
+}
+
+impl ChromeDriver {
+    pub fn start(scratch: &Path) -> ChromeDriver {
+        let port = free_port();
+        let log = std::fs::File::create(scratch.join("chromedriver.log")).expect("log file");
+        let child = Command::new(std::env::var("CHROMEDRIVER").unwrap_or("chromedriver".into()))
+            .arg(format!("--port={port}"))
+            .arg("--allowed-ips=127.0.0.1")
+            .env("TMPDIR", scratch)
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().expect("log file"))
+            .stderr(log)
+            .spawn()
+            .expect("chromedriver starts (install Debian's chromium-driver, or run `make test`)");
+        let mut driver = ChromeDriver { port, child };
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if let Ok(Some(status)) = driver.child.try_wait() {
+                panic!("chromedriver exited early: {status}");
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "chromedriver did not listen within 20 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        driver
+    }
+}
+
+impl Drop for ChromeDriver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn chromium_binary() -> String {
+    if let Ok(path) = std::env::var("CHROMIUM") {
+        return path;
+    }
+    for candidate in ["/usr/bin/chromium", "/usr/bin/chromium-browser"] {
+        if Path::new(candidate).exists() {
+            return candidate.to_string();
+        }
+    }
+    "chromium".to_string()
+}
+
+/// chromedriver's (non-W3C) command that returns the browser console's entries.
+#[derive(Debug)]
+struct BrowserLog;
+
+impl WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/se/log",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(json!({"type": "browser"}).to_string()),
+        )
+    }
+}
+
+/// Console entries of level SEVERE (errors and Rust panics) since the last call.
+pub async fn console_errors(client: &Client) -> Vec<String> {
+    let entries = client.issue_cmd(BrowserLog).await.unwrap_or(Value::Null);
+    entries
+        .as_array()
+        .map(|entries| {
+            entries
+                .iter()
+                .filter(|entry| entry["level"] == "SEVERE")
+                .map(|entry| entry["message"].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// One browser session against the served `dist/`. Use [`run`] rather than this directly.
+pub struct Page {
+    pub client: Client,
+    pub base_url: String,
+}
+
+impl Page {
+    /// Opens `path` (relative to `dist/`) and waits until the element `ready_css` exists.
+    pub async fn open(&self, path: &str, ready_css: &str) {
+        self.client
+            .goto(&format!("{}{}", self.base_url, path))
+            .await
+            .expect("page loads");
+        self.client
+            .wait()
+            .at_most(Duration::from_secs(30))
+            .for_element(fantoccini::Locator::Css(ready_css))
+            .await
+            .unwrap_or_else(|e| panic!("{ready_css} did not appear on {path}: {e}"));
+    }
+
+    /// Runs a script and returns its JSON result.
+    pub async fn eval(&self, script: &str) -> Value {
+        self.client
+            .execute(script, vec![])
+            .await
+            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+    }
+
+    /// Text of the first element matching `css`.
+    pub async fn text(&self, css: &str) -> String {
+        self.client
+            .find(fantoccini::Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no element {css}: {e}"))
+            .text()
+            .await
+            .expect("element text")
+    }
+
+    /// Saves a PNG screenshot as `target/e2e/<name>.png`.
+    pub async fn screenshot(&self, name: &str) -> PathBuf {
+        let png = self.client.screenshot().await.expect("screenshot");
+        let path = artefacts_dir().join(format!("{name}.png"));
+        std::fs::write(&path, png).expect("write screenshot");
+        path
+    }
+}
+
+/// Serves `dist/`, starts chromedriver and a headless Chromium, runs `body`, then checks the
+/// console for errors and panics. Everything started is stopped, also when `body` panics.
+pub async fn run<F, Fut>(name: &str, body: F)
+where
+    F: FnOnce(Page) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    let scratch = artefacts_dir().join(format!("{name}-profile"));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).expect("scratch dir");
+    let server = StaticServer::start(dist_dir());
+    let driver = ChromeDriver::start(&scratch);
+
+    let capabilities: Capabilities = serde_json::from_value(json!({
+        "browserName": "chrome",
+        "goog:loggingPrefs": { "browser": "ALL" },
+        "goog:chromeOptions": {
+            "binary": chromium_binary(),
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--disable-quic",
+                "--window-size=1400,1000",
+                format!("--user-data-dir={}", scratch.join("user-data").display()),
+            ],
+        },
+    }))
+    .expect("capabilities");
+    let client = ClientBuilder::rustls()
+        .expect("tls roots")
+        .capabilities(capabilities)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("a WebDriver session with headless Chromium");
+
+    let page = Page {
+        client: client.clone(),
+        base_url: format!("http://127.0.0.1:{}/", server.port),
+    };
+    let outcome = tokio::spawn(body(page)).await;
+    let errors = console_errors(&client).await;
+    let _ = client.close().await;
+    drop(driver);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&scratch);
+
+    if let Err(failure) = outcome {
+        if failure.is_panic() {
+            std::panic::resume_unwind(failure.into_panic());
+        }
+        panic!("{name}: the test body was cancelled");
+    }
+    assert!(
+        errors.is_empty(),
+        "{name}: the browser console reported errors:\n{}",
+        errors.join("\n")
+    );
+}

@@ -1,0 +1,20 @@
+//! Tests that run inside headless Chromium through wasm-bindgen-test: the simulator's code
+//! compiled to wasm must give the same numbers as on the host.
+#![cfg(target_arch = "wasm32")]
+
+use resilience_playground::sim::latency::{preview, LatencyModel};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn the_seeded_latency_sample_is_the_same_in_the_browser_as_on_the_host() {
+    let model = LatencyModel::LogNormal {
+        p50: 40_000,
+        p99: 120_000,
+    };
+    let sample = preview(&model, 2_000, 3);
+    // Figures printed by the host run of the same call (see tests/host_wasm_agreement.rs).
+    let host = include_str!("fixtures/preview_seed3.txt").trim();
+    assert_eq!(format!("{} {}", sample.p50, sample.p99), host);
+}
