@@ -51,6 +51,7 @@ fn draw(canvas: HtmlCanvasElement, preview: &LatencyPreview) -> Result<(), Strin
     let tallest = buckets.counts().iter().copied().max().unwrap_or(0).max(1);
     let mut chart = ChartBuilder::on(&root)
         .margin(12)
+        .margin_right(36)
         .x_label_area_size(44)
         .y_label_area_size(56)
         .build_cartesian_2d(
