@@ -1,5 +1,9 @@
 //! The discrete-event simulator: virtual time in integer microseconds, one seeded random
 //! stream per run. Nothing here knows there is a browser.
 
+pub mod engine;
 pub mod histogram;
 pub mod latency;
+pub mod model;
+pub mod scenario;
+pub mod trace;

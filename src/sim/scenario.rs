@@ -1,0 +1,381 @@
+//! The lesson's four cascade scenarios as presets, and `key=value` overrides as the command
+//! line and permalinks give them (times in seconds, or with an `ms` suffix).
+
+use super::latency::Micros;
+use super::model::CascadeConfig;
+use crate::resilience::{BreakerConfig, BulkheadConfig, ParamError, Window};
+
+const MS: Micros = 1_000;
+const SECOND: Micros = 1_000_000;
+
+/// One of the lesson's four runs of `cascade.py`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scenario {
+    /// No protection: every call waits as long as it takes.
+    None,
+    /// A 300 ms timeout on the call.
+    Timeout,
+    /// Timeout and circuit breaker.
+    Cb,
+    /// Timeout, circuit breaker and a bulkhead of 8.
+    Bulkhead,
+}
+
+/// Keys [`apply_set`] accepts.
+pub const SET_KEYS: [&str; 15] = [
+    "rate",
+    "threads",
+    "duration",
+    "degrade_at",
+    "fast",
+    "slow",
+    "timeout",
+    "window",
+    "min_calls",
+    "failure_ratio",
+    "cooldown",
+    "probes",
+    "permits",
+    "max_wait",
+    "seed",
+];
+
+impl Scenario {
+    /// All four, in the lesson's order.
+    pub const ALL: [Scenario; 4] = [
+        Scenario::None,
+        Scenario::Timeout,
+        Scenario::Cb,
+        Scenario::Bulkhead,
+    ];
+
+    /// The short name used on the command line.
+    pub fn key(self) -> &'static str {
+        match self {
+            Scenario::None => "none",
+            Scenario::Timeout => "timeout",
+            Scenario::Cb => "cb",
+            Scenario::Bulkhead => "bulkhead",
+        }
+    }
+
+    /// The label the lesson's table prints, with the timeout and permits of `cfg`.
+    pub fn label(self, cfg: &CascadeConfig) -> String {
+        let timeout_ms = cfg.timeout.unwrap_or(0) / MS;
+        let permits = cfg.bulkhead.as_ref().map_or(0, |b| b.permits);
+        match self {
+            Scenario::None => "no protection".to_string(),
+            Scenario::Timeout => format!("timeout {timeout_ms}ms"),
+            Scenario::Cb => "timeout + circuit breaker".to_string(),
+            Scenario::Bulkhead => format!("timeout + CB + bulkhead({permits})"),
+        }
+    }
+
+    /// Looks a scenario up by its short name.
+    pub fn parse(name: &str) -> Option<Scenario> {
+        Scenario::ALL.into_iter().find(|s| s.key() == name)
+    }
+
+    /// The lesson's parameters for this scenario.
+    pub fn config(self) -> CascadeConfig {
+        let base = CascadeConfig {
+            rate: 100.0,
+            threads: 32,
+            duration: 12 * SECOND,
+            degrade_at: 3 * SECOND,
+            fast: 40 * MS,
+            slow: 4 * SECOND,
+            timeout: None,
+            breaker: None,
+            bulkhead: None,
+            seed: 0,
+            drain: true,
+        };
+        let timeout = Some(300 * MS);
+        match self {
+            Scenario::None => base,
+            Scenario::Timeout => CascadeConfig { timeout, ..base },
+            Scenario::Cb => CascadeConfig {
+                timeout,
+                breaker: Some(BreakerConfig::cascade_sim()),
+                ..base
+            },
+            Scenario::Bulkhead => CascadeConfig {
+                timeout,
+                breaker: Some(BreakerConfig::cascade_sim()),
+                bulkhead: Some(BulkheadConfig::cascade_sim()),
+                ..base
+            },
+        }
+    }
+}
+
+fn err(field: &'static str, range: &str, value: &str) -> ParamError {
+    ParamError {
+        field,
+        range: range.to_string(),
+        value: value.to_string(),
+    }
+}
+
+/// Parses a time in seconds (`0.3`) or milliseconds (`300ms`) into microseconds, within
+/// `min..=max` microseconds.
+fn parse_time(
+    field: &'static str,
+    value: &str,
+    min: Micros,
+    max: Micros,
+) -> Result<Micros, ParamError> {
+    let range = format!(
+        "{}..={} s (or a number with an ms suffix)",
+        fmt_secs(min),
+        fmt_secs(max)
+    );
+    let (number, scale) = match value.strip_suffix("ms") {
+        Some(n) => (n, 1_000.0),
+        None => (value.strip_suffix('s').unwrap_or(value), 1_000_000.0),
+    };
+    let v: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| err(field, &range, value))?;
+    let micros = v * scale;
+    if !micros.is_finite() || micros < min as f64 - 0.5 || micros > max as f64 + 0.5 {
+        return Err(err(field, &range, value));
+    }
+    Ok(micros.round() as Micros)
+}
+
+fn fmt_secs(m: Micros) -> String {
+    if m.is_multiple_of(SECOND) {
+        (m / SECOND).to_string()
+    } else {
+        format!("{}", m as f64 / SECOND as f64)
+    }
+}
+
+fn parse_int(field: &'static str, value: &str, min: u64, max: u64) -> Result<u64, ParamError> {
+    let range = format!("{min}..={max}");
+    match value.trim().parse::<u64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(err(field, &range, value)),
+    }
+}
+
+fn parse_float(field: &'static str, value: &str, min: f64, max: f64) -> Result<f64, ParamError> {
+    let range = format!("{min}..={max}");
+    match value.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= min && v <= max => Ok(v),
+        _ => Err(err(field, &range, value)),
+    }
+}
+
+/// Applies one `key=value` override to `cfg`. `timeout` only touches a scenario with a timeout,
+/// breaker keys one with a breaker and bulkhead keys one with a bulkhead, so `window=1` or
+/// `timeout=0.2` can be applied to all four and "no protection" stays unprotected.
+/// An unknown key, a malformed number or a value out of range is an error naming the key.
+pub fn apply_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<(), ParamError> {
+    match key {
+        "rate" => cfg.rate = parse_float("rate", value, 0.1, 10_000.0)?,
+        "threads" => cfg.threads = parse_int("threads", value, 1, 10_000)? as u32,
+        "duration" => cfg.duration = parse_time("duration", value, MS, 600 * SECOND)?,
+        "degrade_at" => cfg.degrade_at = parse_time("degrade_at", value, 0, 3_600 * SECOND)?,
+        "fast" => cfg.fast = parse_time("fast", value, 0, 3_600 * SECOND)?,
+        "slow" => cfg.slow = parse_time("slow", value, 0, 3_600 * SECOND)?,
+        "timeout" => {
+            let t = parse_time("timeout", value, MS, 3_600 * SECOND)?;
+            if cfg.timeout.is_some() {
+                cfg.timeout = Some(t);
+            }
+        }
+        "window" => {
+            let w = parse_time("window", value, MS, 3_600 * SECOND)?;
+            if let Some(b) = cfg.breaker.as_mut() {
+                b.window = Window::Time(w);
+            }
+        }
+        "min_calls" => {
+            let v = parse_int("min_calls", value, 1, 100_000)? as u32;
+            if let Some(b) = cfg.breaker.as_mut() {
+                b.min_calls = v;
+            }
+        }
+        "failure_ratio" => {
+            let v = parse_float("failure_ratio", value, 0.0, 1.0)?;
+            if v <= 0.0 {
+                return Err(err("failure_ratio", "0 (exclusive)..=1", value));
+            }
+            if let Some(b) = cfg.breaker.as_mut() {
+                b.failure_ratio = v;
+            }
+        }
+        "cooldown" => {
+            let v = parse_time("cooldown", value, MS, 3_600 * SECOND)?;
+            if let Some(b) = cfg.breaker.as_mut() {
+                b.cooldown = v;
+            }
+        }
+        "probes" => {
+            let v = parse_int("probes", value, 1, 1_000)? as u32;
+            if let Some(b) = cfg.breaker.as_mut() {
+                b.half_open_probes = v;
+            }
+        }
+        "permits" => {
+            let v = parse_int("permits", value, 1, 10_000)? as u32;
+            if let Some(b) = cfg.bulkhead.as_mut() {
+                b.permits = v;
+            }
+        }
+        "max_wait" => {
+            let v = parse_time("max_wait", value, 0, 60 * SECOND)?;
+            if let Some(b) = cfg.bulkhead.as_mut() {
+                b.max_wait = v;
+            }
+        }
+        "seed" => cfg.seed = parse_int("seed", value, 0, u64::MAX)?,
+        _ => {
+            return Err(ParamError {
+                field: "key",
+                range: SET_KEYS.join(", "),
+                value: key.to_string(),
+            })
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::model::run;
+    use crate::sim::trace::Outcome;
+
+    fn share(n: u64, of: u64) -> f64 {
+        n as f64 / of as f64
+    }
+
+    #[test]
+    fn a_timeout_override_leaves_no_protection_unprotected() {
+        let mut none = Scenario::None.config();
+        apply_set(&mut none, "timeout", "0.2").unwrap();
+        assert_eq!(none.timeout, None);
+        let mut cb = Scenario::Cb.config();
+        apply_set(&mut cb, "timeout", "0.2").unwrap();
+        assert_eq!(cb.timeout, Some(200 * MS));
+        assert_eq!(Scenario::Timeout.label(&cb), "timeout 200ms");
+        assert_eq!(
+            Scenario::Bulkhead.label(&Scenario::Bulkhead.config()),
+            "timeout + CB + bulkhead(8)"
+        );
+    }
+
+    #[test]
+    fn presets_are_valid() {
+        for s in Scenario::ALL {
+            s.config().validate().unwrap();
+            assert_eq!(Scenario::parse(s.key()), Some(s));
+        }
+        assert_eq!(Scenario::parse("nope"), None);
+    }
+
+    #[test]
+    fn sets_parse_seconds_and_ms() {
+        let mut c = Scenario::Bulkhead.config();
+        apply_set(&mut c, "timeout", "0.5").unwrap();
+        assert_eq!(c.timeout, Some(500 * MS));
+        apply_set(&mut c, "timeout", "250ms").unwrap();
+        assert_eq!(c.timeout, Some(250 * MS));
+        apply_set(&mut c, "window", "1").unwrap();
+        assert_eq!(c.breaker.as_ref().unwrap().window, Window::Time(SECOND));
+        apply_set(&mut c, "probes", "5").unwrap();
+        apply_set(&mut c, "permits", "4").unwrap();
+        assert_eq!(c.bulkhead.as_ref().unwrap().permits, 4);
+        c.validate().unwrap();
+    }
+
+    #[test]
+    fn bad_sets_name_the_key() {
+        let mut c = Scenario::Cb.config();
+        for (k, v) in [
+            ("threads", "0"),
+            ("threads", "abc"),
+            ("rate", "-1"),
+            ("rate", "NaN"),
+            ("timeout", "0"),
+            ("failure_ratio", "0"),
+            ("failure_ratio", "1.5"),
+            ("window", "x"),
+            ("seed", "-3"),
+        ] {
+            let e = apply_set(&mut c, k, v).unwrap_err();
+            assert_eq!(e.field, k);
+        }
+        let e = apply_set(&mut c, "colour", "1").unwrap_err();
+        assert_eq!(e.value, "colour");
+        assert_eq!(c, Scenario::Cb.config());
+    }
+
+    #[test]
+    fn timeout_scenario_matches_the_lesson() {
+        let t = run(&Scenario::Timeout.config()).unwrap();
+        assert_eq!(t.sent, 1200);
+        assert!((290..=310).contains(&t.outcomes.ok), "{:?}", t.outcomes);
+        assert!(
+            (890..=910).contains(&t.outcomes.timeout),
+            "{:?}",
+            t.outcomes
+        );
+        assert_eq!(t.outcomes.total(), t.sent);
+    }
+
+    #[test]
+    fn none_scenario_drains_and_queues() {
+        let t = run(&Scenario::None.config()).unwrap();
+        assert_eq!(t.outcomes.ok, 1200);
+        // 900 slow calls on 32 workers: the queue takes close to two minutes to drain.
+        assert!(t.end > 100 * SECOND, "end {}", t.end);
+        assert!(t.series.iter().any(|b| b.queue_len > 500));
+        let mut c = Scenario::None.config();
+        c.drain = false;
+        let t = run(&c).unwrap();
+        assert!(t.outcomes.unfinished > 500, "{:?}", t.outcomes);
+        assert_eq!(t.outcomes.total(), 1200);
+        assert_eq!(t.outcomes.get(Outcome::Unfinished), t.outcomes.unfinished);
+    }
+
+    #[test]
+    fn cb_opens_when_the_ten_second_window_tips() {
+        let t = run(&Scenario::Cb.config()).unwrap();
+        let open = t.first_open().expect("breaker never opened");
+        // 300 fast successes in the window; failures land from 3.3 s at 100/s; the ratio
+        // reaches 50% with the 300th failure, near 6.3 s.
+        assert!(
+            (5_500_000..=7_000_000).contains(&open),
+            "first open at {open}"
+        );
+        let o = t.outcomes;
+        assert!(share(o.circuit_open, t.sent) > 0.40, "{o:?}");
+        assert!(share(o.timeout, t.sent) > 0.22, "{o:?}");
+    }
+
+    #[test]
+    fn cb_with_one_second_window_opens_early() {
+        let mut c = Scenario::Cb.config();
+        apply_set(&mut c, "window", "1").unwrap();
+        let t = run(&c).unwrap();
+        let open = t.first_open().expect("breaker never opened");
+        // The last fast call (started at exactly 3 s) ends at 3.04 s; failures end every 10 ms
+        // from 3.31 s. At 3.31 s + j×10 ms the 1 s window holds j+1 failures and about 73-j
+        // successes, so the ratio reaches 50% at j = 36: 3.67..3.68 s.
+        assert!(
+            (3_300_000..=3_700_000).contains(&open),
+            "first open at {open}"
+        );
+        assert!(
+            share(t.outcomes.circuit_open, t.sent) > 0.6,
+            "{:?}",
+            t.outcomes
+        );
+    }
+}
