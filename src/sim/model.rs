@@ -214,6 +214,7 @@ pub fn run(cfg: &CascadeConfig) -> Result<Trace, RunError> {
         series: sim.series,
         series_truncated: sim.truncated,
         end,
+        events: sim.q.processed(),
     })
 }
 

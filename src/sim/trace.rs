@@ -166,6 +166,8 @@ pub struct Trace {
     pub series_truncated: bool,
     /// When the last processed event happened.
     pub end: Micros,
+    /// How many events the simulator processed (for benchmarks: events per second).
+    pub events: u64,
 }
 
 impl Trace {

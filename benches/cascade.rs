@@ -1,0 +1,42 @@
+//! Benchmarks of the simulator: the lesson's four-scenario table, and a large scenario for
+//! events per second. Run with `make bench` (or `cargo bench`).
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use resilience_playground::sim::model::{run, CascadeConfig};
+use resilience_playground::sim::scenario::{apply_set, Scenario};
+
+fn four_scenario_table(c: &mut Criterion) {
+    let configs: Vec<CascadeConfig> = Scenario::ALL.iter().map(|s| s.config()).collect();
+    let events: u64 = configs
+        .iter()
+        .map(|cfg| run(cfg).expect("lesson preset runs").events)
+        .sum();
+    let mut group = c.benchmark_group("lesson");
+    group.throughput(Throughput::Elements(events));
+    group.bench_function("four_scenario_table", |b| {
+        b.iter(|| {
+            for cfg in &configs {
+                std::hint::black_box(run(cfg).expect("lesson preset runs"));
+            }
+        })
+    });
+    group.finish();
+}
+
+fn million_requests(c: &mut Criterion) {
+    let mut cfg = Scenario::Bulkhead.config();
+    for (key, value) in [("rate", "10000"), ("duration", "100"), ("threads", "1000")] {
+        apply_set(&mut cfg, key, value).expect("valid override");
+    }
+    let events = run(&cfg).expect("large run").events;
+    let mut group = c.benchmark_group("scale");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(events));
+    group.bench_function("one_million_requests_bulkhead", |b| {
+        b.iter(|| std::hint::black_box(run(&cfg).expect("large run")))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, four_scenario_table, million_requests);
+criterion_main!(benches);
