@@ -1,0 +1,42 @@
+//! What the host and the browser must agree on, computed the same way on both: the tests in
+//! `tests/host_wasm_agreement.rs` (host) and `tests/web.rs` (Chromium) compare these figures
+//! with the same fixtures. When a preset or the Trace changes on purpose, copy the new figures
+//! from the host test's failure message into `tests/fixtures/`.
+
+use resilience_playground::sim::latency::{preview, LatencyModel};
+use resilience_playground::sim::{model::run, scenario::Scenario};
+
+/// The fixture for [`preview_figures`].
+pub const PREVIEW_FIXTURE: &str = include_str!("../fixtures/preview_seed3.txt");
+/// The fixture for [`lesson_trace_digests`].
+pub const TRACE_DIGESTS_FIXTURE: &str = include_str!("../fixtures/lesson_trace_digests.txt");
+
+/// p50 and p99 of a seeded 2,000-call lognormal sample (40 ms median, 120 ms p99).
+pub fn preview_figures() -> String {
+    let model = LatencyModel::LogNormal {
+        p50: 40_000,
+        p99: 120_000,
+    };
+    let sample = preview(&model, 2_000, 3);
+    format!("{} {}", sample.p50, sample.p99)
+}
+
+/// One line per lesson scenario: its key and the FNV-1a digest of its whole Trace as JSON,
+/// so equal digests mean byte-identical traces.
+pub fn lesson_trace_digests() -> String {
+    Scenario::ALL
+        .iter()
+        .map(|s| {
+            let trace = run(&s.config()).expect("preset runs");
+            let json = serde_json::to_string(&trace).expect("trace serialises");
+            format!("{} {:016x}", s.key(), digest(json.as_bytes()))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn digest(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
