@@ -183,7 +183,7 @@ impl BreakerState {
 }
 
 /// Why the breaker changed state.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TransitionReason {
     /// Closed -> Open: the window's failure ratio reached the threshold.
     FailureRatio {

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use super::engine::{EngineError, EventQueue};
 use super::latency::Micros;
-use super::trace::{BreakerChange, Bucket, Outcome, OutcomeCounts, Percentiles, Trace, BUCKET};
+use super::trace::{
+    BreakerChange, Bucket, Outcome, OutcomeCounts, Percentiles, RequestRecord, Trace, BUCKET,
+};
 use crate::resilience::{
     Acquire, Admission, BreakerConfig, BreakerState, Bulkhead, BulkheadConfig, CallResult,
     CircuitBreaker, ParamError,
@@ -47,6 +49,10 @@ pub struct CascadeConfig {
     /// True: run until every request finishes (the lesson). False: stop at `duration` and
     /// count what is left as unfinished.
     pub drain: bool,
+    /// Keep one [`RequestRecord`] per request in [`Trace::requests`] (memory grows with the
+    /// request count; off by default).
+    #[serde(default)]
+    pub record_requests: bool,
 }
 
 impl CascadeConfig {
@@ -106,6 +112,8 @@ struct Request {
     call_started: Micros,
     call_result: CallResult,
     done: bool,
+    finished: Option<Micros>,
+    outcome: Outcome,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -169,6 +177,8 @@ pub fn run(cfg: &CascadeConfig) -> Result<Trace, RunError> {
             call_started: 0,
             call_result: CallResult::Success,
             done: false,
+            finished: None,
+            outcome: Outcome::Unfinished,
         });
         sim.q.schedule(at, Event::Arrival(n));
     }
@@ -191,6 +201,19 @@ pub fn run(cfg: &CascadeConfig) -> Result<Trace, RunError> {
             sim.counts.add(Outcome::Unfinished);
         }
     }
+    let requests = if cfg.record_requests {
+        sim.requests
+            .iter()
+            .map(|r| RequestRecord {
+                arrived: r.arrived,
+                started: r.started,
+                finished: r.finished,
+                outcome: r.outcome,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let transitions = sim
         .breaker
         .as_ref()
@@ -201,6 +224,7 @@ pub fn run(cfg: &CascadeConfig) -> Result<Trace, RunError> {
                     at: t.at,
                     from: t.from,
                     to: t.to,
+                    reason: t.reason,
                 })
                 .collect()
         })
@@ -215,6 +239,7 @@ pub fn run(cfg: &CascadeConfig) -> Result<Trace, RunError> {
         series_truncated: sim.truncated,
         end,
         events: sim.q.processed(),
+        requests,
     })
 }
 
@@ -259,10 +284,31 @@ impl Sim<'_> {
             .as_ref()
             .map_or(0, |b| BreakerState::gauge(b.state()));
         let (busy, queue_len) = (self.busy, self.queue.len() as u64);
-        for b in &mut self.series[self.gauges_filled..idx] {
+        let (in_use, waiting) = self.bulkhead.as_ref().map_or((0, 0), |b| {
+            (b.in_use(), u32::try_from(b.waiting()).unwrap_or(u32::MAX))
+        });
+        let first = self.gauges_filled;
+        for (i, b) in self.series[first..idx].iter_mut().enumerate() {
             b.workers_busy = busy;
             b.queue_len = queue_len;
             b.breaker_state = state;
+            b.bulkhead_in_use = in_use;
+            b.bulkhead_waiting = waiting;
+            if let Some(breaker) = self.breaker.as_ref() {
+                // The window as it stands at the slice's end: entries that have aged out by
+                // then are left out even though the breaker prunes only on its next record.
+                let end = ((first + i + 1) as Micros).saturating_mul(BUCKET);
+                let snap = breaker.snapshot(end);
+                b.window_calls = snap.calls_in_window;
+                b.window_failures = snap.failures_in_window;
+                // The breaker resets its probe count only when it next turns half open, so
+                // outside HALF_OPEN the count it reports is stale: show 0 there.
+                b.probes_in_flight = if snap.state == BreakerState::HalfOpen {
+                    snap.probes_in_flight
+                } else {
+                    0
+                };
+            }
         }
         self.gauges_filled = idx;
     }
@@ -304,6 +350,9 @@ impl Sim<'_> {
                     None => Admission::Call,
                     Some(Ok(a)) => a,
                     Some(Err(_)) => {
+                        if let Some(b) = self.bucket(now) {
+                            b.breaker_rejections += 1;
+                        }
                         self.release_permit(now);
                         self.finish(now, n, Outcome::CircuitOpen);
                         return;
@@ -364,6 +413,8 @@ impl Sim<'_> {
             return;
         }
         r.done = true;
+        r.finished = Some(now);
+        r.outcome = outcome;
         let (arrived, started) = (r.arrived, r.started.unwrap_or(now));
         self.counts.add(outcome);
         self.service.push(now.saturating_sub(started));
@@ -382,6 +433,7 @@ impl Sim<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resilience::TransitionReason;
     use crate::sim::scenario::{apply_set, Scenario};
 
     #[test]
@@ -490,6 +542,93 @@ mod tests {
         assert_eq!(t.outcomes.total(), t.sent);
         assert!(t.series_truncated);
         assert!(t.series.len() <= MAX_BUCKETS);
+    }
+
+    #[test]
+    fn bucket_gauges_follow_the_bulkhead_and_the_breaker() {
+        let t = run(&Scenario::Bulkhead.config()).unwrap();
+        let permits = Scenario::Bulkhead.config().bulkhead.unwrap().permits;
+        assert!(t.series.iter().all(|b| b.bulkhead_in_use <= permits));
+        assert!(t.series.iter().any(|b| b.bulkhead_in_use == permits));
+        assert!(t.series.iter().any(|b| b.bulkhead_waiting > 0));
+        assert!(t.series.iter().all(|b| b.gateway_in_use == 0));
+        assert!(t.series.iter().all(|b| b.window_failures <= b.window_calls));
+        // In the lesson's model every refusal of the breaker ends a request as circuit_open.
+        let refused: u64 = t.series.iter().map(|b| b.breaker_rejections).sum();
+        assert_eq!(refused, t.outcomes.circuit_open);
+        assert!(refused > 0);
+        // In `cb` the probes hold a worker for the 300 ms timeout, so some slices end with
+        // the three of them in flight, and only while half open.
+        let t = run(&Scenario::Cb.config()).unwrap();
+        assert!(t.series.iter().any(|b| b.probes_in_flight == 3));
+        assert!(t
+            .series
+            .iter()
+            .all(|b| (b.probes_in_flight > 0) == (b.breaker_state == 1)));
+    }
+
+    #[test]
+    fn the_window_gauge_explains_the_first_trip() {
+        let c = Scenario::Cb.config();
+        let t = run(&c).unwrap();
+        let open = t.first_open().unwrap();
+        let change = t.transitions.iter().find(|c| c.at == open).unwrap();
+        let TransitionReason::FailureRatio { failures, calls } = change.reason else {
+            panic!("{change:?}");
+        };
+        assert!(calls >= 20 && 2 * failures >= calls, "{change:?}");
+        // The slice that ended just before the trip: enough calls, ratio still under 50%.
+        let before = &t.series[(open / BUCKET) as usize - 1];
+        assert!(before.window_calls >= 20, "{before:?}");
+        assert!(
+            2 * before.window_failures < before.window_calls,
+            "{before:?}"
+        );
+        // Failures have been landing at 100/s since 3.3 s: nearly 300 of them by then.
+        assert!(before.window_failures > 250, "{before:?}");
+        assert_eq!(before.breaker_state, 0);
+        // Without a breaker the window gauges stay at 0.
+        let t = run(&Scenario::Timeout.config()).unwrap();
+        assert!(t
+            .series
+            .iter()
+            .all(|b| b.window_calls == 0 && b.breaker_rejections == 0));
+    }
+
+    #[test]
+    fn request_records_only_when_asked_and_consistent_with_the_counts() {
+        let mut c = Scenario::Bulkhead.config();
+        assert!(run(&c).unwrap().requests.is_empty());
+        for drain in [true, false] {
+            c.drain = drain;
+            c.record_requests = true;
+            let t = run(&c).unwrap();
+            assert_eq!(t.requests.len() as u64, t.sent);
+            let mut counts = OutcomeCounts::default();
+            for r in &t.requests {
+                counts.add(r.outcome);
+                assert_eq!(
+                    r.finished.is_none(),
+                    r.outcome == Outcome::Unfinished,
+                    "{r:?}"
+                );
+                if let Some(s) = r.started {
+                    assert!(s >= r.arrived);
+                    assert!(r.finished.is_none_or(|f| f >= s), "{r:?}");
+                }
+            }
+            assert_eq!(counts, t.outcomes);
+            assert!(t.requests.windows(2).all(|w| w[0].arrived <= w[1].arrived));
+        }
+        let mut c = Scenario::None.config();
+        c.drain = false;
+        c.record_requests = true;
+        let t = run(&c).unwrap();
+        assert!(t.outcomes.unfinished > 0);
+        assert!(t
+            .requests
+            .iter()
+            .any(|r| r.started.is_none() && r.outcome == Outcome::Unfinished));
     }
 
     #[test]

@@ -90,6 +90,7 @@ impl Scenario {
             bulkhead: None,
             seed: 0,
             drain: true,
+            record_requests: false,
         };
         let timeout = Some(300 * MS);
         match self {

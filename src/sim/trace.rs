@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::latency::Micros;
-use crate::resilience::BreakerState;
+use crate::resilience::{BreakerState, TransitionReason};
 
 /// Width of one time-series bucket: 100 ms.
 pub const BUCKET: Micros = 100_000;
@@ -127,10 +127,27 @@ pub struct BreakerChange {
     pub from: BreakerState,
     /// State after.
     pub to: BreakerState,
+    /// Why, as the breaker recorded it (for a trip: the failures and calls in its window).
+    pub reason: TransitionReason,
+}
+
+/// One request, for "follow one request" and for histograms that grow with the playhead.
+/// Kept only when [`crate::sim::model::CascadeConfig::record_requests`] is true.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestRecord {
+    /// When it arrived at `orders`.
+    pub arrived: Micros,
+    /// When a worker took it; `None` if none ever did.
+    pub started: Option<Micros>,
+    /// When it ended; `None` if it had not when the run stopped.
+    pub finished: Option<Micros>,
+    /// How it ended ([`Outcome::Unfinished`] when `finished` is `None`).
+    pub outcome: Outcome,
 }
 
 /// One 100 ms slice of the run. Counters count events inside the slice; gauges (workers busy,
-/// queue length, breaker state) are their value at the end of the slice.
+/// queue length, breaker state, bulkhead, breaker window, probes, gateway pool) are their value
+/// at the end of the slice, i.e. after every event strictly before its end.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Bucket {
     /// Requests that arrived.
@@ -145,6 +162,27 @@ pub struct Bucket {
     pub queue_len: u64,
     /// The breaker's gauge: 0 closed, 1 half open, 2 open (0 without a breaker).
     pub breaker_state: u8,
+    /// Bulkhead permits taken (0 without a bulkhead).
+    #[serde(default)]
+    pub bulkhead_in_use: u32,
+    /// Callers waiting for a bulkhead permit (0 without a bulkhead).
+    #[serde(default)]
+    pub bulkhead_waiting: u32,
+    /// Results in the breaker's window, as its snapshot counts them (0 without a breaker).
+    #[serde(default)]
+    pub window_calls: u32,
+    /// Failures among those results.
+    #[serde(default)]
+    pub window_failures: u32,
+    /// Half-open probes in flight.
+    #[serde(default)]
+    pub probes_in_flight: u32,
+    /// Gateway connections to `orders` in use (0 while the model has no gateway).
+    #[serde(default)]
+    pub gateway_in_use: u32,
+    /// Calls the breaker refused inside the slice (a counter, not a gauge).
+    #[serde(default)]
+    pub breaker_rejections: u64,
 }
 
 /// Everything one run produced.
@@ -168,6 +206,9 @@ pub struct Trace {
     pub end: Micros,
     /// How many events the simulator processed (for benchmarks: events per second).
     pub events: u64,
+    /// One record per request in arrival order, when the config asked for them; else empty.
+    #[serde(default)]
+    pub requests: Vec<RequestRecord>,
 }
 
 impl Trace {

@@ -22,14 +22,21 @@ pub fn preview_figures() -> String {
 }
 
 /// One line per lesson scenario: its key and the FNV-1a digest of its whole Trace as JSON,
-/// so equal digests mean byte-identical traces.
+/// so equal digests mean byte-identical traces; then the same for `cb` with the per-request
+/// log switched on (key `cb+requests`), as the page runs it.
 pub fn lesson_trace_digests() -> String {
-    Scenario::ALL
+    let mut runs: Vec<(String, _)> = Scenario::ALL
         .iter()
-        .map(|s| {
-            let trace = run(&s.config()).expect("preset runs");
+        .map(|s| (s.key().to_string(), s.config()))
+        .collect();
+    let mut with_log = Scenario::Cb.config();
+    with_log.record_requests = true;
+    runs.push(("cb+requests".to_string(), with_log));
+    runs.iter()
+        .map(|(key, config)| {
+            let trace = run(config).expect("preset runs");
             let json = serde_json::to_string(&trace).expect("trace serialises");
-            format!("{} {:016x}", s.key(), digest(json.as_bytes()))
+            format!("{key} {:016x}", digest(json.as_bytes()))
         })
         .collect::<Vec<_>>()
         .join("\n")
