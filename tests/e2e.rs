@@ -4,10 +4,16 @@
 #[path = "support/browser.rs"]
 mod browser;
 
+use std::time::{Duration, Instant};
+
 use fantoccini::key::Key;
 use fantoccini::Locator;
+use resilience_playground::page::knobs::KNOBS;
+use resilience_playground::page::replay::span;
+use resilience_playground::sim::model::run;
+use resilience_playground::sim::scenario::Scenario;
 
-/// A script that hashes the pixels of the first canvas matching a selector.
+/// A script that hashes the pixels of the canvas matching a selector.
 fn canvas_hash(css: &str) -> String {
     format!(
         "const c = document.querySelector('{css}');
@@ -19,82 +25,351 @@ fn canvas_hash(css: &str) -> String {
     )
 }
 
+/// Sets an input's value and fires `input` and `change`, as a drag or typed value would.
+fn set_value(id: &str, value: &str) -> String {
+    format!(
+        "const el = document.getElementById('{id}');
+         el.value = '{value}';
+         el.dispatchEvent(new Event('input', {{ bubbles: true }}));
+         el.dispatchEvent(new Event('change', {{ bubbles: true }}));
+         return el.value;"
+    )
+}
+
+/// Moves the playhead to `seconds` with the scrub bar.
+fn seek(seconds: f64) -> String {
+    set_value("scrub", &format!("{}", (seconds * 10.0).round() as u64))
+}
+
+async fn count(page: &browser::Page, outcome: &str) -> u64 {
+    let text = page
+        .text(&format!("#count-{outcome} strong, strong#count-{outcome}"))
+        .await;
+    text.trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("#count-{outcome} is not a number: {text:?}"))
+}
+
+const OUTCOMES: [&str; 4] = ["ok", "timeout", "circuit_open", "bulkhead_full"];
+
 #[tokio::test]
-async fn the_page_loads_and_the_slider_redraws_the_histogram() {
-    browser::run("shell", |page| async move {
-        page.open("", "#inventory-p99").await;
+async fn every_view_is_on_the_page() {
+    browser::run("views", |page| async move {
+        page.open("", "#scrub").await;
         let title = page.eval("return document.title").await;
-        assert!(title
-            .as_str()
-            .unwrap_or_default()
-            .contains("Resilience Playground"));
+        assert!(title.as_str().unwrap().contains("Resilience Playground"));
+        let headings = page
+            .eval("return [...document.querySelectorAll('h2')].map(h => h.textContent)")
+            .await;
         for region in [
             "Controls",
             "Timeline",
+            "Where the requests are",
             "Circuit breaker",
-            "Latency of calls to inventory",
+            "Latency",
+            "Load over time",
+            "The lesson's table",
         ] {
-            let headings = page
-                .eval("return [...document.querySelectorAll('h2')].map(h => h.textContent)")
-                .await;
             assert!(
                 headings.as_array().unwrap().iter().any(|h| h == region),
                 "region {region} missing: {headings}"
             );
         }
-        let p99_before = page.text("#readout-p99").await;
-        let pixels_before = page.eval(&canvas_hash("canvas.chart")).await;
+        for knob in KNOBS {
+            let label = page
+                .eval(&format!(
+                    "const el = document.getElementById('{}');
+                     return el && el.labels.length ? el.labels[0].textContent : null",
+                    knob.key
+                ))
+                .await;
+            assert_eq!(label, knob.label, "the {} slider has no label", knob.key);
+        }
+        for canvas in ["#latency-chart", "#load-chart"] {
+            assert!(
+                page.eval(&canvas_hash(canvas)).await.is_number(),
+                "{canvas}"
+            );
+        }
+        // The lesson's table is computed by the page: its breaker row is the simulator's.
+        let cb = run(&Scenario::Cb.config()).unwrap();
+        let row = page.text("#table-cb").await;
         assert!(
-            pixels_before.is_number(),
-            "the histogram canvas was not drawn"
+            row.contains(&cb.outcomes.circuit_open.to_string()),
+            "table row {row:?} lacks {}",
+            cb.outcomes.circuit_open
         );
-        page.screenshot("shell-before").await;
-
-        // Drag the slider to its far end with the keyboard, as a student could.
-        let slider = page
-            .client
-            .find(Locator::Css("#inventory-p99"))
-            .await
-            .unwrap();
-        slider.send_keys(&Key::End.to_string()).await.unwrap();
-
-        let p99_after = page.text("#readout-p99").await;
-        let pixels_after = page.eval(&canvas_hash("canvas.chart")).await;
-        assert_ne!(
-            p99_before, p99_after,
-            "the p99 readout did not follow the slider"
-        );
-        assert_ne!(pixels_before, pixels_after, "the histogram was not redrawn");
-        let field = page
-            .eval("return document.querySelector('#inventory-p99-number').value")
-            .await;
-        assert_eq!(field, "4000", "the number field did not follow the slider");
-        page.screenshot("shell-after").await;
     })
     .await;
 }
 
 #[tokio::test]
-async fn a_value_typed_out_of_range_is_clamped_with_a_notice() {
-    browser::run("clamp", |page| async move {
-        page.open("", "#inventory-p99-number").await;
-        let field = page
-            .client
-            .find(Locator::Css("#inventory-p99-number"))
+async fn the_cb_scenario_plays_to_the_end_and_opens_when_the_simulator_says() {
+    let cfg = Scenario::Cb.config();
+    let trace = run(&cfg).unwrap();
+    let opened = trace.first_open().expect("the cb scenario opens");
+    let timeline = span(&trace, cfg.duration);
+    browser::run("cb-replay", |page| async move {
+        page.open("", "#scrub").await;
+        page.eval(&set_value("scenario", "cb")).await;
+        page.eval(&set_value("speed", "20")).await;
+        page.client
+            .find(Locator::Css("#play"))
+            .await
+            .unwrap()
+            .click()
             .await
             .unwrap();
-        field.clear().await.unwrap();
-        field
-            .send_keys(&format!("99999{}", Key::Tab))
+        let started = Instant::now();
+        loop {
+            let playing = page.text("#play").await.contains("Pause");
+            if !playing {
+                break;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "12 s at 20x did not finish in 30 s"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let clock = page.text("#clock strong").await;
+        assert_eq!(clock, format!("{:.1} s", timeline as f64 / 1e6));
+        assert_eq!(count(&page, "arrived").await, trace.sent);
+        let mut finished = 0;
+        for o in OUTCOMES {
+            finished += count(&page, o).await;
+        }
+        assert_eq!(
+            finished, trace.sent,
+            "every request counted once at the end"
+        );
+
+        // The band turns OPEN where the simulator says (one band pixel = span / 1000).
+        let x = page
+            .eval("return Number(document.querySelector('svg.band rect.open').getAttribute('x'))")
+            .await
+            .as_f64()
+            .unwrap();
+        let band_open = x / 1000.0 * timeline as f64;
+        assert!(
+            (band_open - opened as f64).abs() <= timeline as f64 / 1000.0,
+            "band opens at {band_open} µs, simulator at {opened} µs"
+        );
+        // Just before the slice holding the opening: closed; after it: open, with the reason.
+        let before = (opened / 100_000) as f64 / 10.0;
+        page.eval(&seek(before)).await;
+        assert_eq!(page.text("#breaker-state").await, "CLOSED");
+        page.eval(&seek(before + 0.1)).await;
+        assert_eq!(page.text("#breaker-state").await, "OPEN");
+        let change = page.text("#last-change").await;
+        assert!(
+            change.starts_with(&format!("{:.2} s", opened as f64 / 1e6)),
+            "{change}"
+        );
+
+        // Keyboard: r back to the start, space plays, space pauses, arrows step.
+        let body = page.client.find(Locator::Css("body")).await.unwrap();
+        body.send_keys("r").await.unwrap();
+        assert_eq!(page.text("#clock strong").await, "0.0 s");
+        body.send_keys(&Key::Right.to_string()).await.unwrap();
+        body.send_keys(&Key::Right.to_string()).await.unwrap();
+        assert_eq!(page.text("#clock strong").await, "0.2 s");
+        body.send_keys(" ").await.unwrap();
+        assert!(page.text("#play").await.contains("Pause"));
+        body.send_keys(" ").await.unwrap();
+        assert!(page.text("#play").await.contains("Play"));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_cool_down_slider_changes_the_diagram_and_the_histogram() {
+    browser::run("cooldown", |page| async move {
+        page.open("", "#scrub").await;
+        page.eval(&seek(12.0)).await;
+        let label_before = page.text("#arrow-label-1").await;
+        assert_eq!(label_before, "after 2 s");
+        let pixels_before = page.eval(&canvas_hash("#latency-chart")).await;
+        let open_before = count(&page, "circuit_open").await;
+        page.eval(&set_value("cooldown-number", "500")).await;
+        assert_eq!(page.text("#arrow-label-1").await, "after 0.5 s");
+        let pixels_after = page.eval(&canvas_hash("#latency-chart")).await;
+        assert_ne!(pixels_before, pixels_after, "the histogram was not redrawn");
+        assert_ne!(open_before, count(&page, "circuit_open").await);
+        assert_eq!(
+            page.text("#clock strong").await,
+            "12.0 s",
+            "the playhead kept its place"
+        );
+        // With too few workers requests queue, and the end-to-end switch shows the wait.
+        page.eval(&set_value("threads-number", "10")).await;
+        let service = page.eval(&canvas_hash("#latency-chart")).await;
+        page.client
+            .find(Locator::Css("#latency-end-to-end"))
+            .await
+            .unwrap()
+            .click()
             .await
             .unwrap();
-        let notice = page.text(".control .notice").await;
-        assert!(notice.contains("between 40 and 4000"), "notice: {notice}");
-        assert_eq!(page.text("#readout-p99").await.is_empty(), false);
-        let value = page
-            .eval("return document.querySelector('#inventory-p99-number').value")
+        assert_ne!(page.eval(&canvas_hash("#latency-chart")).await, service);
+        let label = page
+            .eval("return document.getElementById('latency-chart').getAttribute('aria-label')")
             .await;
-        assert_eq!(value, "4000");
+        assert!(label.as_str().unwrap().contains("End-to-end"), "{label}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_bulkhead_switch_changes_the_counters() {
+    browser::run("bulkhead", |page| async move {
+        page.open("", "#scrub").await;
+        page.eval(&seek(12.0)).await;
+        assert_eq!(count(&page, "bulkhead_full").await, 0);
+        let ok_timeout = (
+            count(&page, "timeout").await,
+            count(&page, "circuit_open").await,
+        );
+        page.client
+            .find(Locator::Css("#switch-bulkhead"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let expected = run(&Scenario::Bulkhead.config()).unwrap();
+        assert_eq!(
+            count(&page, "bulkhead_full").await,
+            expected.outcomes.bulkhead_full
+        );
+        assert_ne!(
+            (
+                count(&page, "timeout").await,
+                count(&page, "circuit_open").await
+            ),
+            ok_timeout
+        );
+        assert!(page.text("#meter-bulkhead").await.is_empty());
+        page.client
+            .find(Locator::Css("#switch-bulkhead"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        assert_eq!(count(&page, "bulkhead_full").await, 0);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn every_control_goes_to_both_ends_without_an_error() {
+    browser::run("sweep", |page| async move {
+        page.open("", "#scrub").await;
+        page.eval(&set_value("scenario", "bulkhead")).await;
+        for knob in KNOBS {
+            for value in [knob.min, knob.max] {
+                page.eval(&set_value(knob.key, &value.to_string())).await;
+                page.eval(&seek(1_000_000.0)).await;
+                let body = page.text("body").await;
+                assert!(
+                    !body.contains("NaN"),
+                    "NaN on screen at {}={value}",
+                    knob.key
+                );
+                assert!(
+                    !body.contains("cannot start"),
+                    "{}={value}: {body}",
+                    knob.key
+                );
+                let arrived = count(&page, "arrived").await;
+                let mut done = count(&page, "in-flight").await;
+                for o in OUTCOMES {
+                    done += count(&page, o).await;
+                }
+                assert_eq!(
+                    done, arrived,
+                    "{}={value}: counters do not add up",
+                    knob.key
+                );
+            }
+            page.client
+                .find(Locator::Css("#reset"))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+        }
+        for switch in ["timeout", "breaker", "bulkhead"] {
+            for _ in 0..2 {
+                page.client
+                    .find(Locator::Css(&format!("#switch-{switch}")))
+                    .await
+                    .unwrap()
+                    .click()
+                    .await
+                    .unwrap();
+                assert!(!page.text("body").await.contains("NaN"));
+            }
+        }
+        for (id, value) in [
+            ("table-window", "0.5"),
+            ("table-window", "30"),
+            ("speed", "0.25"),
+            ("seed", "18446744073709551615"),
+        ] {
+            page.eval(&set_value(id, value)).await;
+            assert!(!page.text("body").await.contains("NaN"), "{id}={value}");
+        }
+        // Values typed outside a control's range are clamped, with a notice naming it.
+        page.eval(&set_value("timeout-number", "99999")).await;
+        let notice = page.text(".control .notice").await;
+        assert!(
+            notice.contains("Timeout") && notice.contains("5000"),
+            "{notice}"
+        );
+        assert_eq!(
+            page.eval("return document.getElementById('timeout-number').value")
+                .await,
+            "5000"
+        );
+        page.eval(&set_value("seed", "minus one")).await;
+        assert!(page.text(".toolbar .notice").await.contains("seed"));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn screenshots_of_the_cb_scenario() {
+    browser::run("screens", |page| async move {
+        page.client.set_window_size(1600, 2300).await.unwrap();
+        page.open("", "#scrub").await;
+        for (seconds, name) in [(2.0, "cb-2s"), (5.0, "cb-5s"), (12.0, "cb-12s")] {
+            page.eval(&seek(seconds)).await;
+            page.screenshot(name).await;
+        }
+        page.client
+            .find(Locator::Css("#dark"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        page.client
+            .find(Locator::Css("#projector"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let classes = page.eval("return document.documentElement.className").await;
+        assert!(
+            classes.as_str().unwrap().contains("theme-dark")
+                && classes.as_str().unwrap().contains("projector"),
+            "{classes}"
+        );
+        page.screenshot("cb-12s-projector-dark").await;
     })
     .await;
 }
@@ -102,7 +377,7 @@ async fn a_value_typed_out_of_range_is_clamped_with_a_notice() {
 #[tokio::test]
 async fn the_favicon_is_served() {
     browser::run("favicon", |page| async move {
-        page.open("", "#inventory-p99").await;
+        page.open("", "#scrub").await;
         let status = page
             .eval("return fetch('favicon.ico').then(r => r.status)")
             .await;

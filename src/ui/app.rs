@@ -1,49 +1,135 @@
-//! The playground's layout: wires the state to the views.
+//! The playground's layout: holds the state and wires it to the views.
+
+use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::controls::Slider;
 use super::histogram::Histogram;
-use super::state::{Action, PlaygroundState, P99_RANGE_MS};
+use super::knob_panel::KnobPanel;
+use super::lesson_table::LessonTable;
+use super::load_chart::LoadChart;
+use super::playback::{use_playback, use_shortcuts};
+use super::state::PageState;
+use super::state_diagram::StateDiagram;
+use super::timeline::Timeline;
+use super::toolbar::Toolbar;
+use super::topology::Topology;
+use crate::page::latency::{histogram_until, LatencyKind};
+use crate::page::replay::{breaker_at, breaker_bands, frame};
+use crate::page::state::Action;
 
 /// The whole playground.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(PlaygroundState::default);
-    let on_p99 = {
+    let state = use_reducer(PageState::default);
+    let dispatch = {
         let state = state.clone();
-        Callback::from(move |ms: f64| state.dispatch(Action::SetInventoryP99(ms)))
+        Callback::from(move |action: Action| state.dispatch(action))
     };
-    let preview = state.preview.clone();
+    use_playback(state.0.playing, dispatch.clone());
+    use_shortcuts(dispatch.clone());
+    {
+        let (dark, projector) = (state.0.dark, state.0.projector);
+        use_effect_with((dark, projector), move |&(dark, projector)| {
+            if let Some(root) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.document_element())
+            {
+                let list = root.class_list();
+                let _ = list.toggle_with_force("theme-dark", dark);
+                let _ = list.toggle_with_force("projector", projector);
+            }
+        });
+    }
+    let page = &state.0;
+    let config = page.config();
+    let toolbar = html! {
+        <Toolbar preset={page.preset} seed={page.full.seed} dark={page.dark}
+            projector={page.projector} on_action={dispatch.clone()} />
+    };
+    let controls = html! {
+        <section class="region controls" aria-labelledby="controls-title">
+            <h2 id="controls-title">{ "Controls" }</h2>
+            if let Some(text) = &page.notice {
+                <p class="notice" role="alert" id="page-notice">{ text }</p>
+            }
+            <KnobPanel full={page.full.clone()} patterns={page.patterns} on_action={dispatch.clone()} />
+        </section>
+    };
+    let table = html! {
+        <section class="region table" aria-labelledby="table-title">
+            <h2 id="table-title">{ "The lesson's table" }</h2>
+            <LessonTable rows={page.table.clone()} window={page.table_window} on_action={dispatch.clone()} />
+        </section>
+    };
+    let run = match &page.run {
+        Ok(run) => run.clone(),
+        Err(message) => {
+            return html! {
+                <div class="playground">
+                    { toolbar }
+                    <div class="layout">
+                        { controls }
+                        <section class="region timeline">
+                            <h2>{ "Timeline" }</h2>
+                            <p class="notice" role="alert" id="run-error">{ format!("This run cannot start: {message}") }</p>
+                        </section>
+                    </div>
+                </div>
+            };
+        }
+    };
+    let at = page.playhead;
+    let has_breaker = config.breaker.is_some();
+    let now = frame(&run.trace, at);
+    let bands = has_breaker.then(|| breaker_bands(&run.trace, run.span));
+    let histogram = Rc::new(histogram_until(&run.finished, at, page.latency));
+    let latency_switch = [LatencyKind::Service, LatencyKind::EndToEnd].map(|kind| {
+        let onchange = dispatch.reform(move |_: Event| Action::SetLatency(kind));
+        let id = match kind {
+            LatencyKind::Service => "latency-service",
+            LatencyKind::EndToEnd => "latency-end-to-end",
+        };
+        html! {
+            <label for={id}>
+                <input type="radio" name="latency-kind" id={id} checked={page.latency == kind} {onchange} />
+                { kind.label() }
+            </label>
+        }
+    });
     html! {
         <div class="playground">
+            { toolbar }
             <div class="layout">
-                <section class="region controls" aria-labelledby="controls-title">
-                    <h2 id="controls-title">{ "Controls" }</h2>
-                    <Slider id="inventory-p99" label="Inventory p99 latency" unit="ms"
-                        min={P99_RANGE_MS.0} max={P99_RANGE_MS.1} step={10.0}
-                        value={state.inventory_p99_ms} on_change={on_p99}
-                        hint={AttrValue::from("Inventory answers in 40 ms at the median; drag to fatten its tail.")} />
-                </section>
+                { controls }
                 <section class="region timeline" aria-labelledby="timeline-title">
                     <h2 id="timeline-title">{ "Timeline" }</h2>
-                    <p class="placeholder">{ "The replay of the cascade, second by second, will play here." }</p>
+                    <Timeline playhead={at} span={run.span} duration={config.duration}
+                        playing={page.playing} speed={page.speed} bands={bands} frame={now}
+                        on_action={dispatch.clone()} />
+                </section>
+                <section class="region topology-region" aria-labelledby="topology-title">
+                    <h2 id="topology-title">{ "Where the requests are" }</h2>
+                    <Topology config={config.clone()} frame={now} />
                 </section>
                 <section class="region diagram" aria-labelledby="diagram-title">
                     <h2 id="diagram-title">{ "Circuit breaker" }</h2>
-                    <p class="placeholder">{ "The breaker's states CLOSED, OPEN and HALF_OPEN will light up here as the run replays." }</p>
+                    <StateDiagram config={config.breaker.clone()} at={breaker_at(&run.trace, has_breaker, at)}
+                        slice={now.slice} rejections={now.finished.circuit_open} playhead={at} />
                 </section>
                 <section class="region histogram" aria-labelledby="histogram-title">
-                    <h2 id="histogram-title">{ "Latency of calls to inventory" }</h2>
-                    <div class="readout">
-                        <span>{ "p50 " }<strong id="readout-p50">{ format!("{:.1} ms", preview.p50 as f64 / 1000.0) }</strong></span>
-                        <span>{ "p99 " }<strong id="readout-p99">{ format!("{:.1} ms", preview.p99 as f64 / 1000.0) }</strong></span>
-                        <span>{ "calls " }<strong>{ preview.buckets.total() }</strong></span>
-                    </div>
-                    <Histogram preview={preview.clone()}
-                        label={format!("Histogram of {} sampled inventory latencies; p50 {:.1} ms, p99 {:.1} ms",
-                            preview.buckets.total(), preview.p50 as f64 / 1000.0, preview.p99 as f64 / 1000.0)} />
+                    <h2 id="histogram-title">{ "Latency" }</h2>
+                    <fieldset class="latency-kind">
+                        <legend class="visually-hidden">{ "Which latency" }</legend>
+                        { for latency_switch }
+                    </fieldset>
+                    <Histogram data={histogram} kind={page.latency} dark={page.dark} />
                 </section>
+                <section class="region load" aria-labelledby="load-title">
+                    <h2 id="load-title">{ "Load over time" }</h2>
+                    <LoadChart run={run.clone()} playhead={at} dark={page.dark} />
+                </section>
+                { table }
             </div>
         </div>
     }

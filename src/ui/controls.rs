@@ -1,4 +1,4 @@
-//! A labelled slider with an exact numeric field and its unit.
+//! The inputs every panel uses: a labelled slider with an exact numeric field, and a switch.
 
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -20,6 +20,9 @@ pub struct SliderProps {
     pub on_change: Callback<f64>,
     #[prop_or_default]
     pub hint: Option<AttrValue>,
+    /// Greyed out (its pattern is switched off).
+    #[prop_or_default]
+    pub disabled: bool,
 }
 
 /// A slider and a number field kept in step; a value outside the range is clamped and the
@@ -64,15 +67,16 @@ pub fn slider(props: &SliderProps) -> Html {
     };
     let number_id = format!("{}-number", props.id);
     html! {
-        <div class="control">
+        <div class={classes!("control", props.disabled.then_some("off"))}>
             <label for={props.id.clone()}>{ &props.label }</label>
             <div class="inputs">
-                <input type="range" id={props.id.clone()}
+                <input type="range" id={props.id.clone()} disabled={props.disabled}
                     min={props.min.to_string()} max={props.max.to_string()} step={props.step.to_string()}
                     value={props.value.to_string()}
                     oninput={on_input.reform(|e: InputEvent| Event::from(e))}
                     onchange={on_input.clone()} />
-                <input type="number" id={number_id} aria-label={format!("{} ({})", props.label, props.unit)}
+                <input type="number" id={number_id} disabled={props.disabled}
+                    aria-label={format!("{} ({})", props.label, props.unit)}
                     min={props.min.to_string()} max={props.max.to_string()} step={props.step.to_string()}
                     value={props.value.to_string()}
                     onchange={on_input} />
@@ -85,5 +89,32 @@ pub fn slider(props: &SliderProps) -> Html {
                 <p class="notice" role="alert">{ text }</p>
             }
         </div>
+    }
+}
+
+/// Properties of a [`Switch`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct SwitchProps {
+    pub id: AttrValue,
+    pub label: AttrValue,
+    pub on: bool,
+    pub on_change: Callback<bool>,
+}
+
+/// An on/off switch (a checkbox with the switch role, so screen readers say "on" and "off").
+#[function_component(Switch)]
+pub fn switch(props: &SwitchProps) -> Html {
+    let onchange = {
+        let cb = props.on_change.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            cb.emit(input.checked());
+        })
+    };
+    html! {
+        <label class="switch" for={props.id.clone()}>
+            <input type="checkbox" role="switch" id={props.id.clone()} checked={props.on} {onchange} />
+            <span>{ &props.label }</span>
+        </label>
     }
 }

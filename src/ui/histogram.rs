@@ -1,87 +1,133 @@
-//! A latency histogram on a log axis from 1 ms to 10 s, drawn with plotters on a canvas.
-
-use std::rc::Rc;
+//! The latency histogram: finished requests up to the playhead on a log axis from 1 ms to 10 s,
+//! bars stacked by outcome, p50 and p99 marked; drawn with plotters on a canvas.
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::palette::{chart_theme, outcome_colour};
+use crate::page::latency::{LatencyKind, OutcomeHistogram};
 use crate::sim::histogram::{HIGHEST_MS, LOWEST_MS};
-use crate::sim::latency::LatencyPreview;
+use std::rc::Rc;
 
-const BAR: RGBColor = RGBColor(0, 114, 178);
-const P50: RGBColor = RGBColor(0, 158, 115);
-const P99: RGBColor = RGBColor(213, 94, 0);
+const P99: RGBColor = RGBColor(0, 0, 0);
 
-/// Properties of a [`Histogram`].
+/// Properties of [`Histogram`].
 #[derive(Properties, PartialEq)]
 pub struct HistogramProps {
-    pub preview: Rc<LatencyPreview>,
-    /// Accessible description of the chart.
-    pub label: AttrValue,
+    pub data: Rc<OutcomeHistogram>,
+    pub kind: LatencyKind,
+    pub dark: bool,
 }
 
-/// Bars of latency counts with the p50 and p99 marked; redrawn when the data changes.
+/// The stacked histogram; redrawn only when its data or the theme change.
 #[function_component(Histogram)]
 pub fn histogram(props: &HistogramProps) -> Html {
     let canvas_ref = use_node_ref();
     {
         let canvas_ref = canvas_ref.clone();
-        use_effect_with(props.preview.clone(), move |preview| {
+        use_effect_with((props.data.clone(), props.dark), move |(data, dark)| {
             if let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() {
-                if let Err(message) = draw(canvas, preview) {
+                if let Err(message) = draw(canvas, data, *dark) {
                     web_sys::console::warn_1(&format!("histogram not drawn: {message}").into());
                 }
             }
             || ()
         });
     }
+    let d = &props.data;
+    let ms = |v: Option<u64>| {
+        v.map_or("—".to_string(), |m| {
+            format!("{:.1} ms", m as f64 / 1000.0)
+        })
+    };
+    let label = format!(
+        "Histogram of the {} of {} finished requests, stacked by outcome; p50 {}, p99 {}",
+        props.kind.label(),
+        d.total,
+        ms(d.percentiles.p50),
+        ms(d.percentiles.p99)
+    );
     html! {
-        <canvas class="chart" ref={canvas_ref} width="800" height="320"
-            role="img" aria-label={props.label.clone()} />
+        <>
+            <div class="readout">
+                <span>{ "finished " }<strong id="hist-total">{ d.total }</strong></span>
+                <span>{ "p50 " }<strong id="readout-p50">{ ms(d.percentiles.p50) }</strong></span>
+                <span>{ "p99 " }<strong id="readout-p99">{ ms(d.percentiles.p99) }</strong></span>
+            </div>
+            <canvas id="latency-chart" class="chart" ref={canvas_ref} width="640" height="400"
+                role="img" aria-label={label} />
+            <p class="hint">{ "Refused calls take no time at all; they are drawn in the first bar (1 ms and below)." }</p>
+        </>
     }
 }
 
-fn draw(canvas: HtmlCanvasElement, preview: &LatencyPreview) -> Result<(), String> {
+fn draw(canvas: HtmlCanvasElement, data: &OutcomeHistogram, dark: bool) -> Result<(), String> {
+    let theme = chart_theme(dark);
     let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
     let root = backend.into_drawing_area();
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
-    let buckets = &preview.buckets;
-    let tallest = buckets.counts().iter().copied().max().unwrap_or(0).max(1);
+    root.fill(&theme.background).map_err(|e| e.to_string())?;
+    let buckets = data
+        .stacks
+        .first()
+        .map(|(_, b)| b.counts().len())
+        .unwrap_or(0);
+    let heights: Vec<u64> = (0..buckets)
+        .map(|i| data.stacks.iter().map(|(_, b)| b.counts()[i]).sum())
+        .collect();
+    let tallest = heights.iter().copied().max().unwrap_or(0).max(1);
+    let ink = theme.ink;
+    let text = ("sans-serif", 16).into_font().color(&ink);
     let mut chart = ChartBuilder::on(&root)
         .margin(12)
         .margin_right(36)
         .x_label_area_size(44)
-        .y_label_area_size(56)
+        .y_label_area_size(60)
         .build_cartesian_2d(
             (LOWEST_MS..HIGHEST_MS).log_scale(),
-            0u64..tallest + tallest / 10 + 1,
+            0u64..tallest + tallest / 8 + 1,
         )
         .map_err(|e| e.to_string())?;
     chart
         .configure_mesh()
         .disable_x_mesh()
+        .light_line_style(ink.mix(0.08))
+        .bold_line_style(ink.mix(0.2))
+        .axis_style(ink)
         .x_desc("latency (ms, log scale)")
-        .y_desc("calls")
-        .label_style(("sans-serif", 16))
-        .axis_desc_style(("sans-serif", 16))
+        .y_desc("requests")
+        .label_style(text.clone())
+        .axis_desc_style(text.clone())
         .draw()
         .map_err(|e| e.to_string())?;
-    chart
-        .draw_series(
-            buckets
-                .counts()
-                .iter()
-                .enumerate()
-                .filter(|(_, &c)| c > 0)
-                .map(|(index, &count)| {
-                    let (low, high) = buckets.edges_ms(index);
-                    Rectangle::new([(low, 0), (high, count)], BAR.filled())
-                }),
-        )
-        .map_err(|e| e.to_string())?;
-    for (micros, colour, name) in [(preview.p50, P50, "p50"), (preview.p99, P99, "p99")] {
+    let mut base = vec![0u64; buckets];
+    for (outcome, b) in &data.stacks {
+        let colour = outcome_colour(*outcome);
+        let bars: Vec<Rectangle<(f64, u64)>> = b
+            .counts()
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(i, &c)| {
+                let (low, high) = b.edges_ms(i);
+                let r = Rectangle::new([(low, base[i]), (high, base[i] + c)], colour.filled());
+                base[i] += c;
+                r
+            })
+            .collect();
+        chart
+            .draw_series(bars)
+            .map_err(|e| e.to_string())?
+            .label(outcome.name())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour.filled()));
+    }
+    let p99_colour = if dark { WHITE } else { P99 };
+    for (value, colour, name) in [
+        (data.percentiles.p50, theme.marker, "p50"),
+        (data.percentiles.p99, p99_colour, "p99"),
+    ] {
+        let Some(micros) = value else { continue };
         let ms = (micros as f64 / 1000.0).clamp(LOWEST_MS, HIGHEST_MS);
         chart
             .draw_series(std::iter::once(PathElement::new(
@@ -94,11 +140,15 @@ fn draw(canvas: HtmlCanvasElement, preview: &LatencyPreview) -> Result<(), Strin
                 PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3))
             });
     }
+    if data.total == 0 {
+        return root.present().map_err(|e| e.to_string());
+    }
     chart
         .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 16))
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(theme.background.mix(0.85))
+        .border_style(ink)
+        .label_font(text)
         .draw()
         .map_err(|e| e.to_string())?;
     root.present().map_err(|e| e.to_string())

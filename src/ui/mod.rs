@@ -3,7 +3,16 @@
 mod app;
 mod controls;
 mod histogram;
+mod knob_panel;
+mod lesson_table;
+mod load_chart;
+mod palette;
+mod playback;
 mod state;
+mod state_diagram;
+mod timeline;
+mod toolbar;
+mod topology;
 
 pub use app::App;
 

@@ -1,0 +1,133 @@
+//! The latency histogram the page draws: finished requests up to the playhead, in logarithmic
+//! buckets from 1 ms to 10 s, one stack per outcome, with the lesson's p50 and p99.
+
+use serde::{Deserialize, Serialize};
+
+use crate::sim::histogram::LogBuckets;
+use crate::sim::latency::Micros;
+use crate::sim::trace::{Outcome, Percentiles};
+
+/// Buckets per power of ten on the histogram's axis.
+pub const PER_DECADE: u32 = 10;
+
+/// Which latency the histogram shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum LatencyKind {
+    /// From when a worker takes the request: what the lesson's table prints.
+    #[default]
+    Service,
+    /// From arrival, queue wait included: what the customer waits.
+    EndToEnd,
+}
+
+impl LatencyKind {
+    /// Name on the switch.
+    pub fn label(self) -> &'static str {
+        match self {
+            LatencyKind::Service => "Service time (the lesson's measure)",
+            LatencyKind::EndToEnd => "End-to-end time (with queue wait)",
+        }
+    }
+}
+
+/// One finished request as the histogram needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Finished {
+    /// When it finished.
+    pub at: Micros,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Service time.
+    pub service: Micros,
+    /// End-to-end time.
+    pub end_to_end: Micros,
+}
+
+/// Counts by bucket and outcome, with the percentiles over all of them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutcomeHistogram {
+    /// One set of buckets per outcome that occurred, in [`Outcome::ALL`] order.
+    pub stacks: Vec<(Outcome, LogBuckets)>,
+    /// The lesson's percentiles over every request counted.
+    pub percentiles: Percentiles,
+    /// Requests counted.
+    pub total: u64,
+}
+
+/// The histogram of `kind` latency over the requests of `log` finished at or before `at`.
+pub fn histogram_until<'a>(
+    log: impl IntoIterator<Item = &'a Finished>,
+    at: Micros,
+    kind: LatencyKind,
+) -> OutcomeHistogram {
+    let mut stacks: Vec<(Outcome, LogBuckets)> = Outcome::ALL
+        .iter()
+        .map(|&o| (o, LogBuckets::new(PER_DECADE)))
+        .collect();
+    let mut values = Vec::new();
+    for r in log.into_iter().filter(|r| r.at <= at) {
+        let latency = match kind {
+            LatencyKind::Service => r.service,
+            LatencyKind::EndToEnd => r.end_to_end,
+        };
+        if let Some((_, buckets)) = stacks.iter_mut().find(|(o, _)| *o == r.outcome) {
+            buckets.record(latency);
+        }
+        values.push(latency);
+    }
+    stacks.retain(|(_, b)| b.total() > 0);
+    OutcomeHistogram {
+        stacks,
+        total: values.len() as u64,
+        percentiles: Percentiles::lesson_rule(values),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log() -> Vec<Finished> {
+        (0..100)
+            .map(|i| Finished {
+                at: i * 1_000,
+                outcome: if i % 4 == 0 {
+                    Outcome::Timeout
+                } else {
+                    Outcome::Ok
+                },
+                service: 40_000 + i,
+                end_to_end: 1_000_000 + i,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn only_requests_finished_by_the_playhead_count() {
+        let log = log();
+        let h = histogram_until(&log, 49_000, LatencyKind::Service);
+        assert_eq!(h.total, 50);
+        let timeouts = h
+            .stacks
+            .iter()
+            .find(|(o, _)| *o == Outcome::Timeout)
+            .unwrap();
+        assert_eq!(timeouts.1.total(), 13);
+        assert_eq!(
+            h.stacks.len(),
+            2,
+            "outcomes that did not occur are left out"
+        );
+        assert_eq!(histogram_until(&log, 0, LatencyKind::Service).total, 1);
+    }
+
+    #[test]
+    fn the_switch_picks_service_or_end_to_end() {
+        let log = log();
+        let s = histogram_until(&log, u64::MAX, LatencyKind::Service);
+        let e = histogram_until(&log, u64::MAX, LatencyKind::EndToEnd);
+        assert_eq!(s.percentiles.p50, Some(40_050));
+        assert_eq!(e.percentiles.p99, Some(1_000_099));
+        assert_ne!(s.stacks, e.stacks);
+    }
+}

@@ -1,0 +1,224 @@
+//! Reading a finished [`Trace`] at a playhead: what the views show at simulated time `at`.
+//! The simulation always runs to the end; the replay only decides how much of it is visible.
+
+use serde::{Deserialize, Serialize};
+
+use crate::resilience::BreakerState;
+use crate::sim::latency::Micros;
+use crate::sim::trace::{BreakerChange, Bucket, OutcomeCounts, Trace, BUCKET};
+
+/// The timeline's length for a trace: whole slices up to and including the one of the last
+/// event, and at least `duration`.
+pub fn span(trace: &Trace, duration: Micros) -> Micros {
+    (trace.end / BUCKET + 1)
+        .saturating_mul(BUCKET)
+        .max(duration.div_ceil(BUCKET) * BUCKET)
+}
+
+/// The breaker as it stood at the playhead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BreakerAt {
+    /// Its state.
+    pub state: BreakerState,
+    /// When it entered that state (0 for the initial CLOSED).
+    pub since: Micros,
+    /// The last change at or before the playhead.
+    pub last_change: Option<BreakerChange>,
+}
+
+/// Everything counted up to the playhead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Frame {
+    /// The playhead.
+    pub at: Micros,
+    /// Requests that arrived up to the playhead.
+    pub arrived: u64,
+    /// Requests finished up to the playhead, by outcome.
+    pub finished: OutcomeCounts,
+    /// Calls that reached inventory up to the playhead.
+    pub inventory_calls: u64,
+    /// Gauges (and counters) of the 100 ms slice holding the playhead.
+    pub slice: Bucket,
+    /// Calls reaching inventory per second, over the last second before the playhead.
+    pub inventory_rate: u64,
+}
+
+/// Counts and gauges at `at`. The series has whole 100 ms slices: a slice counts once the
+/// playhead has passed its end, and the gauges are those at the end of the last such slice.
+pub fn frame(trace: &Trace, at: Micros) -> Frame {
+    let upto = usize::try_from(at / BUCKET)
+        .unwrap_or(usize::MAX)
+        .min(trace.series.len());
+    let mut f = Frame {
+        at,
+        ..Frame::default()
+    };
+    for b in &trace.series[..upto] {
+        f.arrived += b.arrivals;
+        add_counts(&mut f.finished, &b.completions);
+        f.inventory_calls += b.inventory_calls;
+    }
+    let per_second = (1_000_000 / BUCKET) as usize;
+    f.inventory_rate = trace.series[upto.saturating_sub(per_second)..upto]
+        .iter()
+        .map(|b| b.inventory_calls)
+        .sum();
+    if let Some(b) = upto.checked_sub(1).and_then(|i| trace.series.get(i)) {
+        f.slice = *b;
+    }
+    f
+}
+
+fn add_counts(into: &mut OutcomeCounts, from: &OutcomeCounts) {
+    into.ok += from.ok;
+    into.timeout += from.timeout;
+    into.circuit_open += from.circuit_open;
+    into.bulkhead_full += from.bulkhead_full;
+    into.unfinished += from.unfinished;
+}
+
+/// The breaker's state at `at`, from its transitions; `None` when the run had no breaker
+/// (`has_breaker` false).
+pub fn breaker_at(trace: &Trace, has_breaker: bool, at: Micros) -> Option<BreakerAt> {
+    if !has_breaker {
+        return None;
+    }
+    let last = trace
+        .transitions
+        .iter()
+        .take_while(|c| c.at <= at)
+        .last()
+        .copied();
+    Some(BreakerAt {
+        state: last.map_or(BreakerState::Closed, |c| c.to),
+        since: last.map_or(0, |c| c.at),
+        last_change: last,
+    })
+}
+
+/// One stretch of the timeline's breaker band.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Band {
+    /// Start.
+    pub from: Micros,
+    /// End (exclusive).
+    pub to: Micros,
+    /// The state over the stretch.
+    pub state: BreakerState,
+}
+
+/// The breaker's states over `0..span` as consecutive stretches.
+pub fn breaker_bands(trace: &Trace, span: Micros) -> Vec<Band> {
+    let mut bands = Vec::new();
+    let mut from = 0;
+    let mut state = BreakerState::Closed;
+    for change in &trace.transitions {
+        let at = change.at.min(span);
+        if at > from {
+            bands.push(Band {
+                from,
+                to: at,
+                state,
+            });
+        }
+        from = at;
+        state = change.to;
+    }
+    if span > from {
+        bands.push(Band {
+            from,
+            to: span,
+            state,
+        });
+    }
+    bands
+}
+
+/// Formats a simulated time for the timeline: `m:ss.s` from the start, or a wall clock when
+/// the scenario has one (`clock_start` in seconds after midnight).
+pub fn clock(at: Micros, clock_start: Option<u64>) -> String {
+    let tenths = at / 100_000;
+    match clock_start {
+        None => format!("{}.{} s", tenths / 10, tenths % 10),
+        Some(start) => {
+            let s = start + at / 1_000_000;
+            format!(
+                "{:02}:{:02}:{:02}.{}",
+                (s / 3600) % 24,
+                (s / 60) % 60,
+                s % 60,
+                tenths % 10
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::model::run;
+    use crate::sim::scenario::Scenario;
+
+    #[test]
+    fn the_frame_at_the_end_counts_every_request() {
+        for s in Scenario::ALL {
+            let cfg = s.config();
+            let t = run(&cfg).unwrap();
+            let end = span(&t, cfg.duration);
+            let f = frame(&t, end);
+            assert_eq!(f.arrived, t.sent, "{s:?}");
+            assert_eq!(f.finished, t.outcomes, "{s:?}");
+            assert_eq!(frame(&t, 0).arrived, 0, "{s:?}");
+            assert_eq!(frame(&t, 99_999).arrived, 0, "{s:?}");
+            assert_eq!(
+                frame(&t, 100_000).arrived,
+                10,
+                "{s:?}: the first slice, 0..100 ms"
+            );
+        }
+    }
+
+    #[test]
+    fn counts_grow_with_the_playhead() {
+        let t = run(&Scenario::Cb.config()).unwrap();
+        let mut last = 0;
+        for at in (0..12_000_000).step_by(250_000) {
+            let done = frame(&t, at).finished.total();
+            assert!(done >= last);
+            last = done;
+        }
+        let mid = frame(&t, 5_000_000);
+        assert!(mid.arrived > 490 && mid.arrived < 510, "{}", mid.arrived);
+        assert!(mid.slice.workers_busy > 0);
+    }
+
+    #[test]
+    fn the_breaker_state_follows_its_transitions() {
+        let t = run(&Scenario::Cb.config()).unwrap();
+        let opened = t.first_open().unwrap();
+        assert_eq!(
+            breaker_at(&t, true, opened - 1).unwrap().state,
+            BreakerState::Closed
+        );
+        let at = breaker_at(&t, true, opened).unwrap();
+        assert_eq!((at.state, at.since), (BreakerState::Open, opened));
+        assert_eq!(breaker_at(&t, false, opened), None);
+        let bands = breaker_bands(&t, 12_000_000);
+        assert_eq!(bands[0].from, 0);
+        assert_eq!(bands[0].to, opened);
+        assert_eq!(bands[1].state, BreakerState::Open);
+        for pair in bands.windows(2) {
+            assert_eq!(pair[0].to, pair[1].from);
+            assert_ne!(pair[0].state, pair[1].state);
+        }
+        assert_eq!(bands.last().unwrap().to, 12_000_000);
+    }
+
+    #[test]
+    fn clocks() {
+        assert_eq!(clock(0, None), "0.0 s");
+        assert_eq!(clock(12_345_678, None), "12.3 s");
+        let ten_twelve = 10 * 3600 + 12 * 60;
+        assert_eq!(clock(30_500_000, Some(ten_twelve)), "10:12:30.5");
+    }
+}

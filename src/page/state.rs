@@ -1,0 +1,420 @@
+//! The page's state and every change to it, as one pure `apply(action)`: the Yew reducer in
+//! `ui/state.rs` only wraps it. Each change of a parameter re-runs the whole simulation; the
+//! playhead keeps its place.
+
+use std::rc::Rc;
+
+use super::knobs::{knob, with_every_pattern, with_patterns, Pattern, Patterns};
+use super::latency::{Finished, LatencyKind};
+use super::replay::span;
+use crate::resilience::Window;
+use crate::sim::latency::Micros;
+use crate::sim::model::{run, CascadeConfig};
+use crate::sim::scenario::Scenario;
+use crate::sim::trace::{Trace, BUCKET};
+
+/// Playback speeds the timeline offers.
+pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0];
+
+/// A shared value that compares by identity, so handing the same trace to a view twice does
+/// not compare its contents.
+#[derive(Debug)]
+pub struct Shared<T>(pub Rc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// One run of the simulator and what the views derive from it once.
+#[derive(Debug)]
+pub struct Run {
+    /// The config that produced it.
+    pub config: CascadeConfig,
+    /// What the simulator produced.
+    pub trace: Trace,
+    /// The timeline's length.
+    pub span: Micros,
+    /// Finished requests in order of finishing, for the histograms.
+    pub finished: Vec<Finished>,
+}
+
+impl Run {
+    fn of(config: CascadeConfig) -> Result<Run, String> {
+        let trace = run(&CascadeConfig {
+            record_requests: true,
+            ..config.clone()
+        })
+        .map_err(|e| e.to_string())?;
+        let span = span(&trace, config.duration);
+        let finished = super::requests::finished(&trace);
+        Ok(Run {
+            config,
+            trace,
+            span,
+            finished,
+        })
+    }
+}
+
+/// One line of the lesson's table, computed now.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableRow {
+    /// The scenario.
+    pub scenario: Scenario,
+    /// Its label as the lesson prints it.
+    pub label: String,
+    /// Its trace.
+    pub trace: Rc<Trace>,
+}
+
+/// Everything the page shows derives from this.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// The preset picked last.
+    pub preset: Scenario,
+    /// The parameters with every pattern present (the values of switched-off patterns are
+    /// kept for when they come back on).
+    pub full: CascadeConfig,
+    /// Which patterns are on.
+    pub patterns: Patterns,
+    /// The current run, or why there is none.
+    pub run: Result<Shared<Run>, String>,
+    /// A message about the last value that had to be corrected.
+    pub notice: Option<String>,
+    /// Simulated time shown.
+    pub playhead: Micros,
+    /// Playing or paused.
+    pub playing: bool,
+    /// Simulated seconds per real second.
+    pub speed: f64,
+    /// Which latency the histogram shows.
+    pub latency: LatencyKind,
+    /// Dark theme.
+    pub dark: bool,
+    /// Large type, high contrast.
+    pub projector: bool,
+    /// The breaker window of the lesson table (seconds).
+    pub table_window: f64,
+    /// The lesson's four scenarios with `table_window` and the current seed.
+    pub table: Shared<Vec<TableRow>>,
+}
+
+/// Every change the page can make.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Sets the knob with this key (see [`super::knobs::KNOBS`]) to a value in its unit.
+    SetKnob(&'static str, f64),
+    /// Switches a pattern on or off.
+    SetPattern(Pattern, bool),
+    /// Loads a preset (its parameters and patterns).
+    PickPreset(Scenario),
+    /// Back to the current preset's values.
+    Reset,
+    /// Sets the seed of the random stream.
+    SetSeed(u64),
+    /// Play if paused, pause if playing.
+    TogglePlay,
+    /// Moves the playhead by this many 100 ms steps (negative: back).
+    Step(i64),
+    /// Puts the playhead at a time (clamped to the timeline).
+    Seek(Micros),
+    /// Sets the playback speed (snapped to the nearest offered speed).
+    SetSpeed(f64),
+    /// Real time passed while playing, in milliseconds.
+    Tick(f64),
+    /// Shows service or end-to-end latency.
+    SetLatency(LatencyKind),
+    /// Dark theme on or off.
+    SetDark(bool),
+    /// Projector mode on or off.
+    SetProjector(bool),
+    /// Sets the lesson table's breaker window (seconds, 0.5..=30).
+    SetTableWindow(f64),
+}
+
+/// Breaker windows the lesson table's slider offers, in seconds.
+pub const TABLE_WINDOW_RANGE: (f64, f64) = (0.5, 30.0);
+
+impl Default for Page {
+    fn default() -> Self {
+        Page::new(Scenario::Cb, false)
+    }
+}
+
+impl Page {
+    /// A page showing `preset`, paused at 0.
+    pub fn new(preset: Scenario, dark: bool) -> Page {
+        let cfg = preset.config();
+        let full = with_every_pattern(&cfg);
+        let patterns = Patterns::of(&cfg);
+        let table_window = 10.0;
+        let mut page = Page {
+            preset,
+            table: Shared(Rc::new(lesson_table(cfg.seed, table_window))),
+            full,
+            patterns,
+            run: Err(String::new()),
+            notice: None,
+            playhead: 0,
+            playing: false,
+            speed: 1.0,
+            latency: LatencyKind::Service,
+            dark,
+            projector: false,
+            table_window,
+        };
+        page.rerun();
+        page
+    }
+
+    /// The config the current run uses.
+    pub fn config(&self) -> CascadeConfig {
+        with_patterns(&self.full, self.patterns)
+    }
+
+    /// The timeline's length (the duration when there is no run).
+    pub fn span(&self) -> Micros {
+        self.run.as_ref().map_or(self.full.duration, |r| r.span)
+    }
+
+    fn rerun(&mut self) {
+        self.run = Run::of(self.config()).map(|r| Shared(Rc::new(r)));
+        self.playhead = self.playhead.min(self.span());
+    }
+
+    /// The page after `action`.
+    pub fn apply(mut self, action: Action) -> Page {
+        match action {
+            Action::SetKnob(key, value) => match knob(key) {
+                Some(k) => {
+                    self.notice = k.write(&mut self.full, value);
+                    self.rerun();
+                }
+                None => self.notice = Some(format!("there is no control named {key}")),
+            },
+            Action::SetPattern(p, on) => {
+                self.patterns.set(p, on);
+                self.rerun();
+            }
+            Action::PickPreset(preset) => {
+                let keep = (self.dark, self.projector, self.speed, self.latency);
+                self = Page::new(preset, keep.0);
+                (self.projector, self.speed, self.latency) = (keep.1, keep.2, keep.3);
+            }
+            Action::Reset => {
+                let seed = self.full.seed;
+                let cfg = self.preset.config();
+                self.full = with_every_pattern(&cfg);
+                self.full.seed = seed;
+                self.patterns = Patterns::of(&cfg);
+                self.notice = None;
+                self.rerun();
+            }
+            Action::SetSeed(seed) => {
+                self.full.seed = seed;
+                self.table = Shared(Rc::new(lesson_table(seed, self.table_window)));
+                self.rerun();
+            }
+            Action::TogglePlay => {
+                if !self.playing && self.playhead >= self.span() {
+                    self.playhead = 0;
+                }
+                self.playing = !self.playing;
+            }
+            Action::Step(steps) => {
+                self.playing = false;
+                let delta = steps.unsigned_abs().saturating_mul(BUCKET);
+                let at = if steps < 0 {
+                    self.playhead.saturating_sub(delta)
+                } else {
+                    self.playhead.saturating_add(delta)
+                };
+                self.playhead = (at / BUCKET * BUCKET).min(self.span());
+            }
+            Action::Seek(at) => self.playhead = at.min(self.span()),
+            Action::SetSpeed(speed) => {
+                self.speed = SPEEDS
+                    .iter()
+                    .copied()
+                    .min_by(|a, b| (a - speed).abs().total_cmp(&(b - speed).abs()))
+                    .unwrap_or(1.0);
+            }
+            Action::Tick(real_ms) => {
+                if self.playing && real_ms.is_finite() && real_ms > 0.0 {
+                    // A tab in the background sends one huge tick: never jump more than 0.1 s of
+                    // real time at once.
+                    let advance = (real_ms.min(100.0) * 1_000.0 * self.speed).round() as Micros;
+                    self.playhead = self.playhead.saturating_add(advance).min(self.span());
+                    if self.playhead >= self.span() {
+                        self.playing = false;
+                    }
+                }
+            }
+            Action::SetLatency(kind) => self.latency = kind,
+            Action::SetDark(on) => self.dark = on,
+            Action::SetProjector(on) => self.projector = on,
+            Action::SetTableWindow(seconds) => {
+                let (lo, hi) = TABLE_WINDOW_RANGE;
+                self.notice = None;
+                let w = if seconds.is_finite() {
+                    if !(lo..=hi).contains(&seconds) {
+                        self.notice = Some(format!(
+                            "The table's breaker window must be between {lo} and {hi} s; using {}.",
+                            seconds.clamp(lo, hi)
+                        ));
+                    }
+                    seconds.clamp(lo, hi)
+                } else {
+                    self.table_window
+                };
+                self.table_window = w;
+                self.table = Shared(Rc::new(lesson_table(self.full.seed, w)));
+            }
+        }
+        self
+    }
+}
+
+/// The lesson's four scenarios with the breaker window `window_s` (seconds) and `seed`.
+pub fn lesson_table(seed: u64, window_s: f64) -> Vec<TableRow> {
+    Scenario::ALL
+        .iter()
+        .filter_map(|&s| {
+            let mut cfg = s.config();
+            cfg.seed = seed;
+            if let Some(b) = cfg.breaker.as_mut() {
+                b.window = Window::Time((window_s * 1_000_000.0).round() as Micros);
+            }
+            run(&cfg).ok().map(|t| TableRow {
+                scenario: s,
+                label: s.label(&cfg),
+                trace: Rc::new(t),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resilience::BreakerState;
+
+    fn trace(p: &Page) -> &Trace {
+        &p.run.as_ref().unwrap().trace
+    }
+
+    #[test]
+    fn a_knob_reruns_and_the_playhead_keeps_its_place() {
+        let p = Page::default().apply(Action::Seek(5_000_000));
+        let before = trace(&p).outcomes;
+        let p = p.apply(Action::SetKnob("cooldown", 500.0));
+        assert_eq!(p.playhead, 5_000_000);
+        assert_ne!(trace(&p).outcomes, before);
+        assert_eq!(p.config().breaker.unwrap().cooldown, 500_000);
+        assert_eq!(p.notice, None);
+    }
+
+    #[test]
+    fn switching_the_bulkhead_on_changes_the_counts() {
+        let p = Page::default();
+        let before = trace(&p).outcomes;
+        let p = p.apply(Action::SetPattern(Pattern::Bulkhead, true));
+        assert!(trace(&p).outcomes.bulkhead_full > 0);
+        assert_ne!(trace(&p).outcomes, before);
+        let p = p.apply(Action::SetPattern(Pattern::Bulkhead, false));
+        assert_eq!(trace(&p).outcomes, before);
+    }
+
+    #[test]
+    fn playback_runs_to_the_end_and_stops() {
+        let mut p = Page::default().apply(Action::SetSpeed(20.0));
+        assert_eq!(p.speed, 20.0);
+        p = p.apply(Action::TogglePlay);
+        let mut ticks = 0;
+        while p.playing && ticks < 10_000 {
+            p = p.apply(Action::Tick(16.7));
+            ticks += 1;
+        }
+        assert_eq!(p.playhead, p.span());
+        // 12 s at 20x in 16.7 ms frames: about 36 frames.
+        assert!((30..=40).contains(&ticks), "{ticks}");
+        // Playing again starts over.
+        p = p.apply(Action::TogglePlay);
+        assert_eq!(p.playhead, 0);
+        assert!(p.playing);
+        p = p.apply(Action::Tick(f64::NAN)).apply(Action::Tick(-5.0));
+        assert_eq!(p.playhead, 0);
+        p = p.apply(Action::Tick(1e12));
+        assert_eq!(
+            p.playhead, 2_000_000,
+            "one huge tick moves at most 0.1 s x speed"
+        );
+    }
+
+    #[test]
+    fn steps_and_seeks_stay_on_the_timeline() {
+        let p = Page::default().apply(Action::Step(3));
+        assert_eq!(p.playhead, 300_000);
+        let p = p.apply(Action::Step(-10));
+        assert_eq!(p.playhead, 0);
+        let p = p.apply(Action::Seek(u64::MAX));
+        assert_eq!(p.playhead, p.span());
+    }
+
+    #[test]
+    fn bad_values_leave_a_notice_and_a_working_run() {
+        let p = Page::default().apply(Action::SetKnob("threads", 1e9));
+        assert!(p.notice.as_ref().unwrap().contains("Worker threads"));
+        assert_eq!(p.config().threads, 200);
+        assert!(p.run.is_ok());
+        let p = p.apply(Action::SetKnob("nope", 1.0));
+        assert!(p.notice.unwrap().contains("nope"));
+        let p = Page::default().apply(Action::SetTableWindow(f64::INFINITY));
+        assert_eq!(p.table_window, 10.0);
+        let p = p.apply(Action::SetTableWindow(0.0));
+        assert_eq!(p.table_window, 0.5);
+        assert!(p.notice.is_some());
+    }
+
+    #[test]
+    fn the_table_window_moves_the_breaker_rows_toward_the_printed_table() {
+        let ten = Page::default();
+        let one = ten.clone().apply(Action::SetTableWindow(1.0));
+        let cb = |p: &Page| p.table[2].trace.outcomes.circuit_open;
+        assert_eq!(ten.table.len(), 4);
+        assert!(cb(&one) > cb(&ten) + 200, "{} vs {}", cb(&one), cb(&ten));
+        assert_eq!(ten.table[2].label, "timeout + circuit breaker");
+    }
+
+    #[test]
+    fn presets_and_reset() {
+        let p = Page::default()
+            .apply(Action::SetSeed(7))
+            .apply(Action::SetKnob("timeout", 100.0))
+            .apply(Action::SetPattern(Pattern::Breaker, false));
+        let p = p.apply(Action::Reset);
+        assert_eq!(p.config().timeout, Some(300_000));
+        assert!(p.patterns.breaker);
+        assert_eq!(p.full.seed, 7, "reset keeps the seed");
+        let p = p.apply(Action::PickPreset(Scenario::None));
+        assert_eq!(p.config(), Scenario::None.config());
+        assert!(trace(&p).transitions.is_empty());
+        let p = p.apply(Action::PickPreset(Scenario::Cb));
+        assert_eq!(trace(&p).transitions[0].to, BreakerState::Open);
+    }
+}

@@ -1,0 +1,69 @@
+//! The Controls region: the load and inventory knobs, then one group per pattern with its
+//! switch and its knobs.
+
+use yew::prelude::*;
+
+use super::controls::{Slider, Switch};
+use crate::page::knobs::{Knob, Pattern, Patterns, KNOBS};
+use crate::page::state::Action;
+use crate::sim::model::CascadeConfig;
+
+/// Properties of [`KnobPanel`].
+#[derive(Properties, PartialEq)]
+pub struct KnobPanelProps {
+    /// The parameters, every pattern present.
+    pub full: CascadeConfig,
+    /// Which patterns are on.
+    pub patterns: Patterns,
+    pub on_action: Callback<Action>,
+}
+
+fn slider(
+    knob: &'static Knob,
+    full: &CascadeConfig,
+    disabled: bool,
+    on_action: &Callback<Action>,
+) -> Html {
+    let key = knob.key;
+    let on_change = on_action.reform(move |v: f64| Action::SetKnob(key, v));
+    html! {
+        <Slider key={key} id={key} label={knob.label} unit={knob.unit.symbol()}
+            min={knob.min} max={knob.max} step={knob.step} value={knob.read(full)}
+            hint={AttrValue::from(knob.hint)} {disabled} {on_change} />
+    }
+}
+
+/// Every knob, grouped, with a switch per pattern.
+#[function_component(KnobPanel)]
+pub fn knob_panel(props: &KnobPanelProps) -> Html {
+    let unpatterned = KNOBS
+        .iter()
+        .filter(|k| k.pattern.is_none())
+        .map(|k| slider(k, &props.full, false, &props.on_action));
+    let groups = Pattern::ALL.iter().map(|&pattern| {
+        let on = props.patterns.get(pattern);
+        let on_change = props
+            .on_action
+            .reform(move |v: bool| Action::SetPattern(pattern, v));
+        let id = format!("switch-{}", pattern.key());
+        let knobs = KNOBS
+            .iter()
+            .filter(|k| k.pattern == Some(pattern))
+            .map(|k| slider(k, &props.full, !on, &props.on_action));
+        html! {
+            <fieldset class="pattern" key={pattern.key()}>
+                <legend><Switch id={id} label={pattern.label()} {on} {on_change} /></legend>
+                { for knobs }
+            </fieldset>
+        }
+    });
+    html! {
+        <>
+            <fieldset class="pattern">
+                <legend>{ "Load and inventory" }</legend>
+                { for unpatterned }
+            </fieldset>
+            { for groups }
+        </>
+    }
+}

@@ -1,0 +1,194 @@
+//! Load over time, up to the playhead: requests finished per second by outcome (stacked) with
+//! the calls per second reaching inventory, and below it the workers busy and the queue.
+
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+use super::palette::{chart_theme, outcome_colour};
+use crate::page::state::{Run, Shared};
+use crate::sim::latency::Micros;
+use crate::sim::trace::{Outcome, BUCKET};
+
+/// Most bars the upper panel draws; longer runs merge neighbouring slices.
+const MAX_BARS: usize = 150;
+const INVENTORY: RGBColor = RGBColor(0, 114, 178);
+const QUEUE: RGBColor = RGBColor(213, 94, 0);
+
+/// Properties of [`LoadChart`].
+#[derive(Properties, PartialEq)]
+pub struct LoadChartProps {
+    pub run: Shared<Run>,
+    pub playhead: Micros,
+    pub dark: bool,
+}
+
+/// The two panels; redrawn when the playhead enters a new slice.
+#[function_component(LoadChart)]
+pub fn load_chart(props: &LoadChartProps) -> Html {
+    let canvas_ref = use_node_ref();
+    {
+        let canvas_ref = canvas_ref.clone();
+        let slice = props.playhead / BUCKET;
+        use_effect_with(
+            (props.run.clone(), slice, props.dark),
+            move |(run, slice, dark)| {
+                if let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() {
+                    if let Err(message) = draw(canvas, run, *slice, *dark) {
+                        web_sys::console::warn_1(
+                            &format!("load chart not drawn: {message}").into(),
+                        );
+                    }
+                }
+                || ()
+            },
+        );
+    }
+    html! {
+        <canvas id="load-chart" class="chart" ref={canvas_ref} width="800" height="380" role="img"
+            aria-label="Requests per second by outcome, calls per second reaching inventory, workers busy and queue length, up to the playhead" />
+    }
+}
+
+fn draw(canvas: HtmlCanvasElement, run: &Run, slice: u64, dark: bool) -> Result<(), String> {
+    let theme = chart_theme(dark);
+    let ink = theme.ink;
+    let text = ("sans-serif", 15).into_font().color(&ink);
+    let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
+    let root = backend.into_drawing_area();
+    root.fill(&theme.background).map_err(|e| e.to_string())?;
+    let (upper, lower) = root.split_vertically(230);
+    let series = &run.trace.series;
+    let slices = usize::try_from(run.span / BUCKET).unwrap_or(1).max(1);
+    let per_bar = slices.div_ceil(MAX_BARS).max(1);
+    // Slices the playhead has passed, as the counters count them.
+    let shown = usize::try_from(slice)
+        .unwrap_or(usize::MAX)
+        .min(series.len());
+    let span_s = run.span as f64 / 1e6;
+    let bar_s = per_bar as f64 * BUCKET as f64 / 1e6;
+    let outcomes: Vec<Outcome> = Outcome::ALL
+        .into_iter()
+        .filter(|&o| o != Outcome::Unfinished && run.trace.outcomes.get(o) > 0)
+        .collect();
+    // Per bar: completions per second by outcome, and inventory calls per second.
+    let bars: Vec<(f64, Vec<f64>, f64)> = series[..shown]
+        .chunks(per_bar)
+        .enumerate()
+        .map(|(i, chunk)| {
+            let by = outcomes
+                .iter()
+                .map(|&o| chunk.iter().map(|b| b.completions.get(o)).sum::<u64>() as f64 / bar_s)
+                .collect();
+            let calls = chunk.iter().map(|b| b.inventory_calls).sum::<u64>() as f64 / bar_s;
+            (i as f64 * bar_s, by, calls)
+        })
+        .collect();
+    let peak = series
+        .chunks(per_bar)
+        .map(|c| {
+            let done: u64 = c.iter().map(|b| b.completions.total()).sum();
+            let calls: u64 = c.iter().map(|b| b.inventory_calls).sum();
+            done.max(calls) as f64 / bar_s
+        })
+        .fold(1.0, f64::max);
+    let mut top = ChartBuilder::on(&upper)
+        .margin(10)
+        .margin_right(24)
+        .x_label_area_size(30)
+        .y_label_area_size(60)
+        .caption(
+            "requests finished per second, and calls reaching inventory",
+            text.clone(),
+        )
+        .build_cartesian_2d(0f64..span_s, 0f64..peak * 1.1)
+        .map_err(|e| e.to_string())?;
+    top.configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(ink.mix(0.08))
+        .bold_line_style(ink.mix(0.2))
+        .axis_style(ink)
+        .y_desc("per second")
+        .label_style(text.clone())
+        .axis_desc_style(text.clone())
+        .draw()
+        .map_err(|e| e.to_string())?;
+    for (k, &outcome) in outcomes.iter().enumerate() {
+        let colour = outcome_colour(outcome);
+        top.draw_series(bars.iter().map(|(x, by, _)| {
+            let below: f64 = by[..k].iter().sum();
+            Rectangle::new([(*x, below), (x + bar_s, below + by[k])], colour.filled())
+        }))
+        .map_err(|e| e.to_string())?
+        .label(outcome.name())
+        .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour.filled()));
+    }
+    top.draw_series(LineSeries::new(
+        bars.iter().map(|(x, _, calls)| (x + bar_s / 2.0, *calls)),
+        INVENTORY.stroke_width(3),
+    ))
+    .map_err(|e| e.to_string())?
+    .label("calls to inventory")
+    .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], INVENTORY.stroke_width(3)));
+    top.configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(theme.background.mix(0.85))
+        .border_style(ink)
+        .label_font(text.clone())
+        .draw()
+        .map_err(|e| e.to_string())?;
+
+    let threads = f64::from(run.config.threads);
+    let queue_peak = series.iter().map(|b| b.queue_len).max().unwrap_or(0) as f64;
+    let mut bottom = ChartBuilder::on(&lower)
+        .margin(10)
+        .margin_right(24)
+        .x_label_area_size(34)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0f64..span_s, 0f64..threads.max(queue_peak).max(1.0) * 1.1)
+        .map_err(|e| e.to_string())?;
+    bottom
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(ink.mix(0.08))
+        .bold_line_style(ink.mix(0.2))
+        .axis_style(ink)
+        .x_desc("simulated time (s)")
+        .label_style(text.clone())
+        .axis_desc_style(text.clone())
+        .draw()
+        .map_err(|e| e.to_string())?;
+    let at = |i: usize| (i as f64 + 1.0) * BUCKET as f64 / 1e6;
+    bottom
+        .draw_series(LineSeries::new(
+            series[..shown]
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (at(i), f64::from(b.workers_busy))),
+            ink.stroke_width(2),
+        ))
+        .map_err(|e| e.to_string())?
+        .label(format!("workers busy (of {})", run.config.threads))
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], ink.stroke_width(2)));
+    bottom
+        .draw_series(LineSeries::new(
+            series[..shown]
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (at(i), b.queue_len as f64)),
+            QUEUE.stroke_width(2),
+        ))
+        .map_err(|e| e.to_string())?
+        .label("queue length")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], QUEUE.stroke_width(2)));
+    bottom
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(theme.background.mix(0.85))
+        .border_style(ink)
+        .label_font(text)
+        .draw()
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
+}

@@ -1,0 +1,105 @@
+//! Hooks that drive the page from the browser: animation frames while playing, and the
+//! keyboard shortcuts.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::KeyboardEvent;
+use yew::prelude::*;
+
+use crate::page::state::Action;
+
+/// A frame callback that schedules itself again, so it holds a reference to itself.
+type FrameLoop = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
+
+/// While `playing`, sends `Action::Tick(ms since the last frame)` once per animation frame.
+#[hook]
+pub fn use_playback(playing: bool, dispatch: Callback<Action>) {
+    use_effect_with(playing, move |&playing| {
+        let stopped = Rc::new(Cell::new(false));
+        let handle = Rc::new(Cell::new(0i32));
+        if playing {
+            let frame: FrameLoop = Rc::new(RefCell::new(None));
+            let last = Rc::new(Cell::new(None::<f64>));
+            let (frame2, stopped2, handle2) = (frame.clone(), stopped.clone(), handle.clone());
+            *frame.borrow_mut() = Some(Closure::new(move |now: f64| {
+                if stopped2.get() {
+                    return;
+                }
+                if let Some(prev) = last.replace(Some(now)) {
+                    dispatch.emit(Action::Tick(now - prev));
+                }
+                if let (Some(w), Some(f)) = (web_sys::window(), frame2.borrow().as_ref()) {
+                    if let Ok(h) = w.request_animation_frame(f.as_ref().unchecked_ref()) {
+                        handle2.set(h);
+                    }
+                }
+            }));
+            if let (Some(w), Some(f)) = (web_sys::window(), frame.borrow().as_ref()) {
+                if let Ok(h) = w.request_animation_frame(f.as_ref().unchecked_ref()) {
+                    handle.set(h);
+                }
+            }
+            let keep = frame;
+            return Box::new(move || {
+                stopped.set(true);
+                if let Some(w) = web_sys::window() {
+                    let _ = w.cancel_animation_frame(handle.get());
+                }
+                // Break the closure's reference to itself so it can be freed.
+                keep.borrow_mut().take();
+            }) as Box<dyn FnOnce()>;
+        }
+        Box::new(|| ()) as Box<dyn FnOnce()>
+    });
+}
+
+/// Space plays or pauses, arrows step (Shift: ten steps), `r` goes back to the start. Keys
+/// typed into a field or pressed on a control are left to it.
+#[hook]
+pub fn use_shortcuts(dispatch: Callback<Action>) {
+    use_effect_with((), move |_| {
+        let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+            if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                return;
+            }
+            let on_control = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|el| {
+                    matches!(
+                        el.tag_name().as_str(),
+                        "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
+                    )
+                });
+            if on_control {
+                return;
+            }
+            let steps = if e.shift_key() { 10 } else { 1 };
+            let action = match e.key().as_str() {
+                " " => Action::TogglePlay,
+                "ArrowRight" => Action::Step(steps),
+                "ArrowLeft" => Action::Step(-steps),
+                "r" | "R" => Action::Seek(0),
+                _ => return,
+            };
+            e.prevent_default();
+            dispatch.emit(action);
+        });
+        let document = web_sys::window().and_then(|w| w.document());
+        if let Some(d) = &document {
+            let _ =
+                d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(d) = &document {
+                let _ = d.remove_event_listener_with_callback(
+                    "keydown",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+        }
+    });
+}

@@ -1,0 +1,189 @@
+//! The Circuit breaker region: CLOSED, OPEN and HALF_OPEN with the arrows between them, each
+//! labelled with the live parameters; the state at the playhead lit, the last arrow taken
+//! flashing, and the breaker's figures beside it.
+
+use yew::prelude::*;
+
+use crate::page::replay::BreakerAt;
+use crate::resilience::{BreakerConfig, BreakerState, TransitionReason, Window};
+use crate::sim::latency::Micros;
+use crate::sim::trace::Bucket;
+
+/// Properties of [`StateDiagram`].
+#[derive(Properties, PartialEq)]
+pub struct StateDiagramProps {
+    /// The breaker's parameters; `None` when the run has no breaker.
+    pub config: Option<BreakerConfig>,
+    /// Its state at the playhead.
+    pub at: Option<BreakerAt>,
+    /// The slice at the playhead (window and probe gauges).
+    pub slice: Bucket,
+    /// Calls refused so far.
+    pub rejections: u64,
+    pub playhead: Micros,
+}
+
+fn seconds(m: Micros) -> String {
+    let s = m as f64 / 1e6;
+    if (s - s.round()).abs() < 1e-9 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s:.1} s")
+    }
+}
+
+/// The arrows' labels, from the parameters.
+pub fn arrow_labels(c: &BreakerConfig) -> [String; 4] {
+    let window = match c.window {
+        Window::Time(w) => format!("in {}", seconds(w)),
+        Window::Count(n) => format!("of the last {n}"),
+    };
+    [
+        format!(
+            "≥ {:.0}% of ≥ {} calls {window} fail",
+            c.failure_ratio * 100.0,
+            c.min_calls
+        ),
+        format!("after {}", seconds(c.cooldown)),
+        format!(
+            "{} probe{} succeed",
+            c.half_open_probes,
+            if c.half_open_probes == 1 { "" } else { "s" }
+        ),
+        "a probe fails".to_string(),
+    ]
+}
+
+/// Which arrow a change of state took: 0 closed->open, 1 open->half open, 2 half open->closed,
+/// 3 half open->open.
+fn arrow_of(from: BreakerState, to: BreakerState) -> Option<usize> {
+    match (from, to) {
+        (BreakerState::Closed, BreakerState::Open) => Some(0),
+        (BreakerState::Open, BreakerState::HalfOpen) => Some(1),
+        (BreakerState::HalfOpen, BreakerState::Closed) => Some(2),
+        (BreakerState::HalfOpen, BreakerState::Open) => Some(3),
+        _ => None,
+    }
+}
+
+fn reason_text(reason: TransitionReason) -> String {
+    match reason {
+        TransitionReason::FailureRatio { failures, calls } => {
+            format!("{failures} of {calls} calls in the window failed")
+        }
+        TransitionReason::SlowCallRate { slow, calls } => {
+            format!("{slow} of {calls} calls in the window were slow")
+        }
+        TransitionReason::CooldownElapsed => "the cool-down ended and a call came".to_string(),
+        TransitionReason::ProbeFailed => "a probe failed".to_string(),
+        TransitionReason::LateFailure => "a call from before the opening failed".to_string(),
+        TransitionReason::ProbesSucceeded => "every probe succeeded".to_string(),
+    }
+}
+
+// Node centres and arrow paths on a 640 x 300 canvas.
+const NODES: [(BreakerState, &str, f64, f64); 3] = [
+    (BreakerState::Closed, "CLOSED", 110.0, 220.0),
+    (BreakerState::Open, "OPEN", 530.0, 220.0),
+    (BreakerState::HalfOpen, "HALF_OPEN", 320.0, 70.0),
+];
+const ARROWS: [(&str, f64, f64); 4] = [
+    ("M 185 232 L 452 232", 320.0, 262.0),
+    ("M 500 180 Q 470 100 410 86", 500.0, 120.0),
+    ("M 232 86 Q 160 100 130 180", 130.0, 120.0),
+    ("M 398 106 Q 460 150 472 190", 360.0, 168.0),
+];
+
+/// The diagram and the live figures.
+#[function_component(StateDiagram)]
+pub fn state_diagram(props: &StateDiagramProps) -> Html {
+    let Some(config) = &props.config else {
+        return html! {
+            <p class="placeholder" id="no-breaker">
+                { "This run has no circuit breaker. Switch it on under Controls to watch it open, probe and close." }
+            </p>
+        };
+    };
+    let at = props.at.unwrap_or(BreakerAt {
+        state: BreakerState::Closed,
+        since: 0,
+        last_change: None,
+    });
+    let labels = arrow_labels(config);
+    let taken = at.last_change.and_then(|c| arrow_of(c.from, c.to));
+    let flash_key = at.last_change.map_or(0, |c| c.at);
+    let nodes = NODES.iter().map(|&(state, name, x, y)| {
+        let lit = state == at.state;
+        html! {
+            <g class={classes!("node", lit.then_some("lit"))} id={format!("node-{}", name.to_lowercase())}>
+                <rect x={(x - 72.0).to_string()} y={(y - 26.0).to_string()} width="144" height="52" rx="26" />
+                <text x={x.to_string()} y={(y + 7.0).to_string()} text-anchor="middle">{ name }</text>
+            </g>
+        }
+    });
+    let arrows = ARROWS.iter().enumerate().map(|(i, &(path, lx, ly))| {
+        let is_taken = taken == Some(i);
+        html! {
+            <g class={classes!("arrow", is_taken.then_some("taken"))}
+                key={format!("arrow-{i}-{}", if is_taken { flash_key } else { 0 })}>
+                <path d={path} marker-end="url(#arrowhead)" />
+                <text id={format!("arrow-label-{i}")} x={lx.to_string()} y={ly.to_string()}
+                    text-anchor="middle">{ &labels[i] }</text>
+            </g>
+        }
+    });
+    let s = &props.slice;
+    let ratio = if s.window_calls > 0 {
+        s.window_failures as f64 / s.window_calls as f64
+    } else {
+        0.0
+    };
+    let cooldown_left = if at.state == BreakerState::Open {
+        (at.since + config.cooldown).saturating_sub(props.playhead)
+    } else {
+        0
+    };
+    let state_name = NODES
+        .iter()
+        .find(|n| n.0 == at.state)
+        .map_or("CLOSED", |n| n.1);
+    html! {
+        <div class="diagram-body">
+            <svg class="state-diagram" viewBox="0 0 640 300" role="img"
+                aria-label={format!("Circuit breaker state diagram; now {state_name}")}>
+                <defs>
+                    <marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8"
+                        markerHeight="8" orient="auto-start-reverse">
+                        <path d="M 0 0 L 10 5 L 0 10 z" />
+                    </marker>
+                </defs>
+                { for arrows }
+                { for nodes }
+            </svg>
+            <dl class="breaker-figures">
+                <dt>{ "State" }</dt>
+                <dd id="breaker-state" class={format!("state-{}", state_name.to_lowercase())}>{ state_name }</dd>
+                <dt>{ "In the window" }</dt>
+                <dd id="window-figures">{ format!("{} calls, {} failed", s.window_calls, s.window_failures) }</dd>
+                <dt>{ "Failure ratio" }</dt>
+                <dd>
+                    <div class="gauge" role="meter" aria-valuemin="0" aria-valuemax="100"
+                        aria-valuenow={format!("{:.0}", ratio * 100.0)}
+                        aria-label={format!("failure ratio {:.0}% against a threshold of {:.0}%", ratio * 100.0, config.failure_ratio * 100.0)}>
+                        <div class="fill" style={format!("width: {:.1}%", ratio * 100.0)} />
+                        <div class="threshold" style={format!("left: {:.1}%", config.failure_ratio * 100.0)} />
+                    </div>
+                    <span id="ratio">{ format!("{:.0}% (opens at {:.0}%)", ratio * 100.0, config.failure_ratio * 100.0) }</span>
+                </dd>
+                <dt>{ "Cool-down left" }</dt>
+                <dd id="cooldown-left">{ if at.state == BreakerState::Open { format!("{:.1} s", cooldown_left as f64 / 1e6) } else { "—".to_string() } }</dd>
+                <dt>{ "Probes in flight" }</dt>
+                <dd id="probes">{ format!("{} of {}", s.probes_in_flight, config.half_open_probes) }</dd>
+                <dt>{ "Refused so far" }</dt>
+                <dd id="rejections">{ props.rejections }</dd>
+                <dt>{ "Last change" }</dt>
+                <dd id="last-change">{ at.last_change.map_or("none yet".to_string(), |c| format!("{:.2} s: {}", c.at as f64 / 1e6, reason_text(c.reason))) }</dd>
+            </dl>
+        </div>
+    }
+}

@@ -1,0 +1,119 @@
+//! The Timeline region: play / pause, step, speed, scrub, the simulated clock, the breaker's
+//! state as a band, and the counters at the playhead.
+
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use super::palette::outcome_class;
+use crate::page::replay::{clock, Band, Frame};
+use crate::page::state::{Action, SPEEDS};
+use crate::resilience::BreakerState;
+use crate::sim::latency::Micros;
+use crate::sim::trace::{Outcome, BUCKET};
+
+/// Properties of [`Timeline`].
+#[derive(Properties, PartialEq)]
+pub struct TimelineProps {
+    pub playhead: Micros,
+    pub span: Micros,
+    /// When requests stop arriving.
+    pub duration: Micros,
+    pub playing: bool,
+    pub speed: f64,
+    /// The breaker's states over the timeline; `None` without a breaker.
+    pub bands: Option<Vec<Band>>,
+    /// Counts at the playhead.
+    pub frame: Frame,
+    pub on_action: Callback<Action>,
+}
+
+fn state_class(state: BreakerState) -> &'static str {
+    match state {
+        BreakerState::Closed => "closed",
+        BreakerState::Open => "open",
+        BreakerState::HalfOpen => "half-open",
+    }
+}
+
+/// Transport buttons, speed, scrub bar with the breaker band, clock and counters.
+#[function_component(Timeline)]
+pub fn timeline(props: &TimelineProps) -> Html {
+    let a = &props.on_action;
+    let on_play = a.reform(|_: MouseEvent| Action::TogglePlay);
+    let on_back = a.reform(|_: MouseEvent| Action::Step(-1));
+    let on_forward = a.reform(|_: MouseEvent| Action::Step(1));
+    let on_rewind = a.reform(|_: MouseEvent| Action::Seek(0));
+    let on_speed = a.reform(|e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        Action::SetSpeed(select.value().parse().unwrap_or(1.0))
+    });
+    let on_scrub = a.reform(|e: InputEvent| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        let step: Micros = input.value().parse().unwrap_or(0);
+        Action::Seek(step.saturating_mul(BUCKET))
+    });
+    let span = props.span.max(1);
+    let pct = |t: Micros| t as f64 * 100.0 / span as f64;
+    let band = props.bands.as_ref().map(|bands| {
+        html! {
+            <svg class="band" viewBox="0 0 1000 16" preserveAspectRatio="none" role="img"
+                aria-label="The breaker's state over time">
+                { for bands.iter().map(|b| html! {
+                    <rect class={state_class(b.state)} x={format!("{:.2}", pct(b.from) * 10.0)} y="0"
+                        width={format!("{:.2}", (pct(b.to) - pct(b.from)) * 10.0)} height="16" />
+                }) }
+                <line class="playhead" x1={format!("{:.2}", pct(props.playhead) * 10.0)}
+                    x2={format!("{:.2}", pct(props.playhead) * 10.0)} y1="0" y2="16" />
+            </svg>
+        }
+    });
+    let f = &props.frame;
+    let in_flight = f.arrived.saturating_sub(f.finished.total());
+    let counters = Outcome::ALL
+        .iter()
+        .filter(|&&o| o != Outcome::Unfinished)
+        .map(|&o| {
+            html! {
+                <span class={classes!("chip", outcome_class(o))} id={format!("count-{}", o.name())}>
+                    { o.name() }{ " " }<strong>{ f.finished.get(o) }</strong>
+                </span>
+            }
+        });
+    html! {
+        <>
+            <div class="transport">
+                <button id="rewind" onclick={on_rewind} aria-label="Back to the start (r)">{ "|◀ Start" }</button>
+                <button id="step-back" onclick={on_back} aria-label="Step back 0.1 s (left arrow)">{ "◀" }</button>
+                <button id="play" class="play" onclick={on_play}
+                    aria-label={if props.playing { "Pause (space)" } else { "Play (space)" }}>
+                    { if props.playing { "❚❚ Pause" } else { "▶ Play" } }
+                </button>
+                <button id="step-forward" onclick={on_forward} aria-label="Step forward 0.1 s (right arrow)">{ "▶|" }</button>
+                <label>{ "Speed " }
+                    <select id="speed" onchange={on_speed}>
+                        { for SPEEDS.iter().map(|&s| html! {
+                            <option value={s.to_string()} selected={s == props.speed}>{ format!("{s}×") }</option>
+                        }) }
+                    </select>
+                </label>
+                <span class="clock" id="clock" aria-live="off">
+                    <strong>{ clock(props.playhead, None) }</strong>{ " / " }{ clock(props.span, None) }
+                </span>
+            </div>
+            <input type="range" id="scrub" class="scrub" aria-label="Simulated time"
+                min="0" max={(props.span / BUCKET).to_string()} step="1"
+                value={(props.playhead / BUCKET).to_string()} oninput={on_scrub} />
+            { band.unwrap_or_default() }
+            <div class="marks">
+                <span style={format!("left: {:.2}%", pct(props.duration))}
+                    class={classes!("mark", (pct(props.duration) > 80.0).then_some("from-right"))}>{ "arrivals stop" }</span>
+            </div>
+            <div class="counters" aria-label="Requests so far">
+                <span class="chip">{ "arrived " }<strong id="count-arrived">{ f.arrived }</strong></span>
+                { for counters }
+                <span class="chip">{ "in service or queued " }<strong id="count-in-flight">{ in_flight }</strong></span>
+            </div>
+            <p class="hint keys">{ "Keys: space plays or pauses, ← → step 0.1 s (with Shift 1 s), r goes back to the start." }</p>
+        </>
+    }
+}

@@ -1,0 +1,95 @@
+//! The bar above the playground: scenario picker, seed, reset, theme and projector mode.
+
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use super::controls::Switch;
+use crate::page::state::Action;
+use crate::sim::scenario::Scenario;
+
+/// Properties of [`Toolbar`].
+#[derive(Properties, PartialEq)]
+pub struct ToolbarProps {
+    pub preset: Scenario,
+    pub seed: u64,
+    pub dark: bool,
+    pub projector: bool,
+    pub on_action: Callback<Action>,
+}
+
+fn scenario_title(s: Scenario) -> &'static str {
+    match s {
+        Scenario::None => "Lesson 000: no protection",
+        Scenario::Timeout => "Lesson 000: timeout 300 ms",
+        Scenario::Cb => "Lesson 000: timeout + circuit breaker",
+        Scenario::Bulkhead => "Lesson 000: timeout + breaker + bulkhead(8)",
+    }
+}
+
+/// A seed nobody typed: from the browser's random source, small enough to read aloud.
+fn fresh_seed() -> u64 {
+    let mut bytes = [0u8; 8];
+    if getrandom::getrandom(&mut bytes).is_err() {
+        return 1;
+    }
+    u64::from_le_bytes(bytes) % 1_000_000_000
+}
+
+/// Scenario picker, seed field with "New seed", reset, theme and projector switches.
+#[function_component(Toolbar)]
+pub fn toolbar(props: &ToolbarProps) -> Html {
+    let seed_notice = use_state(|| None::<String>);
+    let on_pick = props.on_action.reform(|e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        Action::PickPreset(Scenario::parse(&select.value()).unwrap_or(Scenario::Cb))
+    });
+    let on_seed = {
+        let on_action = props.on_action.clone();
+        let seed_notice = seed_notice.clone();
+        let seed = props.seed;
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            match input.value().trim().parse::<u64>() {
+                Ok(v) => {
+                    seed_notice.set(None);
+                    on_action.emit(Action::SetSeed(v));
+                }
+                Err(_) => {
+                    seed_notice.set(Some(format!(
+                        "The seed must be a whole number from 0 to {}; keeping {seed}.",
+                        u64::MAX
+                    )));
+                    input.set_value(&seed.to_string());
+                }
+            }
+        })
+    };
+    let on_new_seed = props
+        .on_action
+        .reform(|_: MouseEvent| Action::SetSeed(fresh_seed()));
+    let on_reset = props.on_action.reform(|_: MouseEvent| Action::Reset);
+    let on_dark = props.on_action.reform(Action::SetDark);
+    let on_projector = props.on_action.reform(Action::SetProjector);
+    html! {
+        <div class="toolbar" role="toolbar" aria-label="Scenario and display">
+            <label class="picker">{ "Scenario " }
+                <select id="scenario" onchange={on_pick}>
+                    { for Scenario::ALL.iter().map(|&s| html! {
+                        <option value={s.key()} selected={s == props.preset}>{ scenario_title(s) }</option>
+                    }) }
+                </select>
+            </label>
+            <label class="seed">{ "Seed " }
+                <input id="seed" type="text" inputmode="numeric" size="12"
+                    value={props.seed.to_string()} onchange={on_seed} />
+            </label>
+            <button id="new-seed" onclick={on_new_seed}>{ "New seed" }</button>
+            <button id="reset" onclick={on_reset} title="Back to the scenario's values">{ "Reset" }</button>
+            <Switch id="dark" label="Dark theme" on={props.dark} on_change={on_dark} />
+            <Switch id="projector" label="Projector" on={props.projector} on_change={on_projector} />
+            if let Some(text) = &*seed_notice {
+                <p class="notice" role="alert">{ text }</p>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,77 @@
+//! The topology strip: Anna -> Kong -> orders -> inventory, with fill meters at the playhead.
+
+use yew::prelude::*;
+
+use crate::page::replay::Frame;
+use crate::sim::model::CascadeConfig;
+
+/// Properties of [`Topology`].
+#[derive(Properties, PartialEq)]
+pub struct TopologyProps {
+    pub config: CascadeConfig,
+    pub frame: Frame,
+}
+
+fn meter(id: &str, label: String, value: u64, max: u64) -> Html {
+    let pct = if max == 0 {
+        0.0
+    } else {
+        (value as f64 * 100.0 / max as f64).min(100.0)
+    };
+    let full = max > 0 && value >= max;
+    html! {
+        <div class="meter-row">
+            <span class="meter-label">{ label }</span>
+            <div class={classes!("meter", full.then_some("full"))} id={id.to_string()} role="meter"
+                aria-valuemin="0" aria-valuemax={max.to_string()} aria-valuenow={value.to_string()}>
+                <div class="fill" style={format!("width: {pct:.1}%")} />
+            </div>
+        </div>
+    }
+}
+
+/// Four boxes in a row with the arrows between them.
+#[function_component(Topology)]
+pub fn topology(props: &TopologyProps) -> Html {
+    let c = &props.config;
+    let s = &props.frame.slice;
+    let sick = props.frame.at > c.degrade_at;
+    let latency = if sick { c.slow } else { c.fast };
+    let bulkhead = c.bulkhead.as_ref().map(|b| {
+        meter(
+            "meter-bulkhead",
+            format!(
+                "bulkhead {} / {} in use, {} waiting",
+                s.bulkhead_in_use, b.permits, s.bulkhead_waiting
+            ),
+            u64::from(s.bulkhead_in_use),
+            u64::from(b.permits),
+        )
+    });
+    html! {
+        <div class="topology" role="group" aria-label="The path of a request at the playhead">
+            <div class="node-box">
+                <h3>{ "Anna" }</h3>
+                <p>{ format!("{} orders/s", c.rate) }</p>
+            </div>
+            <span class="link" aria-hidden="true">{ "→" }</span>
+            <div class="node-box">
+                <h3>{ "Kong" }</h3>
+                <p>{ "passes every request on (its pool is not modelled in this scenario)" }</p>
+            </div>
+            <span class="link" aria-hidden="true">{ "→" }</span>
+            <div class="node-box">
+                <h3>{ "orders" }</h3>
+                { meter("meter-workers", format!("workers {} / {} busy", s.workers_busy, c.threads), u64::from(s.workers_busy), u64::from(c.threads)) }
+                <p id="queue-length">{ format!("queue: {} waiting", s.queue_len) }</p>
+                { bulkhead.unwrap_or_default() }
+            </div>
+            <span class="link" aria-hidden="true">{ "→" }</span>
+            <div class={classes!("node-box", sick.then_some("sick"))}>
+                <h3>{ "inventory" }</h3>
+                <p id="inventory-latency">{ format!("answers in {} ms{}", latency / 1000, if sick { " (sick)" } else { "" }) }</p>
+                <p id="inventory-rate">{ format!("{} calls in the last second", props.frame.inventory_rate) }</p>
+            </div>
+        </div>
+    }
+}
