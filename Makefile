@@ -16,7 +16,7 @@ export PATH := $(TOOLS_DIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export TRUNK_TOOLS_WASM_BINDGEN := $(WASM_BINDGEN_VERSION)
 export TRUNK_TOOLS_WASM_OPT := version_$(BINARYEN_VERSION)
 
-.PHONY: serve test dist tools browser-tools fetch check-fmt clippy test-host test-wasm test-e2e bench clean-tools
+.PHONY: serve test dist tools browser-tools fetch check-fmt clippy test-host test-wasm test-e2e bench measure-page clean-tools
 
 serve: tools fetch
 	trunk serve --address 127.0.0.1 --port 8080
@@ -72,6 +72,10 @@ test-e2e:
 
 bench:
 	cargo bench --locked
+
+# Frame times of the built page in headless Chromium (figures for the README, not a test).
+measure-page: dist
+	cargo test --locked --features e2e --test e2e measure_page_performance -- --ignored --nocapture
 
 clean-tools:
 	rm -rf "$(TOOLS_DIR)"

@@ -385,3 +385,95 @@ async fn the_favicon_is_served() {
     })
     .await;
 }
+
+/// Not a test of correctness: measures the page for the README and the issue notes.
+/// `make measure-page` runs it; it asserts only that the measurements were taken.
+#[tokio::test]
+#[ignore = "a measurement, run by `make measure-page`"]
+async fn measure_page_performance() {
+    browser::run("measure", |page| async move {
+        page.open("", "#scrub").await;
+        page.eval(&seek(12.0)).await;
+        // Slider moved -> state reduced, whole cb scenario re-simulated, views and both
+        // canvases redrawn: from the input event to the end of the task that handles it.
+        let moves = page
+            .eval(
+                "return (async () => {
+                   const el = document.getElementById('cooldown');
+                   const times = [];
+                   for (let i = 0; i < 30; i++) {
+                     el.value = String(500 + (i % 2) * 1500 + i * 100);
+                     const t0 = performance.now();
+                     el.dispatchEvent(new Event('input', { bubbles: true }));
+                     await new Promise(r => setTimeout(r, 0));
+                     times.push(performance.now() - t0);
+                     await new Promise(r => requestAnimationFrame(() => r()));
+                   }
+                   return times;
+                 })()",
+            )
+            .await;
+        let mut moves: Vec<f64> = moves
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|v| v.as_f64())
+            .collect();
+        assert_eq!(moves.len(), 30);
+        moves.sort_by(f64::total_cmp);
+        println!(
+            "slider move -> re-simulated and redrawn: median {:.2} ms, min {:.2}, max {:.2} (30 moves)",
+            moves[15], moves[0], moves[29]
+        );
+        for speed in ["1", "10"] {
+            page.eval(&seek(0.0)).await;
+            page.eval(&set_value("speed", speed)).await;
+            page.client
+                .find(Locator::Css("#play"))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+            let stamps = page
+                .eval(
+                    "return new Promise(done => {
+                       const t = [];
+                       function frame(now) {
+                         t.push(now);
+                         if (t.length < 120) requestAnimationFrame(frame); else done(t);
+                       }
+                       requestAnimationFrame(frame);
+                     })",
+                )
+                .await;
+            if page.text("#play").await.contains("Pause") {
+                page.client
+                    .find(Locator::Css("#play"))
+                    .await
+                    .unwrap()
+                    .click()
+                    .await
+                    .unwrap();
+            }
+            let stamps: Vec<f64> = stamps
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|v| v.as_f64())
+                .collect();
+            let mut gaps: Vec<f64> = stamps.windows(2).map(|w| w[1] - w[0]).collect();
+            assert!(gaps.len() > 100);
+            gaps.sort_by(f64::total_cmp);
+            let n = gaps.len();
+            println!(
+                "playback at {speed}x: frame interval median {:.2} ms, p95 {:.2} ms, max {:.2} ms over {n} frames ({:.1} fps)",
+                gaps[n / 2],
+                gaps[n * 95 / 100],
+                gaps[n - 1],
+                1000.0 / gaps[n / 2]
+            );
+        }
+    })
+    .await;
+}
