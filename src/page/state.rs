@@ -417,4 +417,65 @@ mod tests {
         let p = p.apply(Action::PickPreset(Scenario::Cb));
         assert_eq!(trace(&p).transitions[0].to, BreakerState::Open);
     }
+
+    mod any_sequence {
+        use super::*;
+        use crate::page::knobs::KNOBS;
+        use crate::page::replay::frame;
+        use proptest::prelude::*;
+
+        fn value() -> impl Strategy<Value = f64> {
+            prop_oneof![
+                -1e12f64..1e12,
+                0f64..20_000.0,
+                Just(f64::NAN),
+                Just(f64::INFINITY),
+                Just(f64::NEG_INFINITY),
+                Just(0.0),
+            ]
+        }
+
+        fn action() -> impl Strategy<Value = Action> {
+            prop_oneof![
+                4 => (0..KNOBS.len(), value()).prop_map(|(i, v)| Action::SetKnob(KNOBS[i].key, v)),
+                2 => (0..Pattern::ALL.len(), any::<bool>())
+                    .prop_map(|(i, on)| Action::SetPattern(Pattern::ALL[i], on)),
+                1 => (0..Scenario::ALL.len()).prop_map(|i| Action::PickPreset(Scenario::ALL[i])),
+                1 => any::<u64>().prop_map(Action::SetSeed),
+                1 => Just(Action::TogglePlay),
+                1 => value().prop_map(Action::Tick),
+                1 => any::<i64>().prop_map(Action::Step),
+                1 => any::<u64>().prop_map(Action::Seek),
+                1 => value().prop_map(Action::SetSpeed),
+                1 => Just(Action::Reset),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(24))]
+
+            /// Whatever a student does with the controls, the page keeps a valid run whose
+            /// counters add up, and its playhead stays on the timeline.
+            #[test]
+            fn any_sequence_of_actions_keeps_a_working_page(
+                actions in proptest::collection::vec(action(), 1..8)
+            ) {
+                let mut page = Page::default();
+                for a in actions {
+                    page = page.apply(a);
+                    let run = page.run.as_ref().map_err(|e| TestCaseError::fail(e.clone()))?;
+                    prop_assert!(page.playhead <= run.span);
+                    prop_assert!(SPEEDS.contains(&page.speed));
+                    let end = frame(&run.trace, run.span);
+                    prop_assert_eq!(end.arrived, run.trace.sent);
+                    prop_assert_eq!(end.finished.total(), run.trace.sent);
+                    prop_assert_eq!(run.finished.len() as u64, run.trace.sent);
+                    for k in KNOBS {
+                        let v = k.read(&page.full);
+                        prop_assert!(v.is_finite() && v >= k.min && v <= k.max, "{} = {}", k.key, v);
+                    }
+                }
+            }
+        }
+    }
 }
