@@ -360,16 +360,20 @@ impl Knob {
         } else {
             (value, None)
         };
-        let text = match self.unit {
-            Unit::Millis => format!("{value}ms"),
-            Unit::Seconds => format!("{value}"),
-            Unit::Count => format!("{}", value.round() as u64),
-            Unit::PerSecond => format!("{value}"),
-            Unit::Percent => format!("{}", value / 100.0),
-        };
-        match apply_set(cfg, self.key, &text) {
+        match apply_set(cfg, self.key, &self.override_text(value)) {
             Ok(()) => notice,
             Err(e) => Some(e.to_string()),
+        }
+    }
+
+    /// `value` (in the knob's unit) as the `key=value` override text: seconds, or an `ms`
+    /// suffix, as the CLI and permalinks write them.
+    pub fn override_text(&self, value: f64) -> String {
+        match self.unit {
+            Unit::Millis => format!("{value}ms"),
+            Unit::Seconds | Unit::PerSecond => format!("{value}"),
+            Unit::Count => format!("{}", value.round() as u64),
+            Unit::Percent => format!("{}", value / 100.0),
         }
     }
 

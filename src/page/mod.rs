@@ -1,8 +1,10 @@
 //! The playground page without the browser: its state, the knobs it offers, and how it reads a
 //! trace at the playhead. Pure and tested on the host; `ui/` only draws it.
 
+pub mod export;
 pub mod knobs;
 pub mod latency;
+pub mod permalink;
 pub mod replay;
 pub mod requests;
 pub mod state;

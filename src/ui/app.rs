@@ -9,19 +9,22 @@ use super::knob_panel::KnobPanel;
 use super::lesson_table::LessonTable;
 use super::load_chart::LoadChart;
 use super::playback::{use_playback, use_shortcuts};
+use super::share::{Export, Share};
 use super::state::PageState;
 use super::state_diagram::StateDiagram;
 use super::timeline::Timeline;
 use super::toolbar::Toolbar;
 use super::topology::Topology;
+use crate::page::export::{run_json, series_csv};
 use crate::page::latency::{histogram_until, LatencyKind};
+use crate::page::permalink::to_query;
 use crate::page::replay::{breaker_at, breaker_bands, frame};
 use crate::page::state::Action;
 
 /// The whole playground.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(PageState::default);
+    let state = use_reducer(PageState::from_location);
     let dispatch = {
         let state = state.clone();
         Callback::from(move |action: Action| state.dispatch(action))
@@ -43,9 +46,38 @@ pub fn app() -> Html {
     }
     let page = &state.0;
     let config = page.config();
+    let query = to_query(page);
+    {
+        // Keep the address bar a permalink; not while playing (browsers limit how often it may
+        // change).
+        let playing = page.playing;
+        use_effect_with((query.clone(), playing), move |(query, playing)| {
+            if !*playing {
+                if let Some(w) = web_sys::window() {
+                    if let Ok(history) = w.history() {
+                        let _ = history.replace_state_with_url(
+                            &wasm_bindgen::JsValue::NULL,
+                            "",
+                            Some(&format!("?{query}")),
+                        );
+                    }
+                }
+            }
+        });
+    }
+    let export = {
+        let state = state.clone();
+        Callback::from(move |what: Export| match what {
+            Export::SeriesCsv => series_csv(&state.0),
+            Export::RunJson => run_json(&state.0),
+        })
+    };
     let toolbar = html! {
-        <Toolbar preset={page.preset} seed={page.full.seed} dark={page.dark}
-            projector={page.projector} on_action={dispatch.clone()} />
+        <>
+            <Toolbar preset={page.preset} seed={page.full.seed} dark={page.dark}
+                projector={page.projector} on_action={dispatch.clone()} />
+            <Share export={export} query={AttrValue::from(query.clone())} />
+        </>
     };
     let controls = html! {
         <section class="region controls" aria-labelledby="controls-title">

@@ -8,6 +8,7 @@ mod lesson_table;
 mod load_chart;
 mod palette;
 mod playback;
+mod share;
 mod state;
 mod state_diagram;
 mod timeline;

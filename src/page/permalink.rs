@@ -1,0 +1,277 @@
+//! Settings as `key=value` pairs: the permalink's query string, and the attributes of an
+//! embedded widget. Values use the CLI's units (seconds, or an `ms` suffix). A bad value never
+//! stops the page: it is reported in a notice naming the key and its range, and the default
+//! stays.
+
+use super::knobs::{knob, Pattern, KNOBS};
+use super::latency::LatencyKind;
+use super::state::{Action, Page, SPEEDS, TABLE_WINDOW_RANGE};
+use crate::sim::scenario::{apply_set, Scenario};
+use crate::sim::trace::BUCKET;
+
+/// Keys a permalink or widget may carry besides the knobs.
+pub const OTHER_KEYS: [&str; 8] = [
+    "preset",
+    "seed",
+    "patterns",
+    "t",
+    "speed",
+    "latency",
+    "table_window",
+    "projector",
+];
+
+/// Longest piece of a bad value quoted back in a notice.
+const QUOTE: usize = 40;
+
+fn quote(value: &str) -> String {
+    let mut q: String = value.chars().take(QUOTE).collect();
+    if value.chars().count() > QUOTE {
+        q.push('…');
+    }
+    q
+}
+
+fn bad(key: &str, value: &str, range: &str) -> String {
+    format!(
+        "{key}: \"{}\" is not allowed ({range}); using the default.",
+        quote(value)
+    )
+}
+
+/// A page restored from `pairs`, with one notice per value it could not use.
+pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
+    let mut notices = Vec::new();
+    let preset = match pairs.iter().find(|(k, _)| k == "preset") {
+        None => Scenario::Cb,
+        Some((_, v)) => Scenario::parse(v.trim()).unwrap_or_else(|| {
+            let names: Vec<&str> = Scenario::ALL.iter().map(|s| s.key()).collect();
+            notices.push(bad("preset", v, &format!("one of {}", names.join(", "))));
+            Scenario::Cb
+        }),
+    };
+    let mut page = Page::new(preset, false);
+    let mut actions = Vec::new();
+    for (key, value) in pairs {
+        let v = value.trim();
+        match key.as_str() {
+            "preset" => {}
+            "seed" => match v.parse::<u64>() {
+                Ok(seed) => actions.push(Action::SetSeed(seed)),
+                Err(_) => notices.push(bad("seed", v, &format!("a whole number 0..={}", u64::MAX))),
+            },
+            "patterns" => {
+                let mut on = Vec::new();
+                for name in v
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty() && *n != "none")
+                {
+                    match Pattern::ALL.iter().find(|p| p.key() == name) {
+                        Some(p) => on.push(*p),
+                        None => notices.push(bad(
+                            "patterns",
+                            name,
+                            "a comma-separated list of timeout, breaker, bulkhead, or none",
+                        )),
+                    }
+                }
+                for p in Pattern::ALL {
+                    actions.push(Action::SetPattern(p, on.contains(&p)));
+                }
+            }
+            "t" => match v.parse::<f64>() {
+                Ok(s) if s.is_finite() && s >= 0.0 => {
+                    actions.push(Action::Seek((s * 1e6).round() as u64))
+                }
+                _ => notices.push(bad("t", v, "seconds, 0 or more")),
+            },
+            "speed" => match v.parse::<f64>() {
+                Ok(s) if SPEEDS.contains(&s) => actions.push(Action::SetSpeed(s)),
+                _ => notices.push(bad("speed", v, "one of 0.25, 0.5, 1, 2, 5, 10, 20")),
+            },
+            "latency" => match v {
+                "service" => actions.push(Action::SetLatency(LatencyKind::Service)),
+                "e2e" => actions.push(Action::SetLatency(LatencyKind::EndToEnd)),
+                _ => notices.push(bad("latency", v, "service or e2e")),
+            },
+            "table_window" => match v.parse::<f64>() {
+                Ok(s) if (TABLE_WINDOW_RANGE.0..=TABLE_WINDOW_RANGE.1).contains(&s) => {
+                    actions.push(Action::SetTableWindow(s))
+                }
+                _ => notices.push(bad(
+                    "table_window",
+                    v,
+                    &format!("{}..={} s", TABLE_WINDOW_RANGE.0, TABLE_WINDOW_RANGE.1),
+                )),
+            },
+            "projector" => match v {
+                "1" | "true" | "on" => actions.push(Action::SetProjector(true)),
+                "0" | "false" | "off" => actions.push(Action::SetProjector(false)),
+                _ => notices.push(bad("projector", v, "on or off")),
+            },
+            other => match knob(other) {
+                Some(k) => {
+                    // Parse with the CLI's rules, then keep it on the slider's range.
+                    let mut scratch = page.full.clone();
+                    match apply_set(&mut scratch, k.key, v) {
+                        Ok(()) => actions.push(Action::SetKnob(k.key, k.read(&scratch))),
+                        Err(e) => notices.push(format!("{e}; using the default.")),
+                    }
+                }
+                None => notices.push(format!(
+                    "\"{}\" is not a setting; known: {}, {}.",
+                    quote(other),
+                    OTHER_KEYS.join(", "),
+                    KNOBS.iter().map(|k| k.key).collect::<Vec<_>>().join(", ")
+                )),
+            },
+        }
+    }
+    // Seek last, once the run it seeks in exists.
+    actions.sort_by_key(|a| matches!(a, Action::Seek(_)));
+    for a in actions {
+        page = page.apply(a);
+        if let Some(n) = page.notice.take() {
+            notices.push(n);
+        }
+    }
+    (page, notices)
+}
+
+/// Parses a query string (`a=1&b=2`, with or without the leading `?`) into pairs; a query that
+/// cannot be decoded gives no pairs and a notice.
+pub fn parse_query(query: &str) -> (Vec<(String, String)>, Vec<String>) {
+    match serde_urlencoded::from_str::<Vec<(String, String)>>(query.trim_start_matches('?')) {
+        Ok(pairs) => (pairs, Vec::new()),
+        Err(e) => (
+            Vec::new(),
+            vec![format!(
+                "the link's settings could not be read ({e}); using the defaults."
+            )],
+        ),
+    }
+}
+
+/// The page's settings as a query string (without `?`): enough to rebuild the identical run.
+pub fn to_query(page: &Page) -> String {
+    let mut pairs: Vec<(String, String)> = vec![
+        ("preset".into(), page.preset.key().into()),
+        ("seed".into(), page.full.seed.to_string()),
+    ];
+    let on: Vec<&str> = Pattern::ALL
+        .iter()
+        .filter(|p| page.patterns.get(**p))
+        .map(|p| p.key())
+        .collect();
+    pairs.push((
+        "patterns".into(),
+        if on.is_empty() {
+            "none".into()
+        } else {
+            on.join(",")
+        },
+    ));
+    for k in KNOBS {
+        pairs.push((k.key.into(), k.override_text(k.read(&page.full))));
+    }
+    let tenths = page.playhead / BUCKET;
+    pairs.push(("t".into(), format!("{}.{}", tenths / 10, tenths % 10)));
+    pairs.push(("speed".into(), page.speed.to_string()));
+    pairs.push((
+        "latency".into(),
+        match page.latency {
+            LatencyKind::Service => "service".into(),
+            LatencyKind::EndToEnd => "e2e".into(),
+        },
+    ));
+    pairs.push(("table_window".into(), page.table_window.to_string()));
+    if page.projector {
+        pairs.push(("projector".into(), "on".into()));
+    }
+    serde_urlencoded::to_string(&pairs).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::state::Action;
+
+    fn pairs(q: &str) -> Vec<(String, String)> {
+        let (p, n) = parse_query(q);
+        assert!(n.is_empty(), "{n:?}");
+        p
+    }
+
+    #[test]
+    fn a_permalink_restores_every_setting_and_the_identical_run() {
+        let page = Page::default()
+            .apply(Action::PickPreset(Scenario::Bulkhead))
+            .apply(Action::SetSeed(42))
+            .apply(Action::SetKnob("cooldown", 700.0))
+            .apply(Action::SetKnob("threads", 20.0))
+            .apply(Action::SetKnob("failure_ratio", 35.0))
+            .apply(Action::SetPattern(Pattern::Timeout, false))
+            .apply(Action::SetSpeed(5.0))
+            .apply(Action::SetLatency(LatencyKind::EndToEnd))
+            .apply(Action::SetTableWindow(1.5))
+            .apply(Action::Seek(7_300_000));
+        let query = to_query(&page);
+        let (back, notices) = from_pairs(&pairs(&query));
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(back.config(), page.config());
+        assert_eq!(back.full, page.full);
+        assert_eq!(back.patterns, page.patterns);
+        assert_eq!(
+            (back.playhead, back.speed, back.latency, back.table_window),
+            (page.playhead, page.speed, page.latency, page.table_window)
+        );
+        assert_eq!(to_query(&back), query);
+        assert_eq!(back.run.unwrap().trace, page.run.unwrap().trace);
+    }
+
+    #[test]
+    fn widget_style_values_use_the_clis_units() {
+        let (page, notices) = from_pairs(&pairs("preset=cb&cooldown=2s&timeout=250ms&window=1"));
+        assert!(notices.is_empty(), "{notices:?}");
+        let cfg = page.config();
+        assert_eq!(cfg.breaker.as_ref().unwrap().cooldown, 2_000_000);
+        assert_eq!(cfg.timeout, Some(250_000));
+    }
+
+    #[test]
+    fn bad_values_are_named_and_the_defaults_stay() {
+        let (page, notices) = from_pairs(&pairs(
+            "preset=nope&cooldown=abc&threads=100000&speed=3&onclick=alert(1)&patterns=timeout,magic&t=-1",
+        ));
+        let all = notices.join("\n");
+        for needle in [
+            "preset", "cooldown", "threads", "speed", "onclick", "magic", "t:",
+        ] {
+            assert!(all.contains(needle), "no notice names {needle}:\n{all}");
+        }
+        assert_eq!(page.preset, Scenario::Cb);
+        assert_eq!(page.full.breaker.as_ref().unwrap().cooldown, 2_000_000);
+        assert_eq!(
+            page.config().threads,
+            32,
+            "10 000 threads is off the CLI's range"
+        );
+        assert!(page.patterns.timeout && !page.patterns.breaker);
+        let (page, notices) = from_pairs(&pairs("threads=5000"));
+        assert_eq!(
+            page.config().threads,
+            200,
+            "on the CLI's range, clamped to the slider's"
+        );
+        assert!(notices[0].contains("Worker threads"), "{notices:?}");
+        let long = "x".repeat(500);
+        let (_, notices) = from_pairs(&pairs(&format!("seed={long}")));
+        assert!(notices[0].len() < 200, "a long value is quoted short");
+        // Malformed escapes decode leniently; the odd key is then reported, not applied.
+        let (p, n) = parse_query("?%zz=%");
+        assert!(n.is_empty());
+        let (_, notices) = from_pairs(&p);
+        assert_eq!(notices.len(), 1, "{notices:?}");
+    }
+}
