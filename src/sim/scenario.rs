@@ -85,12 +85,7 @@ impl Scenario {
             degrade_at: 3 * SECOND,
             fast: 40 * MS,
             slow: 4 * SECOND,
-            timeout: None,
-            breaker: None,
-            bulkhead: None,
-            seed: 0,
-            drain: true,
-            record_requests: false,
+            ..CascadeConfig::default()
         };
         let timeout = Some(300 * MS);
         match self {
