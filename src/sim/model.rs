@@ -154,7 +154,8 @@ pub struct CascadeConfig {
     /// The retry budget shared by every request's retries.
     #[serde(default)]
     pub retry_budget: Option<RetryBudgetConfig>,
-    /// Each request's time budget, from when a worker takes it (1 ms..=3600 s).
+    /// Each request's time budget, from its arrival at `orders` (1 ms..=3600 s): queue wait
+    /// spends it too.
     #[serde(default)]
     pub request_budget: Option<Micros>,
     /// When inventory cannot be used (timeout, error, breaker, bulkhead, budget), accept the
@@ -624,6 +625,9 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
         frontend_retries: sim.frontend_retries,
         library_retries: sim.library_retries,
         peak_live_requests: sim.slots.len() as u64,
+        shed_by_priority: sim.shedder.as_ref().map_or([0; 3], |s| {
+            [Priority::Low, Priority::Normal, Priority::High].map(|p| s.shed_count(p))
+        }),
     })
 }
 
@@ -994,26 +998,21 @@ impl Sim<'_> {
 
     /// A worker takes the request: on to its bulkhead.
     fn start(&mut self, now: Micros, id: Id) {
-        let budget = self
-            .cfg
-            .request_budget
-            .map(|b| TimeBudget::from_duration(now, b));
+        let request_budget = self.cfg.request_budget;
         let shared_history = self.cfg.history_bulkhead == HistoryBulkhead::Shared;
         let Some(r) = self.get(id) else {
             return;
         };
         r.started = Some(now);
         r.server = Server::Running;
-        r.budget = budget;
-        let stale = r.outcome.is_some();
+        // The budget runs from the request's arrival, as the lesson creates it "when the
+        // request comes in": time spent queued for a worker is spent from it.
+        r.budget = request_budget.map(|b| TimeBudget::from_duration(r.arrived, b));
         let which = match r.route {
             Route::OrderHistory if !shared_history => Which::History,
             _ => Which::Inventory,
         };
         let record = r.record;
-        if stale {
-            self.stale_work += 1;
-        }
         if let Some(rec) = record.and_then(|i| self.records.get_mut(i)) {
             rec.started = Some(now);
         }
@@ -1232,12 +1231,16 @@ impl Sim<'_> {
             return;
         }
         r.server = Server::Done;
+        let stale = r.outcome.is_some();
         let outcome = if fallback && r.route == Route::Orders && inventory_failure(outcome) {
             Outcome::Fallback
         } else {
             outcome
         };
         let service = now.saturating_sub(r.started.unwrap_or(now));
+        if stale {
+            self.stale_work += 1;
+        }
         self.service.record(service);
         self.service_histograms
             .entry(outcome)

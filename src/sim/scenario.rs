@@ -2,14 +2,14 @@
 //! line and permalinks give them (times in seconds, or with an `ms` suffix).
 
 use super::latency::Micros;
-use super::model::CascadeConfig;
-use crate::resilience::{BreakerConfig, BulkheadConfig, ParamError, Window};
+use super::model::{CascadeConfig, GatewayConfig, HistoryBulkhead};
+use crate::resilience::{BreakerConfig, BulkheadConfig, ParamError, RetryPolicy, Window};
 
 const MS: Micros = 1_000;
 const SECOND: Micros = 1_000_000;
 
 /// One of the lesson's four runs of `cascade.py`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scenario {
     /// No protection: every call waits as long as it takes.
     None,
@@ -103,6 +103,175 @@ impl Scenario {
                 ..base
             },
         }
+    }
+}
+
+/// Every preset the page and the CLI offer: the lesson's four scenarios, the Saturday cascade,
+/// one per exercise of lesson 000 and lesson 004's Northwind incident (shared pool and
+/// separate bulkheads).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// One of the lesson's four `cascade.py` runs.
+    Lesson(Scenario),
+    /// Lesson 000's opening: Kong pool 200, orders 96 workers, inventory 40 ms -> 4 s at
+    /// 10:12:00, failover at 10:12:30, `/catalog` collateral damage, front-end retries,
+    /// stale queued requests.
+    Saturday,
+    /// Exercise 1: a 500 ms request budget over ReserveStock's 300 ms timeout and 3 attempts.
+    Ex1Budget,
+    /// Exercise 2: 60% "out of stock" counted as failures by a buggy client.
+    Ex2BusinessErrors,
+    /// Exercise 3: inventory down for 30 s, retries in the front end and in the library.
+    Ex3RetryLayers,
+    /// Lesson 004: inventory 80 ms -> 8 s, Resilience4j values, one bulkhead shared by
+    /// inventoryReservation and orderHistoryLookup.
+    NorthwindShared,
+    /// Lesson 004: the same incident with separate bulkheads of 20.
+    NorthwindSeparate,
+}
+
+impl Preset {
+    /// Every preset, in the order a list shows them.
+    pub const ALL: [Preset; 10] = [
+        Preset::Lesson(Scenario::None),
+        Preset::Lesson(Scenario::Timeout),
+        Preset::Lesson(Scenario::Cb),
+        Preset::Lesson(Scenario::Bulkhead),
+        Preset::Saturday,
+        Preset::Ex1Budget,
+        Preset::Ex2BusinessErrors,
+        Preset::Ex3RetryLayers,
+        Preset::NorthwindShared,
+        Preset::NorthwindSeparate,
+    ];
+
+    /// The short name used in URLs and on the command line.
+    pub fn key(self) -> &'static str {
+        match self {
+            Preset::Lesson(s) => s.key(),
+            Preset::Saturday => "saturday",
+            Preset::Ex1Budget => "ex1-budget",
+            Preset::Ex2BusinessErrors => "ex2-business-errors",
+            Preset::Ex3RetryLayers => "ex3-retry-layers",
+            Preset::NorthwindShared => "northwind-shared",
+            Preset::NorthwindSeparate => "northwind-separate",
+        }
+    }
+
+    /// A title for a list or a heading.
+    pub fn title(self) -> &'static str {
+        match self {
+            Preset::Lesson(Scenario::None) => "Lesson 000: no protection",
+            Preset::Lesson(Scenario::Timeout) => "Lesson 000: timeout 300 ms",
+            Preset::Lesson(Scenario::Cb) => "Lesson 000: timeout + circuit breaker",
+            Preset::Lesson(Scenario::Bulkhead) => "Lesson 000: timeout + breaker + bulkhead(8)",
+            Preset::Saturday => "Saturday of Grape Harvest Week: the cascade through Kong",
+            Preset::Ex1Budget => "Exercise 1: a 500 ms budget over three attempts",
+            Preset::Ex2BusinessErrors => "Exercise 2: \"out of stock\" opens the breaker",
+            Preset::Ex3RetryLayers => "Exercise 3: retries in two layers against a dead inventory",
+            Preset::NorthwindShared => "Northwind: one bulkhead shared with order history",
+            Preset::NorthwindSeparate => "Northwind: separate bulkheads of 20",
+        }
+    }
+
+    /// Looks a preset up by its key.
+    pub fn parse(key: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|p| p.key() == key)
+    }
+
+    /// The preset's parameters.
+    pub fn config(self) -> CascadeConfig {
+        match self {
+            Preset::Lesson(s) => s.config(),
+            Preset::Saturday => saturday(),
+            Preset::Ex1Budget => CascadeConfig {
+                timeout: Some(300 * MS),
+                retry: Some(RetryPolicy::reserve_stock()),
+                request_budget: Some(500 * MS),
+                seed: 1,
+                ..Scenario::Timeout.config()
+            },
+            Preset::Ex2BusinessErrors => CascadeConfig {
+                // Inventory is healthy all along; 60% of its answers are "out of stock".
+                degrade_at: 3_600 * SECOND,
+                timeout: Some(300 * MS),
+                breaker: Some(BreakerConfig::lesson_000()),
+                business_error_rate: 0.6,
+                business_errors_trip_breaker: true,
+                fallback: true,
+                seed: 2,
+                ..Scenario::None.config()
+            },
+            Preset::Ex3RetryLayers => CascadeConfig {
+                // Dead: every call fails at once with UNAVAILABLE, from 0 to 30 s.
+                duration: 40 * SECOND,
+                degrade_at: 0,
+                slow: MS,
+                recover_at: Some(30 * SECOND),
+                error_rate: 1.0,
+                timeout: Some(300 * MS),
+                retry: Some(RetryPolicy::reserve_stock()),
+                frontend_retries: 2,
+                frontend_backoff: 100 * MS,
+                seed: 3,
+                ..Scenario::None.config()
+            },
+            Preset::NorthwindShared => northwind(HistoryBulkhead::Shared),
+            Preset::NorthwindSeparate => northwind(HistoryBulkhead::Own(
+                BulkheadConfig::northwind_order_history(),
+            )),
+        }
+    }
+}
+
+/// Time 0 is 10:11:50; inventory degrades at 10:12:00 and fails over at 10:12:30.
+fn saturday() -> CascadeConfig {
+    CascadeConfig {
+        // 100 POST /orders per second, plus 25 GET /catalog (a fifth of 125).
+        rate: 125.0,
+        catalog_share: 0.2,
+        catalog_latency: 20 * MS,
+        threads: 96,
+        duration: 60 * SECOND,
+        degrade_at: 10 * SECOND,
+        recover_at: Some(40 * SECOND),
+        fast: 40 * MS,
+        slow: 4 * SECOND,
+        gateway: Some(GatewayConfig {
+            pool: 200,
+            route_timeout: Some(60 * SECOND),
+        }),
+        // Anna gives up after 5 s; the front end retries twice, 1 s apart.
+        client_give_up: Some(5 * SECOND),
+        frontend_retries: 2,
+        frontend_backoff: SECOND,
+        seed: 4,
+        ..CascadeConfig::default()
+    }
+}
+
+/// Lesson 004's flash sale: 200 Tomcat workers, 100 requests/s of which a fifth are
+/// order-history lookups (20 ms), inventory 80 ms -> 8 s at 10 s; time limiter 2 s, 3 attempts
+/// 200 ms doubling, a count window of 20 at 50%, 30 s open, 5 half-open calls,
+/// inventoryReservation bulkhead 20 / 100 ms, fallback PendingRetryAsync.
+fn northwind(history: HistoryBulkhead) -> CascadeConfig {
+    CascadeConfig {
+        rate: 100.0,
+        threads: 200,
+        duration: 60 * SECOND,
+        degrade_at: 10 * SECOND,
+        fast: 80 * MS,
+        slow: 8 * SECOND,
+        timeout: Some(2 * SECOND),
+        retry: Some(RetryPolicy::northwind()),
+        breaker: Some(BreakerConfig::northwind()),
+        bulkhead: Some(BulkheadConfig::northwind()),
+        history_share: 0.2,
+        history_latency: 20 * MS,
+        history_bulkhead: history,
+        fallback: true,
+        seed: 5,
+        ..CascadeConfig::default()
     }
 }
 

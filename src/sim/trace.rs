@@ -509,8 +509,8 @@ pub struct Trace {
     /// Requests and outcomes per route (only the routes that were sent any).
     #[serde(default)]
     pub routes: Vec<RouteCounts>,
-    /// Requests a worker of `orders` took up after their client already had an answer (gave
-    /// up, or the gateway timed out): stale work.
+    /// Requests a worker of `orders` finished after their client already had an answer (it
+    /// gave up, or the gateway timed out): work done for nobody.
     #[serde(default)]
     pub stale_work: u64,
     /// Of `sent`, the requests that were front-end retries.
@@ -519,6 +519,10 @@ pub struct Trace {
     /// Retries the `orders` library made towards inventory.
     #[serde(default)]
     pub library_retries: u64,
+    /// Requests refused by load shedding, by priority: `[low, normal, high]` (a full queue's
+    /// refusals are not in here).
+    #[serde(default)]
+    pub shed_by_priority: [u64; 3],
     /// Most requests alive at once (arrived, not yet over): what the simulator's memory
     /// follows, rather than the number of requests sent.
     #[serde(default)]
