@@ -95,8 +95,10 @@ pub struct PriorityMix {
 }
 
 /// The parameters of one cascade run. Times are microseconds. Every field added after the
-/// lesson's four has a serde default, so older configs keep loading.
+/// lesson's four has a serde default, so older configs keep loading; an unknown field is an
+/// error naming it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CascadeConfig {
     /// Requests per second (0.1..=10000).
     pub rate: f64,

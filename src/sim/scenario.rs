@@ -2,7 +2,7 @@
 //! line and permalinks give them (times in seconds, or with an `ms` suffix).
 
 use super::latency::Micros;
-use super::model::{CascadeConfig, GatewayConfig, HistoryBulkhead};
+use super::model::{Arrivals, CascadeConfig, GatewayConfig, HistoryBulkhead};
 use crate::resilience::{BreakerConfig, BulkheadConfig, ParamError, RetryPolicy, Window};
 
 const MS: Micros = 1_000;
@@ -22,7 +22,7 @@ pub enum Scenario {
 }
 
 /// Keys [`apply_set`] accepts.
-pub const SET_KEYS: [&str; 15] = [
+pub const SET_KEYS: [&str; 30] = [
     "rate",
     "threads",
     "duration",
@@ -38,6 +38,21 @@ pub const SET_KEYS: [&str; 15] = [
     "permits",
     "max_wait",
     "seed",
+    "arrivals",
+    "recover_at",
+    "error_rate",
+    "business_error_rate",
+    "fast_p99",
+    "slow_p99",
+    "attempts",
+    "request_budget",
+    "client_give_up",
+    "frontend_retries",
+    "gateway_pool",
+    "route_timeout",
+    "catalog_share",
+    "history_share",
+    "queue_limit",
 ];
 
 impl Scenario {
@@ -399,6 +414,53 @@ pub fn apply_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<(), 
             }
         }
         "seed" => cfg.seed = parse_int("seed", value, 0, u64::MAX)?,
+        "arrivals" => {
+            cfg.arrivals = match value.trim() {
+                "even" => Arrivals::Even,
+                "poisson" => Arrivals::Poisson,
+                _ => return Err(err("arrivals", "even, poisson", value)),
+            }
+        }
+        "recover_at" => cfg.recover_at = Some(parse_time("recover_at", value, 0, 3_600 * SECOND)?),
+        "error_rate" => cfg.error_rate = parse_float("error_rate", value, 0.0, 1.0)?,
+        "business_error_rate" => {
+            cfg.business_error_rate = parse_float("business_error_rate", value, 0.0, 1.0)?
+        }
+        "fast_p99" => cfg.fast_p99 = Some(parse_time("fast_p99", value, 1, 3_600 * SECOND)?),
+        "slow_p99" => cfg.slow_p99 = Some(parse_time("slow_p99", value, 1, 3_600 * SECOND)?),
+        "attempts" => {
+            let n = parse_int("attempts", value, 1, 10)? as u32;
+            cfg.retry
+                .get_or_insert_with(RetryPolicy::lesson_000)
+                .attempts = n;
+        }
+        "request_budget" => {
+            cfg.request_budget = Some(parse_time("request_budget", value, MS, 3_600 * SECOND)?)
+        }
+        "client_give_up" => {
+            cfg.client_give_up = Some(parse_time("client_give_up", value, MS, 3_600 * SECOND)?)
+        }
+        "frontend_retries" => {
+            cfg.frontend_retries = parse_int("frontend_retries", value, 0, 5)? as u32
+        }
+        "gateway_pool" => {
+            let pool = parse_int("gateway_pool", value, 1, 100_000)? as u32;
+            cfg.gateway
+                .get_or_insert(GatewayConfig {
+                    pool,
+                    route_timeout: None,
+                })
+                .pool = pool;
+        }
+        "route_timeout" => {
+            let t = parse_time("route_timeout", value, MS, 3_600 * SECOND)?;
+            if let Some(g) = cfg.gateway.as_mut() {
+                g.route_timeout = Some(t);
+            }
+        }
+        "catalog_share" => cfg.catalog_share = parse_float("catalog_share", value, 0.0, 1.0)?,
+        "history_share" => cfg.history_share = parse_float("history_share", value, 0.0, 1.0)?,
+        "queue_limit" => cfg.queue_limit = Some(parse_int("queue_limit", value, 1, 10_000_000)?),
         _ => {
             return Err(ParamError {
                 field: "key",
