@@ -9,7 +9,7 @@ use resilience_playground::resilience::{
 use resilience_playground::sim::engine::EngineError;
 use resilience_playground::sim::model::{
     run, run_with_cap, Arrivals, CascadeConfig, GatewayConfig, HistoryBulkhead, PriorityMix,
-    RunError,
+    RunError, SidecarConfig,
 };
 use resilience_playground::sim::trace::Trace;
 
@@ -64,7 +64,8 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
         prop::option::of(1u64..50),
         0.0f64..0.5,
     );
-    (load, stack, faults, edge).prop_map(|(load, stack, faults, edge)| {
+    let sidecar = prop::option::of((0u32..3, prop::option::of(1u64..400)));
+    (load, stack, faults, edge, sidecar).prop_map(|(load, stack, faults, edge, sidecar)| {
         let (rate, threads, duration, degrade_at, fast, slow, timeout, seed, drain, poisson) = load;
         let (breaker, bulkhead, retry, retry_budget, request_budget, fallback) = stack;
         let (p99_factor, recover_after, error_rate, business_error_rate, trip) = faults;
@@ -124,6 +125,11 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
                 jitter,
             }),
             retry_budget: retry_budget.then(RetryBudgetConfig::lesson_000),
+            sidecar: sidecar.map(|(retries, per_try)| SidecarConfig {
+                retries,
+                per_try_timeout: per_try.map(|t| t * MS),
+                ..SidecarConfig::lesson_000()
+            }),
             request_budget: request_budget.map(|b| b * MS),
             fallback,
             client_give_up: give_up.map(|g| g * MS),
@@ -178,6 +184,10 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
         assert!(t.series.iter().all(|b| b.gateway_in_use <= g.pool));
     }
     assert!(t.series.iter().all(|b| b.workers_busy <= c.threads));
+    if !t.series_truncated {
+        let calls: u64 = t.series.iter().map(|b| b.inventory_calls).sum();
+        assert!(calls <= t.sent + t.library_retries + t.sidecar_retries);
+    }
 }
 
 proptest! {

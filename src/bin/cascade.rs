@@ -74,7 +74,7 @@ circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
                     failure_ratio cooldown probes permits max_wait seed arrivals recover_at
                     error_rate business_error_rate fast_p99 slow_p99 attempts
                     request_budget client_give_up frontend_retries gateway_pool
-                    route_timeout catalog_share history_share queue_limit
+                    route_timeout catalog_share history_share queue_limit sidecar_retries
   --no-drain        stop at the end of `duration`; requests left are counted as unfinished
                     (default: drain, as the lesson's code does)
   --json            one JSON object per scenario per line
@@ -251,6 +251,7 @@ fn json_line(s: &Source, t: &Trace) -> String {
     let inventory_calls: u64 = t.series.iter().map(|b| b.inventory_calls).sum();
     line.insert("inventory_calls".into(), inventory_calls.into());
     line.insert("library_retries".into(), t.library_retries.into());
+    line.insert("sidecar_retries".into(), t.sidecar_retries.into());
     line.insert("frontend_retries".into(), t.frontend_retries.into());
     line.insert("stale_work".into(), t.stale_work.into());
     let routes: serde_json::Map<String, serde_json::Value> = t

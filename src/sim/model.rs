@@ -26,7 +26,7 @@ use super::trace::{
 };
 use crate::resilience::{
     Acquire, Admission, BreakerConfig, BreakerState, Bulkhead, BulkheadConfig, CallError,
-    CallResult, CircuitBreaker, LoadShedConfig, LoadShedder, ParamError, Priority, Retry,
+    CallResult, CircuitBreaker, Jitter, LoadShedConfig, LoadShedder, ParamError, Priority, Retry,
     RetryBudget, RetryBudgetConfig, RetryDecision, RetryPolicy, TimeBudget,
 };
 
@@ -68,6 +68,54 @@ impl GatewayConfig {
         if let Some(t) = self.route_timeout {
             ParamError::check_u64("route_timeout", t, 1_000, HOUR, "µs")?;
         }
+        Ok(())
+    }
+}
+
+/// A sidecar proxy (Envoy) between `orders` and inventory: it retries on its own, inside each
+/// attempt of the library, with a per-try timeout (lesson 000: 2 retries, 300 ms per try,
+/// back-off 50 ms to 200 ms with jitter).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SidecarConfig {
+    /// Retries after the first try (0..=5; Istio's default: 2).
+    pub retries: u32,
+    /// Each try's timeout (1 ms..=3600 s; `None`: only the library's timeout applies).
+    #[serde(default)]
+    pub per_try_timeout: Option<Micros>,
+    /// Back-off base (1 µs..=60 s); the wait is full jitter up to `min(cap, base × 2^n)`.
+    pub base: Micros,
+    /// Longest back-off (base..=600 s).
+    pub cap: Micros,
+}
+
+impl SidecarConfig {
+    /// Lesson 000's Envoy route: 2 retries, 300 ms per try, back-off 50 ms .. 200 ms.
+    pub fn lesson_000() -> Self {
+        SidecarConfig {
+            retries: 2,
+            per_try_timeout: Some(300_000),
+            base: 50_000,
+            cap: 200_000,
+        }
+    }
+
+    fn policy(&self) -> RetryPolicy {
+        RetryPolicy {
+            attempts: self.retries + 1,
+            base: self.base,
+            cap: self.cap,
+            jitter: Jitter::Full,
+        }
+    }
+
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        ParamError::check_u64("sidecar_retries", self.retries.into(), 0, 5, "")?;
+        if let Some(t) = self.per_try_timeout {
+            ParamError::check_u64("per_try_timeout", t, 1_000, HOUR, "µs")?;
+        }
+        ParamError::check_u64("sidecar_base", self.base, 1, 60 * SECOND, "µs")?;
+        ParamError::check_u64("sidecar_cap", self.cap, self.base, 600 * SECOND, "µs")?;
         Ok(())
     }
 }
@@ -156,6 +204,9 @@ pub struct CascadeConfig {
     /// The retry budget shared by every request's retries.
     #[serde(default)]
     pub retry_budget: Option<RetryBudgetConfig>,
+    /// An Envoy sidecar retrying inside each library attempt (exercise 3's third layer).
+    #[serde(default)]
+    pub sidecar: Option<SidecarConfig>,
     /// Each request's time budget, from its arrival at `orders` (1 ms..=3600 s): queue wait
     /// spends it too.
     #[serde(default)]
@@ -231,6 +282,7 @@ impl Default for CascadeConfig {
             business_errors_trip_breaker: false,
             retry: None,
             retry_budget: None,
+            sidecar: None,
             request_budget: None,
             fallback: false,
             client_give_up: None,
@@ -287,6 +339,9 @@ impl CascadeConfig {
         }
         if let Some(r) = &self.retry_budget {
             r.validate()?;
+        }
+        if let Some(s) = &self.sidecar {
+            s.validate()?;
         }
         if let Some(b) = self.request_budget {
             ParamError::check_u64("request_budget", b, 1_000, HOUR, "µs")?;
@@ -399,7 +454,10 @@ enum Server {
 enum CallKind {
     Ok,
     Business,
+    /// The library's timeout for this attempt ran out.
     TimedOut,
+    /// The sidecar's per-try timeout ran out (the attempt still has time).
+    TryTimedOut,
     Unavailable,
 }
 
@@ -437,6 +495,10 @@ struct Request {
     call: CallKind,
     retry: Option<Retry>,
     budget: Option<TimeBudget>,
+    /// The sidecar's retry state for the current library attempt.
+    sidecar: Option<Retry>,
+    /// When the current library attempt times out.
+    attempt_deadline: Option<Micros>,
 }
 
 struct Slot {
@@ -464,6 +526,8 @@ enum Event {
     CallDone(Id),
     /// The backoff before a library retry is over.
     RetryCall(Id),
+    /// The backoff before a sidecar retry is over.
+    SidecarTry(Id),
     /// The catalog service answers.
     CatalogDone(Id),
     /// The gateway's route timeout.
@@ -500,6 +564,7 @@ struct Sim<'a> {
     stale_work: u64,
     frontend_retries: u64,
     library_retries: u64,
+    sidecar_retries: u64,
     interval: Micros,
     open_loop_requests: u64,
     poisson: Option<Exp<f64>>,
@@ -562,6 +627,7 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
         stale_work: 0,
         frontend_retries: 0,
         library_retries: 0,
+        sidecar_retries: 0,
         interval: cfg.interval(),
         open_loop_requests: cfg.requests(),
         poisson,
@@ -626,6 +692,7 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
         stale_work: sim.stale_work,
         frontend_retries: sim.frontend_retries,
         library_retries: sim.library_retries,
+        sidecar_retries: sim.sidecar_retries,
         peak_live_requests: sim.slots.len() as u64,
         shed_by_priority: sim.shedder.as_ref().map_or([0; 3], |s| {
             [Priority::Low, Priority::Normal, Priority::High].map(|p| s.shed_count(p))
@@ -664,6 +731,15 @@ fn inventory_failure(outcome: Outcome) -> bool {
     )
 }
 
+/// The live request `id` names, if it is still the one in its slot.
+fn request_mut(slots: &mut [Slot], id: Id) -> Option<&mut Request> {
+    let s = slots.get_mut((id & 0xffff_ffff) as usize)?;
+    if u64::from(s.generation) != id >> 32 {
+        return None;
+    }
+    s.request.as_mut()
+}
+
 impl Sim<'_> {
     // ---- the slab of live requests -------------------------------------------------------
 
@@ -683,11 +759,7 @@ impl Sim<'_> {
     }
 
     fn get(&mut self, id: Id) -> Option<&mut Request> {
-        let s = self.slots.get_mut((id & 0xffff_ffff) as usize)?;
-        if u64::from(s.generation) != id >> 32 {
-            return None;
-        }
-        s.request.as_mut()
+        request_mut(&mut self.slots, id)
     }
 
     /// Frees the request once nothing is left to happen to it: the client has its answer,
@@ -881,6 +953,8 @@ impl Sim<'_> {
             call: CallKind::Ok,
             retry: None,
             budget: None,
+            sidecar: None,
+            attempt_deadline: None,
         });
         if let Some(g) = self.cfg.client_give_up {
             self.q
@@ -968,6 +1042,7 @@ impl Sim<'_> {
             }
             Event::Proceed(id) => self.proceed(now, id),
             Event::RetryCall(id) => self.attempt(now, id),
+            Event::SidecarTry(id) => self.try_call(now, id),
             Event::CallDone(id) => self.call_done(now, id),
             Event::CatalogDone(id) => {
                 self.answer(now, id, Outcome::Ok);
@@ -1091,6 +1166,29 @@ impl Sim<'_> {
                 }
             }
         }
+        let sidecar = self
+            .cfg
+            .sidecar
+            .as_ref()
+            .and_then(|s| Retry::new(&s.policy()).ok());
+        if let Some(r) = self.get(id) {
+            r.attempt_deadline = timeout.map(|t| now.saturating_add(t));
+            r.sidecar = sidecar;
+        }
+        self.try_call(now, id);
+    }
+
+    /// One try on the wire: through the sidecar when there is one (its per-try timeout), always
+    /// within the library attempt's deadline.
+    fn try_call(&mut self, now: Micros, id: Id) {
+        let per_try = self.cfg.sidecar.as_ref().and_then(|s| s.per_try_timeout);
+        let Some(r) = self.get(id) else {
+            return;
+        };
+        if let Some(s) = r.sidecar.as_mut() {
+            s.begin_attempt(None);
+        }
+        let attempt_left = r.attempt_deadline.map(|d| d.saturating_sub(now));
         if let Some(b) = self.bucket(now) {
             b.inventory_calls += 1;
         }
@@ -1106,8 +1204,10 @@ impl Sim<'_> {
             } else {
                 CallKind::Ok
             };
-        let (held, kind) = match timeout {
-            Some(t) if latency > t => (t, CallKind::TimedOut),
+        let (held, kind) = match (attempt_left, per_try) {
+            (Some(left), Some(t)) if t < left && latency > t => (t, CallKind::TryTimedOut),
+            (None, Some(t)) if latency > t => (t, CallKind::TryTimedOut),
+            (Some(left), _) if latency > left => (left, CallKind::TimedOut),
             _ => (latency, kind),
         };
         if let Some(r) = self.get(id) {
@@ -1127,21 +1227,39 @@ impl Sim<'_> {
             return;
         }
         let call = r.call;
+        if matches!(call, CallKind::TryTimedOut | CallKind::Unavailable) {
+            let Some(r) = request_mut(&mut self.slots, id) else {
+                return;
+            };
+            // The sidecar sees the failed try first and may retry it within the attempt.
+            let err = if call == CallKind::Unavailable {
+                CallError::Unavailable
+            } else {
+                CallError::DeadlineExceeded
+            };
+            let deadline = r.attempt_deadline.map(|deadline| TimeBudget { deadline });
+            let decision = r
+                .sidecar
+                .as_mut()
+                .map(|s| s.after_failure(err, true, now, deadline.as_ref(), None, &mut self.rng));
+            if let Some(RetryDecision::RetryAfter { wait, .. }) = decision {
+                self.sidecar_retries += 1;
+                self.q
+                    .schedule(now.saturating_add(wait), Event::SidecarTry(id));
+                return;
+            }
+        }
         let end = match call {
             CallKind::Ok => StackEnd::Ok,
             CallKind::Business => StackEnd::Business,
-            CallKind::TimedOut | CallKind::Unavailable => {
-                let err = if call == CallKind::TimedOut {
-                    CallError::DeadlineExceeded
-                } else {
+            CallKind::TimedOut | CallKind::TryTimedOut | CallKind::Unavailable => {
+                let err = if call == CallKind::Unavailable {
                     CallError::Unavailable
+                } else {
+                    CallError::DeadlineExceeded
                 };
                 let mut retry_budget = self.retry_budget.take();
-                let Some(r) = self
-                    .slots
-                    .get_mut((id & 0xffff_ffff) as usize)
-                    .and_then(|s| s.request.as_mut())
-                else {
+                let Some(r) = request_mut(&mut self.slots, id) else {
                     self.retry_budget = retry_budget;
                     return;
                 };
@@ -1163,10 +1281,10 @@ impl Sim<'_> {
                         .schedule(now.saturating_add(wait), Event::RetryCall(id));
                     return;
                 }
-                if call == CallKind::TimedOut {
-                    StackEnd::TimedOut
-                } else {
+                if call == CallKind::Unavailable {
                     StackEnd::Unavailable
+                } else {
+                    StackEnd::TimedOut
                 }
             }
         };

@@ -2,7 +2,7 @@
 //! line and permalinks give them (times in seconds, or with an `ms` suffix).
 
 use super::latency::Micros;
-use super::model::{Arrivals, CascadeConfig, GatewayConfig, HistoryBulkhead};
+use super::model::{Arrivals, CascadeConfig, GatewayConfig, HistoryBulkhead, SidecarConfig};
 use crate::resilience::{BreakerConfig, BulkheadConfig, ParamError, RetryPolicy, Window};
 
 const MS: Micros = 1_000;
@@ -22,7 +22,7 @@ pub enum Scenario {
 }
 
 /// Keys [`apply_set`] accepts.
-pub const SET_KEYS: [&str; 30] = [
+pub const SET_KEYS: [&str; 31] = [
     "rate",
     "threads",
     "duration",
@@ -53,6 +53,7 @@ pub const SET_KEYS: [&str; 30] = [
     "catalog_share",
     "history_share",
     "queue_limit",
+    "sidecar_retries",
 ];
 
 impl Scenario {
@@ -136,7 +137,8 @@ pub enum Preset {
     Ex1Budget,
     /// Exercise 2: 60% "out of stock" counted as failures by a buggy client.
     Ex2BusinessErrors,
-    /// Exercise 3: inventory down for 30 s, retries in the front end and in the library.
+    /// Exercise 3: inventory down for 30 s, retries in three layers: front end, library and
+    /// Envoy sidecar.
     Ex3RetryLayers,
     /// Lesson 004: inventory 80 ms -> 8 s, Resilience4j values, one bulkhead shared by
     /// inventoryReservation and orderHistoryLookup.
@@ -183,7 +185,9 @@ impl Preset {
             Preset::Saturday => "Saturday of Grape Harvest Week: the cascade through Kong",
             Preset::Ex1Budget => "Exercise 1: a 500 ms budget over three attempts",
             Preset::Ex2BusinessErrors => "Exercise 2: \"out of stock\" opens the breaker",
-            Preset::Ex3RetryLayers => "Exercise 3: retries in two layers against a dead inventory",
+            Preset::Ex3RetryLayers => {
+                "Exercise 3: retries in three layers against a dead inventory"
+            }
             Preset::NorthwindShared => "Northwind: one bulkhead shared with order history",
             Preset::NorthwindSeparate => "Northwind: separate bulkheads of 20",
         }
@@ -218,7 +222,9 @@ impl Preset {
                 ..Scenario::None.config()
             },
             Preset::Ex3RetryLayers => CascadeConfig {
-                // Dead: every call fails at once with UNAVAILABLE, from 0 to 30 s.
+                // Dead: every call fails at once with UNAVAILABLE, from 0 to 30 s. Workers are
+                // plentiful so that the retries, not the pool, set the load on inventory.
+                threads: 1_000,
                 duration: 40 * SECOND,
                 degrade_at: 0,
                 slow: MS,
@@ -226,6 +232,7 @@ impl Preset {
                 error_rate: 1.0,
                 timeout: Some(300 * MS),
                 retry: Some(RetryPolicy::reserve_stock()),
+                sidecar: Some(SidecarConfig::lesson_000()),
                 frontend_retries: 2,
                 frontend_backoff: 100 * MS,
                 seed: 3,
@@ -460,6 +467,12 @@ pub fn apply_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<(), 
         }
         "catalog_share" => cfg.catalog_share = parse_float("catalog_share", value, 0.0, 1.0)?,
         "history_share" => cfg.history_share = parse_float("history_share", value, 0.0, 1.0)?,
+        "sidecar_retries" => {
+            let n = parse_int("sidecar_retries", value, 0, 5)? as u32;
+            cfg.sidecar
+                .get_or_insert_with(SidecarConfig::lesson_000)
+                .retries = n;
+        }
         "queue_limit" => cfg.queue_limit = Some(parse_int("queue_limit", value, 1, 10_000_000)?),
         _ => {
             return Err(ParamError {

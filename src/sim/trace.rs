@@ -519,6 +519,9 @@ pub struct Trace {
     /// Retries the `orders` library made towards inventory.
     #[serde(default)]
     pub library_retries: u64,
+    /// Retries the sidecar made inside the library's attempts.
+    #[serde(default)]
+    pub sidecar_retries: u64,
     /// Requests refused by load shedding, by priority: `[low, normal, high]` (a full queue's
     /// refusals are not in here).
     #[serde(default)]
