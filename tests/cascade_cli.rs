@@ -107,3 +107,119 @@ fn bad_input_exits_2_naming_the_key() {
         );
     }
 }
+
+/// A file in a folder of the system's temporary directory, one folder per test (`test`);
+/// each test removes its folder at the end.
+fn temp_file(test: &str, name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cascade-cli-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn presets_and_config_files_run() {
+    let out = cascade(&["--json", "--preset", "saturday,northwind-separate"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["scenario"], "saturday");
+    for v in &lines {
+        let sum: u64 = resilience_playground::sim::trace::Outcome::ALL
+            .iter()
+            .map(|o| v[o.name()].as_u64().unwrap())
+            .sum();
+        assert_eq!(sum, v["sent"].as_u64().unwrap());
+    }
+    assert!(lines[0]["gateway_rejected"].as_u64().unwrap() > 0);
+    assert_eq!(lines[1]["routes"]["order_history"]["success_rate"], 1.0);
+
+    // A whole config as JSON: the lesson's cb, written out, gives the same line as --scenario.
+    let cfg = resilience_playground::sim::scenario::Scenario::Cb.config();
+    let path = temp_file("ok", "cb.json", &serde_json::to_string(&cfg).unwrap());
+    let from_file = cascade(&["--json", "--config", path.to_str().unwrap()]);
+    assert!(from_file.status.success(), "{from_file:?}");
+    let a: serde_json::Value = serde_json::from_slice(&from_file.stdout).unwrap();
+    let b: serde_json::Value =
+        serde_json::from_slice(&cascade(&["--json", "--scenario", "cb"]).stdout).unwrap();
+    for k in [
+        "sent",
+        "ok",
+        "timeout",
+        "circuit_open",
+        "p50_ms",
+        "p99_ms",
+        "first_open_ms",
+    ] {
+        assert_eq!(a[k], b[k], "{k}");
+    }
+    assert_eq!(a["scenario"], "config");
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn bad_presets_and_config_files_exit_2_naming_the_problem() {
+    let mut cfg =
+        serde_json::to_value(resilience_playground::sim::scenario::Scenario::Cb.config()).unwrap();
+    cfg["threads"] = 0.into();
+    let out_of_range = temp_file("bad", "range.json", &cfg.to_string());
+    cfg["threads"] = 32.into();
+    cfg["colour"] = "red".into();
+    let unknown_field = temp_file("bad", "unknown.json", &cfg.to_string());
+    cfg.as_object_mut().unwrap().remove("colour");
+    cfg["rate"] = "fast".into();
+    let malformed = temp_file("bad", "malformed.json", &cfg.to_string());
+    let bad_json = temp_file("bad", "bad.json", "{\"rate\": 100,");
+    let missing = out_of_range.with_file_name("does-not-exist.json");
+    let p = |p: &std::path::PathBuf| p.to_str().unwrap().to_string();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["--preset".into(), "tuesday".into()], "tuesday"),
+        (vec!["--preset".into(), "saturday,".into()], "--preset"),
+        (vec!["--config".into(), p(&missing)], "cannot read"),
+        (vec!["--config".into(), p(&bad_json)], "EOF"),
+        (vec!["--config".into(), p(&unknown_field)], "colour"),
+        (vec!["--config".into(), p(&out_of_range)], "threads"),
+        (vec!["--config".into(), p(&malformed)], "invalid type"),
+        (vec!["--config".into()], "--config"),
+        (
+            vec!["--set".into(), "arrivals=sometimes".into()],
+            "arrivals",
+        ),
+        (vec!["--set".into(), "error_rate=1.5".into()], "error_rate"),
+        (vec!["--set".into(), "attempts=11".into()], "attempts"),
+        (
+            vec!["--set".into(), "gateway_pool=lots".into()],
+            "gateway_pool",
+        ),
+        (
+            vec![
+                "--preset".into(),
+                "saturday".into(),
+                "--set".into(),
+                "catalog_share=0.9".into(),
+                "--set".into(),
+                "history_share=0.5".into(),
+            ],
+            "history_share",
+        ),
+    ];
+    for (args, needle) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = cascade(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(
+            err.contains("allowed") || err.contains("missing"),
+            "{args:?}: {err}"
+        );
+    }
+    std::fs::remove_dir_all(out_of_range.parent().unwrap()).unwrap();
+}

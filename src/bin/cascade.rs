@@ -7,20 +7,74 @@ use std::process::ExitCode;
 
 use resilience_playground::resilience::ParamError;
 use resilience_playground::sim::model::{run, CascadeConfig};
-use resilience_playground::sim::scenario::{apply_set, Scenario, SET_KEYS};
+use resilience_playground::sim::scenario::{apply_set, Preset, Scenario, SET_KEYS};
 use resilience_playground::sim::trace::{Outcome, Trace};
 
+/// What one line of output runs.
+#[derive(Clone)]
+enum Source {
+    Preset(Preset),
+    Config {
+        path: String,
+        config: Box<CascadeConfig>,
+    },
+}
+
+impl Source {
+    fn key(&self) -> String {
+        match self {
+            Source::Preset(p) => p.key().to_string(),
+            Source::Config { .. } => "config".to_string(),
+        }
+    }
+
+    fn label(&self, cfg: &CascadeConfig) -> String {
+        match self {
+            Source::Preset(Preset::Lesson(s)) => s.label(cfg),
+            Source::Preset(p) => p.key().to_string(),
+            Source::Config { path, .. } => path.clone(),
+        }
+    }
+
+    fn config(&self) -> CascadeConfig {
+        match self {
+            Source::Preset(p) => p.config(),
+            Source::Config { config, .. } => (**config).clone(),
+        }
+    }
+}
+
+fn load_config(path: &str) -> Result<CascadeConfig, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        format!("--config {path}: cannot read the file ({e}) (allowed: a readable JSON file)")
+    })?;
+    let config: CascadeConfig = serde_json::from_str(&text).map_err(|e| {
+        format!("--config {path}: {e} (allowed: a JSON object with the fields of CascadeConfig)")
+    })?;
+    config
+        .validate()
+        .map_err(|e| format!("--config {path}: {e}"))?;
+    Ok(config)
+}
+
 const USAGE: &str = "\
-usage: cascade [--scenario none,timeout,cb,bulkhead] [--set key=value]... [--no-drain] [--json]
+usage: cascade [--scenario LIST] [--preset LIST] [--config FILE.json] [--set key=value]...
+               [--no-drain] [--json]
 
 Runs the lesson's cascade: 100 requests/s for 12 s into 32 workers; inventory takes 40 ms,
 then 4 s from second 3. Scenarios: none (no protection), timeout (300 ms), cb (timeout +
 circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
 
   --scenario LIST   comma-separated scenarios to run (default: all four)
+  --preset LIST     comma-separated presets: none timeout cb bulkhead saturday ex1-budget
+                    ex2-business-errors ex3-retry-layers northwind-shared northwind-separate
+  --config FILE     a whole configuration as JSON (the fields of CascadeConfig)
   --set KEY=VALUE   override a parameter (repeatable); times in seconds, or with an ms suffix:
                     rate threads duration degrade_at fast slow timeout window min_calls
-                    failure_ratio cooldown probes permits max_wait seed
+                    failure_ratio cooldown probes permits max_wait seed arrivals recover_at
+                    error_rate business_error_rate fast_p99 slow_p99 attempts
+                    request_budget client_give_up frontend_retries gateway_pool
+                    route_timeout catalog_share history_share queue_limit sidecar_retries
   --no-drain        stop at the end of `duration`; requests left are counted as unfinished
                     (default: drain, as the lesson's code does)
   --json            one JSON object per scenario per line
@@ -30,7 +84,8 @@ p50/p99 are service times (from when a worker takes the request, as the lesson p
 the JSON also gives end-to-end times (from arrival, queue wait included).";
 
 struct Args {
-    scenarios: Vec<Scenario>,
+    sources: Vec<Source>,
+    explicit: bool,
     sets: Vec<(String, String)>,
     drain: bool,
     json: bool,
@@ -39,7 +94,8 @@ struct Args {
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut out = Args {
-        scenarios: Scenario::ALL.to_vec(),
+        sources: Vec::new(),
+        explicit: false,
         sets: Vec::new(),
         drain: true,
         json: false,
@@ -70,16 +126,38 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--no-drain" => out.drain = false,
             "--scenario" => {
                 let list = value("--scenario")?;
-                out.scenarios = list
-                    .split(',')
-                    .map(|name| {
-                        Scenario::parse(name.trim()).ok_or_else(|| {
-                            format!(
-                                "--scenario: unknown scenario '{name}' (allowed: none, timeout, cb, bulkhead)"
-                            )
-                        })
-                    })
-                    .collect::<Result<_, _>>()?;
+                out.explicit = true;
+                for name in list.split(',') {
+                    let s = Scenario::parse(name.trim()).ok_or_else(|| {
+                        format!(
+                            "--scenario: unknown scenario '{name}' (allowed: none, timeout, cb, bulkhead)"
+                        )
+                    })?;
+                    out.sources.push(Source::Preset(Preset::Lesson(s)));
+                }
+            }
+            "--preset" => {
+                let list = value("--preset")?;
+                out.explicit = true;
+                for name in list.split(',') {
+                    let p = Preset::parse(name.trim()).ok_or_else(|| {
+                        let all: Vec<&str> = Preset::ALL.iter().map(|p| p.key()).collect();
+                        format!(
+                            "--preset: unknown preset '{name}' (allowed: {})",
+                            all.join(", ")
+                        )
+                    })?;
+                    out.sources.push(Source::Preset(p));
+                }
+            }
+            "--config" => {
+                let path = value("--config")?;
+                out.explicit = true;
+                let config = load_config(&path)?;
+                out.sources.push(Source::Config {
+                    path,
+                    config: Box::new(config),
+                });
             }
             "--set" => {
                 let kv = value("--set")?;
@@ -90,11 +168,17 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             }
             _ => {
                 return Err(format!(
-                "unknown argument '{arg}' (allowed: --scenario, --set, --no-drain, --json, --help)"
+                "unknown argument '{arg}' (allowed: --scenario, --preset, --config, --set, --no-drain, --json, --help)"
             ))
             }
         }
         i += 1;
+    }
+    if !out.explicit {
+        out.sources = Scenario::ALL
+            .iter()
+            .map(|&s| Source::Preset(Preset::Lesson(s)))
+            .collect();
     }
     Ok(out)
 }
@@ -113,9 +197,11 @@ fn describe(e: &ParamError, key: &str) -> String {
     }
 }
 
-fn config_for(s: Scenario, args: &Args) -> Result<CascadeConfig, String> {
+fn config_for(s: &Source, args: &Args) -> Result<CascadeConfig, String> {
     let mut c = s.config();
-    c.drain = args.drain;
+    if !args.drain {
+        c.drain = false;
+    }
     for (k, v) in &args.sets {
         apply_set(&mut c, k, v).map_err(|e| describe(&e, k))?;
     }
@@ -128,7 +214,7 @@ fn ms(v: Option<u64>) -> f64 {
     v.map_or(0.0, |m| m as f64 / 1_000.0)
 }
 
-fn table_line(s: Scenario, cfg: &CascadeConfig, t: &Trace) -> String {
+fn table_line(s: &Source, cfg: &CascadeConfig, t: &Trace) -> String {
     let counts: Vec<String> = Outcome::ALL
         .iter()
         .filter(|&&o| t.outcomes.get(o) > 0)
@@ -144,24 +230,42 @@ fn table_line(s: Scenario, cfg: &CascadeConfig, t: &Trace) -> String {
     )
 }
 
-fn json_line(s: Scenario, t: &Trace) -> String {
-    let o = &t.outcomes;
+fn json_line(s: &Source, t: &Trace) -> String {
     let opt_ms = |v: Option<u64>| v.map(|m| m as f64 / 1_000.0);
-    serde_json::json!({
-        "scenario": s.key(),
-        "sent": t.sent,
-        "ok": o.ok,
-        "timeout": o.timeout,
-        "circuit_open": o.circuit_open,
-        "bulkhead_full": o.bulkhead_full,
-        "unfinished": o.unfinished,
-        "p50_ms": opt_ms(t.service.p50),
-        "p99_ms": opt_ms(t.service.p99),
-        "e2e_p50_ms": opt_ms(t.end_to_end.p50),
-        "e2e_p99_ms": opt_ms(t.end_to_end.p99),
-        "first_open_ms": t.first_open().map(|m| m as f64 / 1_000.0),
-    })
-    .to_string()
+    let mut line = serde_json::Map::new();
+    line.insert("scenario".into(), s.key().into());
+    line.insert("sent".into(), t.sent.into());
+    for o in Outcome::ALL {
+        line.insert(o.name().into(), t.outcomes.get(o).into());
+    }
+    let figures = [
+        ("p50_ms", opt_ms(t.service.p50)),
+        ("p99_ms", opt_ms(t.service.p99)),
+        ("e2e_p50_ms", opt_ms(t.end_to_end.p50)),
+        ("e2e_p99_ms", opt_ms(t.end_to_end.p99)),
+        ("first_open_ms", opt_ms(t.first_open())),
+    ];
+    for (key, value) in figures {
+        line.insert(key.into(), serde_json::json!(value));
+    }
+    let inventory_calls: u64 = t.series.iter().map(|b| b.inventory_calls).sum();
+    line.insert("inventory_calls".into(), inventory_calls.into());
+    line.insert("library_retries".into(), t.library_retries.into());
+    line.insert("sidecar_retries".into(), t.sidecar_retries.into());
+    line.insert("frontend_retries".into(), t.frontend_retries.into());
+    line.insert("stale_work".into(), t.stale_work.into());
+    let routes: serde_json::Map<String, serde_json::Value> = t
+        .routes
+        .iter()
+        .map(|r| {
+            let mut v = serde_json::to_value(r.outcomes).unwrap_or_default();
+            v["sent"] = r.sent.into();
+            v["success_rate"] = serde_json::json!(r.success_rate());
+            (r.route.name().to_string(), v)
+        })
+        .collect();
+    line.insert("routes".into(), routes.into());
+    serde_json::Value::Object(line).to_string()
 }
 
 fn main() -> ExitCode {
@@ -178,7 +282,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let mut configs = Vec::new();
-    for &s in &args.scenarios {
+    for s in &args.sources {
         match config_for(s, &args) {
             Ok(c) => configs.push((s, c)),
             Err(msg) => {
@@ -190,8 +294,8 @@ fn main() -> ExitCode {
     let mut lines = Vec::new();
     for (s, c) in &configs {
         match run(c) {
-            Ok(t) if args.json => lines.push(json_line(*s, &t)),
-            Ok(t) => lines.push(table_line(*s, c, &t)),
+            Ok(t) if args.json => lines.push(json_line(s, &t)),
+            Ok(t) => lines.push(table_line(s, c, &t)),
             Err(e) => {
                 eprintln!("cascade: scenario {}: {e}", s.key());
                 return ExitCode::from(1);

@@ -1,32 +1,154 @@
-//! The lesson's cascade as a discrete-event model: open-loop arrivals into `orders` (a pool of
-//! workers behind an unbounded FIFO queue), each request making one call to `inventory` through
-//! bulkhead -> circuit breaker -> timeout, with inventory turning slow at `degrade_at`.
+//! The cascade as a discrete-event model. Clients send requests (evenly spaced or Poisson) on
+//! three routes through an optional gateway with a connection pool; `orders` serves `/orders`
+//! and order history with a pool of workers behind a FIFO queue (optionally bounded, with
+//! load shedding by priority); each `/orders` request calls inventory through bulkhead ->
+//! circuit breaker -> retries (+ retry budget) -> timeout (+ request budget) -> call, composed
+//! from the state machines of [`crate::resilience`]. Inventory follows a fault schedule: slow
+//! (and maybe failing) for calls starting strictly after `degrade_at`, fast again strictly
+//! after `recover_at`.
+//!
+//! Memory does not grow with the number of requests: arrivals are generated one at a time,
+//! a request's state is freed when it is over, and latencies go to histograms. Only the
+//! optional per-request log grows.
 
 use std::collections::VecDeque;
 
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution, Exp};
 use serde::{Deserialize, Serialize};
 
-use super::engine::{EngineError, EventQueue};
-use super::latency::Micros;
+use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};
+use super::latency::{LatencyModel, Micros};
 use super::trace::{
-    BreakerChange, Bucket, Outcome, OutcomeCounts, Percentiles, RequestRecord, Trace, BUCKET,
+    BreakerChange, Bucket, HistogramsByOutcome, LessonPercentiles, Outcome, OutcomeCounts,
+    RequestRecord, Route, RouteCounts, Trace, BUCKET,
 };
 use crate::resilience::{
-    Acquire, Admission, BreakerConfig, BreakerState, Bulkhead, BulkheadConfig, CallResult,
-    CircuitBreaker, ParamError,
+    Acquire, Admission, BreakerConfig, BreakerState, Bulkhead, BulkheadConfig, CallError,
+    CallResult, CircuitBreaker, Jitter, LoadShedConfig, LoadShedder, ParamError, Priority, Retry,
+    RetryBudget, RetryBudgetConfig, RetryDecision, RetryPolicy, TimeBudget,
 };
 
 const SECOND: Micros = 1_000_000;
-/// Most requests one run may send (`rate × duration`).
+const HOUR: Micros = 3_600 * SECOND;
+/// Most requests one run may send (`rate × duration`, its expected value for Poisson).
 pub const MAX_REQUESTS: u64 = 1_000_000;
 /// Most 100 ms buckets one trace keeps (10 000 s of virtual time); later events are counted
 /// in the totals but not in the series.
 pub const MAX_BUCKETS: usize = 100_000;
 
-/// The parameters of one cascade run. Times are microseconds.
+/// How requests arrive.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arrivals {
+    /// One every `1/rate` s from time 0, as the lesson's loop sends them.
+    #[default]
+    Even,
+    /// A Poisson process of intensity `rate` (exponential gaps, from the run's seeded stream).
+    Poisson,
+}
+
+/// The gateway (Kong) in front of every route.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GatewayConfig {
+    /// Connections towards the services (1..=100000; lesson 000: 200). A request holds one
+    /// from arrival until its answer comes back or the route timeout; none free -> 503.
+    pub pool: u32,
+    /// Per-route timeout: past it the client gets a 504 and the connection is freed, while
+    /// the service may go on working (1 ms..=3600 s; `None`: waits as long as it takes).
+    #[serde(default)]
+    pub route_timeout: Option<Micros>,
+}
+
+impl GatewayConfig {
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        ParamError::check_u64("gateway_pool", self.pool.into(), 1, 100_000, "")?;
+        if let Some(t) = self.route_timeout {
+            ParamError::check_u64("route_timeout", t, 1_000, HOUR, "µs")?;
+        }
+        Ok(())
+    }
+}
+
+/// A sidecar proxy (Envoy) between `orders` and inventory: it retries on its own, inside each
+/// attempt of the library, with a per-try timeout (lesson 000: 2 retries, 300 ms per try,
+/// back-off 50 ms to 200 ms with jitter).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SidecarConfig {
+    /// Retries after the first try (0..=5; Istio's default: 2).
+    pub retries: u32,
+    /// Each try's timeout (1 ms..=3600 s; `None`: only the library's timeout applies).
+    #[serde(default)]
+    pub per_try_timeout: Option<Micros>,
+    /// Back-off base (1 µs..=60 s); the wait is full jitter up to `min(cap, base × 2^n)`.
+    pub base: Micros,
+    /// Longest back-off (base..=600 s).
+    pub cap: Micros,
+}
+
+impl SidecarConfig {
+    /// Lesson 000's Envoy route: 2 retries, 300 ms per try, back-off 50 ms .. 200 ms.
+    pub fn lesson_000() -> Self {
+        SidecarConfig {
+            retries: 2,
+            per_try_timeout: Some(300_000),
+            base: 50_000,
+            cap: 200_000,
+        }
+    }
+
+    fn policy(&self) -> RetryPolicy {
+        RetryPolicy {
+            attempts: self.retries + 1,
+            base: self.base,
+            cap: self.cap,
+            jitter: Jitter::Full,
+        }
+    }
+
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        ParamError::check_u64("sidecar_retries", self.retries.into(), 0, 5, "")?;
+        if let Some(t) = self.per_try_timeout {
+            ParamError::check_u64("per_try_timeout", t, 1_000, HOUR, "µs")?;
+        }
+        ParamError::check_u64("sidecar_base", self.base, 1, 60 * SECOND, "µs")?;
+        ParamError::check_u64("sidecar_cap", self.cap, self.base, 600 * SECOND, "µs")?;
+        Ok(())
+    }
+}
+
+/// Which bulkhead order-history lookups go through.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HistoryBulkhead {
+    /// None: only the workers limit them.
+    #[default]
+    None,
+    /// The same bulkhead as the inventory calls (one shared pool: lesson 004's incident).
+    Shared,
+    /// A bulkhead of their own (lesson 004's fix: `orderHistoryLookup`, 20 permits).
+    Own(BulkheadConfig),
+}
+
+/// Shares of requests marked high and low priority; the rest are normal.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct PriorityMix {
+    /// Share marked high (0..=1).
+    pub high: f64,
+    /// Share marked low (0..=1, with `high + low <= 1`).
+    pub low: f64,
+}
+
+/// The parameters of one cascade run. Times are microseconds. Every field added after the
+/// lesson's four has a serde default, so older configs keep loading; an unknown field is an
+/// error naming it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CascadeConfig {
-    /// Requests per second, sent every `1/rate` s (0.1..=10000).
+    /// Requests per second (0.1..=10000).
     pub rate: f64,
     /// Workers in `orders` (1..=10000).
     pub threads: u32,
@@ -34,17 +156,17 @@ pub struct CascadeConfig {
     pub duration: Micros,
     /// Inventory turns slow for calls starting strictly after this (0..=3600 s).
     pub degrade_at: Micros,
-    /// Inventory's latency before `degrade_at` (0..=3600 s).
+    /// Inventory's latency before `degrade_at` (0..=3600 s); the median when `fast_p99` is set.
     pub fast: Micros,
-    /// Inventory's latency after `degrade_at` (0..=3600 s).
+    /// Inventory's latency after `degrade_at` (0..=3600 s); the median when `slow_p99` is set.
     pub slow: Micros,
-    /// Timeout on the call to inventory; `None` waits as long as it takes (1 ms..=3600 s).
+    /// Timeout on each call to inventory; `None` waits as long as it takes (1 ms..=3600 s).
     pub timeout: Option<Micros>,
-    /// Circuit breaker around the call, if any.
+    /// Circuit breaker around the calls (around the retries), if any.
     pub breaker: Option<BreakerConfig>,
     /// Bulkhead around the breaker, if any.
     pub bulkhead: Option<BulkheadConfig>,
-    /// Seed of the run's random stream (the lesson's model draws nothing; kept for permalinks).
+    /// Seed of the run's one random stream (ChaCha8). The lesson's model draws nothing.
     pub seed: u64,
     /// True: run until every request finishes (the lesson). False: stop at `duration` and
     /// count what is left as unfinished.
@@ -53,6 +175,134 @@ pub struct CascadeConfig {
     /// request count; off by default).
     #[serde(default)]
     pub record_requests: bool,
+    /// Evenly spaced (the lesson) or Poisson arrivals.
+    #[serde(default)]
+    pub arrivals: Arrivals,
+    /// With it, healthy latency is lognormal with median `fast` and this p99 (`fast..=3600 s`).
+    #[serde(default)]
+    pub fast_p99: Option<Micros>,
+    /// With it, degraded latency is lognormal with median `slow` and this p99 (`slow..=3600 s`).
+    #[serde(default)]
+    pub slow_p99: Option<Micros>,
+    /// Inventory is healthy again for calls starting strictly after this (`degrade_at..=3600 s`;
+    /// the failover of 10:12:30).
+    #[serde(default)]
+    pub recover_at: Option<Micros>,
+    /// While degraded, the share of calls that fail with a transient error (0..=1).
+    #[serde(default)]
+    pub error_rate: f64,
+    /// At any time, the share of calls answered with a business "no" (0..=1; exercise 2: 0.6).
+    #[serde(default)]
+    pub business_error_rate: f64,
+    /// Exercise 2's bug: the client treats the business "no" as a transient failure, so it
+    /// counts against the breaker.
+    #[serde(default)]
+    pub business_errors_trip_breaker: bool,
+    /// Retries in the `orders` library, inside the breaker (attempts 1..=10).
+    #[serde(default)]
+    pub retry: Option<RetryPolicy>,
+    /// The retry budget shared by every request's retries.
+    #[serde(default)]
+    pub retry_budget: Option<RetryBudgetConfig>,
+    /// An Envoy sidecar retrying inside each library attempt (exercise 3's third layer).
+    #[serde(default)]
+    pub sidecar: Option<SidecarConfig>,
+    /// Each request's time budget, from its arrival at `orders` (1 ms..=3600 s): queue wait
+    /// spends it too.
+    #[serde(default)]
+    pub request_budget: Option<Micros>,
+    /// When inventory cannot be used (timeout, error, breaker, bulkhead, budget), accept the
+    /// order as "pending confirmation" instead of failing it.
+    #[serde(default)]
+    pub fallback: bool,
+    /// The client leaves after this long without an answer (1 ms..=3600 s); the request, if
+    /// still queued, becomes stale work.
+    #[serde(default)]
+    pub client_give_up: Option<Micros>,
+    /// Times the front end sends a request again after a failure or giving up (0..=5).
+    #[serde(default)]
+    pub frontend_retries: u32,
+    /// Wait before a front-end retry (0..=600 s).
+    #[serde(default)]
+    pub frontend_backoff: Micros,
+    /// The gateway in front of every route, if any.
+    #[serde(default)]
+    pub gateway: Option<GatewayConfig>,
+    /// Share of requests that are `GET /catalog` (0..=1).
+    #[serde(default)]
+    pub catalog_share: f64,
+    /// How long the catalog service takes (0..=3600 s).
+    #[serde(default)]
+    pub catalog_latency: Micros,
+    /// Share of requests that are order-history lookups (0..=1, with the catalog share <= 1).
+    #[serde(default)]
+    pub history_share: f64,
+    /// How long a history lookup takes once it holds its permit (0..=3600 s).
+    #[serde(default)]
+    pub history_latency: Micros,
+    /// The bulkhead history lookups go through.
+    #[serde(default)]
+    pub history_bulkhead: HistoryBulkhead,
+    /// Load shedding by priority at the door of `orders` (in flight = busy + queued).
+    #[serde(default)]
+    pub load_shed: Option<LoadShedConfig>,
+    /// Priorities of the requests.
+    #[serde(default)]
+    pub priority_mix: PriorityMix,
+    /// Longest the queue of `orders` may get; arrivals past it are shed (1..=10000000;
+    /// `None`: unbounded, as in the lesson).
+    #[serde(default)]
+    pub queue_limit: Option<u64>,
+}
+
+impl Default for CascadeConfig {
+    /// The lesson's `cascade.py` with no protection: 100 requests/s for 12 s into 32 workers,
+    /// inventory 40 ms, then 4 s for calls starting after 3 s; drained. Everything added since
+    /// is off.
+    fn default() -> Self {
+        CascadeConfig {
+            rate: 100.0,
+            threads: 32,
+            duration: 12 * SECOND,
+            degrade_at: 3 * SECOND,
+            fast: 40_000,
+            slow: 4 * SECOND,
+            timeout: None,
+            breaker: None,
+            bulkhead: None,
+            seed: 0,
+            drain: true,
+            record_requests: false,
+            arrivals: Arrivals::Even,
+            fast_p99: None,
+            slow_p99: None,
+            recover_at: None,
+            error_rate: 0.0,
+            business_error_rate: 0.0,
+            business_errors_trip_breaker: false,
+            retry: None,
+            retry_budget: None,
+            sidecar: None,
+            request_budget: None,
+            fallback: false,
+            client_give_up: None,
+            frontend_retries: 0,
+            frontend_backoff: 0,
+            gateway: None,
+            catalog_share: 0.0,
+            catalog_latency: 0,
+            history_share: 0.0,
+            history_latency: 0,
+            history_bulkhead: HistoryBulkhead::None,
+            load_shed: None,
+            priority_mix: PriorityMix::default(),
+            queue_limit: None,
+        }
+    }
+}
+
+fn check_share(field: &'static str, v: f64) -> Result<(), ParamError> {
+    ParamError::check_f64(field, v, 0.0, 1.0, "")
 }
 
 impl CascadeConfig {
@@ -61,17 +311,83 @@ impl CascadeConfig {
         ParamError::check_f64("rate", self.rate, 0.1, 10_000.0, "requests/s")?;
         ParamError::check_u64("threads", self.threads.into(), 1, 10_000, "")?;
         ParamError::check_u64("duration", self.duration, 1_000, 600 * SECOND, "µs")?;
-        ParamError::check_u64("degrade_at", self.degrade_at, 0, 3_600 * SECOND, "µs")?;
-        ParamError::check_u64("fast", self.fast, 0, 3_600 * SECOND, "µs")?;
-        ParamError::check_u64("slow", self.slow, 0, 3_600 * SECOND, "µs")?;
+        ParamError::check_u64("degrade_at", self.degrade_at, 0, HOUR, "µs")?;
+        ParamError::check_u64("fast", self.fast, 0, HOUR, "µs")?;
+        ParamError::check_u64("slow", self.slow, 0, HOUR, "µs")?;
         if let Some(t) = self.timeout {
-            ParamError::check_u64("timeout", t, 1_000, 3_600 * SECOND, "µs")?;
+            ParamError::check_u64("timeout", t, 1_000, HOUR, "µs")?;
         }
         if let Some(b) = &self.breaker {
             b.validate()?;
         }
         if let Some(b) = &self.bulkhead {
             b.validate()?;
+        }
+        if let Some(p) = self.fast_p99 {
+            ParamError::check_u64("fast_p99", p, self.fast.max(1), HOUR, "µs")?;
+        }
+        if let Some(p) = self.slow_p99 {
+            ParamError::check_u64("slow_p99", p, self.slow.max(1), HOUR, "µs")?;
+        }
+        if let Some(r) = self.recover_at {
+            ParamError::check_u64("recover_at", r, self.degrade_at, HOUR, "µs")?;
+        }
+        check_share("error_rate", self.error_rate)?;
+        check_share("business_error_rate", self.business_error_rate)?;
+        if let Some(r) = &self.retry {
+            r.validate()?;
+        }
+        if let Some(r) = &self.retry_budget {
+            r.validate()?;
+        }
+        if let Some(s) = &self.sidecar {
+            s.validate()?;
+        }
+        if let Some(b) = self.request_budget {
+            ParamError::check_u64("request_budget", b, 1_000, HOUR, "µs")?;
+        }
+        if let Some(g) = self.client_give_up {
+            ParamError::check_u64("client_give_up", g, 1_000, HOUR, "µs")?;
+        }
+        ParamError::check_u64("frontend_retries", self.frontend_retries.into(), 0, 5, "")?;
+        ParamError::check_u64(
+            "frontend_backoff",
+            self.frontend_backoff,
+            0,
+            600 * SECOND,
+            "µs",
+        )?;
+        if let Some(g) = &self.gateway {
+            g.validate()?;
+        }
+        check_share("catalog_share", self.catalog_share)?;
+        check_share("history_share", self.history_share)?;
+        ParamError::check_f64(
+            "history_share",
+            self.history_share,
+            0.0,
+            1.0 - self.catalog_share,
+            "(catalog_share + history_share <= 1)",
+        )?;
+        ParamError::check_u64("catalog_latency", self.catalog_latency, 0, HOUR, "µs")?;
+        ParamError::check_u64("history_latency", self.history_latency, 0, HOUR, "µs")?;
+        if let HistoryBulkhead::Own(b) = &self.history_bulkhead {
+            b.validate()?;
+        }
+        if let Some(l) = &self.load_shed {
+            l.validate()?;
+        }
+        check_share("priority_high", self.priority_mix.high)?;
+        check_share("priority_low", self.priority_mix.low)?;
+        ParamError::check_f64(
+            "priority_low",
+            self.priority_mix.low,
+            0.0,
+            1.0 - self.priority_mix.high,
+            "(priority_high + priority_low <= 1)",
+        )?;
+        if let Some(q) = self.queue_limit {
+            ParamError::check_u64("queue_limit", q, 1, 10_000_000, "")?;
         }
         let sent = self.requests();
         if sent > MAX_REQUESTS {
@@ -84,7 +400,7 @@ impl CascadeConfig {
         Ok(())
     }
 
-    /// Time between two arrivals, in whole microseconds (at least 1).
+    /// Time between two evenly spaced arrivals, in whole microseconds (at least 1).
     pub fn interval(&self) -> Micros {
         if self.rate.is_finite() && self.rate > 0.0 {
             ((1_000_000.0 / self.rate).round() as Micros).max(1)
@@ -93,7 +409,8 @@ impl CascadeConfig {
         }
     }
 
-    /// Requests sent: one at each multiple of the interval strictly before `duration`.
+    /// Requests the open loop sends when evenly spaced: one at each multiple of the interval
+    /// strictly before `duration` (for Poisson arrivals, the same figure is the mean).
     pub fn requests(&self) -> u64 {
         let i = self.interval();
         if i == Micros::MAX {
@@ -101,87 +418,221 @@ impl CascadeConfig {
         }
         self.duration.div_ceil(i)
     }
+
+    fn latency_model(&self, degraded: bool) -> LatencyModel {
+        let (p50, p99) = if degraded {
+            (self.slow, self.slow_p99)
+        } else {
+            (self.fast, self.fast_p99)
+        };
+        match p99 {
+            Some(p99) if p50 > 0 => LatencyModel::LogNormal { p50, p99 },
+            _ => LatencyModel::Fixed { micros: p50 },
+        }
+    }
 }
 
-/// What a request is doing.
-#[derive(Debug, Clone, Copy)]
+/// A request's id in events: slot in the slab (low 32 bits) and the slot's generation (high
+/// 32 bits), so an event for a request that is over never touches the one reusing its slot.
+type Id = u64;
+
+/// Where a request stands inside `orders`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Server {
+    /// Never entered (catalog, gateway 503, shed) or not yet.
+    Outside,
+    /// Waiting for a worker, or a worker reserved for it.
+    Queued,
+    /// A worker is on it.
+    Running,
+    /// Its worker is free again.
+    Done,
+}
+
+/// How the latest call to a dependency went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CallKind {
+    Ok,
+    Business,
+    /// The library's timeout for this attempt ran out.
+    TimedOut,
+    /// The sidecar's per-try timeout ran out (the attempt still has time).
+    TryTimedOut,
+    Unavailable,
+}
+
+/// How the whole inventory stack (retries included) ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum StackEnd {
+    Ok,
+    Business,
+    TimedOut,
+    Unavailable,
+    BudgetExhausted,
+}
+
+/// Which bulkhead a request uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Which {
+    Inventory,
+    History,
+}
+
+#[derive(Debug, Clone)]
 struct Request {
     arrived: Micros,
     started: Option<Micros>,
+    route: Route,
+    priority: Priority,
+    frontend_attempt: u32,
+    outcome: Option<Outcome>,
+    server: Server,
+    holds_connection: bool,
+    record: Option<usize>,
+    bulkhead: Option<Which>,
     admission: Option<Admission>,
-    call_started: Micros,
-    call_result: CallResult,
-    done: bool,
-    finished: Option<Micros>,
-    outcome: Outcome,
+    stack_started: Micros,
+    call: CallKind,
+    retry: Option<Retry>,
+    budget: Option<TimeBudget>,
+    /// The sidecar's retry state for the current library attempt.
+    sidecar: Option<Retry>,
+    /// When the current library attempt times out.
+    attempt_deadline: Option<Micros>,
+}
+
+struct Slot {
+    generation: u32,
+    request: Option<Request>,
 }
 
 #[derive(Debug, Clone, Copy)]
 enum Event {
-    /// Request `n` arrives.
+    /// The `n`-th request of the open loop arrives (first class: arrivals win ties).
     Arrival(u64),
-    /// A worker reserved for request `n` starts on it.
-    Start(u64),
-    /// Request `n` holds a bulkhead permit (or needs none): on to the breaker.
-    Proceed(u64),
-    /// Request `n`'s wait for a bulkhead permit has run out.
-    BulkheadExpire(u64),
-    /// Request `n`'s call to inventory returns.
-    CallDone(u64),
+    /// The front end sends a request again.
+    FrontendRetry {
+        route: Route,
+        priority: Priority,
+        attempt: u32,
+    },
+    /// A worker reserved for the request starts on it.
+    Start(Id),
+    /// The request holds its bulkhead permit (or needs none): on to the breaker.
+    Proceed(Id),
+    /// The request's wait for a bulkhead permit has run out.
+    BulkheadExpire(Id),
+    /// The request's call to its dependency returns.
+    CallDone(Id),
+    /// The backoff before a library retry is over.
+    RetryCall(Id),
+    /// The backoff before a sidecar retry is over.
+    SidecarTry(Id),
+    /// The catalog service answers.
+    CatalogDone(Id),
+    /// The gateway's route timeout.
+    GatewayTimeout(Id),
+    /// The client stops waiting.
+    ClientGiveUp(Id),
 }
 
 struct Sim<'a> {
     cfg: &'a CascadeConfig,
     q: EventQueue<Event>,
-    requests: Vec<Request>,
-    queue: VecDeque<u64>,
+    rng: ChaCha8Rng,
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    queue: VecDeque<Id>,
     busy: u32,
+    connections: u32,
     breaker: Option<CircuitBreaker>,
     bulkhead: Option<Bulkhead>,
+    history_bulkhead: Option<Bulkhead>,
+    retry_budget: Option<RetryBudget>,
+    shedder: Option<LoadShedder>,
+    sent: u64,
     counts: OutcomeCounts,
-    service: Vec<Micros>,
-    end_to_end: Vec<Micros>,
+    routes: [RouteCounts; 3],
+    service: LessonPercentiles,
+    end_to_end: LessonPercentiles,
+    service_histograms: HistogramsByOutcome,
+    end_to_end_histograms: HistogramsByOutcome,
+    records: Vec<RequestRecord>,
     series: Vec<Bucket>,
     gauges_filled: usize,
     truncated: bool,
+    stale_work: u64,
+    frontend_retries: u64,
+    library_retries: u64,
+    sidecar_retries: u64,
+    interval: Micros,
+    open_loop_requests: u64,
+    poisson: Option<Exp<f64>>,
 }
 
-/// Runs the cascade described by `cfg`.
+/// Runs the cascade described by `cfg`, with [`DEFAULT_EVENT_CAP`].
 pub fn run(cfg: &CascadeConfig) -> Result<Trace, RunError> {
+    run_with_cap(cfg, DEFAULT_EVENT_CAP)
+}
+
+/// Runs the cascade described by `cfg`, stopping with [`RunError::Engine`] after `cap` events.
+pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
     cfg.validate()?;
     let breaker = cfg.breaker.clone().map(CircuitBreaker::new).transpose()?;
     let bulkhead = cfg.bulkhead.clone().map(Bulkhead::new).transpose()?;
-    let sent = cfg.requests();
-    let interval = cfg.interval();
+    let history_bulkhead = match &cfg.history_bulkhead {
+        HistoryBulkhead::Own(b) => Some(Bulkhead::new(b.clone())?),
+        _ => None,
+    };
+    let retry_budget = cfg.retry_budget.clone().map(RetryBudget::new).transpose()?;
+    let shedder = cfg.load_shed.clone().map(LoadShedder::new).transpose()?;
+    let poisson = match cfg.arrivals {
+        Arrivals::Even => None,
+        Arrivals::Poisson => Some(Exp::new(cfg.rate).map_err(|_| ParamError {
+            field: "rate",
+            range: "0.1..=10000 requests/s".to_string(),
+            value: cfg.rate.to_string(),
+        })?),
+    };
+    let route_counts = |route| RouteCounts {
+        route,
+        sent: 0,
+        outcomes: OutcomeCounts::default(),
+    };
     let mut sim = Sim {
         cfg,
-        q: EventQueue::new(),
-        requests: Vec::with_capacity(usize::try_from(sent).unwrap_or(0)),
+        q: EventQueue::with_cap(cap),
+        rng: ChaCha8Rng::seed_from_u64(cfg.seed),
+        slots: Vec::new(),
+        free: Vec::new(),
         queue: VecDeque::new(),
         busy: 0,
+        connections: 0,
         breaker,
         bulkhead,
+        history_bulkhead,
+        retry_budget,
+        shedder,
+        sent: 0,
         counts: OutcomeCounts::default(),
-        service: Vec::new(),
-        end_to_end: Vec::new(),
+        routes: Route::ALL.map(route_counts),
+        service: LessonPercentiles::default(),
+        end_to_end: LessonPercentiles::default(),
+        service_histograms: HistogramsByOutcome::new(),
+        end_to_end_histograms: HistogramsByOutcome::new(),
+        records: Vec::new(),
         series: Vec::new(),
         gauges_filled: 0,
         truncated: false,
+        stale_work: 0,
+        frontend_retries: 0,
+        library_retries: 0,
+        sidecar_retries: 0,
+        interval: cfg.interval(),
+        open_loop_requests: cfg.requests(),
+        poisson,
     };
-    for n in 0..sent {
-        let at = n.saturating_mul(interval);
-        sim.requests.push(Request {
-            arrived: at,
-            started: None,
-            admission: None,
-            call_started: 0,
-            call_result: CallResult::Success,
-            done: false,
-            finished: None,
-            outcome: Outcome::Unfinished,
-        });
-        sim.q.schedule(at, Event::Arrival(n));
-    }
+    sim.schedule_first_arrival();
     let mut end = 0;
     loop {
         if !cfg.drain && sim.q.peek_time().is_some_and(|t| t >= cfg.duration) {
@@ -196,24 +647,19 @@ pub fn run(cfg: &CascadeConfig) -> Result<Trace, RunError> {
         sim.handle(now, event);
     }
     sim.fill_gauges(end.saturating_add(BUCKET));
-    for r in &sim.requests {
-        if !r.done {
-            sim.counts.add(Outcome::Unfinished);
-        }
+    let unfinished: Vec<Route> = sim
+        .slots
+        .iter()
+        .filter_map(|s| s.request.as_ref())
+        .filter(|r| r.outcome.is_none())
+        .map(|r| r.route)
+        .collect();
+    for route in unfinished {
+        sim.counts.add(Outcome::Unfinished);
+        sim.routes[route_index(route)]
+            .outcomes
+            .add(Outcome::Unfinished);
     }
-    let requests = if cfg.record_requests {
-        sim.requests
-            .iter()
-            .map(|r| RequestRecord {
-                arrived: r.arrived,
-                started: r.started,
-                finished: r.finished,
-                outcome: r.outcome,
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
     let transitions = sim
         .breaker
         .as_ref()
@@ -230,16 +676,27 @@ pub fn run(cfg: &CascadeConfig) -> Result<Trace, RunError> {
         })
         .unwrap_or_default();
     Ok(Trace {
-        sent,
+        sent: sim.sent,
         outcomes: sim.counts,
-        service: Percentiles::lesson_rule(sim.service),
-        end_to_end: Percentiles::lesson_rule(sim.end_to_end),
+        service: sim.service.percentiles(),
+        end_to_end: sim.end_to_end.percentiles(),
         transitions,
         series: sim.series,
         series_truncated: sim.truncated,
         end,
         events: sim.q.processed(),
-        requests,
+        requests: sim.records,
+        service_histograms: sim.service_histograms,
+        end_to_end_histograms: sim.end_to_end_histograms,
+        routes: sim.routes.into_iter().filter(|r| r.sent > 0).collect(),
+        stale_work: sim.stale_work,
+        frontend_retries: sim.frontend_retries,
+        library_retries: sim.library_retries,
+        sidecar_retries: sim.sidecar_retries,
+        peak_live_requests: sim.slots.len() as u64,
+        shed_by_priority: sim.shedder.as_ref().map_or([0; 3], |s| {
+            [Priority::Low, Priority::Normal, Priority::High].map(|p| s.shed_count(p))
+        }),
     })
 }
 
@@ -254,7 +711,81 @@ pub enum RunError {
     Engine(#[from] EngineError),
 }
 
+fn route_index(route: Route) -> usize {
+    match route {
+        Route::Orders => 0,
+        Route::Catalog => 1,
+        Route::OrderHistory => 2,
+    }
+}
+
+/// True for the outcomes a fallback replaces: inventory could not be used.
+fn inventory_failure(outcome: Outcome) -> bool {
+    matches!(
+        outcome,
+        Outcome::Timeout
+            | Outcome::DependencyError
+            | Outcome::CircuitOpen
+            | Outcome::BulkheadFull
+            | Outcome::BudgetExhausted
+    )
+}
+
+/// The live request `id` names, if it is still the one in its slot.
+fn request_mut(slots: &mut [Slot], id: Id) -> Option<&mut Request> {
+    let s = slots.get_mut((id & 0xffff_ffff) as usize)?;
+    if u64::from(s.generation) != id >> 32 {
+        return None;
+    }
+    s.request.as_mut()
+}
+
 impl Sim<'_> {
+    // ---- the slab of live requests -------------------------------------------------------
+
+    fn alloc(&mut self, request: Request) -> Id {
+        if let Some(slot) = self.free.pop() {
+            let s = &mut self.slots[slot as usize];
+            s.request = Some(request);
+            (u64::from(s.generation) << 32) | u64::from(slot)
+        } else {
+            let slot = self.slots.len() as u64;
+            self.slots.push(Slot {
+                generation: 0,
+                request: Some(request),
+            });
+            slot
+        }
+    }
+
+    fn get(&mut self, id: Id) -> Option<&mut Request> {
+        request_mut(&mut self.slots, id)
+    }
+
+    /// Frees the request once nothing is left to happen to it: the client has its answer,
+    /// no worker is on it and it holds no gateway connection.
+    fn maybe_free(&mut self, id: Id) {
+        let slot = (id & 0xffff_ffff) as usize;
+        let Some(s) = self.slots.get_mut(slot) else {
+            return;
+        };
+        if u64::from(s.generation) != id >> 32 {
+            return;
+        }
+        let over = s.request.as_ref().is_some_and(|r| {
+            r.outcome.is_some()
+                && matches!(r.server, Server::Outside | Server::Done)
+                && !r.holds_connection
+        });
+        if over {
+            s.request = None;
+            s.generation = s.generation.wrapping_add(1);
+            self.free.push(slot as u32);
+        }
+    }
+
+    // ---- the time series -------------------------------------------------------------------
+
     /// The bucket holding `at`; `None` (and the series marked truncated) past [`MAX_BUCKETS`].
     fn bucket(&mut self, at: Micros) -> Option<&mut Bucket> {
         let idx = usize::try_from(at / BUCKET).unwrap_or(usize::MAX);
@@ -287,6 +818,7 @@ impl Sim<'_> {
         let (in_use, waiting) = self.bulkhead.as_ref().map_or((0, 0), |b| {
             (b.in_use(), u32::try_from(b.waiting()).unwrap_or(u32::MAX))
         });
+        let connections = self.connections;
         let first = self.gauges_filled;
         for (i, b) in self.series[first..idx].iter_mut().enumerate() {
             b.workers_busy = busy;
@@ -294,6 +826,7 @@ impl Sim<'_> {
             b.breaker_state = state;
             b.bulkhead_in_use = in_use;
             b.bulkhead_waiting = waiting;
+            b.gateway_in_use = connections;
             if let Some(breaker) = self.breaker.as_ref() {
                 // The window as it stands at the slice's end: entries that have aged out by
                 // then are left out even though the breaker prunes only on its next record.
@@ -313,119 +846,573 @@ impl Sim<'_> {
         self.gauges_filled = idx;
     }
 
+    // ---- arrivals --------------------------------------------------------------------------
+
+    fn schedule_first_arrival(&mut self) {
+        match self.poisson {
+            None => {
+                if self.open_loop_requests > 0 {
+                    self.q.schedule_first(0, Event::Arrival(0));
+                }
+            }
+            Some(exp) => {
+                let gap = self.exp_gap(exp);
+                if gap < self.cfg.duration {
+                    self.q.schedule_first(gap, Event::Arrival(0));
+                }
+            }
+        }
+    }
+
+    fn exp_gap(&mut self, exp: Exp<f64>) -> Micros {
+        let seconds: f64 = exp.sample(&mut self.rng);
+        (seconds * 1_000_000.0).round().clamp(0.0, HOUR as f64) as Micros
+    }
+
+    /// Schedules the open loop's arrival after number `n` (which arrived at `now`).
+    fn schedule_next_arrival(&mut self, now: Micros, n: u64) {
+        let next = n + 1;
+        match self.poisson {
+            None => {
+                if next < self.open_loop_requests {
+                    self.q
+                        .schedule_first(next.saturating_mul(self.interval), Event::Arrival(next));
+                }
+            }
+            Some(exp) => {
+                let at = now.saturating_add(self.exp_gap(exp));
+                if at < self.cfg.duration && next < 2 * MAX_REQUESTS {
+                    self.q.schedule_first(at, Event::Arrival(next));
+                }
+            }
+        }
+    }
+
+    fn draw_route(&mut self) -> Route {
+        let (catalog, history) = (self.cfg.catalog_share, self.cfg.history_share);
+        if catalog <= 0.0 && history <= 0.0 {
+            return Route::Orders;
+        }
+        let u: f64 = self.rng.gen();
+        if u < catalog {
+            Route::Catalog
+        } else if u < catalog + history {
+            Route::OrderHistory
+        } else {
+            Route::Orders
+        }
+    }
+
+    fn draw_priority(&mut self) -> Priority {
+        let PriorityMix { high, low } = self.cfg.priority_mix;
+        if high <= 0.0 && low <= 0.0 {
+            return Priority::Normal;
+        }
+        let u: f64 = self.rng.gen();
+        if u < high {
+            Priority::High
+        } else if u < high + low {
+            Priority::Low
+        } else {
+            Priority::Normal
+        }
+    }
+
+    /// A request reaches the system (through the gateway, if there is one).
+    fn arrive(&mut self, now: Micros, route: Route, priority: Priority, frontend_attempt: u32) {
+        self.sent += 1;
+        self.routes[route_index(route)].sent += 1;
+        if frontend_attempt > 0 {
+            self.frontend_retries += 1;
+        }
+        if let Some(b) = self.bucket(now) {
+            b.arrivals += 1;
+        }
+        let record = self.cfg.record_requests.then(|| {
+            self.records.push(RequestRecord {
+                arrived: now,
+                started: None,
+                finished: None,
+                outcome: Outcome::Unfinished,
+            });
+            self.records.len() - 1
+        });
+        let id = self.alloc(Request {
+            arrived: now,
+            started: None,
+            route,
+            priority,
+            frontend_attempt,
+            outcome: None,
+            server: Server::Outside,
+            holds_connection: false,
+            record,
+            bulkhead: None,
+            admission: None,
+            stack_started: now,
+            call: CallKind::Ok,
+            retry: None,
+            budget: None,
+            sidecar: None,
+            attempt_deadline: None,
+        });
+        if let Some(g) = self.cfg.client_give_up {
+            self.q
+                .schedule(now.saturating_add(g), Event::ClientGiveUp(id));
+        }
+        if let Some(gateway) = &self.cfg.gateway {
+            if self.connections >= gateway.pool {
+                self.answer(now, id, Outcome::GatewayRejected);
+                self.maybe_free(id);
+                return;
+            }
+            let route_timeout = gateway.route_timeout;
+            self.connections += 1;
+            if let Some(r) = self.get(id) {
+                r.holds_connection = true;
+            }
+            if let Some(t) = route_timeout {
+                self.q
+                    .schedule(now.saturating_add(t), Event::GatewayTimeout(id));
+            }
+        }
+        match route {
+            Route::Catalog => {
+                let at = now.saturating_add(self.cfg.catalog_latency);
+                self.q.schedule(at, Event::CatalogDone(id));
+            }
+            Route::Orders | Route::OrderHistory => self.enter_orders(now, id, priority),
+        }
+    }
+
+    /// The request reaches `orders`: shed, queued, or a worker is reserved for it.
+    fn enter_orders(&mut self, now: Micros, id: Id, priority: Priority) {
+        let in_flight = self.busy.saturating_add(self.queue.len() as u32);
+        let shed = self
+            .shedder
+            .as_mut()
+            .is_some_and(|s| s.admit(priority, in_flight).is_err());
+        let worker_free = self.busy < self.cfg.threads && self.queue.is_empty();
+        let queue_full = !worker_free
+            && self
+                .cfg
+                .queue_limit
+                .is_some_and(|l| self.queue.len() as u64 >= l);
+        if shed || queue_full {
+            self.answer(now, id, Outcome::Shed);
+            self.release_connection(id);
+            self.maybe_free(id);
+            return;
+        }
+        if let Some(r) = self.get(id) {
+            r.server = Server::Queued;
+        }
+        if worker_free {
+            self.busy += 1;
+            self.q.schedule(now, Event::Start(id));
+        } else {
+            self.queue.push_back(id);
+        }
+    }
+
+    // ---- the events ------------------------------------------------------------------------
+
     fn handle(&mut self, now: Micros, event: Event) {
         match event {
             Event::Arrival(n) => {
-                if let Some(b) = self.bucket(now) {
-                    b.arrivals += 1;
-                }
-                if self.busy < self.cfg.threads && self.queue.is_empty() {
-                    self.busy += 1;
-                    self.q.schedule(now, Event::Start(n));
-                } else {
-                    self.queue.push_back(n);
-                }
+                self.schedule_next_arrival(now, n);
+                let route = self.draw_route();
+                let priority = self.draw_priority();
+                self.arrive(now, route, priority, 0);
             }
-            Event::Start(n) => {
-                if let Some(r) = self.requests.get_mut(n as usize) {
-                    r.started = Some(now);
-                }
-                match self.bulkhead.as_mut().map(|b| b.try_acquire(now, n)) {
-                    None | Some(Acquire::Granted) => self.q.schedule(now, Event::Proceed(n)),
-                    Some(Acquire::Queued { give_up_at }) => {
-                        self.q.schedule(give_up_at, Event::BulkheadExpire(n))
-                    }
-                    Some(Acquire::Rejected(_)) => self.finish(now, n, Outcome::BulkheadFull),
-                }
-            }
-            Event::BulkheadExpire(n) => {
-                if let Some(b) = self.bulkhead.as_mut() {
-                    if b.expire(now, n).is_some() {
-                        self.finish(now, n, Outcome::BulkheadFull);
-                    }
-                }
-            }
-            Event::Proceed(n) => {
-                let admission = match self.breaker.as_mut().map(|b| b.try_acquire(now)) {
-                    None => Admission::Call,
-                    Some(Ok(a)) => a,
-                    Some(Err(_)) => {
-                        if let Some(b) = self.bucket(now) {
-                            b.breaker_rejections += 1;
-                        }
-                        self.release_permit(now);
-                        self.finish(now, n, Outcome::CircuitOpen);
-                        return;
-                    }
-                };
-                if let Some(b) = self.bucket(now) {
-                    b.inventory_calls += 1;
-                }
-                let latency = if now > self.cfg.degrade_at {
-                    self.cfg.slow
-                } else {
-                    self.cfg.fast
-                };
-                let (held, result) = match self.cfg.timeout {
-                    Some(t) if latency > t => (t, CallResult::Failure),
-                    _ => (latency, CallResult::Success),
-                };
-                if let Some(r) = self.requests.get_mut(n as usize) {
-                    r.admission = Some(admission);
-                    r.call_started = now;
-                    r.call_result = result;
-                }
-                self.q
-                    .schedule(now.saturating_add(held), Event::CallDone(n));
-            }
-            Event::CallDone(n) => {
-                let Some(r) = self.requests.get(n as usize).copied() else {
+            Event::FrontendRetry {
+                route,
+                priority,
+                attempt,
+            } => self.arrive(now, route, priority, attempt),
+            Event::Start(id) => self.start(now, id),
+            Event::BulkheadExpire(id) => {
+                let Some(which) = self.get(id).and_then(|r| r.bulkhead) else {
                     return;
                 };
-                if let (Some(b), Some(a)) = (self.breaker.as_mut(), r.admission) {
-                    b.record(now, a, r.call_result, now.saturating_sub(r.call_started));
+                let rejected = self.bulkhead_mut(which).and_then(|b| b.expire(now, id));
+                if rejected.is_some() {
+                    self.server_finish(now, id, Outcome::BulkheadFull);
                 }
-                self.release_permit(now);
-                let outcome = match r.call_result {
-                    CallResult::Failure => Outcome::Timeout,
-                    _ => Outcome::Ok,
-                };
-                self.finish(now, n, outcome);
+            }
+            Event::Proceed(id) => self.proceed(now, id),
+            Event::RetryCall(id) => self.attempt(now, id),
+            Event::SidecarTry(id) => self.try_call(now, id),
+            Event::CallDone(id) => self.call_done(now, id),
+            Event::CatalogDone(id) => {
+                self.answer(now, id, Outcome::Ok);
+                self.release_connection(id);
+                self.maybe_free(id);
+            }
+            Event::GatewayTimeout(id) => {
+                if !self.get(id).is_some_and(|r| r.holds_connection) {
+                    return;
+                }
+                self.answer(now, id, Outcome::GatewayTimeout);
+                self.release_connection(id);
+                self.maybe_free(id);
+            }
+            Event::ClientGiveUp(id) => {
+                if self.get(id).is_some_and(|r| r.outcome.is_none()) {
+                    self.answer(now, id, Outcome::ClientGaveUp);
+                    self.maybe_free(id);
+                }
             }
         }
     }
 
-    /// Gives back a bulkhead permit; a waiter that receives it proceeds now.
-    fn release_permit(&mut self, now: Micros) {
-        if let Some(b) = self.bulkhead.as_mut() {
-            if let Some(waiter) = b.release(now) {
-                self.q.schedule(now, Event::Proceed(waiter));
-            }
+    fn bulkhead_mut(&mut self, which: Which) -> Option<&mut Bulkhead> {
+        match which {
+            Which::Inventory => self.bulkhead.as_mut(),
+            Which::History => self.history_bulkhead.as_mut(),
         }
     }
 
-    /// Request `n` ends with `outcome`; its worker takes the next queued request.
-    fn finish(&mut self, now: Micros, n: u64, outcome: Outcome) {
-        let Some(r) = self.requests.get_mut(n as usize) else {
+    /// A worker takes the request: on to its bulkhead.
+    fn start(&mut self, now: Micros, id: Id) {
+        let request_budget = self.cfg.request_budget;
+        let shared_history = self.cfg.history_bulkhead == HistoryBulkhead::Shared;
+        let Some(r) = self.get(id) else {
             return;
         };
-        if r.done {
+        r.started = Some(now);
+        r.server = Server::Running;
+        // The budget runs from the request's arrival, as the lesson creates it "when the
+        // request comes in": time spent queued for a worker is spent from it.
+        r.budget = request_budget.map(|b| TimeBudget::from_duration(r.arrived, b));
+        let which = match r.route {
+            Route::OrderHistory if !shared_history => Which::History,
+            _ => Which::Inventory,
+        };
+        let record = r.record;
+        if let Some(rec) = record.and_then(|i| self.records.get_mut(i)) {
+            rec.started = Some(now);
+        }
+        let acquire = self.bulkhead_mut(which).map(|b| b.try_acquire(now, id));
+        if acquire.is_some() {
+            if let Some(r) = self.get(id) {
+                r.bulkhead = Some(which);
+            }
+        }
+        match acquire {
+            None | Some(Acquire::Granted) => self.q.schedule(now, Event::Proceed(id)),
+            Some(Acquire::Queued { give_up_at }) => {
+                self.q.schedule(give_up_at, Event::BulkheadExpire(id))
+            }
+            Some(Acquire::Rejected(_)) => {
+                if let Some(r) = self.get(id) {
+                    r.bulkhead = None;
+                }
+                self.server_finish(now, id, Outcome::BulkheadFull)
+            }
+        }
+    }
+
+    /// The request holds its permit: history reads its store; `/orders` asks the breaker.
+    fn proceed(&mut self, now: Micros, id: Id) {
+        let Some(route) = self.get(id).map(|r| r.route) else {
+            return;
+        };
+        if route == Route::OrderHistory {
+            let at = now.saturating_add(self.cfg.history_latency);
+            self.q.schedule(at, Event::CallDone(id));
             return;
         }
-        r.done = true;
-        r.finished = Some(now);
-        r.outcome = outcome;
-        let (arrived, started) = (r.arrived, r.started.unwrap_or(now));
-        self.counts.add(outcome);
-        self.service.push(now.saturating_sub(started));
-        self.end_to_end.push(now.saturating_sub(arrived));
-        if let Some(b) = self.bucket(now) {
-            b.completions.add(outcome);
+        let admission = match self.breaker.as_mut().map(|b| b.try_acquire(now)) {
+            None => Admission::Call,
+            Some(Ok(a)) => a,
+            Some(Err(_)) => {
+                if let Some(b) = self.bucket(now) {
+                    b.breaker_rejections += 1;
+                }
+                self.release_permit(now, id);
+                self.server_finish(now, id, Outcome::CircuitOpen);
+                return;
+            }
+        };
+        let retry = self.cfg.retry.as_ref().and_then(|p| Retry::new(p).ok());
+        if let Some(r) = self.get(id) {
+            r.admission = Some(admission);
+            r.stack_started = now;
+            r.retry = retry;
         }
+        self.attempt(now, id);
+    }
+
+    /// One attempt at the call to inventory, within the timeout and what is left of the budget.
+    fn attempt(&mut self, now: Micros, id: Id) {
+        let mut timeout = self.cfg.timeout;
+        let mut retry_budget = self.retry_budget.take();
+        let Some(r) = self.get(id) else {
+            self.retry_budget = retry_budget;
+            return;
+        };
+        if let Some(retry) = r.retry.as_mut() {
+            retry.begin_attempt(retry_budget.as_mut());
+        }
+        let budget = r.budget;
+        self.retry_budget = retry_budget;
+        if let Some(b) = budget {
+            match b.timeout_for(timeout.unwrap_or(Micros::MAX), now) {
+                Ok(t) => timeout = Some(t),
+                Err(_) => {
+                    self.stack_done(now, id, StackEnd::BudgetExhausted);
+                    return;
+                }
+            }
+        }
+        let sidecar = self
+            .cfg
+            .sidecar
+            .as_ref()
+            .and_then(|s| Retry::new(&s.policy()).ok());
+        if let Some(r) = self.get(id) {
+            r.attempt_deadline = timeout.map(|t| now.saturating_add(t));
+            r.sidecar = sidecar;
+        }
+        self.try_call(now, id);
+    }
+
+    /// One try on the wire: through the sidecar when there is one (its per-try timeout), always
+    /// within the library attempt's deadline.
+    fn try_call(&mut self, now: Micros, id: Id) {
+        let per_try = self.cfg.sidecar.as_ref().and_then(|s| s.per_try_timeout);
+        let Some(r) = self.get(id) else {
+            return;
+        };
+        if let Some(s) = r.sidecar.as_mut() {
+            s.begin_attempt(None);
+        }
+        let attempt_left = r.attempt_deadline.map(|d| d.saturating_sub(now));
+        if let Some(b) = self.bucket(now) {
+            b.inventory_calls += 1;
+        }
+        let degraded = now > self.cfg.degrade_at && self.cfg.recover_at.is_none_or(|r| now <= r);
+        let latency = self.cfg.latency_model(degraded).sample(&mut self.rng);
+        let kind =
+            if degraded && self.cfg.error_rate > 0.0 && self.rng.gen_bool(self.cfg.error_rate) {
+                CallKind::Unavailable
+            } else if self.cfg.business_error_rate > 0.0
+                && self.rng.gen_bool(self.cfg.business_error_rate)
+            {
+                CallKind::Business
+            } else {
+                CallKind::Ok
+            };
+        let (held, kind) = match (attempt_left, per_try) {
+            (Some(left), Some(t)) if t < left && latency > t => (t, CallKind::TryTimedOut),
+            (None, Some(t)) if latency > t => (t, CallKind::TryTimedOut),
+            (Some(left), _) if latency > left => (left, CallKind::TimedOut),
+            _ => (latency, kind),
+        };
+        if let Some(r) = self.get(id) {
+            r.call = kind;
+        }
+        self.q
+            .schedule(now.saturating_add(held), Event::CallDone(id));
+    }
+
+    fn call_done(&mut self, now: Micros, id: Id) {
+        let Some(r) = self.get(id) else {
+            return;
+        };
+        if r.route == Route::OrderHistory {
+            self.release_permit(now, id);
+            self.server_finish(now, id, Outcome::Ok);
+            return;
+        }
+        let call = r.call;
+        if matches!(call, CallKind::TryTimedOut | CallKind::Unavailable) {
+            let Some(r) = request_mut(&mut self.slots, id) else {
+                return;
+            };
+            // The sidecar sees the failed try first and may retry it within the attempt.
+            let err = if call == CallKind::Unavailable {
+                CallError::Unavailable
+            } else {
+                CallError::DeadlineExceeded
+            };
+            let deadline = r.attempt_deadline.map(|deadline| TimeBudget { deadline });
+            let decision = r
+                .sidecar
+                .as_mut()
+                .map(|s| s.after_failure(err, true, now, deadline.as_ref(), None, &mut self.rng));
+            if let Some(RetryDecision::RetryAfter { wait, .. }) = decision {
+                self.sidecar_retries += 1;
+                self.q
+                    .schedule(now.saturating_add(wait), Event::SidecarTry(id));
+                return;
+            }
+        }
+        let end = match call {
+            CallKind::Ok => StackEnd::Ok,
+            CallKind::Business => StackEnd::Business,
+            CallKind::TimedOut | CallKind::TryTimedOut | CallKind::Unavailable => {
+                let err = if call == CallKind::Unavailable {
+                    CallError::Unavailable
+                } else {
+                    CallError::DeadlineExceeded
+                };
+                let mut retry_budget = self.retry_budget.take();
+                let Some(r) = request_mut(&mut self.slots, id) else {
+                    self.retry_budget = retry_budget;
+                    return;
+                };
+                let budget = r.budget;
+                let decision = r.retry.as_mut().map(|retry| {
+                    retry.after_failure(
+                        err,
+                        true,
+                        now,
+                        budget.as_ref(),
+                        retry_budget.as_mut(),
+                        &mut self.rng,
+                    )
+                });
+                self.retry_budget = retry_budget;
+                if let Some(RetryDecision::RetryAfter { wait, .. }) = decision {
+                    self.library_retries += 1;
+                    self.q
+                        .schedule(now.saturating_add(wait), Event::RetryCall(id));
+                    return;
+                }
+                if call == CallKind::Unavailable {
+                    StackEnd::Unavailable
+                } else {
+                    StackEnd::TimedOut
+                }
+            }
+        };
+        self.stack_done(now, id, end);
+    }
+
+    /// The stack around the inventory call is over: tell the breaker, give back the permit.
+    fn stack_done(&mut self, now: Micros, id: Id, end: StackEnd) {
+        let trip_on_business = self.cfg.business_errors_trip_breaker;
+        let Some(r) = self.get(id) else {
+            return;
+        };
+        let (admission, started) = (r.admission, r.stack_started);
+        let result = match end {
+            StackEnd::Ok => CallResult::Success,
+            StackEnd::Business if trip_on_business => CallResult::Failure,
+            StackEnd::Business => CallResult::BusinessError,
+            StackEnd::TimedOut | StackEnd::Unavailable => CallResult::Failure,
+            // The lesson's breaker lets `TimedOut` (the budget) through as a non-transient
+            // exception, which it records as a success of the dependency.
+            StackEnd::BudgetExhausted => CallResult::BusinessError,
+        };
+        if let (Some(b), Some(a)) = (self.breaker.as_mut(), admission) {
+            b.record(now, a, result, now.saturating_sub(started));
+        }
+        self.release_permit(now, id);
+        let outcome = match end {
+            StackEnd::Ok => Outcome::Ok,
+            StackEnd::Business => Outcome::BusinessRejected,
+            StackEnd::TimedOut => Outcome::Timeout,
+            StackEnd::Unavailable => Outcome::DependencyError,
+            StackEnd::BudgetExhausted => Outcome::BudgetExhausted,
+        };
+        self.server_finish(now, id, outcome);
+    }
+
+    /// Gives back the request's bulkhead permit; a waiter that receives it proceeds now.
+    fn release_permit(&mut self, now: Micros, id: Id) {
+        let Some(which) = self.get(id).and_then(|r| r.bulkhead.take()) else {
+            return;
+        };
+        if let Some(waiter) = self.bulkhead_mut(which).and_then(|b| b.release(now)) {
+            self.q.schedule(now, Event::Proceed(waiter));
+        }
+    }
+
+    fn release_connection(&mut self, id: Id) {
+        if let Some(r) = self.get(id) {
+            if r.holds_connection {
+                r.holds_connection = false;
+                self.connections = self.connections.saturating_sub(1);
+            }
+        }
+    }
+
+    /// The worker is done with the request (`outcome` is what `orders` answers): it takes the
+    /// next queued request; the answer goes back through the gateway to the client.
+    fn server_finish(&mut self, now: Micros, id: Id, outcome: Outcome) {
+        let fallback = self.cfg.fallback;
+        let Some(r) = self.get(id) else {
+            return;
+        };
+        if r.server != Server::Running {
+            return;
+        }
+        r.server = Server::Done;
+        let stale = r.outcome.is_some();
+        let outcome = if fallback && r.route == Route::Orders && inventory_failure(outcome) {
+            Outcome::Fallback
+        } else {
+            outcome
+        };
+        let service = now.saturating_sub(r.started.unwrap_or(now));
+        if stale {
+            self.stale_work += 1;
+        }
+        self.service.record(service);
+        self.service_histograms
+            .entry(outcome)
+            .or_default()
+            .record(service);
+        self.answer(now, id, outcome);
         if let Some(next) = self.queue.pop_front() {
             self.q.schedule(now, Event::Start(next));
         } else {
             self.busy = self.busy.saturating_sub(1);
+        }
+        self.release_connection(id);
+        self.maybe_free(id);
+    }
+
+    /// The client gets its answer, if it has none yet: the request is counted, once.
+    fn answer(&mut self, now: Micros, id: Id, outcome: Outcome) {
+        let frontend_retries = self.cfg.frontend_retries;
+        let backoff = self.cfg.frontend_backoff;
+        let Some(r) = self.get(id) else {
+            return;
+        };
+        if r.outcome.is_some() {
+            return;
+        }
+        r.outcome = Some(outcome);
+        let (arrived, route, priority, attempt, record) =
+            (r.arrived, r.route, r.priority, r.frontend_attempt, r.record);
+        self.counts.add(outcome);
+        self.routes[route_index(route)].outcomes.add(outcome);
+        let e2e = now.saturating_sub(arrived);
+        self.end_to_end.record(e2e);
+        self.end_to_end_histograms
+            .entry(outcome)
+            .or_default()
+            .record(e2e);
+        if let Some(b) = self.bucket(now) {
+            b.completions.add(outcome);
+        }
+        if let Some(rec) = record.and_then(|i| self.records.get_mut(i)) {
+            rec.finished = Some(now);
+            rec.outcome = outcome;
+        }
+        if !outcome.is_answer() && attempt < frontend_retries {
+            self.q.schedule(
+                now.saturating_add(backoff),
+                Event::FrontendRetry {
+                    route,
+                    priority,
+                    attempt: attempt + 1,
+                },
+            );
         }
     }
 }
@@ -629,6 +1616,22 @@ mod tests {
             .requests
             .iter()
             .any(|r| r.started.is_none() && r.outcome == Outcome::Unfinished));
+    }
+
+    #[test]
+    fn memory_follows_requests_alive_not_requests_sent() {
+        // 100,000 requests; with a 300 ms timeout at most ~300 are alive at once.
+        let mut c = Scenario::Timeout.config();
+        c.rate = 1_000.0;
+        c.duration = 100 * SECOND;
+        c.threads = 1_000;
+        let t = run(&c).unwrap();
+        assert_eq!(t.sent, 100_000);
+        assert!(t.peak_live_requests < 1_000, "{}", t.peak_live_requests);
+        assert!(t.requests.is_empty());
+        // Without protection they pile up in the queue: alive grows, as it should.
+        let t = run(&Scenario::None.config()).unwrap();
+        assert!(t.peak_live_requests > 500, "{}", t.peak_live_requests);
     }
 
     #[test]

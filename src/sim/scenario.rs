@@ -2,14 +2,14 @@
 //! line and permalinks give them (times in seconds, or with an `ms` suffix).
 
 use super::latency::Micros;
-use super::model::CascadeConfig;
-use crate::resilience::{BreakerConfig, BulkheadConfig, ParamError, Window};
+use super::model::{Arrivals, CascadeConfig, GatewayConfig, HistoryBulkhead, SidecarConfig};
+use crate::resilience::{BreakerConfig, BulkheadConfig, ParamError, RetryPolicy, Window};
 
 const MS: Micros = 1_000;
 const SECOND: Micros = 1_000_000;
 
 /// One of the lesson's four runs of `cascade.py`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scenario {
     /// No protection: every call waits as long as it takes.
     None,
@@ -22,7 +22,7 @@ pub enum Scenario {
 }
 
 /// Keys [`apply_set`] accepts.
-pub const SET_KEYS: [&str; 15] = [
+pub const SET_KEYS: [&str; 31] = [
     "rate",
     "threads",
     "duration",
@@ -38,6 +38,22 @@ pub const SET_KEYS: [&str; 15] = [
     "permits",
     "max_wait",
     "seed",
+    "arrivals",
+    "recover_at",
+    "error_rate",
+    "business_error_rate",
+    "fast_p99",
+    "slow_p99",
+    "attempts",
+    "request_budget",
+    "client_give_up",
+    "frontend_retries",
+    "gateway_pool",
+    "route_timeout",
+    "catalog_share",
+    "history_share",
+    "queue_limit",
+    "sidecar_retries",
 ];
 
 impl Scenario {
@@ -85,12 +101,7 @@ impl Scenario {
             degrade_at: 3 * SECOND,
             fast: 40 * MS,
             slow: 4 * SECOND,
-            timeout: None,
-            breaker: None,
-            bulkhead: None,
-            seed: 0,
-            drain: true,
-            record_requests: false,
+            ..CascadeConfig::default()
         };
         let timeout = Some(300 * MS);
         match self {
@@ -108,6 +119,181 @@ impl Scenario {
                 ..base
             },
         }
+    }
+}
+
+/// Every preset the page and the CLI offer: the lesson's four scenarios, the Saturday cascade,
+/// one per exercise of lesson 000 and lesson 004's Northwind incident (shared pool and
+/// separate bulkheads).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// One of the lesson's four `cascade.py` runs.
+    Lesson(Scenario),
+    /// Lesson 000's opening: Kong pool 200, orders 96 workers, inventory 40 ms -> 4 s at
+    /// 10:12:00, failover at 10:12:30, `/catalog` collateral damage, front-end retries,
+    /// stale queued requests.
+    Saturday,
+    /// Exercise 1: a 500 ms request budget over ReserveStock's 300 ms timeout and 3 attempts.
+    Ex1Budget,
+    /// Exercise 2: 60% "out of stock" counted as failures by a buggy client.
+    Ex2BusinessErrors,
+    /// Exercise 3: inventory down for 30 s, retries in three layers: front end, library and
+    /// Envoy sidecar.
+    Ex3RetryLayers,
+    /// Lesson 004: inventory 80 ms -> 8 s, Resilience4j values, one bulkhead shared by
+    /// inventoryReservation and orderHistoryLookup.
+    NorthwindShared,
+    /// Lesson 004: the same incident with separate bulkheads of 20.
+    NorthwindSeparate,
+}
+
+impl Preset {
+    /// Every preset, in the order a list shows them.
+    pub const ALL: [Preset; 10] = [
+        Preset::Lesson(Scenario::None),
+        Preset::Lesson(Scenario::Timeout),
+        Preset::Lesson(Scenario::Cb),
+        Preset::Lesson(Scenario::Bulkhead),
+        Preset::Saturday,
+        Preset::Ex1Budget,
+        Preset::Ex2BusinessErrors,
+        Preset::Ex3RetryLayers,
+        Preset::NorthwindShared,
+        Preset::NorthwindSeparate,
+    ];
+
+    /// The short name used in URLs and on the command line.
+    pub fn key(self) -> &'static str {
+        match self {
+            Preset::Lesson(s) => s.key(),
+            Preset::Saturday => "saturday",
+            Preset::Ex1Budget => "ex1-budget",
+            Preset::Ex2BusinessErrors => "ex2-business-errors",
+            Preset::Ex3RetryLayers => "ex3-retry-layers",
+            Preset::NorthwindShared => "northwind-shared",
+            Preset::NorthwindSeparate => "northwind-separate",
+        }
+    }
+
+    /// A title for a list or a heading.
+    pub fn title(self) -> &'static str {
+        match self {
+            Preset::Lesson(Scenario::None) => "Lesson 000: no protection",
+            Preset::Lesson(Scenario::Timeout) => "Lesson 000: timeout 300 ms",
+            Preset::Lesson(Scenario::Cb) => "Lesson 000: timeout + circuit breaker",
+            Preset::Lesson(Scenario::Bulkhead) => "Lesson 000: timeout + breaker + bulkhead(8)",
+            Preset::Saturday => "Saturday of Grape Harvest Week: the cascade through Kong",
+            Preset::Ex1Budget => "Exercise 1: a 500 ms budget over three attempts",
+            Preset::Ex2BusinessErrors => "Exercise 2: \"out of stock\" opens the breaker",
+            Preset::Ex3RetryLayers => {
+                "Exercise 3: retries in three layers against a dead inventory"
+            }
+            Preset::NorthwindShared => "Northwind: one bulkhead shared with order history",
+            Preset::NorthwindSeparate => "Northwind: separate bulkheads of 20",
+        }
+    }
+
+    /// Looks a preset up by its key.
+    pub fn parse(key: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|p| p.key() == key)
+    }
+
+    /// The preset's parameters.
+    pub fn config(self) -> CascadeConfig {
+        match self {
+            Preset::Lesson(s) => s.config(),
+            Preset::Saturday => saturday(),
+            Preset::Ex1Budget => CascadeConfig {
+                timeout: Some(300 * MS),
+                retry: Some(RetryPolicy::reserve_stock()),
+                request_budget: Some(500 * MS),
+                seed: 1,
+                ..Scenario::Timeout.config()
+            },
+            Preset::Ex2BusinessErrors => CascadeConfig {
+                // Inventory is healthy all along; 60% of its answers are "out of stock".
+                degrade_at: 3_600 * SECOND,
+                timeout: Some(300 * MS),
+                breaker: Some(BreakerConfig::lesson_000()),
+                business_error_rate: 0.6,
+                business_errors_trip_breaker: true,
+                fallback: true,
+                seed: 2,
+                ..Scenario::None.config()
+            },
+            Preset::Ex3RetryLayers => CascadeConfig {
+                // Dead: every call fails at once with UNAVAILABLE, from 0 to 30 s. Workers are
+                // plentiful so that the retries, not the pool, set the load on inventory.
+                threads: 1_000,
+                duration: 40 * SECOND,
+                degrade_at: 0,
+                slow: MS,
+                recover_at: Some(30 * SECOND),
+                error_rate: 1.0,
+                timeout: Some(300 * MS),
+                retry: Some(RetryPolicy::reserve_stock()),
+                sidecar: Some(SidecarConfig::lesson_000()),
+                frontend_retries: 2,
+                frontend_backoff: 100 * MS,
+                seed: 3,
+                ..Scenario::None.config()
+            },
+            Preset::NorthwindShared => northwind(HistoryBulkhead::Shared),
+            Preset::NorthwindSeparate => northwind(HistoryBulkhead::Own(
+                BulkheadConfig::northwind_order_history(),
+            )),
+        }
+    }
+}
+
+/// Time 0 is 10:11:50; inventory degrades at 10:12:00 and fails over at 10:12:30.
+fn saturday() -> CascadeConfig {
+    CascadeConfig {
+        // 100 POST /orders per second, plus 25 GET /catalog (a fifth of 125).
+        rate: 125.0,
+        catalog_share: 0.2,
+        catalog_latency: 20 * MS,
+        threads: 96,
+        duration: 60 * SECOND,
+        degrade_at: 10 * SECOND,
+        recover_at: Some(40 * SECOND),
+        fast: 40 * MS,
+        slow: 4 * SECOND,
+        gateway: Some(GatewayConfig {
+            pool: 200,
+            route_timeout: Some(60 * SECOND),
+        }),
+        // Anna gives up after 5 s; the front end retries twice, 1 s apart.
+        client_give_up: Some(5 * SECOND),
+        frontend_retries: 2,
+        frontend_backoff: SECOND,
+        seed: 4,
+        ..CascadeConfig::default()
+    }
+}
+
+/// Lesson 004's flash sale: 200 Tomcat workers, 100 requests/s of which a fifth are
+/// order-history lookups (20 ms), inventory 80 ms -> 8 s at 10 s; time limiter 2 s, 3 attempts
+/// 200 ms doubling, a count window of 20 at 50%, 30 s open, 5 half-open calls,
+/// inventoryReservation bulkhead 20 / 100 ms, fallback PendingRetryAsync.
+fn northwind(history: HistoryBulkhead) -> CascadeConfig {
+    CascadeConfig {
+        rate: 100.0,
+        threads: 200,
+        duration: 60 * SECOND,
+        degrade_at: 10 * SECOND,
+        fast: 80 * MS,
+        slow: 8 * SECOND,
+        timeout: Some(2 * SECOND),
+        retry: Some(RetryPolicy::northwind()),
+        breaker: Some(BreakerConfig::northwind()),
+        bulkhead: Some(BulkheadConfig::northwind()),
+        history_share: 0.2,
+        history_latency: 20 * MS,
+        history_bulkhead: history,
+        fallback: true,
+        seed: 5,
+        ..CascadeConfig::default()
     }
 }
 
@@ -235,6 +421,59 @@ pub fn apply_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<(), 
             }
         }
         "seed" => cfg.seed = parse_int("seed", value, 0, u64::MAX)?,
+        "arrivals" => {
+            cfg.arrivals = match value.trim() {
+                "even" => Arrivals::Even,
+                "poisson" => Arrivals::Poisson,
+                _ => return Err(err("arrivals", "even, poisson", value)),
+            }
+        }
+        "recover_at" => cfg.recover_at = Some(parse_time("recover_at", value, 0, 3_600 * SECOND)?),
+        "error_rate" => cfg.error_rate = parse_float("error_rate", value, 0.0, 1.0)?,
+        "business_error_rate" => {
+            cfg.business_error_rate = parse_float("business_error_rate", value, 0.0, 1.0)?
+        }
+        "fast_p99" => cfg.fast_p99 = Some(parse_time("fast_p99", value, 1, 3_600 * SECOND)?),
+        "slow_p99" => cfg.slow_p99 = Some(parse_time("slow_p99", value, 1, 3_600 * SECOND)?),
+        "attempts" => {
+            let n = parse_int("attempts", value, 1, 10)? as u32;
+            cfg.retry
+                .get_or_insert_with(RetryPolicy::lesson_000)
+                .attempts = n;
+        }
+        "request_budget" => {
+            cfg.request_budget = Some(parse_time("request_budget", value, MS, 3_600 * SECOND)?)
+        }
+        "client_give_up" => {
+            cfg.client_give_up = Some(parse_time("client_give_up", value, MS, 3_600 * SECOND)?)
+        }
+        "frontend_retries" => {
+            cfg.frontend_retries = parse_int("frontend_retries", value, 0, 5)? as u32
+        }
+        "gateway_pool" => {
+            let pool = parse_int("gateway_pool", value, 1, 100_000)? as u32;
+            cfg.gateway
+                .get_or_insert(GatewayConfig {
+                    pool,
+                    route_timeout: None,
+                })
+                .pool = pool;
+        }
+        "route_timeout" => {
+            let t = parse_time("route_timeout", value, MS, 3_600 * SECOND)?;
+            if let Some(g) = cfg.gateway.as_mut() {
+                g.route_timeout = Some(t);
+            }
+        }
+        "catalog_share" => cfg.catalog_share = parse_float("catalog_share", value, 0.0, 1.0)?,
+        "history_share" => cfg.history_share = parse_float("history_share", value, 0.0, 1.0)?,
+        "sidecar_retries" => {
+            let n = parse_int("sidecar_retries", value, 0, 5)? as u32;
+            cfg.sidecar
+                .get_or_insert_with(SidecarConfig::lesson_000)
+                .retries = n;
+        }
+        "queue_limit" => cfg.queue_limit = Some(parse_int("queue_limit", value, 1, 10_000_000)?),
         _ => {
             return Err(ParamError {
                 field: "key",

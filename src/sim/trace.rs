@@ -9,28 +9,52 @@ use crate::resilience::{BreakerState, TransitionReason};
 /// Width of one time-series bucket: 100 ms.
 pub const BUCKET: Micros = 100_000;
 
-/// How one request ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// How one request ended, as its client saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
-    /// Inventory answered in time.
+    /// Answered in time (for `/orders`: inventory reserved the stock).
     Ok,
-    /// The call to inventory ran out of its timeout.
+    /// The call to inventory ran out of its timeout (the last attempt, with retries).
     Timeout,
     /// The circuit breaker refused the call.
     CircuitOpen,
     /// No bulkhead permit within `max_wait`.
     BulkheadFull,
+    /// The request's time budget ran out before the next attempt could start.
+    BudgetExhausted,
+    /// Refused at the door of `orders`: load shedding by priority, or its queue was full.
+    Shed,
+    /// Inventory answered a business "no" (out of stock): a correct answer, not a failure.
+    BusinessRejected,
+    /// Inventory could not be used; the order was accepted as "pending confirmation".
+    Fallback,
+    /// Inventory failed with a transient error (the fault schedule's error rate).
+    DependencyError,
+    /// The client stopped waiting before any answer came (the work may still go on).
+    ClientGaveUp,
+    /// The gateway answered 503: every connection of its pool was in use.
+    GatewayRejected,
+    /// The gateway's route timeout ran out first: 504 to the client.
+    GatewayTimeout,
     /// Still queued or running when the run stopped (only when not draining).
     Unfinished,
 }
 
 impl Outcome {
     /// Every outcome, in the order the lesson's table sorts them (alphabetical).
-    pub const ALL: [Outcome; 5] = [
+    pub const ALL: [Outcome; 13] = [
+        Outcome::BudgetExhausted,
         Outcome::BulkheadFull,
+        Outcome::BusinessRejected,
         Outcome::CircuitOpen,
+        Outcome::ClientGaveUp,
+        Outcome::DependencyError,
+        Outcome::Fallback,
+        Outcome::GatewayRejected,
+        Outcome::GatewayTimeout,
         Outcome::Ok,
+        Outcome::Shed,
         Outcome::Timeout,
         Outcome::Unfinished,
     ];
@@ -42,8 +66,24 @@ impl Outcome {
             Outcome::Timeout => "timeout",
             Outcome::CircuitOpen => "circuit_open",
             Outcome::BulkheadFull => "bulkhead_full",
+            Outcome::BudgetExhausted => "budget_exhausted",
+            Outcome::Shed => "shed",
+            Outcome::BusinessRejected => "business_rejected",
+            Outcome::Fallback => "fallback",
+            Outcome::DependencyError => "dependency_error",
+            Outcome::ClientGaveUp => "client_gave_up",
+            Outcome::GatewayRejected => "gateway_rejected",
+            Outcome::GatewayTimeout => "gateway_timeout",
             Outcome::Unfinished => "unfinished",
         }
+    }
+
+    /// True when the client got what it asked for: ok, a business answer, or the fallback.
+    pub fn is_answer(self) -> bool {
+        matches!(
+            self,
+            Outcome::Ok | Outcome::BusinessRejected | Outcome::Fallback
+        )
     }
 }
 
@@ -58,11 +98,53 @@ pub struct OutcomeCounts {
     pub circuit_open: u64,
     /// Refused by the bulkhead.
     pub bulkhead_full: u64,
+    /// Out of request budget.
+    #[serde(default)]
+    pub budget_exhausted: u64,
+    /// Shed at the door of `orders`.
+    #[serde(default)]
+    pub shed: u64,
+    /// A business "no".
+    #[serde(default)]
+    pub business_rejected: u64,
+    /// Accepted as pending confirmation.
+    #[serde(default)]
+    pub fallback: u64,
+    /// A transient error from inventory.
+    #[serde(default)]
+    pub dependency_error: u64,
+    /// The client had left.
+    #[serde(default)]
+    pub client_gave_up: u64,
+    /// 503 from the gateway.
+    #[serde(default)]
+    pub gateway_rejected: u64,
+    /// 504 from the gateway.
+    #[serde(default)]
+    pub gateway_timeout: u64,
     /// Not finished when the run stopped.
     pub unfinished: u64,
 }
 
 impl OutcomeCounts {
+    fn slot(&mut self, outcome: Outcome) -> &mut u64 {
+        match outcome {
+            Outcome::Ok => &mut self.ok,
+            Outcome::Timeout => &mut self.timeout,
+            Outcome::CircuitOpen => &mut self.circuit_open,
+            Outcome::BulkheadFull => &mut self.bulkhead_full,
+            Outcome::BudgetExhausted => &mut self.budget_exhausted,
+            Outcome::Shed => &mut self.shed,
+            Outcome::BusinessRejected => &mut self.business_rejected,
+            Outcome::Fallback => &mut self.fallback,
+            Outcome::DependencyError => &mut self.dependency_error,
+            Outcome::ClientGaveUp => &mut self.client_gave_up,
+            Outcome::GatewayRejected => &mut self.gateway_rejected,
+            Outcome::GatewayTimeout => &mut self.gateway_timeout,
+            Outcome::Unfinished => &mut self.unfinished,
+        }
+    }
+
     /// The count for one outcome.
     pub fn get(&self, outcome: Outcome) -> u64 {
         match outcome {
@@ -70,25 +152,75 @@ impl OutcomeCounts {
             Outcome::Timeout => self.timeout,
             Outcome::CircuitOpen => self.circuit_open,
             Outcome::BulkheadFull => self.bulkhead_full,
+            Outcome::BudgetExhausted => self.budget_exhausted,
+            Outcome::Shed => self.shed,
+            Outcome::BusinessRejected => self.business_rejected,
+            Outcome::Fallback => self.fallback,
+            Outcome::DependencyError => self.dependency_error,
+            Outcome::ClientGaveUp => self.client_gave_up,
+            Outcome::GatewayRejected => self.gateway_rejected,
+            Outcome::GatewayTimeout => self.gateway_timeout,
             Outcome::Unfinished => self.unfinished,
         }
     }
 
     /// Adds one request with `outcome`.
     pub fn add(&mut self, outcome: Outcome) {
-        let slot = match outcome {
-            Outcome::Ok => &mut self.ok,
-            Outcome::Timeout => &mut self.timeout,
-            Outcome::CircuitOpen => &mut self.circuit_open,
-            Outcome::BulkheadFull => &mut self.bulkhead_full,
-            Outcome::Unfinished => &mut self.unfinished,
-        };
-        *slot += 1;
+        *self.slot(outcome) += 1;
     }
 
     /// Every request counted.
     pub fn total(&self) -> u64 {
-        self.ok + self.timeout + self.circuit_open + self.bulkhead_full + self.unfinished
+        Outcome::ALL.iter().map(|&o| self.get(o)).sum()
+    }
+}
+
+/// The routes clients call through the gateway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Route {
+    /// `POST /orders`: a worker of `orders` reserves stock in inventory.
+    Orders,
+    /// `GET /catalog`: served by another service; it only shares the gateway's pool.
+    Catalog,
+    /// Order history: a worker of `orders` reads its own store (lesson 004's
+    /// `orderHistoryLookup`); it shares the workers, and maybe the bulkhead, with `/orders`.
+    OrderHistory,
+}
+
+impl Route {
+    /// All three, in this order.
+    pub const ALL: [Route; 3] = [Route::Orders, Route::Catalog, Route::OrderHistory];
+
+    /// The name used in JSON and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Route::Orders => "orders",
+            Route::Catalog => "catalog",
+            Route::OrderHistory => "order_history",
+        }
+    }
+}
+
+/// Requests of one route and how they ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteCounts {
+    /// The route.
+    pub route: Route,
+    /// Requests sent on it (front-end retries included).
+    pub sent: u64,
+    /// How they ended.
+    pub outcomes: OutcomeCounts,
+}
+
+impl RouteCounts {
+    /// Share of `sent` that got an answer (ok, business answer or fallback); 0 when none sent.
+    pub fn success_rate(&self) -> f64 {
+        if self.sent == 0 {
+            return 0.0;
+        }
+        let o = &self.outcomes;
+        (o.ok + o.business_rejected + o.fallback) as f64 / self.sent as f64
     }
 }
 
@@ -99,6 +231,10 @@ pub struct Percentiles {
     pub p50: Option<Micros>,
     /// `sorted[floor(n * 0.99)]`; `None` when nothing finished.
     pub p99: Option<Micros>,
+    /// True when there were too many distinct values to count exactly and the two figures
+    /// come from an HdrHistogram (within 1%); see [`LessonPercentiles`].
+    #[serde(default)]
+    pub approximate: bool,
 }
 
 impl Percentiles {
@@ -110,13 +246,168 @@ impl Percentiles {
         }
         values.sort_unstable();
         let n = values.len();
-        let p99_index = (n.saturating_mul(99) / 100).min(n - 1);
         Percentiles {
             p50: values.get(n / 2).copied(),
-            p99: values.get(p99_index).copied(),
+            p99: values.get(p99_rank(n as u64) as usize).copied(),
+            approximate: false,
         }
     }
 }
+
+/// The lesson's p99 index, `floor(n * 0.99)`, in integers, within `0..n`.
+fn p99_rank(n: u64) -> u64 {
+    (n.saturating_mul(99) / 100).min(n.saturating_sub(1))
+}
+
+/// Most distinct values [`LessonPercentiles`] counts exactly before it hands over to its
+/// histogram: about 3 MB at most, whatever the number of requests.
+pub const EXACT_DISTINCT_VALUES: usize = 65_536;
+
+/// The lesson's percentile rule without keeping every value: a count per distinct value,
+/// which gives the exact order statistics `sorted[n/2]` and `sorted[floor(0.99 n)]` while
+/// there are at most [`EXACT_DISTINCT_VALUES`] distinct values (the lesson's scenarios have a
+/// few hundred: fixed latencies, timeouts, waits). Past that it keeps only an HdrHistogram and
+/// reports its value at the same rank, marked approximate (within 1%).
+#[derive(Debug, Clone)]
+pub struct LessonPercentiles {
+    exact: Option<std::collections::BTreeMap<Micros, u64>>,
+    all: LatencyHistogram,
+}
+
+impl Default for LessonPercentiles {
+    fn default() -> Self {
+        LessonPercentiles {
+            exact: Some(std::collections::BTreeMap::new()),
+            all: LatencyHistogram::new(),
+        }
+    }
+}
+
+impl LessonPercentiles {
+    /// Counts one value.
+    pub fn record(&mut self, value: Micros) {
+        self.all.record(value);
+        if let Some(map) = self.exact.as_mut() {
+            *map.entry(value).or_insert(0) += 1;
+            if map.len() > EXACT_DISTINCT_VALUES {
+                self.exact = None;
+            }
+        }
+    }
+
+    /// p50 and p99 by the lesson's rule.
+    pub fn percentiles(&self) -> Percentiles {
+        let n = self.all.count();
+        if n == 0 {
+            return Percentiles::default();
+        }
+        let ranks = [n / 2, p99_rank(n)];
+        let at = |rank: u64| -> Option<Micros> {
+            match &self.exact {
+                Some(map) => {
+                    let mut seen = 0;
+                    map.iter().find_map(|(&v, &c)| {
+                        seen += c;
+                        (seen > rank).then_some(v)
+                    })
+                }
+                None => self.all.value_at_rank(rank),
+            }
+        };
+        Percentiles {
+            p50: at(ranks[0]),
+            p99: at(ranks[1]),
+            approximate: self.exact.is_none(),
+        }
+    }
+}
+
+/// Highest latency a histogram tells apart (about 12.7 days); longer ones are counted there.
+pub const HISTOGRAM_HIGHEST: Micros = 1 << 40;
+
+/// An HdrHistogram of latencies in microseconds (2 significant digits: within 1%), written as
+/// the list of its non-empty buckets, `[highest value of the bucket, count]`, lowest first.
+#[derive(Debug, Clone)]
+pub struct LatencyHistogram(hdrhistogram::Histogram<u64>);
+
+impl LatencyHistogram {
+    /// An empty histogram.
+    pub fn new() -> Self {
+        // The bounds are constants that hdrhistogram accepts: this cannot fail.
+        let h = hdrhistogram::Histogram::new_with_bounds(1, HISTOGRAM_HIGHEST, 2)
+            .unwrap_or_else(|_| unreachable!("constant histogram bounds"));
+        LatencyHistogram(h)
+    }
+
+    /// Counts one latency (longer than [`HISTOGRAM_HIGHEST`] counts as that).
+    pub fn record(&mut self, value: Micros) {
+        self.record_n(value, 1);
+    }
+
+    fn record_n(&mut self, value: Micros, count: u64) {
+        // Within bounds by construction, so recording cannot fail.
+        let _ = self.0.record_n(value.min(HISTOGRAM_HIGHEST), count);
+    }
+
+    /// Latencies counted.
+    pub fn count(&self) -> u64 {
+        self.0.len()
+    }
+
+    /// The value at a quantile in `0..=1` (HdrHistogram's rule); `None` when empty.
+    pub fn value_at_quantile(&self, q: f64) -> Option<Micros> {
+        (self.count() > 0).then(|| self.0.value_at_quantile(q.clamp(0.0, 1.0)))
+    }
+
+    /// The value of the `rank`-th smallest latency (0-based), to the histogram's precision.
+    pub fn value_at_rank(&self, rank: u64) -> Option<Micros> {
+        let mut seen = 0;
+        self.0.iter_recorded().find_map(|v| {
+            seen += v.count_at_value();
+            (seen > rank).then(|| v.value_iterated_to())
+        })
+    }
+
+    /// The non-empty buckets, lowest first: `(highest value of the bucket, count)`.
+    pub fn buckets(&self) -> Vec<(Micros, u64)> {
+        self.0
+            .iter_recorded()
+            .map(|v| (v.value_iterated_to(), v.count_at_value()))
+            .collect()
+    }
+}
+
+impl Default for LatencyHistogram {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PartialEq for LatencyHistogram {
+    fn eq(&self, other: &Self) -> bool {
+        self.buckets() == other.buckets()
+    }
+}
+
+impl Serialize for LatencyHistogram {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.buckets().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for LatencyHistogram {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let buckets: Vec<(Micros, u64)> = Vec::deserialize(deserializer)?;
+        let mut h = LatencyHistogram::new();
+        for (value, count) in buckets {
+            h.record_n(value, count);
+        }
+        Ok(h)
+    }
+}
+
+/// HdrHistograms of one kind of latency, one per outcome that occurred.
+pub type HistogramsByOutcome = std::collections::BTreeMap<Outcome, LatencyHistogram>;
 
 /// One change of the breaker's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,7 +445,7 @@ pub struct Bucket {
     pub arrivals: u64,
     /// Requests finished, by outcome (`unfinished` stays 0 here).
     pub completions: OutcomeCounts,
-    /// Calls that reached inventory.
+    /// Calls that reached inventory (every attempt counts).
     pub inventory_calls: u64,
     /// Workers busy.
     pub workers_busy: u32,
@@ -209,6 +500,36 @@ pub struct Trace {
     /// One record per request in arrival order, when the config asked for them; else empty.
     #[serde(default)]
     pub requests: Vec<RequestRecord>,
+    /// Service time by the outcome of the work `orders` did (requests a worker took up).
+    #[serde(default)]
+    pub service_histograms: HistogramsByOutcome,
+    /// End-to-end time by the outcome the client saw (from arrival to its answer).
+    #[serde(default)]
+    pub end_to_end_histograms: HistogramsByOutcome,
+    /// Requests and outcomes per route (only the routes that were sent any).
+    #[serde(default)]
+    pub routes: Vec<RouteCounts>,
+    /// Requests a worker of `orders` finished after their client already had an answer (it
+    /// gave up, or the gateway timed out): work done for nobody.
+    #[serde(default)]
+    pub stale_work: u64,
+    /// Of `sent`, the requests that were front-end retries.
+    #[serde(default)]
+    pub frontend_retries: u64,
+    /// Retries the `orders` library made towards inventory.
+    #[serde(default)]
+    pub library_retries: u64,
+    /// Retries the sidecar made inside the library's attempts.
+    #[serde(default)]
+    pub sidecar_retries: u64,
+    /// Requests refused by load shedding, by priority: `[low, normal, high]` (a full queue's
+    /// refusals are not in here).
+    #[serde(default)]
+    pub shed_by_priority: [u64; 3],
+    /// Most requests alive at once (arrived, not yet over): what the simulator's memory
+    /// follows, rather than the number of requests sent.
+    #[serde(default)]
+    pub peak_live_requests: u64,
 }
 
 impl Trace {
@@ -238,10 +559,52 @@ mod tests {
     #[test]
     fn counts_add_up() {
         let mut c = OutcomeCounts::default();
-        for o in Outcome::ALL {
+        for (i, o) in Outcome::ALL.into_iter().enumerate() {
             c.add(o);
             assert_eq!(c.get(o), 1);
+            assert_eq!(c.total(), i as u64 + 1);
         }
-        assert_eq!(c.total(), 5);
+        let names: std::collections::BTreeSet<_> = Outcome::ALL.iter().map(|o| o.name()).collect();
+        assert_eq!(names.len(), Outcome::ALL.len());
+        // The JSON key of each count is the outcome's name.
+        let json = serde_json::to_value(c).unwrap();
+        for o in Outcome::ALL {
+            assert_eq!(json[o.name()], 1, "{}", o.name());
+        }
+    }
+
+    #[test]
+    fn exact_counter_follows_the_lesson_rule_then_hands_over() {
+        let values: Vec<Micros> = (0..1_001u64).map(|i| (i * 7_919) % 1_000 * 1_000).collect();
+        let mut p = LessonPercentiles::default();
+        values.iter().for_each(|&v| p.record(v));
+        assert_eq!(p.percentiles(), Percentiles::lesson_rule(values.clone()));
+        // More distinct values than it counts exactly: approximate, within 1%.
+        let many: Vec<Micros> = (0..EXACT_DISTINCT_VALUES as u64 * 2)
+            .map(|i| 1_000 + i)
+            .collect();
+        let mut p = LessonPercentiles::default();
+        many.iter().for_each(|&v| p.record(v));
+        let got = p.percentiles();
+        let want = Percentiles::lesson_rule(many);
+        assert!(got.approximate);
+        for (g, w) in [(got.p50, want.p50), (got.p99, want.p99)] {
+            let (g, w) = (g.unwrap() as f64, w.unwrap() as f64);
+            assert!((g / w - 1.0).abs() < 0.01, "{g} vs {w}");
+        }
+    }
+
+    #[test]
+    fn histograms_round_trip_through_json() {
+        let mut h = LatencyHistogram::new();
+        for v in [0, 1, 40_000, 40_000, 300_000, 4_000_000, u64::MAX] {
+            h.record(v);
+        }
+        assert_eq!(h.count(), 7);
+        let json = serde_json::to_string(&h).unwrap();
+        let back: LatencyHistogram = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, h);
+        assert_eq!(back.value_at_rank(6), Some(h.value_at_rank(6).unwrap()));
+        assert!(h.value_at_rank(7).is_none());
     }
 }

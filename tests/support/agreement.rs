@@ -4,7 +4,8 @@
 //! from the host test's failure message into `tests/fixtures/`.
 
 use resilience_playground::sim::latency::{preview, LatencyModel};
-use resilience_playground::sim::{model::run, scenario::Scenario};
+use resilience_playground::sim::model::{run, Arrivals};
+use resilience_playground::sim::scenario::{Preset, Scenario};
 
 /// The fixture for [`preview_figures`].
 pub const PREVIEW_FIXTURE: &str = include_str!("../fixtures/preview_seed3.txt");
@@ -21,17 +22,24 @@ pub fn preview_figures() -> String {
     format!("{} {}", sample.p50, sample.p99)
 }
 
-/// One line per lesson scenario: its key and the FNV-1a digest of its whole Trace as JSON,
-/// so equal digests mean byte-identical traces; then the same for `cb` with the per-request
-/// log switched on (key `cb+requests`), as the page runs it.
+/// One line per preset (the lesson's four first): its key and the FNV-1a digest of its whole
+/// Trace as JSON, so equal digests mean byte-identical traces; then `cb` with the per-request
+/// log switched on (`cb+requests`), as the page runs it, and a run drawing from the seeded
+/// stream (`poisson-lognormal`: Poisson arrivals, lognormal latency, retries with jitter).
 pub fn lesson_trace_digests() -> String {
-    let mut runs: Vec<(String, _)> = Scenario::ALL
+    let mut runs: Vec<(String, _)> = Preset::ALL
         .iter()
-        .map(|s| (s.key().to_string(), s.config()))
+        .map(|p| (p.key().to_string(), p.config()))
         .collect();
     let mut with_log = Scenario::Cb.config();
     with_log.record_requests = true;
     runs.push(("cb+requests".to_string(), with_log));
+    let mut random = Preset::Ex1Budget.config();
+    random.arrivals = Arrivals::Poisson;
+    random.fast_p99 = Some(120_000);
+    random.slow_p99 = Some(8_000_000);
+    random.record_requests = true;
+    runs.push(("poisson-lognormal".to_string(), random));
     runs.iter()
         .map(|(key, config)| {
             let trace = run(config).expect("preset runs");

@@ -1,0 +1,423 @@
+//! The simulator's model beyond the lesson's four scenarios: each option against the
+//! mechanism it stands for, the presets' key figures, and the first trip of `cb`.
+
+use resilience_playground::resilience::{
+    BreakerConfig, BreakerState, Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy,
+    TransitionReason,
+};
+use resilience_playground::sim::model::{run, Arrivals, CascadeConfig, GatewayConfig, PriorityMix};
+use resilience_playground::sim::scenario::{Preset, Scenario};
+use resilience_playground::sim::trace::{Outcome, Route, Trace};
+
+const MS: u64 = 1_000;
+const SECOND: u64 = 1_000_000;
+
+/// Every request counted once, in the totals, per route and in the series.
+fn conserved(t: &Trace) {
+    assert_eq!(t.outcomes.total(), t.sent, "{:?}", t.outcomes);
+    let route_sent: u64 = t.routes.iter().map(|r| r.sent).sum();
+    assert_eq!(route_sent, t.sent);
+    for r in &t.routes {
+        assert_eq!(r.outcomes.total(), r.sent, "{r:?}");
+    }
+    let arrivals: u64 = t.series.iter().map(|b| b.arrivals).sum();
+    let done: u64 = t.series.iter().map(|b| b.completions.total()).sum();
+    if !t.series_truncated {
+        assert_eq!(arrivals, t.sent);
+        assert_eq!(done + t.outcomes.unfinished, t.sent);
+    }
+}
+
+#[test]
+fn poisson_arrivals_follow_the_seed_and_the_rate() {
+    let mut c = Scenario::Timeout.config();
+    c.arrivals = Arrivals::Poisson;
+    c.duration = 60 * SECOND;
+    c.record_requests = true;
+    let a = run(&c).unwrap();
+    assert_eq!(a, run(&c).unwrap());
+    // 6,000 expected; a Poisson count's standard deviation is about 77.
+    assert!((5_700..=6_300).contains(&a.sent), "{}", a.sent);
+    let gaps: Vec<u64> = a
+        .requests
+        .windows(2)
+        .map(|w| w[1].arrived - w[0].arrived)
+        .collect();
+    assert!(gaps.iter().any(|&g| g < 2 * MS) && gaps.iter().any(|&g| g > 30 * MS));
+    c.seed = 9;
+    let b = run(&c).unwrap();
+    assert_ne!(a.requests, b.requests);
+    conserved(&a);
+}
+
+#[test]
+fn lognormal_latency_has_its_median_and_p99() {
+    let mut c = Scenario::None.config();
+    c.degrade_at = 3_600 * SECOND;
+    c.duration = 100 * SECOND;
+    c.threads = 1_000;
+    c.fast_p99 = Some(120 * MS);
+    let t = run(&c).unwrap();
+    let (p50, p99) = (t.service.p50.unwrap() as f64, t.service.p99.unwrap() as f64);
+    assert!((p50 / 40_000.0 - 1.0).abs() < 0.05, "{p50}");
+    assert!((p99 / 120_000.0 - 1.0).abs() < 0.10, "{p99}");
+}
+
+#[test]
+fn recovery_brings_fast_answers_back() {
+    let mut c = Scenario::Timeout.config();
+    c.recover_at = Some(6 * SECOND);
+    let t = run(&c).unwrap();
+    // Calls starting in (3 s, 6 s] time out: 300 of them; the other 900 are fast.
+    assert_eq!((t.outcomes.ok, t.outcomes.timeout), (900, 300));
+    conserved(&t);
+}
+
+#[test]
+fn transient_errors_count_for_the_breaker_business_errors_do_not() {
+    let mut c = Scenario::Cb.config();
+    c.slow = c.fast;
+    c.error_rate = 1.0;
+    let t = run(&c).unwrap();
+    assert!(t.outcomes.dependency_error > 0);
+    assert!(t.first_open().is_some());
+
+    let mut c = Scenario::Cb.config();
+    c.degrade_at = 3_600 * SECOND;
+    c.business_error_rate = 0.6;
+    let t = run(&c).unwrap();
+    assert_eq!(
+        t.first_open(),
+        None,
+        "a business no is a success of the dependency"
+    );
+    let share = t.outcomes.business_rejected as f64 / t.sent as f64;
+    assert!((share - 0.6).abs() < 0.05, "{share}");
+    c.business_errors_trip_breaker = true;
+    let t = run(&c).unwrap();
+    assert!(t.first_open().is_some(), "exercise 2's bug opens it");
+}
+
+#[test]
+fn library_retries_multiply_calls_and_the_budget_caps_them() {
+    let mut c = Scenario::Timeout.config();
+    c.retry = Some(RetryPolicy::reserve_stock());
+    let t = run(&c).unwrap();
+    let calls: u64 = t.series.iter().map(|b| b.inventory_calls).sum();
+    assert_eq!(calls, t.sent + t.library_retries);
+    // 899 slow requests, two retries each.
+    assert_eq!(t.library_retries, 2 * 899);
+    c.retry_budget = Some(RetryBudgetConfig::lesson_000());
+    let t = run(&c).unwrap();
+    let calls: u64 = t.series.iter().map(|b| b.inventory_calls).sum();
+    // Each call earns 0.1 credit, the budget starts with 10: retries <= 10 + calls / 10.
+    assert!(
+        t.library_retries <= 10 + calls / 10,
+        "{} of {calls}",
+        t.library_retries
+    );
+    assert!(t.library_retries > 0);
+    conserved(&t);
+}
+
+#[test]
+fn jitter_none_retries_in_waves_full_jitter_spreads_them() {
+    let mut c = Scenario::Timeout.config();
+    c.retry = Some(RetryPolicy {
+        attempts: 2,
+        base: 100 * MS,
+        cap: 100 * MS,
+        jitter: Jitter::None,
+    });
+    c.record_requests = true;
+    let fixed = run(&c).unwrap();
+    c.retry = Some(RetryPolicy::reserve_stock());
+    let jittered = run(&c).unwrap();
+    let distinct = |t: &Trace| {
+        let mut v: Vec<u64> = t
+            .requests
+            .iter()
+            .filter_map(|r| r.finished.zip(r.started))
+            .map(|(f, s)| f - s)
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v.len()
+    };
+    assert!(distinct(&fixed) <= 3, "{}", distinct(&fixed));
+    assert!(distinct(&jittered) > 50, "{}", distinct(&jittered));
+}
+
+#[test]
+fn a_request_budget_bounds_the_time_from_arrival_to_answer() {
+    // Twice the load the workers can take at a 300 ms timeout: without a budget the queue,
+    // and the end-to-end time, grow for the whole run.
+    let mut c = Scenario::Timeout.config();
+    c.rate = 200.0;
+    let unbounded = run(&c).unwrap();
+    assert!(unbounded.end_to_end.p99.unwrap() > 5 * SECOND);
+    // A 500 ms budget from arrival: queue wait spends it, the call gets what is left.
+    c.request_budget = Some(500 * MS);
+    let t = run(&c).unwrap();
+    for h in t.end_to_end_histograms.values() {
+        let longest = h.value_at_quantile(1.0).unwrap();
+        assert!(longest <= 500 * MS + 500 * MS / 100, "{longest}");
+    }
+    assert_eq!(t.outcomes.unfinished, 0);
+    conserved(&t);
+}
+
+#[test]
+fn fallback_replaces_inventory_failures_only() {
+    let plain = run(&Scenario::Bulkhead.config()).unwrap();
+    let mut c = Scenario::Bulkhead.config();
+    c.fallback = true;
+    let t = run(&c).unwrap();
+    let o = plain.outcomes;
+    assert_eq!(t.outcomes.ok, o.ok);
+    assert_eq!(
+        t.outcomes.fallback,
+        o.timeout + o.circuit_open + o.bulkhead_full
+    );
+    conserved(&t);
+}
+
+#[test]
+fn clients_give_up_and_the_front_end_retries() {
+    let mut c = Scenario::None.config();
+    c.client_give_up = Some(5 * SECOND);
+    c.frontend_retries = 1;
+    c.frontend_backoff = SECOND;
+    let t = run(&c).unwrap();
+    assert!(t.outcomes.client_gave_up > 0);
+    assert_eq!(t.sent, 1_200 + t.frontend_retries);
+    assert!(t.frontend_retries > 0 && t.frontend_retries <= t.outcomes.client_gave_up);
+    // The workers still serve the requests whose clients left.
+    assert_eq!(t.stale_work, t.outcomes.client_gave_up);
+    conserved(&t);
+}
+
+#[test]
+fn the_gateway_pool_rejects_every_route_once_full() {
+    let t = run(&Preset::Saturday.config()).unwrap();
+    assert!(t.series.iter().all(|b| b.gateway_in_use <= 200));
+    assert!(t.series.iter().any(|b| b.gateway_in_use == 200));
+    let catalog = t.routes.iter().find(|r| r.route == Route::Catalog).unwrap();
+    assert!(catalog.outcomes.gateway_rejected > 0, "collateral damage");
+    // Before 10:12:00 (t = 10 s) nothing is rejected.
+    let early: u64 = t.series[..100]
+        .iter()
+        .map(|b| b.completions.gateway_rejected)
+        .sum();
+    assert_eq!(early, 0);
+    conserved(&t);
+
+    let mut c = Scenario::None.config();
+    c.gateway = Some(GatewayConfig {
+        pool: 1_000,
+        route_timeout: Some(SECOND),
+    });
+    let t = run(&c).unwrap();
+    assert!(t.outcomes.gateway_timeout > 800, "{:?}", t.outcomes);
+    assert!(t.stale_work > 800);
+    conserved(&t);
+}
+
+#[test]
+fn load_shedding_drops_low_priority_first_and_a_bounded_queue_sheds() {
+    let mut c = Scenario::None.config();
+    c.load_shed = Some(LoadShedConfig::lesson_000());
+    c.priority_mix = PriorityMix {
+        high: 0.3,
+        low: 0.3,
+    };
+    let t = run(&c).unwrap();
+    conserved(&t);
+    let [low, normal, high] = t.shed_by_priority;
+    assert_eq!(low + normal + high, t.outcomes.shed);
+    // Equal numbers of low and high requests arrive; low ones are refused from 30 in flight,
+    // high ones only from 90.
+    assert!(low > high && normal > high, "{low} {normal} {high}");
+    assert!(t
+        .series
+        .iter()
+        .all(|b| u64::from(b.workers_busy) + b.queue_len <= 90));
+
+    let mut c = Scenario::None.config();
+    c.queue_limit = Some(10);
+    let t = run(&c).unwrap();
+    assert!(t.outcomes.shed > 0);
+    assert!(t.series.iter().all(|b| b.queue_len <= 10));
+    conserved(&t);
+}
+
+#[test]
+fn cb_opens_when_the_lesson_mechanics_say() {
+    // Requests arrive every 10 ms from 0. Calls starting at or before 3 s are fast: 301 of
+    // them (0, 10 ms, ..., 3 s), recorded as successes at start + 40 ms. Calls starting from
+    // 3.01 s time out and are recorded as failures at start + 300 ms: 3.31 s, 3.32 s, ...
+    // Nothing leaves the 10 s window before 6.3 s, so after the k-th failure the window holds
+    // 301 successes and k failures; the ratio reaches 50% at k = 301, recorded at
+    // 3.30 s + 301 x 10 ms = 6.31 s, with 602 calls in the window.
+    let t = run(&Scenario::Cb.config()).unwrap();
+    let first = t.transitions[0];
+    assert_eq!(first.at, 6_310_000);
+    assert_eq!(
+        (first.from, first.to),
+        (BreakerState::Closed, BreakerState::Open)
+    );
+    assert_eq!(
+        first.reason,
+        TransitionReason::FailureRatio {
+            failures: 301,
+            calls: 602
+        }
+    );
+    // Then it probes every 2 s of cool-down: half open at 8.31 s, a probe fails 300 ms later.
+    assert_eq!(t.transitions[1].at, 8_310_000);
+    assert_eq!(t.transitions[2].at, 8_610_000);
+}
+
+/// A preset's key, requests sent and every outcome with its count.
+type Golden = (&'static str, u64, &'static [(Outcome, u64)]);
+
+#[test]
+fn presets_key_figures() {
+    let golden: &[Golden] = &[
+        ("none", 1_200, &[(Outcome::Ok, 1_200)]),
+        (
+            "timeout",
+            1_200,
+            &[(Outcome::Ok, 301), (Outcome::Timeout, 899)],
+        ),
+        (
+            "cb",
+            1_200,
+            &[
+                (Outcome::Ok, 301),
+                (Outcome::Timeout, 336),
+                (Outcome::CircuitOpen, 563),
+            ],
+        ),
+        (
+            "bulkhead",
+            1_200,
+            &[
+                (Outcome::Ok, 301),
+                (Outcome::Timeout, 216),
+                (Outcome::CircuitOpen, 94),
+                (Outcome::BulkheadFull, 589),
+            ],
+        ),
+        (
+            "saturday",
+            14_718,
+            &[
+                (Outcome::Ok, 4_186),
+                (Outcome::GatewayRejected, 9_852),
+                (Outcome::ClientGaveUp, 680),
+            ],
+        ),
+        (
+            "ex1-budget",
+            1_200,
+            &[(Outcome::Ok, 301), (Outcome::Timeout, 899)],
+        ),
+        (
+            "ex2-business-errors",
+            1_200,
+            &[
+                (Outcome::Ok, 18),
+                (Outcome::BusinessRejected, 20),
+                (Outcome::Fallback, 1_162),
+            ],
+        ),
+        (
+            "ex3-retry-layers",
+            9_899,
+            &[(Outcome::Ok, 1_114), (Outcome::DependencyError, 8_785)],
+        ),
+        (
+            "northwind-shared",
+            6_000,
+            &[
+                (Outcome::Ok, 1_894),
+                (Outcome::Fallback, 3_971),
+                (Outcome::BulkheadFull, 135),
+            ],
+        ),
+        (
+            "northwind-separate",
+            6_000,
+            &[(Outcome::Ok, 2_029), (Outcome::Fallback, 3_971)],
+        ),
+    ];
+    assert_eq!(golden.len(), Preset::ALL.len());
+    for (key, sent, counts) in golden {
+        let p = Preset::parse(key).unwrap();
+        assert_eq!(p.key(), *key);
+        assert!(!p.title().is_empty());
+        let t = run(&p.config()).unwrap();
+        assert_eq!(t.sent, *sent, "{key}");
+        for (o, n) in *counts {
+            assert_eq!(t.outcomes.get(*o), *n, "{key} {}", o.name());
+        }
+        let listed: u64 = counts.iter().map(|(_, n)| n).sum();
+        assert_eq!(listed, t.sent, "{key}: every outcome listed");
+        conserved(&t);
+    }
+    let history = |p: Preset| {
+        let t = run(&p.config()).unwrap();
+        t.routes
+            .iter()
+            .find(|r| r.route == Route::OrderHistory)
+            .unwrap()
+            .success_rate()
+    };
+    // Lesson 004: the shared pool starves order history; separate bulkheads keep it whole.
+    assert!(history(Preset::NorthwindShared) < 0.95);
+    assert_eq!(history(Preset::NorthwindSeparate), 1.0);
+    // Exercise 2: the breaker opens although inventory is healthy.
+    let t = run(&Preset::Ex2BusinessErrors.config()).unwrap();
+    assert!(t.first_open().unwrap() < SECOND);
+    // Exercise 3: about 100 x 3 x 3 x 3 = 2,700 calls/s reach the dead inventory; every
+    // call is a first try, a library retry or a sidecar retry.
+    let t = run(&Preset::Ex3RetryLayers.config()).unwrap();
+    let calls: u64 = t.series[10..290].iter().map(|b| b.inventory_calls).sum();
+    let per_second = calls as f64 / 28.0;
+    assert!((2_400.0..=2_900.0).contains(&per_second), "{per_second}");
+    let all_calls: u64 = t.series.iter().map(|b| b.inventory_calls).sum();
+    assert_eq!(all_calls, t.sent + t.library_retries + t.sidecar_retries);
+    // Without the sidecar's retries: about a third of that.
+    let mut c = Preset::Ex3RetryLayers.config();
+    c.sidecar = None;
+    let t = run(&c).unwrap();
+    let calls: u64 = t.series[10..290].iter().map(|b| b.inventory_calls).sum();
+    let per_second = calls as f64 / 28.0;
+    assert!((800.0..=950.0).contains(&per_second), "{per_second}");
+    // Saturday: the failover at 10:12:30 leaves stale work behind.
+    assert!(run(&Preset::Saturday.config()).unwrap().stale_work > 0);
+}
+
+#[test]
+fn old_configs_without_the_new_fields_still_load() {
+    let mut v = serde_json::to_value(Scenario::Cb.config()).unwrap();
+    let obj = v.as_object_mut().unwrap();
+    let lesson_keys = [
+        "rate",
+        "threads",
+        "duration",
+        "degrade_at",
+        "fast",
+        "slow",
+        "timeout",
+        "breaker",
+        "bulkhead",
+        "seed",
+        "drain",
+    ];
+    obj.retain(|k, _| lesson_keys.contains(&k.as_str()));
+    let c: CascadeConfig = serde_json::from_value(v).unwrap();
+    assert_eq!(c, Scenario::Cb.config());
+    let _ = BreakerConfig::northwind();
+}

@@ -1,0 +1,223 @@
+//! Properties of the simulator over random configurations: every request is counted exactly
+//! once, the same seed gives the same Trace, nothing panics, and a run that would go on too
+//! long stops with a clear error.
+
+use proptest::prelude::*;
+use resilience_playground::resilience::{
+    BreakerConfig, BulkheadConfig, Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy, Window,
+};
+use resilience_playground::sim::engine::EngineError;
+use resilience_playground::sim::model::{
+    run, run_with_cap, Arrivals, CascadeConfig, GatewayConfig, HistoryBulkhead, PriorityMix,
+    RunError, SidecarConfig,
+};
+use resilience_playground::sim::trace::Trace;
+
+const MS: u64 = 1_000;
+
+fn config() -> impl Strategy<Value = CascadeConfig> {
+    let load = (
+        1.0f64..400.0,
+        1u32..48,
+        100u64..4_000,
+        0u64..3_000,
+        0u64..200,
+        0u64..3_000,
+        prop::option::of(1u64..500),
+        any::<u64>(),
+        any::<bool>(),
+        any::<bool>(),
+    );
+    let stack = (
+        prop::option::of((1u64..5_000, 1u32..30, 0.1f64..1.0, 1u64..3_000, 1u32..5)),
+        prop::option::of((1u32..16, 0u64..100)),
+        prop::option::of((
+            1u32..4,
+            1u64..100,
+            prop_oneof![
+                Just(Jitter::None),
+                Just(Jitter::Full),
+                Just(Jitter::Equal),
+                Just(Jitter::Decorrelated)
+            ],
+        )),
+        any::<bool>(),
+        prop::option::of(1u64..1_000),
+        any::<bool>(),
+    );
+    let faults = (
+        prop::option::of(1u64..5),
+        prop::option::of(0u64..4_000),
+        0.0f64..1.0,
+        0.0f64..1.0,
+        any::<bool>(),
+    );
+    let edge = (
+        prop::option::of(1u64..3_000),
+        0u32..3,
+        0u64..500,
+        prop::option::of((1u32..100, prop::option::of(1u64..3_000))),
+        0.0f64..0.5,
+        0.0f64..0.5,
+        0u8..3,
+        any::<bool>(),
+        prop::option::of(1u64..50),
+        0.0f64..0.5,
+    );
+    let sidecar = prop::option::of((0u32..3, prop::option::of(1u64..400)));
+    (load, stack, faults, edge, sidecar).prop_map(|(load, stack, faults, edge, sidecar)| {
+        let (rate, threads, duration, degrade_at, fast, slow, timeout, seed, drain, poisson) = load;
+        let (breaker, bulkhead, retry, retry_budget, request_budget, fallback) = stack;
+        let (p99_factor, recover_after, error_rate, business_error_rate, trip) = faults;
+        let (
+            give_up,
+            fe_retries,
+            fe_backoff,
+            gateway,
+            catalog,
+            history,
+            history_bh,
+            shed,
+            queue_limit,
+            high,
+        ) = edge;
+        CascadeConfig {
+            rate,
+            threads,
+            duration: duration * MS,
+            degrade_at: degrade_at * MS,
+            fast: fast * MS,
+            slow: slow * MS,
+            timeout: timeout.map(|t| t * MS),
+            breaker: breaker.map(|(window, min_calls, failure_ratio, cooldown, probes)| {
+                BreakerConfig {
+                    window: Window::Time(window * MS),
+                    min_calls,
+                    failure_ratio,
+                    cooldown: cooldown * MS,
+                    half_open_probes: probes,
+                    ..BreakerConfig::lesson_000()
+                }
+            }),
+            bulkhead: bulkhead.map(|(permits, max_wait)| BulkheadConfig {
+                permits,
+                max_wait: max_wait * MS,
+                ..BulkheadConfig::cascade_sim()
+            }),
+            seed,
+            drain,
+            record_requests: true,
+            arrivals: if poisson {
+                Arrivals::Poisson
+            } else {
+                Arrivals::Even
+            },
+            fast_p99: p99_factor.filter(|_| fast > 0).map(|f| fast * MS * f),
+            slow_p99: p99_factor.filter(|_| slow > 0).map(|f| slow * MS * f),
+            recover_at: recover_after.map(|r| (degrade_at + r) * MS),
+            error_rate,
+            business_error_rate,
+            business_errors_trip_breaker: trip,
+            retry: retry.map(|(attempts, base, jitter)| RetryPolicy {
+                attempts,
+                base: base * MS,
+                cap: 4 * base * MS,
+                jitter,
+            }),
+            retry_budget: retry_budget.then(RetryBudgetConfig::lesson_000),
+            sidecar: sidecar.map(|(retries, per_try)| SidecarConfig {
+                retries,
+                per_try_timeout: per_try.map(|t| t * MS),
+                ..SidecarConfig::lesson_000()
+            }),
+            request_budget: request_budget.map(|b| b * MS),
+            fallback,
+            client_give_up: give_up.map(|g| g * MS),
+            frontend_retries: fe_retries,
+            frontend_backoff: fe_backoff * MS,
+            gateway: gateway.map(|(pool, route_timeout)| GatewayConfig {
+                pool,
+                route_timeout: route_timeout.map(|t| t * MS),
+            }),
+            catalog_share: catalog,
+            catalog_latency: 20 * MS,
+            history_share: history,
+            history_latency: 10 * MS,
+            history_bulkhead: match history_bh {
+                0 => HistoryBulkhead::None,
+                1 => HistoryBulkhead::Shared,
+                _ => HistoryBulkhead::Own(BulkheadConfig::northwind_order_history()),
+            },
+            load_shed: shed.then(|| LoadShedConfig {
+                low: threads / 3,
+                normal: threads * 2 / 3,
+                high: threads,
+                ..LoadShedConfig::lesson_000()
+            }),
+            priority_mix: PriorityMix { high, low: 0.3 },
+            queue_limit,
+        }
+    })
+}
+
+fn check_counts(c: &CascadeConfig, t: &Trace) {
+    assert_eq!(t.outcomes.total(), t.sent, "{:?}", t.outcomes);
+    assert_eq!(t.requests.len() as u64, t.sent);
+    let by_route: u64 = t.routes.iter().map(|r| r.outcomes.total()).sum();
+    assert_eq!(by_route, t.sent);
+    let answered: u64 = t.end_to_end_histograms.values().map(|h| h.count()).sum();
+    assert_eq!(answered + t.outcomes.unfinished, t.sent);
+    if !t.series_truncated {
+        let arrivals: u64 = t.series.iter().map(|b| b.arrivals).sum();
+        let done: u64 = t.series.iter().map(|b| b.completions.total()).sum();
+        assert_eq!(arrivals, t.sent);
+        assert_eq!(done + t.outcomes.unfinished, t.sent);
+    }
+    if c.drain {
+        assert_eq!(t.outcomes.unfinished, 0);
+    }
+    for r in &t.requests {
+        assert_eq!(r.finished.is_none(), r.outcome.name() == "unfinished");
+        assert!(r.finished.is_none_or(|f| f >= r.arrived));
+    }
+    if let Some(g) = &c.gateway {
+        assert!(t.series.iter().all(|b| b.gateway_in_use <= g.pool));
+    }
+    assert!(t.series.iter().all(|b| b.workers_busy <= c.threads));
+    if !t.series_truncated {
+        let calls: u64 = t.series.iter().map(|b| b.inventory_calls).sum();
+        assert!(calls <= t.sent + t.library_retries + t.sidecar_retries);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_request_is_counted_once_and_the_seed_replays(c in config()) {
+        match run(&c) {
+            Ok(t) => {
+                check_counts(&c, &t);
+                prop_assert_eq!(&t, &run(&c).unwrap());
+                let json = serde_json::to_string(&t).unwrap();
+                let back: Trace = serde_json::from_str(&json).unwrap();
+                prop_assert_eq!(back, t);
+            }
+            // A generated combination may be out of range; then it must say which field.
+            Err(RunError::Param(e)) => prop_assert!(!e.field.is_empty() && !e.range.is_empty()),
+            Err(e) => prop_assert!(false, "{e}"),
+        }
+    }
+
+    #[test]
+    fn a_small_event_cap_is_an_error_never_a_hang(c in config(), cap in 1u64..200) {
+        match run_with_cap(&c, cap) {
+            Ok(t) => prop_assert!(t.events <= cap),
+            Err(RunError::Engine(e)) => {
+                prop_assert_eq!(e, EngineError::EventCapExceeded { cap });
+                prop_assert!(e.to_string().contains("event cap"));
+            }
+            Err(RunError::Param(_)) => {}
+        }
+    }
+}
