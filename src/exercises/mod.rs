@@ -10,12 +10,14 @@
 //! `seed` field, so the same parameters give the same run on the host and in the browser.
 
 pub mod ex1_budget;
+pub mod ex3_layers;
 
 use serde::{Deserialize, Serialize};
 
 use crate::resilience::{Micros, ParamError, Segment, WorstCase, MS};
 
 pub use ex1_budget::{BudgetAndRetries, BudgetRun, GatewayLatency, GatewayShare};
+pub use ex3_layers::{DuplicateReport, LayerChoice, RetryingLayer, ThreeLayers, ThreeLayersRun};
 
 /// How close a prediction must be to count as right.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
