@@ -10,6 +10,7 @@
 //! `seed` field, so the same parameters give the same run on the host and in the browser.
 
 pub mod ex1_budget;
+pub mod ex2_breaker;
 pub mod ex3_layers;
 
 use serde::{Deserialize, Serialize};
@@ -17,6 +18,10 @@ use serde::{Deserialize, Serialize};
 use crate::resilience::{Micros, ParamError, Segment, WorstCase, MS};
 
 pub use ex1_budget::{BudgetAndRetries, BudgetRun, GatewayLatency, GatewayShare};
+pub use ex2_breaker::{
+    AlertReport, AlertRule, AlertSample, BreakerRun, BreakersRun, BusinessErrors, MinCallsRun,
+    Noise,
+};
 pub use ex3_layers::{DuplicateReport, LayerChoice, RetryingLayer, ThreeLayers, ThreeLayersRun};
 
 /// How close a prediction must be to count as right.
@@ -164,19 +169,36 @@ pub trait Exercise {
     fn question(&self) -> String;
     /// The run: figures and data for the charts.
     fn run(&self) -> Result<Self::Run, ParamError>;
-    /// The parts, each numeric one with its answer taken from [`Exercise::run`].
-    fn parts(&self) -> Result<Vec<Part>, ParamError>;
-    /// The worked solution, revealed on request, in the current parameters.
-    fn solution(&self) -> Result<String, ParamError>;
+    /// The parts for a run of these parameters, each numeric one with its answer taken from
+    /// the run (a view runs once, then asks for parts and solution of that run).
+    fn parts_for(&self, run: &Self::Run) -> Vec<Part>;
+    /// The worked solution for a run of these parameters, revealed on request.
+    fn solution_for(&self, run: &Self::Run) -> String;
 
-    /// Checks a prediction for part `part_id`: `None` when there is no such numeric part.
-    fn check(&self, part_id: &str, prediction: f64) -> Result<Option<Verdict>, ParamError> {
-        Ok(self
-            .parts()?
-            .iter()
-            .find(|p| p.id == part_id)
-            .and_then(|p| p.check(prediction)))
+    /// The parts, running the exercise first.
+    fn parts(&self) -> Result<Vec<Part>, ParamError> {
+        Ok(self.parts_for(&self.run()?))
     }
+
+    /// The worked solution, running the exercise first.
+    fn solution(&self) -> Result<String, ParamError> {
+        Ok(self.solution_for(&self.run()?))
+    }
+
+    /// Checks a prediction for part `part_id` (running the exercise): `None` when there is no
+    /// such numeric part. A view that already holds a run calls [`check_part`] instead.
+    fn check(&self, part_id: &str, prediction: f64) -> Result<Option<Verdict>, ParamError> {
+        Ok(check_part(&self.parts()?, part_id, prediction))
+    }
+}
+
+/// Checks a prediction for part `part_id` among `parts`: `None` when there is no such numeric
+/// part.
+pub fn check_part(parts: &[Part], part_id: &str, prediction: f64) -> Option<Verdict> {
+    parts
+        .iter()
+        .find(|p| p.id == part_id)
+        .and_then(|p| p.check(prediction))
 }
 
 /// What a bar of a Gantt-style timeline stands for.
@@ -272,14 +294,18 @@ pub fn bars_from_segments(segments: &[Segment]) -> Vec<Bar> {
     bars
 }
 
-/// `1_500 µs` -> `"1.5 ms"`, `300_000 µs` -> `"300 ms"`, `6_600_000 µs` -> `"6.6 s"`.
+/// A duration for people: `1_500 µs` -> `"1.5 ms"`, `300_000` -> `"300 ms"`, `6_600_000` ->
+/// `"6.6 s"`, `30_000_000` -> `"30 s"`, `300_000_000` -> `"5 min"`.
 pub fn fmt_ms(us: Micros) -> String {
-    if us >= crate::resilience::SECOND {
-        if us.is_multiple_of(100 * MS) {
-            format!("{:.1} s", us as f64 / 1e6)
-        } else {
-            format!("{:.2} s", us as f64 / 1e6)
-        }
+    use crate::resilience::SECOND;
+    if us >= 60 * SECOND && us.is_multiple_of(60 * SECOND) {
+        format!("{} min", us / (60 * SECOND))
+    } else if us >= SECOND && us.is_multiple_of(SECOND) {
+        format!("{} s", us / SECOND)
+    } else if us >= SECOND && us.is_multiple_of(100 * MS) {
+        format!("{:.1} s", us as f64 / 1e6)
+    } else if us >= SECOND {
+        format!("{:.2} s", us as f64 / 1e6)
     } else if us.is_multiple_of(MS) {
         format!("{} ms", us / MS)
     } else {
@@ -380,7 +406,9 @@ mod tests {
         assert_eq!(fmt_ms(6_600 * MS), "6.6 s");
         assert_eq!(fmt_ms(8_140 * MS), "8.14 s");
         assert_eq!(fmt_ms(1_500), "1.5 ms");
-        assert_eq!(fmt_ms(30_000 * MS), "30.0 s");
+        assert_eq!(fmt_ms(30_000 * MS), "30 s");
+        assert_eq!(fmt_ms(300_000 * MS), "5 min");
+        assert_eq!(fmt_ms(90_000 * MS), "90 s");
         assert_eq!(fmt_ms(220 * MS), "220 ms");
     }
 }
