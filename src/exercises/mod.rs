@@ -12,6 +12,7 @@
 pub mod ex1_budget;
 pub mod ex2_breaker;
 pub mod ex3_layers;
+pub mod ex4_northwind;
 
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +24,10 @@ pub use ex2_breaker::{
     Noise,
 };
 pub use ex3_layers::{DuplicateReport, LayerChoice, RetryingLayer, ThreeLayers, ThreeLayersRun};
+pub use ex4_northwind::{
+    Backlog, BacklogPoint, BacklogRun, BulkheadHook, Northwind, NorthwindRun, Reconciliation,
+    SteppedAttempt, SteppedRequest,
+};
 
 /// How close a prediction must be to count as right.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
