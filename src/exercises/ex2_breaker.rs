@@ -39,6 +39,9 @@ use crate::resilience::{
     Transition, TransitionReason, Window, MS, SECOND,
 };
 
+/// Most calls one run may simulate (an hour at 1,000 calls/s).
+pub const MAX_CALLS: u64 = 3_600_000;
+
 /// Transient failures of a healthy dependency.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Noise {
@@ -338,6 +341,9 @@ impl BusinessErrors {
             ParamError::check_u64("min_calls_compared", m.into(), 1, 100_000, "")?;
         }
         ParamError::check_u64("duration", self.duration, SECOND, 86_400 * SECOND, "µs")?;
+        // Each run keeps every call's draw: bound the calls, not just each factor.
+        let calls = u64::from(self.calls_per_sec).saturating_mul(self.duration / SECOND);
+        ParamError::check_u64("calls_per_sec x duration", calls, 1, MAX_CALLS, "calls")?;
         self.alert.validate()
     }
 
@@ -1022,5 +1028,11 @@ mod tests {
             ..ex()
         };
         assert_eq!(bad.run().unwrap_err().field, "every");
+        let huge = BusinessErrors {
+            calls_per_sec: 10_000,
+            duration: 86_400 * SECOND,
+            ..ex()
+        };
+        assert_eq!(huge.run().unwrap_err().field, "calls_per_sec x duration");
     }
 }

@@ -231,6 +231,9 @@ impl Northwind {
             30 * 24 * 60 * MINUTE,
             "µs",
         )?;
+        // The model walks every order: bound their number, not just each factor.
+        let orders = u64::from(b.orders_per_min).saturating_mul(b.horizon / MINUTE + 1);
+        ParamError::check_u64("orders_per_min x horizon", orders, 0, 10_000_000, "orders")?;
         for (field, v) in [
             ("shared_success", self.order_history.shared_success),
             ("separate_success", self.order_history.separate_success),
@@ -779,5 +782,9 @@ mod tests {
             ..ex()
         };
         assert_eq!(bad.run().unwrap_err().field, "shared_success");
+        let mut huge = ex();
+        huge.backlog.orders_per_min = 1_000_000;
+        huge.backlog.horizon = 7 * 24 * 60 * MINUTE;
+        assert_eq!(huge.run().unwrap_err().field, "orders_per_min x horizon");
     }
 }
