@@ -372,6 +372,53 @@ mod tests {
         assert!(!e.check(28.0).correct);
     }
 
+    /// For every exercise at its defaults: the computed answer is accepted, a far-off one is
+    /// rejected with a hint, no hint spells out the answer, and part ids are unique.
+    fn parts_behave<E: Exercise>(e: &E) {
+        let run = e.run().unwrap();
+        let parts = e.parts_for(&run);
+        assert!(!e.question().is_empty() && !e.solution_for(&run).is_empty());
+        let mut ids: Vec<_> = parts.iter().map(|p| p.id.clone()).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), parts.len(), "{}", e.id());
+        for p in &parts {
+            let Some(a) = &p.answer else { continue };
+            assert!(p.check(a.expected).unwrap().correct, "{} {}", e.id(), p.id);
+            let far = p.check(a.expected * 3.0 + 10.0).unwrap();
+            assert!(!far.correct, "{} {}", e.id(), p.id);
+            if a.expected.abs() >= 10.0 {
+                let shown = format!("{}", a.expected.round());
+                for hint in [&a.hint_low, &a.hint_high] {
+                    assert!(!hint.contains(&shown), "{} {}: {hint}", e.id(), p.id);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_exercise_checks_its_own_answers() {
+        parts_behave(&BudgetAndRetries::default());
+        parts_behave(&BusinessErrors::default());
+        parts_behave(&ThreeLayers::default());
+        parts_behave(&Northwind::default());
+        let ids = [
+            BudgetAndRetries::default().id(),
+            BusinessErrors::default().id(),
+            ThreeLayers::default().id(),
+            Northwind::default().id(),
+        ];
+        assert_eq!(
+            ids,
+            [
+                "budget-retries",
+                "breaker-business-errors",
+                "retry-layers",
+                "northwind"
+            ]
+        );
+    }
+
     #[test]
     fn open_parts_are_not_checked() {
         let p = Part::open("c", "Why?".to_string());
