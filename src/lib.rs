@@ -5,6 +5,7 @@
 //! Data flows one way: config -> [`resilience`] (pure state machines, `now` passed in) ->
 //! [`sim`] (virtual time, seeded) -> trace -> `ui` (wasm only).
 
+pub mod exercises;
 pub mod page;
 pub mod resilience;
 pub mod sim;

@@ -116,7 +116,13 @@ fn library_retries_multiply_calls_and_the_budget_caps_them() {
         "{} of {calls}",
         t.library_retries
     );
-    assert!(t.library_retries > 0);
+    // ... and with 899 failing requests it spends nearly all it earns: far more than the 10
+    // it starts with.
+    assert!(
+        t.library_retries + 20 >= 10 + calls / 10,
+        "{} of {calls}",
+        t.library_retries
+    );
     conserved(&t);
 }
 
