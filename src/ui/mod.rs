@@ -3,6 +3,7 @@
 mod app;
 mod controls;
 mod histogram;
+mod ids;
 mod knob_panel;
 mod lesson_table;
 mod load_chart;
