@@ -2,6 +2,7 @@
 
 mod app;
 mod controls;
+mod exercises;
 mod histogram;
 mod ids;
 mod knob_panel;
@@ -17,6 +18,7 @@ mod toolbar;
 mod topology;
 
 pub use app::App;
+pub use exercises::ExerciseView;
 
 use wasm_bindgen::JsValue;
 

@@ -1,0 +1,146 @@
+//! The arithmetic behind the exercise views' charts, kept out of the views so it is tested on
+//! the host: axis ticks, the breaker-state series as spans, when an alert was firing.
+
+use crate::exercises::AlertSample;
+use crate::resilience::Micros;
+
+/// Round tick values from 0 to at least `max`, about `target` of them (1, 2 or 5 times a power
+/// of ten apart). Always at least two ticks; a `max` that is not a positive number gives
+/// `[0, 1]`.
+pub fn nice_ticks(max: f64, target: usize) -> Vec<f64> {
+    if !max.is_finite() || max <= 0.0 {
+        return vec![0.0, 1.0];
+    }
+    let target = target.clamp(1, 20) as f64;
+    let rough = max / target;
+    let power = 10f64.powf(rough.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * power)
+        .find(|s| *s >= rough)
+        .unwrap_or(10.0 * power);
+    let count = (max / step).ceil().max(1.0) as usize;
+    (0..=count).map(|i| i as f64 * step).collect()
+}
+
+/// A stretch of seconds during which a breaker's gauge kept one value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StateSpan {
+    /// First second.
+    pub start: usize,
+    /// One past the last second.
+    pub end: usize,
+    /// The gauge: 0 closed, 1 half open, 2 open.
+    pub gauge: u8,
+}
+
+/// The gauge per second as spans of equal value, in order, covering every second.
+pub fn state_spans(gauge_per_second: &[u8]) -> Vec<StateSpan> {
+    let mut spans: Vec<StateSpan> = Vec::new();
+    for (second, &gauge) in gauge_per_second.iter().enumerate() {
+        match spans.last_mut() {
+            Some(last) if last.gauge == gauge => last.end = second + 1,
+            _ => spans.push(StateSpan {
+                start: second,
+                end: second + 1,
+                gauge,
+            }),
+        }
+    }
+    spans
+}
+
+/// The stretches of time during which an alert was firing: each firing evaluation stands for
+/// the `every` that ends at it; neighbours merge. Capped at `end`.
+pub fn firing_spans(samples: &[AlertSample], every: Micros, end: Micros) -> Vec<(Micros, Micros)> {
+    let mut spans: Vec<(Micros, Micros)> = Vec::new();
+    for s in samples.iter().filter(|s| s.firing) {
+        let from = s.at.saturating_sub(every);
+        let to = s.at.min(end);
+        match spans.last_mut() {
+            Some(last) if last.1 >= from => last.1 = to.max(last.1),
+            _ => spans.push((from, to)),
+        }
+    }
+    spans
+}
+
+/// `value` as a share of `max`, within 0..=1 (0 when `max` is not positive).
+pub fn fraction(value: f64, max: f64) -> f64 {
+    if max > 0.0 && value.is_finite() {
+        (value / max).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
+/// A count for people: `2700` -> `"2,700"`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_round_and_cover_the_range() {
+        assert_eq!(nice_ticks(1_050.0, 5), vec![0.0, 200.0, 400.0, 600.0, 800.0, 1_000.0, 1_200.0]);
+        assert_eq!(nice_ticks(100.0, 5), vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]);
+        assert_eq!(nice_ticks(6.6, 4), vec![0.0, 2.0, 4.0, 6.0, 8.0]);
+        assert_eq!(nice_ticks(0.0, 5), vec![0.0, 1.0]);
+        assert_eq!(nice_ticks(f64::NAN, 5), vec![0.0, 1.0]);
+        assert_eq!(nice_ticks(-3.0, 5), vec![0.0, 1.0]);
+        let t = nice_ticks(2_700.0, 0);
+        assert!(t.len() >= 2 && *t.last().unwrap() >= 2_700.0);
+        let t = nice_ticks(1e300, 5);
+        assert!(t.len() <= 12);
+    }
+
+    #[test]
+    fn spans_cover_every_second() {
+        let spans = state_spans(&[0, 0, 2, 2, 1, 0]);
+        assert_eq!(
+            spans,
+            vec![
+                StateSpan { start: 0, end: 2, gauge: 0 },
+                StateSpan { start: 2, end: 4, gauge: 2 },
+                StateSpan { start: 4, end: 5, gauge: 1 },
+                StateSpan { start: 5, end: 6, gauge: 0 },
+            ]
+        );
+        assert!(state_spans(&[]).is_empty());
+    }
+
+    #[test]
+    fn firing_evaluations_merge_into_spans() {
+        let s = |at: Micros, firing| AlertSample {
+            at,
+            not_closed_share: 0.0,
+            firing,
+        };
+        let samples = [s(15, false), s(30, true), s(45, true), s(60, false), s(75, true)];
+        assert_eq!(firing_spans(&samples, 15, 70), vec![(15, 45), (60, 70)]);
+        assert!(firing_spans(&[], 15, 100).is_empty());
+    }
+
+    #[test]
+    fn fractions_and_counts() {
+        assert_eq!(fraction(50.0, 200.0), 0.25);
+        assert_eq!(fraction(500.0, 200.0), 1.0);
+        assert_eq!(fraction(1.0, 0.0), 0.0);
+        assert_eq!(fraction(f64::NAN, 1.0), 0.0);
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(2_700), "2,700");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+}

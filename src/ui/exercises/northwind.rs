@@ -1,0 +1,233 @@
+//! Exercise 4: one shared pool or separate bulkheads, the reconciliation job on or off; and the
+//! run: the worst case computed and stepped, order history's success in the simulator with
+//! each design, the provisional orders over the hour with and without the job.
+
+use yew::prelude::*;
+
+use super::gantt::{Gantt, GanttRow};
+use crate::exercises::{fmt_ms, BacklogRun};
+use crate::page::exercise_charts::{fraction, nice_ticks, thousands};
+use crate::page::exercise_view::{Action, Computed, NorthwindSetup, Results};
+use crate::page::state::Shared;
+use crate::resilience::SECOND;
+use crate::sim::trace::RouteCounts;
+use crate::ui::controls::Switch;
+use crate::ui::ids::use_ids;
+
+/// Properties of [`NorthwindControls`].
+#[derive(Properties, PartialEq)]
+pub struct NorthwindControlsProps {
+    pub setup: NorthwindSetup,
+    pub on_action: Callback<Action>,
+}
+
+/// The settings of exercise 4.
+#[function_component(NorthwindControls)]
+pub fn northwind_controls(props: &NorthwindControlsProps) -> Html {
+    let ids = use_ids();
+    let group = ids.id("ex4-pool");
+    let radio = |shared: bool, key: &str, label: &str| {
+        let id = ids.id(&format!("ex4-pool-{key}"));
+        let onchange = props
+            .on_action
+            .reform(move |_: Event| Action::SetSharedPool(shared));
+        html! {
+            <label class="choice" for={id.clone()}>
+                <input type="radio" id={id} name={group.clone()} value={key.to_string()}
+                    checked={props.setup.shared_pool == shared} {onchange} />
+                { format!(" {label}") }
+            </label>
+        }
+    };
+    html! {
+        <div class="control-grid">
+            <fieldset class="choices">
+                <legend>{ "Threads for order history" }</legend>
+                { radio(true, "shared", "one pool shared with inventory reservations") }
+                { radio(false, "separate", "a bulkhead of its own") }
+            </fieldset>
+            <Switch id={ids.id("ex4-job")} label="A reconciliation job confirms provisional orders"
+                on={props.setup.exercise.backlog.job.is_some()}
+                on_change={props.on_action.reform(Action::SetJob)} />
+        </div>
+    }
+}
+
+/// Properties of [`NorthwindResult`].
+#[derive(Properties, PartialEq)]
+pub struct NorthwindResultProps {
+    pub computed: Shared<Computed>,
+    /// Highlight the shared pool (else the separate bulkheads).
+    pub shared_pool: bool,
+    /// When inventory turns slow in the backlog model, µs.
+    pub sick_from: u64,
+    /// When it is healthy again, µs.
+    pub sick_until: u64,
+}
+
+fn n(v: f64) -> String {
+    format!("{v:.1}")
+}
+
+fn answered(r: &RouteCounts) -> u64 {
+    r.outcomes.ok + r.outcomes.business_rejected + r.outcomes.fallback
+}
+
+const MINUTE: u64 = 60 * SECOND;
+
+/// The run of exercise 4.
+#[function_component(NorthwindResult)]
+pub fn northwind_result(props: &NorthwindResultProps) -> Html {
+    let ids = use_ids();
+    let Results::Northwind(r) = &props.computed.results else {
+        return Html::default();
+    };
+    let run = &r.run;
+    let rows = vec![
+        GanttRow {
+            label: "Worst case, computed".to_string(),
+            timeline: run.worst_case.clone(),
+        },
+        GanttRow {
+            label: format!("Stepped, {} inventory", fmt_ms(run.slow.inventory_latency)),
+            timeline: run.slow.timeline.clone(),
+        },
+        GanttRow {
+            label: format!("Stepped, {} inventory", fmt_ms(run.healthy.inventory_latency)),
+            timeline: run.healthy.timeline.clone(),
+        },
+    ];
+
+    // Order history with each design.
+    let designs = [
+        (true, "one shared pool", &r.shared),
+        (false, "a bulkhead of its own", &r.separate),
+    ];
+    let history = designs.iter().map(|&(shared, label, counts)| {
+        let rate = counts.success_rate() * 100.0;
+        let current = shared == props.shared_pool;
+        let key = if shared { "shared" } else { "separate" };
+        html! {
+            <li class={classes!("load-row", current.then_some("current"))}
+                id={ids.id(&format!("ex4-history-{key}"))} data-success={format!("{rate:.1}")}
+                aria-current={current.then_some("true")}>
+                <span class="load-label">{ label }</span>
+                <span class="load-track">
+                    <span class="load-bar" style={format!("width: {rate:.2}%")}></span>
+                </span>
+                <span class="load-value">
+                    <strong>{ format!("{rate:.1}% answered") }</strong>
+                    { format!(" ({} of {}; {} turned away by a full bulkhead, {} timed out)",
+                        thousands(answered(counts)), thousands(counts.sent),
+                        thousands(counts.outcomes.bulkhead_full), thousands(counts.outcomes.timeout)) }
+                </span>
+            </li>
+        }
+    });
+
+    // The backlog over time.
+    const W: f64 = 900.0;
+    const H: f64 = 260.0;
+    const LEFT: f64 = 70.0;
+    const RIGHT: f64 = 20.0;
+    const TOP: f64 = 20.0;
+    const BOTTOM: f64 = 40.0;
+    let horizon = run
+        .backlog_without_job
+        .points
+        .last()
+        .map_or(MINUTE, |p| p.at.max(MINUTE));
+    let peak = run
+        .backlog
+        .peak
+        .max(run.backlog_without_job.peak)
+        .max(1) as f64;
+    let y_ticks = nice_ticks(peak, 4);
+    let y_end = y_ticks.last().copied().unwrap_or(peak).max(1.0);
+    let x = |at: u64| LEFT + fraction(at as f64, horizon as f64) * (W - LEFT - RIGHT);
+    let y = |v: f64| TOP + (1.0 - fraction(v, y_end)) * (H - TOP - BOTTOM);
+    let line = |b: &BacklogRun| -> String {
+        b.points
+            .iter()
+            .map(|p| format!("{},{} ", n(x(p.at)), n(y(p.provisional as f64))))
+            .collect()
+    };
+    let backlog = &run.backlog;
+    let with_job = backlog.with_job;
+    let minutes = horizon as f64 / MINUTE as f64;
+    let x_marks = nice_ticks(minutes, 6)
+        .into_iter()
+        .filter(|&m| m <= minutes + 1e-9)
+        .map(|m| {
+            let tx = x((m * MINUTE as f64) as u64);
+            html! {
+                <g class="tick">
+                    <line x1={n(tx)} x2={n(tx)} y1={n(TOP)} y2={n(H - BOTTOM + 4.0)} />
+                    <text x={n(tx)} y={n(H - BOTTOM + 22.0)} text-anchor="middle">{ format!("{m} min") }</text>
+                </g>
+            }
+        });
+    let y_marks = y_ticks.iter().map(|&v| {
+        html! {
+            <g class="tick">
+                <line x1={n(LEFT - 4.0)} x2={n(W - RIGHT)} y1={n(y(v))} y2={n(y(v))} />
+                <text x={n(LEFT - 8.0)} y={n(y(v) + 5.0)} text-anchor="end">{ thousands(v as u64) }</text>
+            </g>
+        }
+    });
+    let sick_rect = {
+        let (a, b) = (props.sick_from.min(horizon), props.sick_until.min(horizon));
+        html! {
+            <g class="sick-span">
+                <rect x={n(x(a))} y={n(TOP)} width={n((x(b) - x(a)).max(1.0))} height={n(H - TOP - BOTTOM)} />
+                <text x={n(x(a) + 4.0)} y={n(TOP + 16.0)}>{ "inventory slow" }</text>
+            </g>
+        }
+    };
+    let drained = |b: &BacklogRun| match b.drained_at {
+        Some(t) => format!("empty again at minute {:.1}", t as f64 / MINUTE as f64),
+        None => format!("{} still provisional at the end", thousands(b.left_at_horizon)),
+    };
+
+    html! {
+        <div class="exercise-run-result">
+            <Gantt id={ids.id("ex4-gantt")} rows={rows}
+                caption="One reservation at its worst, computed from the settings, then stepped through the retry machine." />
+            <figure class="exercise-figure">
+                <ul class="load-bars history-bars" id={ids.id("ex4-history")}>{ for history }</ul>
+                <figcaption>{ "Order-history requests answered while inventory is slow, in the simulator's 60 s run of the incident, with each design." }</figcaption>
+            </figure>
+            <figure class="exercise-figure" id={ids.id("ex4-backlog")}>
+                <svg viewBox={format!("0 0 {W} {H}")} role="img"
+                    aria-label="Provisional orders over the hour, with and without the reconciliation job">
+                    { sick_rect }
+                    { for y_marks }
+                    { for x_marks }
+                    <polyline class="backlog-without" points={line(&run.backlog_without_job)} />
+                    if with_job {
+                        <polyline class="backlog-with" points={line(backlog)} />
+                    }
+                </svg>
+                <figcaption>
+                    { format!("Provisional orders, minute by minute. Without a job: {}.", drained(&run.backlog_without_job)) }
+                    if with_job {
+                        { format!(" With the job: {}.", drained(backlog)) }
+                    } else {
+                        { " The job is switched off." }
+                    }
+                    <span class="legend">
+                        if with_job {
+                            <span class="key key-with-job">{ "with the job" }</span>
+                        }
+                        <span class="key key-without-job">{ "no job" }</span>
+                        <span class="key key-sick">{ "inventory slow" }</span>
+                    </span>
+                </figcaption>
+            </figure>
+            <p class="exercise-summary" id={ids.id("ex4-backlog-summary")}
+                data-peak={backlog.peak.to_string()}>
+                { format!("Peak: {} provisional orders.", thousands(backlog.peak)) }
+            </p>
+        </div>
+    }
+}
