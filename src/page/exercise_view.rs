@@ -251,15 +251,15 @@ impl Setup {
         let (results, parts, solution) = match self {
             Setup::Budget(e) => {
                 let (run, parts, solution) = solve(e)?;
-                (Results::Budget(run), parts, solution)
+                (Results::Budget(Box::new(run)), parts, solution)
             }
             Setup::Breaker(s) => {
                 let (run, parts, solution) = solve(&s.exercise)?;
-                (Results::Breaker(run), parts, solution)
+                (Results::Breaker(Box::new(run)), parts, solution)
             }
             Setup::Layers(s) => {
                 let (run, parts, solution) = solve(&s.exercise)?;
-                (Results::Layers(run), parts, solution)
+                (Results::Layers(Box::new(run)), parts, solution)
             }
             Setup::Northwind(s) => {
                 let shared = order_history(Preset::NorthwindShared)?;
@@ -273,11 +273,11 @@ impl Setup {
                 };
                 let (run, parts, solution) = solve(&exercise)?;
                 (
-                    Results::Northwind(NorthwindResults {
+                    Results::Northwind(Box::new(NorthwindResults {
                         run,
                         shared,
                         separate,
-                    }),
+                    })),
                     parts,
                     solution,
                 )
@@ -317,13 +317,13 @@ pub struct NorthwindResults {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Results {
     /// Exercise 1.
-    Budget(BudgetRun),
+    Budget(Box<BudgetRun>),
     /// Exercise 2.
-    Breaker(BreakersRun),
+    Breaker(Box<BreakersRun>),
     /// Exercise 3.
-    Layers(ThreeLayersRun),
+    Layers(Box<ThreeLayersRun>),
     /// Exercise 4.
-    Northwind(NorthwindResults),
+    Northwind(Box<NorthwindResults>),
 }
 
 /// A run with the parts and solution that go with it.
