@@ -93,8 +93,14 @@ mod tests {
 
     #[test]
     fn ticks_are_round_and_cover_the_range() {
-        assert_eq!(nice_ticks(1_050.0, 5), vec![0.0, 200.0, 400.0, 600.0, 800.0, 1_000.0, 1_200.0]);
-        assert_eq!(nice_ticks(100.0, 5), vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]);
+        assert_eq!(
+            nice_ticks(1_050.0, 5),
+            vec![0.0, 200.0, 400.0, 600.0, 800.0, 1_000.0, 1_200.0]
+        );
+        assert_eq!(
+            nice_ticks(100.0, 5),
+            vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]
+        );
         assert_eq!(nice_ticks(6.6, 4), vec![0.0, 2.0, 4.0, 6.0, 8.0]);
         assert_eq!(nice_ticks(0.0, 5), vec![0.0, 1.0]);
         assert_eq!(nice_ticks(f64::NAN, 5), vec![0.0, 1.0]);
@@ -111,10 +117,26 @@ mod tests {
         assert_eq!(
             spans,
             vec![
-                StateSpan { start: 0, end: 2, gauge: 0 },
-                StateSpan { start: 2, end: 4, gauge: 2 },
-                StateSpan { start: 4, end: 5, gauge: 1 },
-                StateSpan { start: 5, end: 6, gauge: 0 },
+                StateSpan {
+                    start: 0,
+                    end: 2,
+                    gauge: 0
+                },
+                StateSpan {
+                    start: 2,
+                    end: 4,
+                    gauge: 2
+                },
+                StateSpan {
+                    start: 4,
+                    end: 5,
+                    gauge: 1
+                },
+                StateSpan {
+                    start: 5,
+                    end: 6,
+                    gauge: 0
+                },
             ]
         );
         assert!(state_spans(&[]).is_empty());
@@ -127,7 +149,13 @@ mod tests {
             not_closed_share: 0.0,
             firing,
         };
-        let samples = [s(15, false), s(30, true), s(45, true), s(60, false), s(75, true)];
+        let samples = [
+            s(15, false),
+            s(30, true),
+            s(45, true),
+            s(60, false),
+            s(75, true),
+        ];
         assert_eq!(firing_spans(&samples, 15, 70), vec![(15, 45), (60, 70)]);
         assert!(firing_spans(&[], 15, 100).is_empty());
     }

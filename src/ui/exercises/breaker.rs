@@ -28,7 +28,9 @@ pub fn breaker_controls(props: &BreakerControlsProps) -> Html {
     let group = ids.id("ex2-min-calls");
     let radios = MIN_CALLS_CHOICES.iter().map(|&m| {
         let id = ids.id(&format!("ex2-min-calls-{m}"));
-        let onchange = props.on_action.reform(move |_: Event| Action::SetMinCalls(m));
+        let onchange = props
+            .on_action
+            .reform(move |_: Event| Action::SetMinCalls(m));
         html! {
             <label class="choice" for={id.clone()}>
                 <input type="radio" id={id} name={group.clone()} value={m.to_string()}

@@ -30,11 +30,12 @@ pub struct GanttProps {
 }
 
 const WIDTH: f64 = 900.0;
-const LABEL: f64 = 190.0;
+const LABEL: f64 = 200.0;
 const RIGHT: f64 = 70.0;
 const ROW: f64 = 50.0;
 const TOP: f64 = 26.0;
 const AXIS: f64 = 34.0;
+const DROPPED_WIDTH: f64 = 40.0;
 
 fn n(v: f64) -> String {
     format!("{v:.1}")
@@ -85,19 +86,29 @@ pub fn gantt(props: &GanttProps) -> Html {
                 },
                 BarKind::Dropped => html! {
                     <g class="gantt-dropped">
-                        <rect x={n(x0)} y={n(mid - 14.0)} width="46" height="28" rx="3">
+                        <rect x={n(x0)} y={n(mid - 14.0)} width={n(DROPPED_WIDTH)} height="28" rx="3">
                             <title>{ &bar.label }</title>
                         </rect>
-                        <text x={n(x0 + 23.0)} y={n(mid + 5.0)} text-anchor="middle">{ "✕" }</text>
+                        <text x={n(x0 + DROPPED_WIDTH / 2.0)} y={n(mid + 5.0)} text-anchor="middle">{ "✕" }</text>
                     </g>
                 },
             }
         });
+        // The total goes after the last mark, a ghost of an attempt never made included.
+        let total_x = row
+            .timeline
+            .bars
+            .iter()
+            .map(|b| match b.kind {
+                BarKind::Dropped => x(b.end) + DROPPED_WIDTH,
+                _ => x(b.end),
+            })
+            .fold(x(row.timeline.total), f64::max);
         html! {
             <g class="gantt-row">
                 <text class="gantt-label" x={n(LABEL - 10.0)} y={n(mid + 5.0)} text-anchor="end">{ &row.label }</text>
                 { for bars }
-                <text class="gantt-total" x={n(x(row.timeline.total) + 6.0)} y={n(mid + 5.0)}>
+                <text class="gantt-total" x={n(total_x + 6.0)} y={n(mid + 5.0)}>
                     { fmt_ms(row.timeline.total) }
                 </text>
             </g>

@@ -85,15 +85,15 @@ pub fn northwind_result(props: &NorthwindResultProps) -> Html {
     let run = &r.run;
     let rows = vec![
         GanttRow {
-            label: "Worst case, computed".to_string(),
+            label: "Computed worst case".to_string(),
             timeline: run.worst_case.clone(),
         },
         GanttRow {
-            label: format!("Stepped, {} inventory", fmt_ms(run.slow.inventory_latency)),
+            label: format!("Inventory at {}", fmt_ms(run.slow.inventory_latency)),
             timeline: run.slow.timeline.clone(),
         },
         GanttRow {
-            label: format!("Stepped, {} inventory", fmt_ms(run.healthy.inventory_latency)),
+            label: format!("Inventory at {}", fmt_ms(run.healthy.inventory_latency)),
             timeline: run.healthy.timeline.clone(),
         },
     ];
@@ -137,11 +137,7 @@ pub fn northwind_result(props: &NorthwindResultProps) -> Html {
         .points
         .last()
         .map_or(MINUTE, |p| p.at.max(MINUTE));
-    let peak = run
-        .backlog
-        .peak
-        .max(run.backlog_without_job.peak)
-        .max(1) as f64;
+    let peak = run.backlog.peak.max(run.backlog_without_job.peak).max(1) as f64;
     let y_ticks = nice_ticks(peak, 4);
     let y_end = y_ticks.last().copied().unwrap_or(peak).max(1.0);
     let x = |at: u64| LEFT + fraction(at as f64, horizon as f64) * (W - LEFT - RIGHT);
@@ -186,7 +182,10 @@ pub fn northwind_result(props: &NorthwindResultProps) -> Html {
     };
     let drained = |b: &BacklogRun| match b.drained_at {
         Some(t) => format!("empty again at minute {:.1}", t as f64 / MINUTE as f64),
-        None => format!("{} still provisional at the end", thousands(b.left_at_horizon)),
+        None => format!(
+            "{} still provisional at the end",
+            thousands(b.left_at_horizon)
+        ),
     };
 
     html! {
@@ -203,10 +202,11 @@ pub fn northwind_result(props: &NorthwindResultProps) -> Html {
                     { sick_rect }
                     { for y_marks }
                     { for x_marks }
-                    <polyline class="backlog-without" points={line(&run.backlog_without_job)} />
                     if with_job {
                         <polyline class="backlog-with" points={line(backlog)} />
                     }
+                    // Dashed, on top: visible where the two lines run together.
+                    <polyline class="backlog-without" points={line(&run.backlog_without_job)} />
                 </svg>
                 <figcaption>
                     { format!("Provisional orders, minute by minute. Without a job: {}.", drained(&run.backlog_without_job)) }

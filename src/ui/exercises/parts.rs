@@ -85,7 +85,9 @@ fn part_row(props: &PartRowProps) -> Html {
 
     let check = {
         let part = part_id.clone();
-        props.on_action.reform(move |_: ()| Action::Check(part.clone()))
+        props
+            .on_action
+            .reform(move |_: ()| Action::Check(part.clone()))
     };
     let on_input = on_type.reform(|e: InputEvent| {
         let input: HtmlInputElement = e.target_unchecked_into();
@@ -104,10 +106,7 @@ fn part_row(props: &PartRowProps) -> Html {
     let input_id = name("input");
     let verdict_id = name("verdict");
     let feedback = props.attempt.feedback.as_ref();
-    let verdict_class = classes!(
-        "verdict",
-        feedback.map(|f| format!("verdict-{}", f.kind()))
-    );
+    let verdict_class = classes!("verdict", feedback.map(|f| format!("verdict-{}", f.kind())));
     html! {
         <li class="exercise-part" id={row_id}>
             { question }

@@ -1,0 +1,250 @@
+//! End-to-end tests of the four exercises on `exercises.html`: each accepts a right prediction,
+//! rejects a wrong one with a hint, names the part when the input is not a number, runs on
+//! request and reveals its solution. Run by `make test` after the release build
+//! (`cargo test --features e2e --test e2e_exercises`); saves `target/e2e/exercise-N.png`.
+
+#[path = "support/browser.rs"]
+mod browser;
+
+use std::time::{Duration, Instant};
+
+use fantoccini::Locator;
+use resilience_playground::exercises::{
+    BudgetAndRetries, BusinessErrors, Exercise, Northwind, Part, ThreeLayers,
+};
+use serde_json::Value;
+
+/// The element `inner` (an id without the widget's prefix) inside exercise `n`'s widget.
+fn sel(n: u8, inner: &str) -> String {
+    format!("#exercise-{n} [id$='-{inner}'], #exercise-{n} [id='{inner}']")
+}
+
+/// The parts of exercise `n` at the lesson's settings, computed here on the host.
+fn parts(n: u8) -> Vec<Part> {
+    match n {
+        1 => BudgetAndRetries::default().parts(),
+        2 => BusinessErrors::default().parts(),
+        3 => ThreeLayers::default().parts(),
+        _ => {
+            // Part (e) needs the simulator's figures, which the page adds; (a) needs nothing.
+            Northwind::default().parts()
+        }
+    }
+    .expect("the exercise runs on the host")
+}
+
+/// Types `text` into a part's prediction field and presses its Check button.
+async fn predict(page: &browser::Page, n: u8, part: &str, text: &str) {
+    let script = format!(
+        "const input = document.querySelector(\"{input}\");
+         input.focus();
+         input.value = {text};
+         input.dispatchEvent(new Event('input', {{ bubbles: true }}));
+         return true;",
+        input = sel(n, &format!("ex{n}-part-{part}-input")),
+        text = Value::String(text.to_string()),
+    );
+    page.eval(&script).await;
+    click(page, n, &format!("ex{n}-part-{part}-check")).await;
+}
+
+async fn click(page: &browser::Page, n: u8, inner: &str) {
+    page.client
+        .find(Locator::Css(&sel(n, inner)))
+        .await
+        .unwrap_or_else(|e| panic!("no {inner} in exercise {n}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("cannot click {inner}: {e}"));
+}
+
+/// Waits until the part's verdict says `kind` (right, wrong or invalid); returns its text and
+/// its `data-correct`.
+async fn verdict(page: &browser::Page, n: u8, part: &str, kind: &str) -> (String, String) {
+    let css = sel(n, &format!("ex{n}-part-{part}-verdict"));
+    let script = format!(
+        "const v = document.querySelector(\"{css}\");
+         return v ? [v.dataset.verdict || '', v.dataset.correct || '', v.textContent] : null;"
+    );
+    let start = Instant::now();
+    loop {
+        let got = page.eval(&script).await;
+        if let Some(a) = got.as_array() {
+            if a[0] == kind {
+                return (
+                    a[2].as_str().unwrap_or_default().to_string(),
+                    a[1].as_str().unwrap_or_default().to_string(),
+                );
+            }
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "exercise {n} part {part}: no {kind} verdict, last seen {got}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn wait_for(page: &browser::Page, css: &str) {
+    page.client
+        .wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css} did not appear: {e}"));
+}
+
+/// Right, wrong and unreadable predictions for the first numeric part of exercise `n`, then
+/// the run and the solution; a screenshot of the whole exercise at the end.
+async fn exercise_accepts_right_and_rejects_wrong(n: u8) {
+    browser::run(&format!("exercise-{n}"), move |page| async move {
+        page.client
+            .set_window_size(1400, 1000)
+            .await
+            .expect("window size");
+        page.open("exercises.html", &sel(n, &format!("ex{n}-run")))
+            .await;
+        let parts = parts(n);
+        let part = parts
+            .iter()
+            .find(|p| p.answer.is_some())
+            .expect("a numeric part");
+        let answer = part.answer.as_ref().unwrap();
+
+        // A right answer, typed as a person would.
+        predict(&page, n, &part.id, &format!("{}", answer.expected)).await;
+        let (text, correct) = verdict(&page, n, &part.id, "right").await;
+        assert_eq!(correct, "true");
+        assert!(text.contains("Right"), "{text}");
+
+        // A wrong one: rejected, with a hint that does not give the answer away.
+        let wrong = answer.expected * 3.0 + 10.0;
+        predict(&page, n, &part.id, &format!("{wrong}")).await;
+        let (hint, correct) = verdict(&page, n, &part.id, "wrong").await;
+        assert_eq!(correct, "false");
+        assert!(hint.len() > 20, "a real hint: {hint}");
+        assert!(!hint.contains("Right"));
+        if answer.expected.abs() >= 10.0 {
+            let exact = format!("{}", answer.expected.round());
+            assert!(!hint.contains(&exact), "the hint gives {exact} away: {hint}");
+        }
+
+        // Not a number: a message naming the part, and the page still works.
+        predict(&page, n, &part.id, "abc").await;
+        let (message, _) = verdict(&page, n, &part.id, "invalid").await;
+        assert!(message.contains(&format!("Part ({})", part.id)), "{message}");
+
+        // Run it: the result appears.
+        click(&page, n, &format!("ex{n}-run")).await;
+        wait_for(&page, &format!("#exercise-{n} .exercise-run-result")).await;
+        // The solution on request.
+        click(&page, n, &format!("ex{n}-solution-toggle")).await;
+        wait_for(&page, &sel(n, &format!("ex{n}-solution"))).await;
+        let solution = page.text(&sel(n, &format!("ex{n}-solution"))).await;
+        assert!(solution.len() > 200, "{solution}");
+
+        // The whole exercise as a picture: a window tall enough for all of it, scrolled to it.
+        let height = page
+            .eval(&format!(
+                "return Math.ceil(document.querySelector('#exercise-{n}').getBoundingClientRect().height)"
+            ))
+            .await
+            .as_u64()
+            .unwrap_or(1000);
+        page.client
+            .set_window_size(1400, (height + 250).min(8000) as u32)
+            .await
+            .expect("window size");
+        page.eval(&format!(
+            "document.querySelector('#exercise-{n}').scrollIntoView(); return true;"
+        ))
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let element = page
+            .client
+            .find(Locator::Css(&format!("#exercise-{n}")))
+            .await
+            .expect("the exercise");
+        let png = element.screenshot().await.expect("element screenshot");
+        std::fs::write(
+            browser::artefacts_dir().join(format!("exercise-{n}.png")),
+            png,
+        )
+        .expect("write the screenshot");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn exercise_1_accepts_a_right_answer_and_rejects_a_wrong_one() {
+    exercise_accepts_right_and_rejects_wrong(1).await;
+}
+
+#[tokio::test]
+async fn exercise_2_accepts_a_right_answer_and_rejects_a_wrong_one() {
+    exercise_accepts_right_and_rejects_wrong(2).await;
+}
+
+#[tokio::test]
+async fn exercise_3_accepts_a_right_answer_and_rejects_a_wrong_one() {
+    exercise_accepts_right_and_rejects_wrong(3).await;
+}
+
+#[tokio::test]
+async fn exercise_4_accepts_a_right_answer_and_rejects_a_wrong_one() {
+    exercise_accepts_right_and_rejects_wrong(4).await;
+}
+
+/// The controls change the exercise: with only the library retrying, 300 calls/s is right
+/// for part (a2)'s sibling (b1) and the chosen bar moves; the four exercises keep separate
+/// state and unique ids.
+#[tokio::test]
+async fn controls_change_the_run_and_exercises_keep_their_own_state() {
+    browser::run("exercise-controls", |page| async move {
+        page.open("exercises.html", &sel(3, "ex3-run")).await;
+        click(&page, 3, "ex3-retrying-library").await;
+        predict(&page, 3, "a1", "27").await;
+        verdict(&page, 3, "a1", "right").await;
+        click(&page, 3, "ex3-run").await;
+        wait_for(
+            &page,
+            &format!("#exercise-3 .load-row.current[id$='-ex3-load-library']"),
+        )
+        .await;
+        // Exercise 1 saw none of it.
+        let untouched = page
+            .eval(&format!(
+                "return document.querySelector(\"{}\").value",
+                sel(1, "ex1-part-a1-input")
+            ))
+            .await;
+        assert_eq!(untouched, Value::String(String::new()));
+        let duplicates = page
+            .eval(
+                "const ids = [...document.querySelectorAll('[id]')].map(e => e.id);
+                 return ids.filter((id, i) => ids.indexOf(id) !== i);",
+            )
+            .await;
+        assert_eq!(duplicates, Value::Array(vec![]), "duplicate ids");
+        let names = page
+            .eval(
+                "const groups = new Map();
+                 for (const r of document.querySelectorAll('input[type=radio]')) {
+                   const w = r.closest('resilience-widget');
+                   groups.set(r.name, (groups.get(r.name) || new Set()).add(w && w.id));
+                 }
+                 return [...groups].filter(([, ws]) => ws.size > 1).map(([n]) => n);",
+            )
+            .await;
+        assert_eq!(
+            names,
+            Value::Array(vec![]),
+            "radio groups shared between widgets"
+        );
+        // The Library-only run: b1 (calls per second with only the library retrying) is 300.
+        predict(&page, 3, "b1", "300").await;
+        verdict(&page, 3, "b1", "right").await;
+        page.screenshot("exercise-controls").await;
+    })
+    .await;
+}
