@@ -208,7 +208,7 @@ async fn controls_change_the_run_and_exercises_keep_their_own_state() {
         click(&page, 3, "ex3-run").await;
         wait_for(
             &page,
-            &format!("#exercise-3 .load-row.current[id$='-ex3-load-library']"),
+            "#exercise-3 .load-row.current[id$='-ex3-load-library']",
         )
         .await;
         // Exercise 1 saw none of it.

@@ -93,8 +93,9 @@ mod tests {
 
     #[test]
     fn ticks_are_round_and_cover_the_range() {
+        assert_eq!(nice_ticks(1_050.0, 5), vec![0.0, 500.0, 1_000.0, 1_500.0]);
         assert_eq!(
-            nice_ticks(1_050.0, 5),
+            nice_ticks(1_050.0, 6),
             vec![0.0, 200.0, 400.0, 600.0, 800.0, 1_000.0, 1_200.0]
         );
         assert_eq!(

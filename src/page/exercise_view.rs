@@ -1056,7 +1056,7 @@ mod tests {
             panic!()
         };
         // No noise: the fixed client never opens.
-        assert_eq!(run.current.bug, true);
+        assert!(run.current.bug);
         assert_eq!(run.other.openings, 0);
         assert!(run.current.openings > 0);
     }

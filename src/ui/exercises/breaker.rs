@@ -71,7 +71,7 @@ pub struct BreakerResultProps {
 
 const W: f64 = 900.0;
 const LEFT: f64 = 150.0;
-const RIGHT: f64 = 20.0;
+const RIGHT: f64 = 36.0;
 
 fn n(v: f64) -> String {
     format!("{v:.1}")

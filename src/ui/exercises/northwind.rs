@@ -129,7 +129,7 @@ pub fn northwind_result(props: &NorthwindResultProps) -> Html {
     const W: f64 = 900.0;
     const H: f64 = 260.0;
     const LEFT: f64 = 70.0;
-    const RIGHT: f64 = 20.0;
+    const RIGHT: f64 = 36.0;
     const TOP: f64 = 20.0;
     const BOTTOM: f64 = 40.0;
     let horizon = run
