@@ -3,6 +3,8 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use super::ids::use_ids;
+
 /// Properties of a [`Slider`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct SliderProps {
@@ -29,6 +31,7 @@ pub struct SliderProps {
 /// student is told the range.
 #[function_component(Slider)]
 pub fn slider(props: &SliderProps) -> Html {
+    let ids = use_ids();
     let notice = use_state(|| None::<String>);
     let on_input = {
         let props = props.clone();
@@ -65,12 +68,12 @@ pub fn slider(props: &SliderProps) -> Html {
             }
         })
     };
-    let number_id = format!("{}-number", props.id);
+    let number_id = ids.id(&format!("{}-number", props.id));
     html! {
         <div class={classes!("control", props.disabled.then_some("off"))}>
-            <label for={props.id.clone()}>{ &props.label }</label>
+            <label for={ids.id(&props.id)}>{ &props.label }</label>
             <div class="inputs">
-                <input type="range" id={props.id.clone()} disabled={props.disabled}
+                <input type="range" id={ids.id(&props.id)} disabled={props.disabled}
                     min={props.min.to_string()} max={props.max.to_string()} step={props.step.to_string()}
                     value={props.value.to_string()}
                     oninput={on_input.reform(|e: InputEvent| Event::from(e))}
@@ -104,6 +107,7 @@ pub struct SwitchProps {
 /// An on/off switch (a checkbox with the switch role, so screen readers say "on" and "off").
 #[function_component(Switch)]
 pub fn switch(props: &SwitchProps) -> Html {
+    let ids = use_ids();
     let onchange = {
         let cb = props.on_change.clone();
         Callback::from(move |e: Event| {
@@ -112,8 +116,8 @@ pub fn switch(props: &SwitchProps) -> Html {
         })
     };
     html! {
-        <label class="switch" for={props.id.clone()}>
-            <input type="checkbox" role="switch" id={props.id.clone()} checked={props.on} {onchange} />
+        <label class="switch" for={ids.id(&props.id)}>
+            <input type="checkbox" role="switch" id={ids.id(&props.id)} checked={props.on} {onchange} />
             <span>{ &props.label }</span>
         </label>
     }
