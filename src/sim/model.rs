@@ -2,8 +2,8 @@
 //! three routes through an optional gateway with a connection pool; `orders` serves `/orders`
 //! and order history with a pool of workers behind a FIFO queue (optionally bounded, with
 //! load shedding by priority); each `/orders` request calls inventory through bulkhead ->
-//! circuit breaker -> retries (+ retry budget) -> timeout (+ request budget) -> call, composed
-//! from the state machines of [`crate::resilience`]. Inventory follows a fault schedule: slow
+//! circuit breaker -> retries (+ retry budget) -> timeout (+ request budget) -> call (with an
+//! optional hedge), composed from the state machines of [`crate::resilience`]. Inventory follows a fault schedule: slow
 //! (and maybe failing) for calls starting strictly after `degrade_at`, fast again strictly
 //! after `recover_at`.
 //!
