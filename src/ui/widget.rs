@@ -41,7 +41,7 @@ pub fn widget(props: &WidgetProps) -> Html {
         WidgetKind::CircuitDiagram | WidgetKind::Histogram | WidgetKind::LessonTable => html! {
             <Views initial={initial.clone()} kind={kind} playground_url={props.playground_url.clone()} />
         },
-        WidgetKind::Exercise(n) => exercise(n),
+        WidgetKind::Exercise(n) => html! { <super::ExerciseView number={n} /> },
     };
     html! {
         <ContextProvider<IdScope> context={props.scope.clone()}>
@@ -112,9 +112,4 @@ fn views(props: &ViewsProps) -> Html {
             { for link }
         </div>
     }
-}
-
-/// Until the exercise views are merged.
-fn exercise(n: u8) -> Html {
-    html! { <p class="notice">{ format!("Exercise {n} is not in this build yet.") }</p> }
 }
