@@ -138,7 +138,7 @@ pub fn app() -> Html {
                     <h2 id="timeline-title">{ "Timeline" }</h2>
                     <Timeline playhead={at} span={run.span} duration={config.duration}
                         playing={page.playing} speed={page.speed} bands={bands} frame={now}
-                        on_action={dispatch.clone()} />
+                        clock_start={page.clock_start()} on_action={dispatch.clone()} />
                 </section>
                 <section class="region topology-region" aria-labelledby="topology-title">
                     <h2 id="topology-title">{ "Where the requests are" }</h2>
