@@ -68,7 +68,7 @@ test-wasm:
 	cargo test --target wasm32-unknown-unknown --locked --test web
 
 test-e2e:
-	cargo test --locked --features e2e --test e2e -- --test-threads=1
+	cargo test --locked --features e2e --test e2e --test e2e_widgets -- --test-threads=1
 
 bench:
 	cargo bench --locked

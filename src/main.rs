@@ -1,4 +1,16 @@
-//! The web entry point: mounts the playground when the page has its root element.
+//! The web entry point: mounts the playground when the page has its root element, and gives
+//! `widgets.js` the function that mounts a widget.
+
+#[cfg(target_arch = "wasm32")]
+mod web {
+    use wasm_bindgen::prelude::wasm_bindgen;
+
+    /// Mounts a widget into `host`; see `resilience_playground::ui::mount_widget`.
+    #[wasm_bindgen(js_name = mountWidget)]
+    pub fn mount_widget(host: web_sys::Element, attributes: &str, playground_url: &str) {
+        resilience_playground::ui::mount_widget(host, attributes, playground_url);
+    }
+}
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

@@ -8,24 +8,28 @@ use super::state::Page;
 use crate::sim::model::CascadeConfig;
 use crate::sim::trace::{BreakerChange, Outcome, OutcomeCounts, Percentiles, BUCKET};
 
-/// The CSV's columns, in order.
-pub const CSV_COLUMNS: [&str; 15] = [
-    "time_s",
-    "arrivals",
-    "ok",
-    "timeout",
-    "circuit_open",
-    "bulkhead_full",
+/// The CSV's columns after `time_s`, `arrivals` and one column per outcome (named as
+/// [`Outcome::name`], in the order of [`Outcome::ALL`]).
+pub const GAUGE_COLUMNS: [&str; 10] = [
     "inventory_calls",
     "workers_busy",
     "queue_len",
     "bulkhead_in_use",
     "bulkhead_waiting",
+    "gateway_in_use",
     "breaker_state",
     "window_calls",
     "window_failures",
     "breaker_rejections",
 ];
+
+/// Every column of the CSV, in order.
+pub fn csv_columns() -> Vec<&'static str> {
+    let mut columns = vec!["time_s", "arrivals"];
+    columns.extend(Outcome::ALL.iter().map(|o| o.name()));
+    columns.extend(GAUGE_COLUMNS);
+    columns
+}
 
 fn breaker_name(gauge: u8) -> &'static str {
     match gauge {
@@ -35,34 +39,37 @@ fn breaker_name(gauge: u8) -> &'static str {
     }
 }
 
-/// One line per 100 ms slice: counters of the slice, gauges at its end. `None` when the page
-/// has no run.
+/// One line per 100 ms slice: counters of the slice (requests that finished in it, by
+/// outcome), gauges at its end. `None` when the page has no run.
 pub fn series_csv(page: &Page) -> Option<String> {
     let run = page.run.as_ref().ok()?;
-    let mut out = CSV_COLUMNS.join(",");
+    let mut out = csv_columns().join(",");
     out.push('\n');
     for (i, b) in run.trace.series.iter().enumerate() {
         let tenths = (i as u64 + 1) * BUCKET / 100_000;
-        let c = &b.completions;
-        out.push_str(&format!(
-            "{}.{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-            tenths / 10,
-            tenths % 10,
-            b.arrivals,
-            c.ok,
-            c.timeout,
-            c.circuit_open,
-            c.bulkhead_full,
-            b.inventory_calls,
-            b.workers_busy,
-            b.queue_len,
-            b.bulkhead_in_use,
-            b.bulkhead_waiting,
-            breaker_name(b.breaker_state),
-            b.window_calls,
-            b.window_failures,
-            b.breaker_rejections,
-        ));
+        let mut row = vec![
+            format!("{}.{}", tenths / 10, tenths % 10),
+            b.arrivals.to_string(),
+        ];
+        row.extend(
+            Outcome::ALL
+                .iter()
+                .map(|o| b.completions.get(*o).to_string()),
+        );
+        row.extend([
+            b.inventory_calls.to_string(),
+            b.workers_busy.to_string(),
+            b.queue_len.to_string(),
+            b.bulkhead_in_use.to_string(),
+            b.bulkhead_waiting.to_string(),
+            b.gateway_in_use.to_string(),
+            breaker_name(b.breaker_state).to_string(),
+            b.window_calls.to_string(),
+            b.window_failures.to_string(),
+            b.breaker_rejections.to_string(),
+        ]);
+        out.push_str(&row.join(","));
+        out.push('\n');
     }
     Some(out)
 }
@@ -84,8 +91,8 @@ pub struct RunExport<'a> {
     pub end_to_end: Percentiles,
     /// The breaker's changes of state.
     pub transitions: &'a [BreakerChange],
-    /// The series' column names.
-    pub series_columns: [&'static str; 15],
+    /// The CSV's column names.
+    pub series_columns: Vec<&'static str>,
     /// Outcome names in the order of [`Outcome::ALL`].
     pub outcome_names: Vec<&'static str>,
 }
@@ -102,7 +109,7 @@ pub fn run_json(page: &Page) -> Option<String> {
         service: t.service,
         end_to_end: t.end_to_end,
         transitions: &t.transitions,
-        series_columns: CSV_COLUMNS,
+        series_columns: csv_columns(),
         outcome_names: Outcome::ALL.iter().map(|o| o.name()).collect(),
     };
     serde_json::to_string_pretty(&export).ok()
@@ -118,20 +125,30 @@ mod tests {
         let page = Page::default().apply(Action::SetKnob("permits", 4.0));
         let csv = series_csv(&page).unwrap();
         let run = page.run.as_ref().unwrap();
+        let columns = csv_columns();
         let mut lines = csv.lines();
-        assert_eq!(lines.next().unwrap(), CSV_COLUMNS.join(","));
+        assert_eq!(lines.next().unwrap(), columns.join(","));
         let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
         assert_eq!(rows.len(), run.trace.series.len());
-        assert!(rows.iter().all(|r| r.len() == CSV_COLUMNS.len()));
-        let sum = |col: usize| -> u64 { rows.iter().map(|r| r[col].parse::<u64>().unwrap()).sum() };
-        assert_eq!(sum(1), run.trace.sent);
-        assert_eq!(sum(2), run.trace.outcomes.ok);
-        assert_eq!(sum(3), run.trace.outcomes.timeout);
-        assert_eq!(sum(4), run.trace.outcomes.circuit_open);
+        assert!(rows.iter().all(|r| r.len() == columns.len()));
+        let col = |name: &str| columns.iter().position(|c| *c == name).unwrap();
+        let sum = |name: &str| -> u64 {
+            let i = col(name);
+            rows.iter().map(|r| r[i].parse::<u64>().unwrap()).sum()
+        };
+        assert_eq!(sum("arrivals"), run.trace.sent);
+        for outcome in Outcome::ALL {
+            assert_eq!(
+                sum(outcome.name()),
+                run.trace.outcomes.get(outcome),
+                "{outcome:?}"
+            );
+        }
+        assert!(run.trace.outcomes.circuit_open > 0);
         assert_eq!(rows[0][0], "0.1");
         assert_eq!(rows[9][0], "1.0");
         assert_eq!(rows[24][0], "2.5");
-        assert!(rows.iter().any(|r| r[11] == "open"));
+        assert!(rows.iter().any(|r| r[col("breaker_state")] == "open"));
     }
 
     #[test]

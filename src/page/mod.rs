@@ -8,3 +8,4 @@ pub mod permalink;
 pub mod replay;
 pub mod requests;
 pub mod state;
+pub mod widget;

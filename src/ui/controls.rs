@@ -4,6 +4,8 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use super::ids::use_ids;
+
 /// Properties of a [`Slider`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct SliderProps {
@@ -30,6 +32,7 @@ pub struct SliderProps {
 /// student is told the range.
 #[function_component(Slider)]
 pub fn slider(props: &SliderProps) -> Html {
+    let ids = use_ids();
     let notice = use_state(|| None::<String>);
     let on_input = {
         let props = props.clone();
@@ -66,12 +69,12 @@ pub fn slider(props: &SliderProps) -> Html {
             }
         })
     };
-    let number_id = format!("{}-number", props.id);
+    let number_id = ids.id(&format!("{}-number", props.id));
     html! {
         <div class={classes!("control", props.disabled.then_some("off"))}>
-            <label for={props.id.clone()}>{ &props.label }</label>
+            <label for={ids.id(&props.id)}>{ &props.label }</label>
             <div class="inputs">
-                <input type="range" id={props.id.clone()} disabled={props.disabled}
+                <input type="range" id={ids.id(&props.id)} disabled={props.disabled}
                     min={props.min.to_string()} max={props.max.to_string()} step={props.step.to_string()}
                     value={props.value.to_string()}
                     oninput={on_input.reform(|e: InputEvent| Event::from(e))}
@@ -117,6 +120,7 @@ pub struct ChoiceProps {
 /// other knob's number does.
 #[function_component(Choice)]
 pub fn choice(props: &ChoiceProps) -> Html {
+    let ids = use_ids();
     let onchange = props.on_change.reform(|e: Event| {
         let select: HtmlSelectElement = e.target_unchecked_into();
         // Every option's value is its index; the page clamps anything else.
@@ -124,9 +128,9 @@ pub fn choice(props: &ChoiceProps) -> Html {
     });
     html! {
         <div class={classes!("control", props.disabled.then_some("off"))}>
-            <label for={props.id.clone()}>{ &props.label }</label>
+            <label for={ids.id(&props.id)}>{ &props.label }</label>
             <div class="inputs">
-                <select id={props.id.clone()} disabled={props.disabled} {onchange}>
+                <select id={ids.id(&props.id)} disabled={props.disabled} {onchange}>
                     { for props.options.iter().enumerate().map(|(i, name)| html! {
                         <option value={i.to_string()} selected={i == props.value}>{ *name }</option>
                     }) }
@@ -151,6 +155,7 @@ pub struct SwitchProps {
 /// An on/off switch (a checkbox with the switch role, so screen readers say "on" and "off").
 #[function_component(Switch)]
 pub fn switch(props: &SwitchProps) -> Html {
+    let ids = use_ids();
     let onchange = {
         let cb = props.on_change.clone();
         Callback::from(move |e: Event| {
@@ -159,8 +164,8 @@ pub fn switch(props: &SwitchProps) -> Html {
         })
     };
     html! {
-        <label class="switch" for={props.id.clone()}>
-            <input type="checkbox" role="switch" id={props.id.clone()} checked={props.on} {onchange} />
+        <label class="switch" for={ids.id(&props.id)}>
+            <input type="checkbox" role="switch" id={ids.id(&props.id)} checked={props.on} {onchange} />
             <span>{ &props.label }</span>
         </label>
     }

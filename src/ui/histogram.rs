@@ -6,6 +6,8 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::ids::use_ids;
+
 use super::palette::{chart_theme, outcome_colour};
 use crate::page::latency::{LatencyKind, OutcomeHistogram};
 use crate::sim::histogram::{HIGHEST_MS, LOWEST_MS};
@@ -24,6 +26,7 @@ pub struct HistogramProps {
 /// The stacked histogram; redrawn only when its data or the theme change.
 #[function_component(Histogram)]
 pub fn histogram(props: &HistogramProps) -> Html {
+    let ids = use_ids();
     let canvas_ref = use_node_ref();
     {
         let canvas_ref = canvas_ref.clone();
@@ -52,11 +55,11 @@ pub fn histogram(props: &HistogramProps) -> Html {
     html! {
         <>
             <div class="readout">
-                <span>{ "finished " }<strong id="hist-total">{ d.total }</strong></span>
-                <span>{ "p50 " }<strong id="readout-p50">{ ms(d.percentiles.p50) }</strong></span>
-                <span>{ "p99 " }<strong id="readout-p99">{ ms(d.percentiles.p99) }</strong></span>
+                <span>{ "finished " }<strong id={ids.id("hist-total")}>{ d.total }</strong></span>
+                <span>{ "p50 " }<strong id={ids.id("readout-p50")}>{ ms(d.percentiles.p50) }</strong></span>
+                <span>{ "p99 " }<strong id={ids.id("readout-p99")}>{ ms(d.percentiles.p99) }</strong></span>
             </div>
-            <canvas id="latency-chart" class="chart" ref={canvas_ref} width="640" height="400"
+            <canvas id={ids.id("latency-chart")} class="chart" ref={canvas_ref} width="640" height="400"
                 role="img" aria-label={label} />
             <p class="hint">{ "Refused calls take no time at all; they are drawn in the first bar (1 ms and below)." }</p>
         </>

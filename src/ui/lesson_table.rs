@@ -3,6 +3,8 @@
 
 use yew::prelude::*;
 
+use super::ids::use_ids;
+
 use super::controls::Slider;
 use crate::page::state::{Action, Shared, TableRow, TABLE_WINDOW_RANGE};
 use crate::sim::scenario::Scenario;
@@ -35,6 +37,7 @@ fn ms(v: Option<u64>) -> String {
 /// Computed and printed numbers side by side.
 #[function_component(LessonTable)]
 pub fn lesson_table(props: &LessonTableProps) -> Html {
+    let ids = use_ids();
     let on_window = props.on_action.reform(Action::SetTableWindow);
     let outcomes = [
         Outcome::Ok,
@@ -47,7 +50,7 @@ pub fn lesson_table(props: &LessonTableProps) -> Html {
         let p = printed(row.scenario);
         html! {
             <>
-                <tr class="computed" id={format!("table-{}", row.scenario.key())}>
+                <tr class="computed" id={ids.id(&format!("table-{}", row.scenario.key()))}>
                     <th scope="row" rowspan="2">{ &row.label }</th>
                     <td>{ "this playground" }</td>
                     { for outcomes.iter().map(|&o| html! { <td>{ t.outcomes.get(o) }</td> }) }
@@ -75,7 +78,7 @@ pub fn lesson_table(props: &LessonTableProps) -> Html {
                     <tbody>{ for rows }</tbody>
                 </table>
             </div>
-            <Slider id="table-window" label="Breaker window for this table" unit="s"
+            <Slider id={ids.id("table-window")} label="Breaker window for this table" unit="s"
                 min={TABLE_WINDOW_RANGE.0} max={TABLE_WINDOW_RANGE.1} step={0.5}
                 value={props.window} on_change={on_window} />
             <p class="explain">

@@ -7,6 +7,8 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::ids::use_ids;
+
 use super::palette::{chart_theme, outcome_colour};
 use crate::page::state::{Run, Shared};
 use crate::sim::latency::Micros;
@@ -29,6 +31,7 @@ pub struct LoadChartProps {
 /// The two panels; redrawn when the playhead enters a new slice.
 #[function_component(LoadChart)]
 pub fn load_chart(props: &LoadChartProps) -> Html {
+    let ids = use_ids();
     let canvas_ref = use_node_ref();
     {
         let canvas_ref = canvas_ref.clone();
@@ -53,7 +56,7 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
         "Requests per second by outcome, calls per second reaching inventory, workers busy and queue length, up to the playhead"
     };
     html! {
-        <canvas id="load-chart" class="chart" ref={canvas_ref} width="800" height="380" role="img"
+        <canvas id={ids.id("load-chart")} class="chart" ref={canvas_ref} width="800" height="380" role="img"
             aria-label={label} />
     }
 }

@@ -3,17 +3,20 @@
 mod app;
 mod controls;
 mod histogram;
+mod ids;
 mod knob_panel;
 mod lesson_table;
 mod load_chart;
 mod palette;
 mod playback;
+mod regions;
 mod share;
 mod state;
 mod state_diagram;
 mod timeline;
 mod toolbar;
 mod topology;
+mod widget;
 
 pub use app::App;
 
@@ -47,4 +50,26 @@ pub fn start() {
     };
     root.set_inner_html("");
     yew::Renderer::<App>::with_root(root).render();
+}
+
+/// Mounts one widget into `host` (a `<resilience-widget>` element, or `embed.html`'s root),
+/// described by its attributes as a query string. `playground_url` is the full playground's
+/// address for the widget's "open in the playground" link. Never fails: bad attributes become
+/// notices inside the widget.
+pub fn mount_widget(host: web_sys::Element, attributes: &str, playground_url: &str) {
+    thread_local! {
+        static MOUNTED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    }
+    let n = MOUNTED.with(|m| {
+        m.set(m.get() + 1);
+        m.get()
+    });
+    let spec = crate::page::widget::WidgetSpec::from_query(attributes);
+    let props = widget::WidgetProps {
+        spec: crate::page::state::Shared(std::rc::Rc::new(spec)),
+        scope: ids::IdScope(format!("rw{n}-").into()),
+        playground_url: playground_url.to_string().into(),
+    };
+    host.set_inner_html("");
+    yew::Renderer::<widget::Widget>::with_root_and_props(host, props).render();
 }

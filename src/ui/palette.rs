@@ -12,7 +12,17 @@ pub fn outcome_colour(outcome: Outcome) -> RGBColor {
         Outcome::Timeout => RGBColor(213, 94, 0),
         Outcome::CircuitOpen => RGBColor(204, 121, 167),
         Outcome::BulkheadFull => RGBColor(230, 159, 0),
-        Outcome::Unfinished => RGBColor(120, 120, 120),
+        Outcome::BudgetExhausted => RGBColor(0, 114, 178),
+        Outcome::Shed => RGBColor(86, 180, 233),
+        Outcome::BusinessRejected => RGBColor(240, 228, 66),
+        // Past Okabe-Ito's eight: darker and lighter shades of its hues, told apart by the
+        // legend's order as much as by colour.
+        Outcome::Fallback => RGBColor(128, 205, 180),
+        Outcome::DependencyError => RGBColor(120, 70, 30),
+        Outcome::ClientGaveUp => RGBColor(160, 160, 160),
+        Outcome::GatewayRejected => RGBColor(0, 60, 110),
+        Outcome::GatewayTimeout => RGBColor(140, 50, 0),
+        Outcome::Unfinished => RGBColor(95, 95, 95),
     }
 }
 

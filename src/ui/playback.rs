@@ -56,37 +56,44 @@ pub fn use_playback(playing: bool, dispatch: Callback<Action>) {
     });
 }
 
-/// Space plays or pauses, arrows step (Shift: ten steps), `r` goes back to the start. Keys
-/// typed into a field or pressed on a control are left to it.
+/// The action a key press asks for: space plays or pauses, arrows step (Shift: ten steps),
+/// `r` goes back to the start. Keys typed into a field or pressed on a control are left to it.
+pub fn shortcut_action(e: &KeyboardEvent) -> Option<Action> {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() {
+        return None;
+    }
+    let on_control = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| {
+            matches!(
+                el.tag_name().as_str(),
+                "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
+            )
+        });
+    if on_control {
+        return None;
+    }
+    let steps = if e.shift_key() { 10 } else { 1 };
+    match e.key().as_str() {
+        " " => Some(Action::TogglePlay),
+        "ArrowRight" => Some(Action::Step(steps)),
+        "ArrowLeft" => Some(Action::Step(-steps)),
+        "r" | "R" => Some(Action::Seek(0)),
+        _ => None,
+    }
+}
+
+/// The shortcuts of [`shortcut_action`] anywhere on the page: for the full playground, which
+/// has the page to itself. (A widget listens on its own element instead.)
 #[hook]
-pub fn use_shortcuts(dispatch: Callback<Action>) {
-    use_effect_with((), move |_| {
+pub fn use_shortcuts(dispatch: Option<Callback<Action>>) {
+    use_effect_with(dispatch.is_some(), move |_| {
         let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-            if e.ctrl_key() || e.meta_key() || e.alt_key() {
-                return;
+            if let (Some(dispatch), Some(action)) = (&dispatch, shortcut_action(&e)) {
+                e.prevent_default();
+                dispatch.emit(action);
             }
-            let on_control = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .is_some_and(|el| {
-                    matches!(
-                        el.tag_name().as_str(),
-                        "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
-                    )
-                });
-            if on_control {
-                return;
-            }
-            let steps = if e.shift_key() { 10 } else { 1 };
-            let action = match e.key().as_str() {
-                " " => Action::TogglePlay,
-                "ArrowRight" => Action::Step(steps),
-                "ArrowLeft" => Action::Step(-steps),
-                "r" | "R" => Action::Seek(0),
-                _ => return,
-            };
-            e.prevent_default();
-            dispatch.emit(action);
         });
         let document = web_sys::window().and_then(|w| w.document());
         if let Some(d) = &document {

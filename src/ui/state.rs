@@ -43,7 +43,7 @@ impl Reducible for PageState {
 }
 
 /// Whether the reader's system asks for a dark theme.
-fn prefers_dark() -> bool {
+pub fn prefers_dark() -> bool {
     web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
         .is_some_and(|m| m.matches())

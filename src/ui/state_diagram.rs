@@ -4,6 +4,8 @@
 
 use yew::prelude::*;
 
+use super::ids::use_ids;
+
 use crate::page::replay::BreakerAt;
 use crate::resilience::{BreakerConfig, BreakerState, TransitionReason, Window};
 use crate::sim::latency::Micros;
@@ -97,9 +99,10 @@ const ARROWS: [(&str, f64, f64); 4] = [
 /// The diagram and the live figures.
 #[function_component(StateDiagram)]
 pub fn state_diagram(props: &StateDiagramProps) -> Html {
+    let ids = use_ids();
     let Some(config) = &props.config else {
         return html! {
-            <p class="placeholder" id="no-breaker">
+            <p class="placeholder" id={ids.id("no-breaker")}>
                 { "This run has no circuit breaker. Switch it on under Controls to watch it open, probe and close." }
             </p>
         };
@@ -115,7 +118,7 @@ pub fn state_diagram(props: &StateDiagramProps) -> Html {
     let nodes = NODES.iter().map(|&(state, name, x, y)| {
         let lit = state == at.state;
         html! {
-            <g class={classes!("node", lit.then_some("lit"))} id={format!("node-{}", name.to_lowercase())}>
+            <g class={classes!("node", format!("node-{}", name.to_lowercase()), lit.then_some("lit"))} id={ids.id(&format!("node-{}", name.to_lowercase()))}>
                 <rect x={(x - 72.0).to_string()} y={(y - 26.0).to_string()} width="144" height="52" rx="26" />
                 <text x={x.to_string()} y={(y + 7.0).to_string()} text-anchor="middle">{ name }</text>
             </g>
@@ -127,7 +130,7 @@ pub fn state_diagram(props: &StateDiagramProps) -> Html {
             <g class={classes!("arrow", is_taken.then_some("taken"))}
                 key={format!("arrow-{i}-{}", if is_taken { flash_key } else { 0 })}>
                 <path d={path} marker-end="url(#arrowhead)" />
-                <text id={format!("arrow-label-{i}")} x={lx.to_string()} y={ly.to_string()}
+                <text id={ids.id(&format!("arrow-label-{i}"))} x={lx.to_string()} y={ly.to_string()}
                     text-anchor="middle">{ &labels[i] }</text>
             </g>
         }
@@ -162,9 +165,9 @@ pub fn state_diagram(props: &StateDiagramProps) -> Html {
             </svg>
             <dl class="breaker-figures">
                 <dt>{ "State" }</dt>
-                <dd id="breaker-state" class={format!("state-{}", state_name.to_lowercase())}>{ state_name }</dd>
+                <dd id={ids.id("breaker-state")} class={format!("state-{}", state_name.to_lowercase())}>{ state_name }</dd>
                 <dt>{ "In the window" }</dt>
-                <dd id="window-figures">{ format!("{} calls, {} failed", s.window_calls, s.window_failures) }</dd>
+                <dd id={ids.id("window-figures")}>{ format!("{} calls, {} failed", s.window_calls, s.window_failures) }</dd>
                 <dt>{ "Failure ratio" }</dt>
                 <dd>
                     <div class="gauge" role="meter" aria-valuemin="0" aria-valuemax="100"
@@ -173,16 +176,16 @@ pub fn state_diagram(props: &StateDiagramProps) -> Html {
                         <div class="fill" style={format!("width: {:.1}%", ratio * 100.0)} />
                         <div class="threshold" style={format!("left: {:.1}%", config.failure_ratio * 100.0)} />
                     </div>
-                    <span id="ratio">{ format!("{:.0}% (opens at {:.0}%)", ratio * 100.0, config.failure_ratio * 100.0) }</span>
+                    <span id={ids.id("ratio")}>{ format!("{:.0}% (opens at {:.0}%)", ratio * 100.0, config.failure_ratio * 100.0) }</span>
                 </dd>
                 <dt>{ "Cool-down left" }</dt>
-                <dd id="cooldown-left">{ if at.state == BreakerState::Open { format!("{:.1} s", cooldown_left as f64 / 1e6) } else { "—".to_string() } }</dd>
+                <dd id={ids.id("cooldown-left")}>{ if at.state == BreakerState::Open { format!("{:.1} s", cooldown_left as f64 / 1e6) } else { "—".to_string() } }</dd>
                 <dt>{ "Probes in flight" }</dt>
-                <dd id="probes">{ format!("{} of {}", s.probes_in_flight, config.half_open_probes) }</dd>
+                <dd id={ids.id("probes")}>{ format!("{} of {}", s.probes_in_flight, config.half_open_probes) }</dd>
                 <dt>{ "Refused so far" }</dt>
-                <dd id="rejections">{ props.rejections }</dd>
+                <dd id={ids.id("rejections")}>{ props.rejections }</dd>
                 <dt>{ "Last change" }</dt>
-                <dd id="last-change">{ at.last_change.map_or("none yet".to_string(), |c| format!("{:.2} s: {}", c.at as f64 / 1e6, reason_text(c.reason))) }</dd>
+                <dd id={ids.id("last-change")}>{ at.last_change.map_or("none yet".to_string(), |c| format!("{:.2} s: {}", c.at as f64 / 1e6, reason_text(c.reason))) }</dd>
             </dl>
         </div>
     }

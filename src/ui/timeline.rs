@@ -4,6 +4,8 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use super::ids::use_ids;
+
 use super::palette::outcome_class;
 use crate::page::replay::{clock, Band, Frame};
 use crate::page::state::{Action, SPEEDS};
@@ -42,6 +44,7 @@ fn state_class(state: BreakerState) -> &'static str {
 /// Transport buttons, speed, scrub bar with the breaker band, clock and counters.
 #[function_component(Timeline)]
 pub fn timeline(props: &TimelineProps) -> Html {
+    let ids = use_ids();
     let a = &props.on_action;
     let on_play = a.reform(|_: MouseEvent| Action::TogglePlay);
     let on_back = a.reform(|_: MouseEvent| Action::Step(-1));
@@ -78,7 +81,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
         .filter(|&&o| o != Outcome::Unfinished)
         .map(|&o| {
             html! {
-                <span class={classes!("chip", outcome_class(o))} id={format!("count-{}", o.name())}>
+                <span class={classes!("chip", outcome_class(o))} id={ids.id(&format!("count-{}", o.name()))}>
                     { o.name() }{ " " }<strong>{ f.finished.get(o) }</strong>
                 </span>
             }
@@ -86,25 +89,25 @@ pub fn timeline(props: &TimelineProps) -> Html {
     html! {
         <>
             <div class="transport">
-                <button id="rewind" onclick={on_rewind} aria-label="Back to the start (r)">{ "|◀ Start" }</button>
-                <button id="step-back" onclick={on_back} aria-label="Step back 0.1 s (left arrow)">{ "◀" }</button>
-                <button id="play" class="play" onclick={on_play}
+                <button id={ids.id("rewind")} onclick={on_rewind} aria-label="Back to the start (r)">{ "|◀ Start" }</button>
+                <button id={ids.id("step-back")} onclick={on_back} aria-label="Step back 0.1 s (left arrow)">{ "◀" }</button>
+                <button id={ids.id("play")} class="play" onclick={on_play}
                     aria-label={if props.playing { "Pause (space)" } else { "Play (space)" }}>
                     { if props.playing { "❚❚ Pause" } else { "▶ Play" } }
                 </button>
-                <button id="step-forward" onclick={on_forward} aria-label="Step forward 0.1 s (right arrow)">{ "▶|" }</button>
+                <button id={ids.id("step-forward")} onclick={on_forward} aria-label="Step forward 0.1 s (right arrow)">{ "▶|" }</button>
                 <label>{ "Speed " }
-                    <select id="speed" onchange={on_speed}>
+                    <select id={ids.id("speed")} onchange={on_speed}>
                         { for SPEEDS.iter().map(|&s| html! {
                             <option value={s.to_string()} selected={s == props.speed}>{ format!("{s}×") }</option>
                         }) }
                     </select>
                 </label>
-                <span class="clock" id="clock" aria-live="off">
+                <span class="clock" id={ids.id("clock")} aria-live="off">
                     <strong>{ clock(props.playhead, props.clock_start) }</strong>{ " / " }{ clock(props.span, props.clock_start) }
                 </span>
             </div>
-            <input type="range" id="scrub" class="scrub" aria-label="Simulated time"
+            <input type="range" id={ids.id("scrub")} class="scrub" aria-label="Simulated time"
                 min="0" max={(props.span / BUCKET).to_string()} step="1"
                 value={(props.playhead / BUCKET).to_string()} oninput={on_scrub} />
             { band.unwrap_or_default() }
@@ -113,9 +116,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     class={classes!("mark", (pct(props.duration) > 80.0).then_some("from-right"))}>{ "arrivals stop" }</span>
             </div>
             <div class="counters" aria-label="Requests so far">
-                <span class="chip">{ "arrived " }<strong id="count-arrived">{ f.arrived }</strong></span>
+                <span class="chip">{ "arrived " }<strong id={ids.id("count-arrived")}>{ f.arrived }</strong></span>
                 { for counters }
-                <span class="chip">{ "in service or queued " }<strong id="count-in-flight">{ in_flight }</strong></span>
+                <span class="chip">{ "in service or queued " }<strong id={ids.id("count-in-flight")}>{ in_flight }</strong></span>
             </div>
             <p class="hint keys">{ "Keys: space plays or pauses, ← → step 0.1 s (with Shift 1 s), r goes back to the start." }</p>
         </>

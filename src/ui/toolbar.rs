@@ -3,6 +3,8 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use super::ids::use_ids;
+
 use super::controls::Switch;
 use crate::page::state::Action;
 use crate::sim::scenario::{Preset, Scenario};
@@ -35,6 +37,7 @@ fn fresh_seed() -> u64 {
 /// Scenario picker, seed field with "New seed", reset, theme and projector switches.
 #[function_component(Toolbar)]
 pub fn toolbar(props: &ToolbarProps) -> Html {
+    let ids = use_ids();
     let seed_notice = use_state(|| None::<String>);
     let on_pick = props.on_action.reform(|e: Event| {
         let select: HtmlSelectElement = e.target_unchecked_into();
@@ -70,7 +73,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
     html! {
         <div class="toolbar" role="toolbar" aria-label="Scenario and display">
             <label class="picker">{ "Scenario " }
-                <select id="scenario" onchange={on_pick}>
+                <select id={ids.id("scenario")} onchange={on_pick}>
                     <optgroup label="The lesson's four runs">
                         { for Preset::ALL.iter().filter(|p| matches!(p, Preset::Lesson(_))).map(|&p| option(p, props.preset)) }
                     </optgroup>
@@ -80,13 +83,13 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
                 </select>
             </label>
             <label class="seed">{ "Seed " }
-                <input id="seed" type="text" inputmode="numeric" size="12"
+                <input id={ids.id("seed")} type="text" inputmode="numeric" size="12"
                     value={props.seed.to_string()} onchange={on_seed} />
             </label>
-            <button id="new-seed" onclick={on_new_seed}>{ "New seed" }</button>
-            <button id="reset" onclick={on_reset} title="Back to the scenario's values">{ "Reset" }</button>
-            <Switch id="dark" label="Dark theme" on={props.dark} on_change={on_dark} />
-            <Switch id="projector" label="Projector" on={props.projector} on_change={on_projector} />
+            <button id={ids.id("new-seed")} onclick={on_new_seed}>{ "New seed" }</button>
+            <button id={ids.id("reset")} onclick={on_reset} title="Back to the scenario's values">{ "Reset" }</button>
+            <Switch id={ids.id("dark")} label="Dark theme" on={props.dark} on_change={on_dark} />
+            <Switch id={ids.id("projector")} label="Projector" on={props.projector} on_change={on_projector} />
             if let Some(text) = &*seed_notice {
                 <p class="notice" role="alert">{ text }</p>
             }

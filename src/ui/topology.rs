@@ -2,6 +2,8 @@
 
 use yew::prelude::*;
 
+use super::ids::use_ids;
+
 use crate::page::replay::Frame;
 use crate::sim::model::CascadeConfig;
 
@@ -12,7 +14,7 @@ pub struct TopologyProps {
     pub frame: Frame,
 }
 
-fn meter(id: &str, label: String, value: u64, max: u64) -> Html {
+fn meter(id: AttrValue, label: String, value: u64, max: u64) -> Html {
     let pct = if max == 0 {
         0.0
     } else {
@@ -22,7 +24,7 @@ fn meter(id: &str, label: String, value: u64, max: u64) -> Html {
     html! {
         <div class="meter-row">
             <span class="meter-label">{ label }</span>
-            <div class={classes!("meter", full.then_some("full"))} id={id.to_string()} role="meter"
+            <div class={classes!("meter", full.then_some("full"))} {id} role="meter"
                 aria-valuemin="0" aria-valuemax={max.to_string()} aria-valuenow={value.to_string()}>
                 <div class="fill" style={format!("width: {pct:.1}%")} />
             </div>
@@ -33,13 +35,14 @@ fn meter(id: &str, label: String, value: u64, max: u64) -> Html {
 /// Four boxes in a row with the arrows between them.
 #[function_component(Topology)]
 pub fn topology(props: &TopologyProps) -> Html {
+    let ids = use_ids();
     let c = &props.config;
     let s = &props.frame.slice;
     let sick = props.frame.at > c.degrade_at;
     let latency = if sick { c.slow } else { c.fast };
     let bulkhead = c.bulkhead.as_ref().map(|b| {
         meter(
-            "meter-bulkhead",
+            ids.id("meter-bulkhead"),
             format!(
                 "bulkhead {} / {} in use, {} waiting",
                 s.bulkhead_in_use, b.permits, s.bulkhead_waiting
@@ -50,13 +53,13 @@ pub fn topology(props: &TopologyProps) -> Html {
     });
     let gateway = match &c.gateway {
         Some(g) => meter(
-            "meter-gateway",
+            ids.id("meter-gateway"),
             format!("pool {} / {} connections in use", s.gateway_in_use, g.pool),
             u64::from(s.gateway_in_use),
             u64::from(g.pool),
         ),
         None => html! {
-            <p id="gateway-not-modelled">{ "connection pool (not modelled): every request passes" }</p>
+            <p id={ids.id("gateway-not-modelled")}>{ "connection pool (not modelled): every request passes" }</p>
         },
     };
     html! {
@@ -73,15 +76,15 @@ pub fn topology(props: &TopologyProps) -> Html {
             <span class="link" aria-hidden="true">{ "→" }</span>
             <div class="node-box">
                 <h3>{ "orders" }</h3>
-                { meter("meter-workers", format!("workers {} / {} busy", s.workers_busy, c.threads), u64::from(s.workers_busy), u64::from(c.threads)) }
-                <p id="queue-length">{ format!("queue: {} waiting", s.queue_len) }</p>
+                { meter(ids.id("meter-workers"), format!("workers {} / {} busy", s.workers_busy, c.threads), u64::from(s.workers_busy), u64::from(c.threads)) }
+                <p id={ids.id("queue-length")}>{ format!("queue: {} waiting", s.queue_len) }</p>
                 { bulkhead.unwrap_or_default() }
             </div>
             <span class="link" aria-hidden="true">{ "→" }</span>
             <div class={classes!("node-box", sick.then_some("sick"))}>
                 <h3>{ "inventory" }</h3>
-                <p id="inventory-latency">{ format!("answers in {} ms{}", latency / 1000, if sick { " (sick)" } else { "" }) }</p>
-                <p id="inventory-rate">{ format!("{} calls in the last second", props.frame.inventory_rate) }</p>
+                <p id={ids.id("inventory-latency")}>{ format!("answers in {} ms{}", latency / 1000, if sick { " (sick)" } else { "" }) }</p>
+                <p id={ids.id("inventory-rate")}>{ format!("{} calls in the last second", props.frame.inventory_rate) }</p>
             </div>
         </div>
     }

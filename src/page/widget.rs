@@ -1,0 +1,186 @@
+//! What an embedded widget shows and with which settings, read from its element's attributes
+//! (or an `embed.html` query string). Pure: the browser side only hands over the pairs.
+
+use super::permalink::{from_pairs, parse_query};
+use super::state::Page;
+
+/// One kind of widget a course page can embed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WidgetKind {
+    /// The whole playground.
+    Playground,
+    /// The circuit breaker's state diagram, with a timeline to play it.
+    CircuitDiagram,
+    /// The latency histogram, with a timeline to play it.
+    Histogram,
+    /// The lesson's four scenarios side by side.
+    LessonTable,
+    /// One of the exercises, by its number (1 to 4).
+    Exercise(u8),
+}
+
+impl WidgetKind {
+    /// Every kind, in the order a course author's documentation lists them.
+    pub const ALL: [WidgetKind; 8] = [
+        WidgetKind::Playground,
+        WidgetKind::CircuitDiagram,
+        WidgetKind::Histogram,
+        WidgetKind::LessonTable,
+        WidgetKind::Exercise(1),
+        WidgetKind::Exercise(2),
+        WidgetKind::Exercise(3),
+        WidgetKind::Exercise(4),
+    ];
+
+    /// The value of the `kind` attribute.
+    pub fn key(self) -> String {
+        match self {
+            WidgetKind::Playground => "playground".into(),
+            WidgetKind::CircuitDiagram => "circuit-diagram".into(),
+            WidgetKind::Histogram => "histogram".into(),
+            WidgetKind::LessonTable => "lesson-table".into(),
+            WidgetKind::Exercise(n) => format!("exercise-{n}"),
+        }
+    }
+
+    /// The kind a `kind` attribute names.
+    pub fn parse(text: &str) -> Option<WidgetKind> {
+        let text = text.trim();
+        WidgetKind::ALL.into_iter().find(|k| k.key() == text)
+    }
+}
+
+/// Attributes an element has for HTML's sake, not ours: passed over in silence.
+fn is_html_attribute(key: &str) -> bool {
+    matches!(
+        key,
+        "class" | "id" | "style" | "title" | "hidden" | "lang" | "dir"
+    ) || key.starts_with("data-")
+        || key.starts_with("aria-")
+}
+
+/// A widget as its attributes describe it.
+#[derive(Debug, Clone)]
+pub struct WidgetSpec {
+    /// What to show.
+    pub kind: WidgetKind,
+    /// The settings (every attribute that is not the kind, the theme or HTML's own).
+    pub settings: Vec<(String, String)>,
+    /// `theme="dark"` or `"light"`; `None` follows the reader's system.
+    pub dark: Option<bool>,
+    /// One message per attribute that could not be used, naming it and what it allows.
+    pub notices: Vec<String>,
+}
+
+impl WidgetSpec {
+    /// Reads a widget from its attributes as a query string (`kind=...&cooldown=2s`).
+    pub fn from_query(query: &str) -> WidgetSpec {
+        let (pairs, notices) = parse_query(query);
+        WidgetSpec::from_attributes(&pairs, notices)
+    }
+
+    /// Reads a widget from its attributes; `notices` are carried over.
+    pub fn from_attributes(pairs: &[(String, String)], mut notices: Vec<String>) -> WidgetSpec {
+        let mut kind = None;
+        let mut dark = None;
+        let mut settings = Vec::new();
+        for (key, value) in pairs {
+            let key = key.trim().to_ascii_lowercase();
+            match key.as_str() {
+                "kind" => match WidgetKind::parse(value) {
+                    Some(k) => kind = Some(k),
+                    None => notices.push(format!(
+                        "kind: \"{}\" is not a widget (one of {}); showing the circuit diagram.",
+                        value.chars().take(40).collect::<String>(),
+                        WidgetKind::ALL.map(|k| k.key()).join(", ")
+                    )),
+                },
+                "theme" => match value.trim() {
+                    "dark" => dark = Some(true),
+                    "light" => dark = Some(false),
+                    "" | "auto" => dark = None,
+                    other => notices.push(format!(
+                        "theme: \"{}\" is not allowed (dark, light or auto); following the system.",
+                        other.chars().take(40).collect::<String>()
+                    )),
+                },
+                k if is_html_attribute(k) => {}
+                _ => settings.push((key, value.clone())),
+            }
+        }
+        WidgetSpec {
+            kind: kind.unwrap_or(WidgetKind::CircuitDiagram),
+            settings,
+            dark,
+            notices,
+        }
+    }
+
+    /// The page state the widget starts from, and every notice (its own and the settings').
+    pub fn page(&self, system_dark: bool) -> (Page, Vec<String>) {
+        let (mut page, more) = from_pairs(&self.settings);
+        page.dark = self.dark.unwrap_or(system_dark);
+        let mut notices = self.notices.clone();
+        notices.extend(more);
+        (page, notices)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::scenario::{Preset, Scenario};
+
+    #[test]
+    fn every_kind_reads_back_from_its_key() {
+        for kind in WidgetKind::ALL {
+            assert_eq!(WidgetKind::parse(&kind.key()), Some(kind));
+        }
+        assert_eq!(WidgetKind::parse("exercise-5"), None);
+        assert_eq!(WidgetKind::parse("<b>"), None);
+    }
+
+    #[test]
+    fn the_example_from_the_readme_gives_a_two_second_cool_down_on_the_cb_preset() {
+        let spec = WidgetSpec::from_query("kind=circuit-diagram&preset=cb&cooldown=2s&class=wide");
+        assert_eq!(spec.kind, WidgetKind::CircuitDiagram);
+        let (page, notices) = spec.page(false);
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(page.preset, Preset::Lesson(Scenario::Cb));
+        assert_eq!(page.full.breaker.unwrap().cooldown, 2_000_000);
+        let spec = WidgetSpec::from_query("kind=histogram&preset=cb&cooldown=5s");
+        let (page, _) = spec.page(false);
+        assert_eq!(page.full.breaker.unwrap().cooldown, 5_000_000);
+    }
+
+    #[test]
+    fn a_bad_attribute_is_named_and_the_widget_keeps_its_defaults() {
+        let spec = WidgetSpec::from_query("kind=histogram&cooldown=soon&theme=purple&colour=red");
+        assert_eq!(spec.kind, WidgetKind::Histogram);
+        let (page, notices) = spec.page(true);
+        assert!(page.dark, "an unknown theme follows the system");
+        assert_eq!(notices.len(), 3, "{notices:?}");
+        assert!(notices.iter().any(|n| n.contains("theme")));
+        assert!(notices.iter().any(|n| n.contains("cooldown")));
+        assert!(notices.iter().any(|n| n.contains("colour")));
+        assert!(page.run.is_ok());
+        let default = Page::new(Preset::Lesson(Scenario::Cb), false);
+        assert_eq!(page.full.breaker, default.full.breaker);
+    }
+
+    #[test]
+    fn an_unknown_kind_falls_back_to_the_circuit_diagram_with_a_notice() {
+        let spec = WidgetSpec::from_query("kind=%3Cscript%3E");
+        assert_eq!(spec.kind, WidgetKind::CircuitDiagram);
+        assert_eq!(spec.notices.len(), 1);
+        assert!(spec.notices[0].starts_with("kind:"), "{:?}", spec.notices);
+    }
+
+    #[test]
+    fn html_attributes_are_not_settings() {
+        let spec =
+            WidgetSpec::from_query("kind=lesson-table&id=w&style=x&data-course=3&aria-label=t");
+        assert!(spec.settings.is_empty(), "{:?}", spec.settings);
+        assert!(spec.page(false).1.is_empty());
+    }
+}

@@ -1,0 +1,141 @@
+//! The playground's regions, each a titled panel around one view, shared by the full page and
+//! the widgets so both show the same thing the same way.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::histogram::Histogram;
+use super::ids::IdScope;
+use super::knob_panel::KnobPanel;
+use super::lesson_table::LessonTable;
+use super::load_chart::LoadChart;
+use super::state_diagram::StateDiagram;
+use super::timeline::Timeline;
+use super::topology::Topology;
+use crate::page::latency::{histogram_until, LatencyKind};
+use crate::page::replay::{breaker_at, breaker_bands, frame};
+use crate::page::state::{Action, Page, Run, Shared};
+
+/// A panel with a heading the screen reader announces as its name.
+fn region(ids: &IdScope, class: &str, name: &str, title: &str, body: Html) -> Html {
+    let title_id = ids.id(&format!("{name}-title"));
+    html! {
+        <section class={classes!("region", class.to_string())} aria-labelledby={title_id.clone()}>
+            <h2 id={title_id}>{ title }</h2>
+            { body }
+        </section>
+    }
+}
+
+/// The page's notice (a corrected value) and the knobs.
+pub fn controls(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> Html {
+    let body = html! {
+        <>
+            if let Some(text) = &page.notice {
+                <p class="notice" role="alert" id={ids.id("page-notice")}>{ text }</p>
+            }
+            <KnobPanel full={page.full.clone()} patterns={page.patterns} on_action={dispatch.clone()} />
+        </>
+    };
+    region(ids, "controls", "controls", "Controls", body)
+}
+
+/// Why there is no run to show.
+pub fn run_error(ids: &IdScope, message: &str) -> Html {
+    let body = html! {
+        <p class="notice" role="alert" id={ids.id("run-error")}>
+            { format!("This run cannot start: {message}") }
+        </p>
+    };
+    region(ids, "timeline", "timeline", "Timeline", body)
+}
+
+/// Play, step, scrub, the breaker band and the counters.
+pub fn timeline(
+    ids: &IdScope,
+    page: &Page,
+    run: &Shared<Run>,
+    dispatch: &Callback<Action>,
+) -> Html {
+    let config = &run.config;
+    let bands = config
+        .breaker
+        .is_some()
+        .then(|| breaker_bands(&run.trace, run.span));
+    let body = html! {
+        <Timeline playhead={page.playhead} span={run.span} duration={config.duration}
+            playing={page.playing} speed={page.speed} bands={bands} clock_start={page.clock_start()}
+            frame={frame(&run.trace, page.playhead)} on_action={dispatch.clone()} />
+    };
+    region(ids, "timeline", "timeline", "Timeline", body)
+}
+
+/// Anna, Kong, orders and inventory with their meters.
+pub fn topology(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
+    let body = html! {
+        <Topology config={run.config.clone()} frame={frame(&run.trace, page.playhead)} />
+    };
+    region(
+        ids,
+        "topology-region",
+        "topology",
+        "Where the requests are",
+        body,
+    )
+}
+
+/// The breaker's state diagram at the playhead.
+pub fn diagram(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
+    let at = page.playhead;
+    let has_breaker = run.config.breaker.is_some();
+    let now = frame(&run.trace, at);
+    let body = html! {
+        <StateDiagram config={run.config.breaker.clone()} at={breaker_at(&run.trace, has_breaker, at)}
+            slice={now.slice} rejections={now.finished.circuit_open} playhead={at} />
+    };
+    region(ids, "diagram", "diagram", "Circuit breaker", body)
+}
+
+/// The latency histogram up to the playhead, with the service / end-to-end switch.
+pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callback<Action>) -> Html {
+    let data = Rc::new(histogram_until(&run.finished, page.playhead, page.latency));
+    let group = ids.id("latency-kind");
+    let switch = [LatencyKind::Service, LatencyKind::EndToEnd].map(|kind| {
+        let onchange = dispatch.reform(move |_: Event| Action::SetLatency(kind));
+        let id = ids.id(match kind {
+            LatencyKind::Service => "latency-service",
+            LatencyKind::EndToEnd => "latency-end-to-end",
+        });
+        html! {
+            <label for={id.clone()}>
+                <input type="radio" name={group.clone()} id={id} checked={page.latency == kind} {onchange} />
+                { kind.label() }
+            </label>
+        }
+    });
+    let body = html! {
+        <>
+            <fieldset class="latency-kind">
+                <legend class="visually-hidden">{ "Which latency" }</legend>
+                { for switch }
+            </fieldset>
+            <Histogram data={data} kind={page.latency} dark={page.dark} />
+        </>
+    };
+    region(ids, "histogram", "histogram", "Latency", body)
+}
+
+/// Requests per second by outcome and the load on inventory, over the whole run.
+pub fn load(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
+    let body = html! { <LoadChart run={run.clone()} playhead={page.playhead} dark={page.dark} /> };
+    region(ids, "load", "load", "Load over time", body)
+}
+
+/// The lesson's four scenarios, computed now, beside its printed numbers.
+pub fn lesson_table(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> Html {
+    let body = html! {
+        <LessonTable rows={page.table.clone()} window={page.table_window} on_action={dispatch.clone()} />
+    };
+    region(ids, "table", "table", "The lesson's table", body)
+}

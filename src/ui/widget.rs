@@ -1,0 +1,120 @@
+//! A widget inside a course page: one kind of view (or the whole playground) with its own state,
+//! its own ids and its own keyboard, started from the element's attributes.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::app::{use_page, Playground};
+use super::ids::{use_ids, IdScope};
+use super::playback::shortcut_action;
+use super::regions;
+use super::state::prefers_dark;
+use crate::page::permalink::to_query;
+use crate::page::state::{Page, Shared};
+use crate::page::widget::{WidgetKind, WidgetSpec};
+
+/// Properties of [`Widget`].
+#[derive(Properties, PartialEq)]
+pub struct WidgetProps {
+    /// What the element's attributes asked for.
+    pub spec: Shared<WidgetSpec>,
+    /// The prefix of this widget's element ids.
+    pub scope: IdScope,
+    /// The playground's address, for "open in the playground" (empty: no link).
+    #[prop_or_default]
+    pub playground_url: AttrValue,
+}
+
+/// One embedded widget: its notices, then its view.
+#[function_component(Widget)]
+pub fn widget(props: &WidgetProps) -> Html {
+    let spec = props.spec.clone();
+    let start = use_memo((), move |_| {
+        let (page, notices) = spec.page(prefers_dark());
+        (Shared(Rc::new(page)), notices)
+    });
+    let (initial, notices) = (&start.0, &start.1);
+    let kind = props.spec.kind;
+    let body = match kind {
+        WidgetKind::Playground => html! { <Playground initial={initial.clone()} /> },
+        WidgetKind::CircuitDiagram | WidgetKind::Histogram | WidgetKind::LessonTable => html! {
+            <Views initial={initial.clone()} kind={kind} playground_url={props.playground_url.clone()} />
+        },
+        WidgetKind::Exercise(n) => exercise(n),
+    };
+    html! {
+        <ContextProvider<IdScope> context={props.scope.clone()}>
+            <div class={classes!("rp", "widget", initial.dark.then_some("theme-dark"))}
+                data-kind={kind.key()}>
+                if !notices.is_empty() {
+                    <ul class="widget-notices notice" role="alert" id={props.scope.id("widget-notices")}>
+                        { for notices.iter().map(|n| html! { <li>{ n }</li> }) }
+                    </ul>
+                }
+                { body }
+            </div>
+        </ContextProvider<IdScope>>
+    }
+}
+
+/// Properties of [`Views`].
+#[derive(Properties, PartialEq)]
+struct ViewsProps {
+    initial: Shared<Page>,
+    kind: WidgetKind,
+    playground_url: AttrValue,
+}
+
+/// The circuit diagram or the histogram (each with a timeline to play it), or the lesson table.
+#[function_component(Views)]
+fn views(props: &ViewsProps) -> Html {
+    let ids = use_ids();
+    let (state, dispatch) = use_page(&props.initial);
+    let page = &state.0;
+    let onkeydown = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if let Some(action) = shortcut_action(&e) {
+                e.prevent_default();
+                dispatch.emit(action);
+            }
+        })
+    };
+    let body = match (&page.run, props.kind) {
+        (_, WidgetKind::LessonTable) => regions::lesson_table(&ids, page, &dispatch),
+        (Err(message), _) => regions::run_error(&ids, message),
+        (Ok(run), WidgetKind::Histogram) => html! {
+            <>
+                { regions::timeline(&ids, page, run, &dispatch) }
+                { regions::latency(&ids, page, run, &dispatch) }
+            </>
+        },
+        (Ok(run), _) => html! {
+            <>
+                { regions::timeline(&ids, page, run, &dispatch) }
+                { regions::diagram(&ids, page, run) }
+            </>
+        },
+    };
+    let link = (!props.playground_url.is_empty()).then(|| {
+        let href = format!("{}?{}", props.playground_url, to_query(page));
+        html! {
+            <p class="open-playground">
+                <a href={href} target="_blank" rel="noopener">{ "Open this run in the playground" }</a>
+            </p>
+        }
+    });
+    html! {
+        <div class={classes!("rp", "widget-body", page.dark.then_some("theme-dark"))}
+            tabindex="0" {onkeydown}>
+            { body }
+            { for link }
+        </div>
+    }
+}
+
+/// Until the exercise views are merged.
+fn exercise(n: u8) -> Html {
+    html! { <p class="notice">{ format!("Exercise {n} is not in this build yet.") }</p> }
+}

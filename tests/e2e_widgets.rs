@@ -1,0 +1,257 @@
+//! End-to-end tests of what leaves the playground: widgets in a course page, the iframe
+//! embed, the permalink, and the CSV / JSON downloads. Run by `make test` after the release
+//! build (`cargo test --features e2e --test e2e_widgets`).
+
+#[path = "support/browser.rs"]
+mod browser;
+
+use serde_json::Value;
+
+/// Text of the element `inner` (an id without the widget's prefix) inside the widget `host`.
+fn in_widget(host: &str, inner: &str) -> String {
+    format!("#{host} [id$='-{inner}']")
+}
+
+/// Sets an input's value inside a widget and fires `input` and `change`.
+fn set_in_widget(host: &str, inner: &str, value: &str) -> String {
+    format!(
+        "const el = document.querySelector(\"{}\");
+         el.value = '{value}';
+         el.dispatchEvent(new Event('input', {{ bubbles: true }}));
+         el.dispatchEvent(new Event('change', {{ bubbles: true }}));
+         return el.value;",
+        in_widget(host, inner)
+    )
+}
+
+/// Sets an input's value by id on the full page and fires `input` and `change`.
+fn set_value(id: &str, value: &str) -> String {
+    format!(
+        "const el = document.getElementById('{id}');
+         el.value = '{value}';
+         el.dispatchEvent(new Event('input', {{ bubbles: true }}));
+         el.dispatchEvent(new Event('change', {{ bubbles: true }}));
+         return el.value;"
+    )
+}
+
+#[tokio::test]
+async fn the_course_page_shows_three_widgets_each_with_its_own_state() {
+    browser::run("widgets-demo", |page| async move {
+        page.open("course-demo.html", "#demo-table table").await;
+        page.client
+            .wait()
+            .for_element(fantoccini::Locator::Css(&in_widget("demo-histogram", "latency-chart")))
+            .await
+            .expect("the histogram widget draws");
+        // Each widget shows its kind, and the page's own text and styles stay.
+        assert!(page
+            .eval(&format!("return !!document.querySelector(\"{}\")", in_widget("demo-diagram", "breaker-state")))
+            .await
+            .as_bool()
+            .unwrap());
+        let body_font = page
+            .eval("return getComputedStyle(document.body).fontFamily")
+            .await;
+        assert!(body_font.as_str().unwrap().contains("Georgia"), "{body_font}");
+        // The attributes were applied: a 5 s cool-down on the diagram, end-to-end time on the
+        // histogram.
+        let label = page.text(&in_widget("demo-diagram", "arrow-label-1")).await;
+        assert!(label.contains("5 s"), "cool-down label: {label}");
+        let e2e = page
+            .eval(&format!(
+                "return document.querySelector(\"{}\").checked",
+                in_widget("demo-histogram", "latency-end-to-end")
+            ))
+            .await;
+        assert_eq!(e2e, Value::Bool(true));
+        // Ids are unique on the page even with three widgets.
+        let duplicates = page
+            .eval(
+                "const ids = [...document.querySelectorAll('[id]')].map(e => e.id);
+                 return ids.filter((id, i) => ids.indexOf(id) !== i);",
+            )
+            .await;
+        assert_eq!(duplicates, Value::Array(vec![]), "duplicate ids");
+        // Moving one widget's playhead leaves the other alone.
+        page.eval(&set_in_widget("demo-diagram", "scrub", "80")).await;
+        let diagram_clock = page.text(&in_widget("demo-diagram", "clock")).await;
+        let histogram_clock = page.text(&in_widget("demo-histogram", "clock")).await;
+        assert!(diagram_clock.contains("8.0"), "diagram clock: {diagram_clock}");
+        assert!(histogram_clock.contains("0.0"), "histogram clock: {histogram_clock}");
+        let state = page.text(&in_widget("demo-diagram", "breaker-state")).await;
+        assert_eq!(state, "OPEN", "the cb scenario's breaker is open at 8 s with a 5 s cool-down");
+        // The keyboard drives only the focused widget.
+        page.eval("document.getElementById('demo-histogram').querySelector('.widget-body').focus()")
+            .await;
+        page.eval(
+            "document.getElementById('demo-histogram').querySelector('.widget-body')
+               .dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', shiftKey: true, bubbles: true }))",
+        )
+        .await;
+        let histogram_clock = page.text(&in_widget("demo-histogram", "clock")).await;
+        let diagram_clock = page.text(&in_widget("demo-diagram", "clock")).await;
+        assert!(histogram_clock.contains("1.0"), "histogram clock: {histogram_clock}");
+        assert!(diagram_clock.contains("8.0"), "diagram clock: {diagram_clock}");
+        page.client
+            .set_window_size(1300, 2600)
+            .await
+            .expect("window size");
+        page.screenshot("course-demo").await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_bad_attribute_is_named_and_the_widget_still_works() {
+    browser::run("widgets-bad", |page| async move {
+        page.open(
+            "embed.html?kind=histogram&cooldown=soon&colour=red&preset=%3Cimg%20src%3Dx%3E",
+            "[id$='-widget-notices']",
+        )
+        .await;
+        let notices = page.text("[id$='-widget-notices']").await;
+        for named in ["cooldown", "colour", "preset", "<img src=x>"] {
+            assert!(notices.contains(named), "notice should name {named}: {notices}");
+        }
+        let images = page.eval("return document.querySelectorAll('img').length").await;
+        assert_eq!(images, 0, "attribute text reached the page as HTML");
+        // Still a working histogram on the default scenario.
+        page.eval(&format!(
+            "return ({})",
+            "document.querySelector(\"[id$='-scrub']\").value = '120',
+             document.querySelector(\"[id$='-scrub']\").dispatchEvent(new Event('input', { bubbles: true }))"
+        ))
+        .await;
+        let total: u64 = page
+            .text("[id$='-hist-total']")
+            .await
+            .trim()
+            .parse()
+            .expect("a count of finished requests");
+        assert!(total > 1000, "requests finished by 12 s: {total}");
+        page.screenshot("embed-bad-attributes").await;
+    })
+    .await;
+}
+
+/// Captures what the page hands to `URL.createObjectURL` instead of downloading it.
+const CAPTURE_DOWNLOADS: &str = "
+    window.__saved = [];
+    URL.createObjectURL = (blob) => { window.__saved.push(blob); return 'blob:captured'; };
+    URL.revokeObjectURL = () => {};
+    HTMLAnchorElement.prototype.click = function () { window.__savedNames = (window.__savedNames || []).concat(this.download); };
+";
+
+async fn download(page: &browser::Page, button: &str) -> String {
+    page.eval(CAPTURE_DOWNLOADS).await;
+    page.eval(&format!("document.getElementById('{button}').click()"))
+        .await;
+    page.eval("return window.__saved.length ? window.__saved[0].text() : null")
+        .await
+        .as_str()
+        .unwrap_or_else(|| panic!("{button} saved nothing"))
+        .to_string()
+}
+
+async fn counters(page: &browser::Page) -> Value {
+    page.eval(
+        "return Object.fromEntries([...document.querySelectorAll('[id^=count-]')]
+           .map(e => [e.id, e.textContent.replace(/[^0-9]/g, '')]))",
+    )
+    .await
+}
+
+async fn controls(page: &browser::Page) -> Value {
+    page.eval(
+        "return Object.fromEntries([...document.querySelectorAll('.controls input, .toolbar input, .toolbar select, #speed')]
+           .map(e => [e.id, e.type === 'checkbox' ? e.checked : e.value]))",
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_permalink_restores_every_control_and_the_identical_run() {
+    browser::run("permalink", |page| async move {
+        page.open("?preset=bulkhead", "#scrub").await;
+        for (id, value) in [
+            ("cooldown", "3500"),
+            ("permits", "5"),
+            ("seed", "4242"),
+            ("speed", "5"),
+        ] {
+            page.eval(&set_value(id, value)).await;
+        }
+        page.eval("document.getElementById('switch-timeout').click()")
+            .await;
+        page.eval("document.getElementById('latency-end-to-end').click()")
+            .await;
+        page.eval(&set_value("scrub", "73")).await;
+        let before_controls = controls(&page).await;
+        let before_counts = counters(&page).await;
+        let before_run = download(&page, "download-json").await;
+        let link = page
+            .eval("return document.getElementById('permalink').value")
+            .await;
+        let link = link.as_str().unwrap().to_string();
+        assert!(link.contains("seed=4242"), "{link}");
+        // A fresh load of the link, as a student opening it would.
+        page.client.goto("about:blank").await.unwrap();
+        page.client.goto(&link).await.unwrap();
+        page.client
+            .wait()
+            .for_element(fantoccini::Locator::Css("#scrub"))
+            .await
+            .unwrap();
+        assert_eq!(controls(&page).await, before_controls);
+        assert_eq!(counters(&page).await, before_counts);
+        let clock = page.text("#clock").await;
+        assert!(clock.contains("7.3"), "clock after restore: {clock}");
+        let after_run = download(&page, "download-json").await;
+        assert_eq!(after_run, before_run, "the restored run differs");
+        let e2e = page
+            .eval("return document.getElementById('latency-end-to-end').checked")
+            .await;
+        assert_eq!(e2e, Value::Bool(true));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_csv_and_json_downloads_parse_and_match_the_counters_on_screen() {
+    browser::run("downloads", |page| async move {
+        page.open("?preset=cb&t=12.5", "#scrub").await;
+        page.eval(&set_value("scrub", "100000")).await;
+        let on_screen = counters(&page).await;
+        let count = |name: &str| -> u64 {
+            on_screen[format!("count-{name}")]
+                .as_str()
+                .unwrap_or_else(|| panic!("no counter {name}: {on_screen}"))
+                .parse()
+                .unwrap()
+        };
+        let json: Value = serde_json::from_str(&download(&page, "download-json").await)
+            .expect("the JSON download parses");
+        for outcome in ["ok", "timeout", "circuit_open", "bulkhead_full"] {
+            assert_eq!(
+                json["outcomes"][outcome],
+                count(outcome),
+                "{outcome} in the JSON"
+            );
+        }
+        assert_eq!(json["sent"], count("arrived"));
+        let csv = download(&page, "download-csv").await;
+        let mut lines = csv.lines();
+        let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+        let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+        assert!(rows.len() >= 120, "{} rows", rows.len());
+        for outcome in ["ok", "timeout", "circuit_open", "bulkhead_full"] {
+            let column = header.iter().position(|h| *h == outcome).expect("a column");
+            let total: u64 = rows.iter().map(|r| r[column].parse::<u64>().unwrap()).sum();
+            assert_eq!(total, count(outcome), "{outcome} summed over the CSV");
+        }
+        let names = page.eval("return window.__savedNames").await;
+        assert_eq!(names, serde_json::json!(["resilience-run.csv"]));
+    })
+    .await;
+}
