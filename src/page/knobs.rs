@@ -240,7 +240,7 @@ pub const KNOBS: [Knob; 24] = [
         hint: "Workers in orders; a request waits in the queue until one is free.",
         unit: Unit::Count,
         min: 1.0,
-        max: 1_000.0,
+        max: 200.0,
         step: 1.0,
         pattern: None,
         choices: &[],

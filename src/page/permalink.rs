@@ -332,7 +332,7 @@ mod tests {
         let (page, notices) = from_pairs(&pairs("threads=5000"));
         assert_eq!(
             page.config().threads,
-            1_000,
+            200,
             "on the CLI's range, clamped to the slider's"
         );
         assert!(notices[0].contains("Worker threads"), "{notices:?}");

@@ -386,7 +386,7 @@ mod tests {
     fn bad_values_leave_a_notice_and_a_working_run() {
         let p = Page::default().apply(Action::SetKnob("threads", 1e9));
         assert!(p.notice.as_ref().unwrap().contains("Worker threads"));
-        assert_eq!(p.config().threads, 1_000);
+        assert_eq!(p.config().threads, 200);
         assert!(p.run.is_ok());
         let p = p.apply(Action::SetKnob("nope", 1.0));
         assert!(p.notice.unwrap().contains("nope"));
