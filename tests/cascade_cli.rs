@@ -69,6 +69,43 @@ fn set_and_no_drain_change_the_run() {
 }
 
 #[test]
+fn a_hedge_cuts_the_p99_and_reports_its_copies() {
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec![
+            "--json",
+            "--scenario=none",
+            "--set",
+            "degrade_at=3600",
+            "--set",
+            "fast_p99=400ms",
+            "--set",
+            "threads=1000",
+            "--set",
+            "duration=100",
+        ];
+        args.extend_from_slice(extra);
+        let out = cascade(&args);
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap()
+    };
+    let plain = json(&[]);
+    assert!(plain.get("hedges_sent").is_none(), "{plain}");
+    let hedged = json(&["--set", "hedge_delay=200ms"]);
+    let (sent, hedges) = (
+        hedged["sent"].as_u64().unwrap(),
+        hedged["hedges_sent"].as_u64().unwrap(),
+    );
+    assert!(
+        hedges * 100 <= sent * 7 && hedges * 100 >= sent * 3,
+        "{hedged}"
+    );
+    assert!(hedged["hedges_won"].as_u64().unwrap() <= hedges);
+    assert_eq!(hedged["inventory_calls"].as_u64().unwrap(), sent + hedges);
+    let p99 = |v: &serde_json::Value| v["p99_ms"].as_f64().unwrap();
+    assert!(p99(&hedged) < 0.75 * p99(&plain), "{hedged} vs {plain}");
+}
+
+#[test]
 fn help_prints_usage() {
     let out = cascade(&["--help"]);
     assert!(out.status.success());
@@ -93,6 +130,11 @@ fn bad_input_exits_2_naming_the_key() {
         (&["--json=yes"], "--json"),
         (&["--scenario", "cb,"], "--scenario"),
         (&["--set", "rate=10000", "--set", "duration=600"], "rate"),
+        (&["--set", "hedge=maybe"], "hedge"),
+        (&["--set", "hedge_delay=0"], "hedge_delay"),
+        (&["--set", "hedge_delay=p0"], "hedge_delay"),
+        (&["--set", "hedge_delay=2min"], "hedge_delay"),
+        (&["--set", "max_hedges=9"], "max_hedges"),
     ];
     for (args, key) in cases {
         let out = cascade(args);
@@ -175,6 +217,13 @@ fn bad_presets_and_config_files_exit_2_naming_the_problem() {
     cfg["rate"] = "fast".into();
     let malformed = temp_file("bad", "malformed.json", &cfg.to_string());
     let bad_json = temp_file("bad", "bad.json", "{\"rate\": 100,");
+    let mut write =
+        serde_json::to_value(resilience_playground::sim::scenario::Scenario::Cb.config()).unwrap();
+    write["hedge"] = serde_json::json!({
+        "policy": {"delay": {"Fixed": 80000}, "max_hedges": 1},
+        "idempotency_key": false
+    });
+    let hedged_write = temp_file("bad", "hedged-write.json", &write.to_string());
     let missing = out_of_range.with_file_name("does-not-exist.json");
     let p = |p: &std::path::PathBuf| p.to_str().unwrap().to_string();
     let cases: Vec<(Vec<String>, &str)> = vec![
@@ -185,6 +234,7 @@ fn bad_presets_and_config_files_exit_2_naming_the_problem() {
         (vec!["--config".into(), p(&unknown_field)], "colour"),
         (vec!["--config".into(), p(&out_of_range)], "threads"),
         (vec!["--config".into(), p(&malformed)], "invalid type"),
+        (vec!["--config".into(), p(&hedged_write)], "idempotent"),
         (vec!["--config".into()], "--config"),
         (
             vec!["--set".into(), "arrivals=sometimes".into()],

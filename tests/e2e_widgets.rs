@@ -94,9 +94,10 @@ async fn the_course_page_shows_three_widgets_each_with_its_own_state() {
         assert!(histogram_clock.contains("1.0"), "histogram clock: {histogram_clock}");
         assert!(diagram_clock.contains("8.0"), "diagram clock: {diagram_clock}");
         page.client
-            .set_window_size(1300, 2600)
+            .set_window_size(1300, 3900)
             .await
             .expect("window size");
+        page.eval("window.scrollTo(0, 0)").await;
         page.screenshot("course-demo").await;
     })
     .await;
@@ -251,7 +252,10 @@ async fn the_csv_and_json_downloads_parse_and_match_the_counters_on_screen() {
             assert_eq!(total, count(outcome), "{outcome} summed over the CSV");
         }
         let names = page.eval("return window.__savedNames").await;
-        assert_eq!(names, serde_json::json!(["resilience-run.csv"]));
+        assert_eq!(
+            names,
+            serde_json::json!(["resilience-run.json", "resilience-run.csv"])
+        );
     })
     .await;
 }

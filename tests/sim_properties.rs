@@ -4,12 +4,13 @@
 
 use proptest::prelude::*;
 use resilience_playground::resilience::{
-    BreakerConfig, BulkheadConfig, Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy, Window,
+    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, Jitter, LoadShedConfig,
+    RetryBudgetConfig, RetryPolicy, Window,
 };
 use resilience_playground::sim::engine::EngineError;
 use resilience_playground::sim::model::{
-    run, run_with_cap, Arrivals, CascadeConfig, GatewayConfig, HistoryBulkhead, PriorityMix,
-    RunError, SidecarConfig,
+    run, run_with_cap, Arrivals, CascadeConfig, GatewayConfig, HedgeConfig, HistoryBulkhead,
+    PriorityMix, RunError, SidecarConfig,
 };
 use resilience_playground::sim::trace::Trace;
 
@@ -65,99 +66,119 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
         0.0f64..0.5,
     );
     let sidecar = prop::option::of((0u32..3, prop::option::of(1u64..400)));
-    (load, stack, faults, edge, sidecar).prop_map(|(load, stack, faults, edge, sidecar)| {
-        let (rate, threads, duration, degrade_at, fast, slow, timeout, seed, drain, poisson) = load;
-        let (breaker, bulkhead, retry, retry_budget, request_budget, fallback) = stack;
-        let (p99_factor, recover_after, error_rate, business_error_rate, trip) = faults;
-        let (
-            give_up,
-            fe_retries,
-            fe_backoff,
-            gateway,
-            catalog,
-            history,
-            history_bh,
-            shed,
-            queue_limit,
-            high,
-        ) = edge;
-        CascadeConfig {
-            rate,
-            threads,
-            duration: duration * MS,
-            degrade_at: degrade_at * MS,
-            fast: fast * MS,
-            slow: slow * MS,
-            timeout: timeout.map(|t| t * MS),
-            breaker: breaker.map(|(window, min_calls, failure_ratio, cooldown, probes)| {
-                BreakerConfig {
-                    window: Window::Time(window * MS),
-                    min_calls,
-                    failure_ratio,
-                    cooldown: cooldown * MS,
-                    half_open_probes: probes,
-                    ..BreakerConfig::lesson_000()
+    // A hedge after a fixed delay (ms) or at an observed percentile, with 1 or 2 extra copies.
+    let hedge = prop::option::of((
+        prop_oneof![
+            (1u64..400).prop_map(|d| HedgeDelay::Fixed(d * MS)),
+            (50.0f64..100.0, 1u64..50).prop_map(|(percentile, min_samples)| {
+                HedgeDelay::Percentile {
+                    percentile,
+                    min_samples,
                 }
             }),
-            bulkhead: bulkhead.map(|(permits, max_wait)| BulkheadConfig {
-                permits,
-                max_wait: max_wait * MS,
-                ..BulkheadConfig::cascade_sim()
-            }),
-            seed,
-            drain,
-            record_requests: true,
-            arrivals: if poisson {
-                Arrivals::Poisson
-            } else {
-                Arrivals::Even
-            },
-            fast_p99: p99_factor.filter(|_| fast > 0).map(|f| fast * MS * f),
-            slow_p99: p99_factor.filter(|_| slow > 0).map(|f| slow * MS * f),
-            recover_at: recover_after.map(|r| (degrade_at + r) * MS),
-            error_rate,
-            business_error_rate,
-            business_errors_trip_breaker: trip,
-            retry: retry.map(|(attempts, base, jitter)| RetryPolicy {
-                attempts,
-                base: base * MS,
-                cap: 4 * base * MS,
-                jitter,
-            }),
-            retry_budget: retry_budget.then(RetryBudgetConfig::lesson_000),
-            sidecar: sidecar.map(|(retries, per_try)| SidecarConfig {
-                retries,
-                per_try_timeout: per_try.map(|t| t * MS),
-                ..SidecarConfig::lesson_000()
-            }),
-            request_budget: request_budget.map(|b| b * MS),
-            fallback,
-            client_give_up: give_up.map(|g| g * MS),
-            frontend_retries: fe_retries,
-            frontend_backoff: fe_backoff * MS,
-            gateway: gateway.map(|(pool, route_timeout)| GatewayConfig {
-                pool,
-                route_timeout: route_timeout.map(|t| t * MS),
-            }),
-            catalog_share: catalog,
-            catalog_latency: 20 * MS,
-            history_share: history,
-            history_latency: 10 * MS,
-            history_bulkhead: match history_bh {
-                0 => HistoryBulkhead::None,
-                1 => HistoryBulkhead::Shared,
-                _ => HistoryBulkhead::Own(BulkheadConfig::northwind_order_history()),
-            },
-            load_shed: shed.then(|| LoadShedConfig {
-                low: threads / 3,
-                normal: threads * 2 / 3,
-                high: threads,
-                ..LoadShedConfig::lesson_000()
-            }),
-            priority_mix: PriorityMix { high, low: 0.3 },
-            queue_limit,
-        }
-    })
+        ],
+        1u32..3,
+    ));
+    (load, stack, faults, edge, sidecar, hedge).prop_map(
+        |(load, stack, faults, edge, sidecar, hedge)| {
+            let (rate, threads, duration, degrade_at, fast, slow, timeout, seed, drain, poisson) =
+                load;
+            let (breaker, bulkhead, retry, retry_budget, request_budget, fallback) = stack;
+            let (p99_factor, recover_after, error_rate, business_error_rate, trip) = faults;
+            let (
+                give_up,
+                fe_retries,
+                fe_backoff,
+                gateway,
+                catalog,
+                history,
+                history_bh,
+                shed,
+                queue_limit,
+                high,
+            ) = edge;
+            CascadeConfig {
+                rate,
+                threads,
+                duration: duration * MS,
+                degrade_at: degrade_at * MS,
+                fast: fast * MS,
+                slow: slow * MS,
+                timeout: timeout.map(|t| t * MS),
+                breaker: breaker.map(|(window, min_calls, failure_ratio, cooldown, probes)| {
+                    BreakerConfig {
+                        window: Window::Time(window * MS),
+                        min_calls,
+                        failure_ratio,
+                        cooldown: cooldown * MS,
+                        half_open_probes: probes,
+                        ..BreakerConfig::lesson_000()
+                    }
+                }),
+                bulkhead: bulkhead.map(|(permits, max_wait)| BulkheadConfig {
+                    permits,
+                    max_wait: max_wait * MS,
+                    ..BulkheadConfig::cascade_sim()
+                }),
+                seed,
+                drain,
+                record_requests: true,
+                arrivals: if poisson {
+                    Arrivals::Poisson
+                } else {
+                    Arrivals::Even
+                },
+                fast_p99: p99_factor.filter(|_| fast > 0).map(|f| fast * MS * f),
+                slow_p99: p99_factor.filter(|_| slow > 0).map(|f| slow * MS * f),
+                recover_at: recover_after.map(|r| (degrade_at + r) * MS),
+                error_rate,
+                business_error_rate,
+                business_errors_trip_breaker: trip,
+                retry: retry.map(|(attempts, base, jitter)| RetryPolicy {
+                    attempts,
+                    base: base * MS,
+                    cap: 4 * base * MS,
+                    jitter,
+                }),
+                retry_budget: retry_budget.then(RetryBudgetConfig::lesson_000),
+                sidecar: sidecar.map(|(retries, per_try)| SidecarConfig {
+                    retries,
+                    per_try_timeout: per_try.map(|t| t * MS),
+                    ..SidecarConfig::lesson_000()
+                }),
+                request_budget: request_budget.map(|b| b * MS),
+                fallback,
+                client_give_up: give_up.map(|g| g * MS),
+                frontend_retries: fe_retries,
+                frontend_backoff: fe_backoff * MS,
+                gateway: gateway.map(|(pool, route_timeout)| GatewayConfig {
+                    pool,
+                    route_timeout: route_timeout.map(|t| t * MS),
+                }),
+                catalog_share: catalog,
+                catalog_latency: 20 * MS,
+                history_share: history,
+                history_latency: 10 * MS,
+                history_bulkhead: match history_bh {
+                    0 => HistoryBulkhead::None,
+                    1 => HistoryBulkhead::Shared,
+                    _ => HistoryBulkhead::Own(BulkheadConfig::northwind_order_history()),
+                },
+                load_shed: shed.then(|| LoadShedConfig {
+                    low: threads / 3,
+                    normal: threads * 2 / 3,
+                    high: threads,
+                    ..LoadShedConfig::lesson_000()
+                }),
+                priority_mix: PriorityMix { high, low: 0.3 },
+                queue_limit,
+                hedge: hedge.map(|(delay, max_hedges)| HedgeConfig {
+                    policy: HedgePolicy { delay, max_hedges },
+                    idempotency_key: true,
+                }),
+            }
+        },
+    )
 }
 
 fn check_counts(c: &CascadeConfig, t: &Trace) {
@@ -184,9 +205,18 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
         assert!(t.series.iter().all(|b| b.gateway_in_use <= g.pool));
     }
     assert!(t.series.iter().all(|b| b.workers_busy <= c.threads));
+    let hedges_sent = t.hedges.map_or(0, |h| h.sent);
     if !t.series_truncated {
         let calls: u64 = t.series.iter().map(|b| b.inventory_calls).sum();
-        assert!(calls <= t.sent + t.library_retries + t.sidecar_retries);
+        assert!(calls <= t.sent + t.library_retries + t.sidecar_retries + hedges_sent);
+    }
+    assert_eq!(t.hedges.is_some(), c.hedge.is_some());
+    if let (Some(h), Some(hc)) = (t.hedges, &c.hedge) {
+        assert!(h.won <= h.sent, "{h:?}");
+        // Each try sends at most `max_hedges` hedges, and there is one try per call that is
+        // not a hedge.
+        let tries = t.sent + t.library_retries + t.sidecar_retries;
+        assert!(h.sent <= tries * u64::from(hc.policy.max_hedges), "{h:?}");
     }
 }
 

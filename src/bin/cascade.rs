@@ -75,6 +75,7 @@ circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
                     error_rate business_error_rate fast_p99 slow_p99 attempts
                     request_budget client_give_up frontend_retries gateway_pool
                     route_timeout catalog_share history_share queue_limit sidecar_retries
+                    hedge (on/off) hedge_delay (a time, or pN: a percentile) max_hedges
   --no-drain        stop at the end of `duration`; requests left are counted as unfinished
                     (default: drain, as the lesson's code does)
   --json            one JSON object per scenario per line
@@ -254,6 +255,10 @@ fn json_line(s: &Source, t: &Trace) -> String {
     line.insert("sidecar_retries".into(), t.sidecar_retries.into());
     line.insert("frontend_retries".into(), t.frontend_retries.into());
     line.insert("stale_work".into(), t.stale_work.into());
+    if let Some(h) = t.hedges {
+        line.insert("hedges_sent".into(), h.sent.into());
+        line.insert("hedges_won".into(), h.won.into());
+    }
     let routes: serde_json::Map<String, serde_json::Value> = t
         .routes
         .iter()

@@ -5,10 +5,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::resilience::{
-    BreakerConfig, BulkheadConfig, LoadShedConfig, RetryBudgetConfig, RetryPolicy, Window,
+    BreakerConfig, BulkheadConfig, HedgePolicy, LoadShedConfig, RetryBudgetConfig, RetryPolicy,
+    Window,
 };
 use crate::sim::latency::Micros;
-use crate::sim::model::CascadeConfig;
+use crate::sim::model::{CascadeConfig, HedgeConfig};
 use crate::sim::scenario::{apply_set, JITTER_NAMES};
 
 const MS: f64 = 1_000.0;
@@ -29,17 +30,20 @@ pub enum Pattern {
     Bulkhead,
     /// Load shedding by priority at the door of `orders`.
     LoadShed,
+    /// A hedge: another copy of a slow call to inventory, the first answer wins.
+    Hedge,
 }
 
 impl Pattern {
     /// Every pattern, in the order the panel shows them.
-    pub const ALL: [Pattern; 6] = [
+    pub const ALL: [Pattern; 7] = [
         Pattern::Timeout,
         Pattern::Retries,
         Pattern::RetryBudget,
         Pattern::Breaker,
         Pattern::Bulkhead,
         Pattern::LoadShed,
+        Pattern::Hedge,
     ];
 
     /// Name on the switch.
@@ -51,6 +55,7 @@ impl Pattern {
             Pattern::Breaker => "Circuit breaker",
             Pattern::Bulkhead => "Bulkhead",
             Pattern::LoadShed => "Load shedding",
+            Pattern::Hedge => "Hedging",
         }
     }
 
@@ -63,6 +68,7 @@ impl Pattern {
             Pattern::Breaker => "breaker",
             Pattern::Bulkhead => "bulkhead",
             Pattern::LoadShed => "load_shed",
+            Pattern::Hedge => "hedge",
         }
     }
 
@@ -88,6 +94,8 @@ pub struct Patterns {
     pub bulkhead: bool,
     /// Load shedding on.
     pub load_shed: bool,
+    /// Hedging on.
+    pub hedge: bool,
 }
 
 impl Patterns {
@@ -100,6 +108,7 @@ impl Patterns {
             breaker: cfg.breaker.is_some(),
             bulkhead: cfg.bulkhead.is_some(),
             load_shed: cfg.load_shed.is_some(),
+            hedge: cfg.hedge.is_some(),
         }
     }
 
@@ -111,6 +120,7 @@ impl Patterns {
             Pattern::Breaker => &mut self.breaker,
             Pattern::Bulkhead => &mut self.bulkhead,
             Pattern::LoadShed => &mut self.load_shed,
+            Pattern::Hedge => &mut self.hedge,
         }
     }
 
@@ -138,6 +148,10 @@ pub fn with_every_pattern(cfg: &CascadeConfig) -> CascadeConfig {
         .get_or_insert_with(BulkheadConfig::cascade_sim);
     full.load_shed
         .get_or_insert_with(LoadShedConfig::lesson_000);
+    full.hedge.get_or_insert_with(|| HedgeConfig {
+        policy: HedgePolicy::lesson_000(),
+        idempotency_key: true,
+    });
     full
 }
 
@@ -161,6 +175,9 @@ pub fn with_patterns(full: &CascadeConfig, on: Patterns) -> CascadeConfig {
     }
     if !on.load_shed {
         cfg.load_shed = None;
+    }
+    if !on.hedge {
+        cfg.hedge = None;
     }
     cfg
 }
@@ -222,7 +239,7 @@ pub struct Knob {
 pub const JITTER_CHOICES: [&str; 4] = ["none", "full", "equal", "decorrelated"];
 
 /// Every knob, grouped by what it tunes.
-pub const KNOBS: [Knob; 24] = [
+pub const KNOBS: [Knob; 25] = [
     Knob {
         key: "rate",
         label: "Arrival rate",
@@ -487,6 +504,17 @@ pub const KNOBS: [Knob; 24] = [
         pattern: Some(Pattern::LoadShed),
         choices: &[],
     },
+    Knob {
+        key: "max_hedges",
+        label: "Extra copies",
+        hint: "Copies of a slow call sent at most; the k-th leaves after k times the hedge delay (the lesson's p95 of the latencies seen).",
+        unit: Unit::Count,
+        min: 1.0,
+        max: 8.0,
+        step: 1.0,
+        pattern: Some(Pattern::Hedge),
+        choices: &[],
+    },
 ];
 
 /// The knob with `key`.
@@ -545,6 +573,10 @@ impl Knob {
             "shed_high" => shed.map_or(0.0, |l| l.high.into()),
             "priority_low" => (cfg.priority_mix.low * 100.0).round(),
             "priority_high" => (cfg.priority_mix.high * 100.0).round(),
+            "max_hedges" => cfg
+                .hedge
+                .as_ref()
+                .map_or(1.0, |h| h.policy.max_hedges.into()),
             _ => 0.0,
         }
     }

@@ -246,7 +246,9 @@ mod tests {
                 .apply(Action::SetPattern(Pattern::Retries, true))
                 .apply(Action::SetPattern(Pattern::RetryBudget, true))
                 .apply(Action::SetPattern(Pattern::LoadShed, true))
+                .apply(Action::SetPattern(Pattern::Hedge, true))
                 .apply(Action::SetPattern(Pattern::Timeout, false))
+                .apply(Action::SetKnob("max_hedges", 2.0))
                 .apply(Action::SetKnob("jitter", 2.0))
                 .apply(Action::SetKnob("attempts", 4.0))
                 .apply(Action::SetKnob("retry_cap", 30.0))
@@ -275,6 +277,7 @@ mod tests {
             assert_eq!(to_query(&back), query);
             let r = back.config().retry.unwrap();
             assert_eq!((r.attempts, r.base, r.cap), (4, 45_000, 45_000));
+            assert_eq!(back.config().hedge.unwrap().policy.max_hedges, 2);
         }
     }
 

@@ -5,7 +5,26 @@ use serde::{Deserialize, Serialize};
 
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
-use crate::sim::trace::{BreakerChange, Bucket, OutcomeCounts, Trace, BUCKET};
+use crate::sim::trace::{BreakerChange, Bucket, Outcome, OutcomeCounts, Trace, BUCKET};
+
+/// The outcomes a run's counters show: the lesson's four always (so the lesson's scenarios
+/// read the same every time), then any other outcome the run produced.
+pub fn shown_outcomes(trace: &Trace) -> Vec<Outcome> {
+    const LESSON: [Outcome; 4] = [
+        Outcome::Ok,
+        Outcome::Timeout,
+        Outcome::CircuitOpen,
+        Outcome::BulkheadFull,
+    ];
+    let mut shown = LESSON.to_vec();
+    shown.extend(
+        Outcome::ALL
+            .into_iter()
+            .filter(|o| !LESSON.contains(o) && *o != Outcome::Unfinished)
+            .filter(|o| trace.outcomes.get(*o) > 0),
+    );
+    shown
+}
 
 /// The timeline's length for a trace: whole slices up to and including the one of the last
 /// event, and at least `duration`.
@@ -254,5 +273,22 @@ mod tests {
             "hh:mm:ss.t".len(),
             "never panics"
         );
+    }
+
+    #[test]
+    fn counters_show_the_lesson_four_and_whatever_else_the_run_produced() {
+        let lesson = crate::sim::model::run(&crate::sim::scenario::Scenario::Cb.config()).unwrap();
+        assert_eq!(
+            shown_outcomes(&lesson),
+            [
+                Outcome::Ok,
+                Outcome::Timeout,
+                Outcome::CircuitOpen,
+                Outcome::BulkheadFull
+            ]
+        );
+        let mut more = lesson.clone();
+        more.outcomes.shed = 3;
+        assert_eq!(shown_outcomes(&more).last(), Some(&Outcome::Shed));
     }
 }

@@ -112,14 +112,27 @@ impl HedgePlan {
     /// the shorter of the two lists are not sent. Ties go to the earlier copy. `None` when no
     /// latency is given.
     pub fn resolve(&self, latencies: &[Micros]) -> Option<HedgeOutcome> {
+        let mut plan = self.clone();
+        plan.offsets.truncate(latencies.len());
+        plan.resolve_with(|k, _| latencies[k])
+    }
+
+    /// Plays "first answer wins" asking `latency_of(k, offset)` for the latency of copy `k`
+    /// only when that copy is actually sent (no earlier copy answered by its offset), in the
+    /// order of sending. A simulator draws each copy's latency there, so a copy that is never
+    /// sent draws nothing. `None` when the plan holds no copy.
+    pub fn resolve_with(
+        &self,
+        mut latency_of: impl FnMut(usize, Micros) -> Micros,
+    ) -> Option<HedgeOutcome> {
         let mut best: Option<(usize, Micros)> = None;
         let mut sent = 0;
-        for (k, (&offset, &latency)) in self.offsets.iter().zip(latencies).enumerate() {
+        for (k, &offset) in self.offsets.iter().enumerate() {
             if best.is_some_and(|(_, done)| done <= offset) {
                 break;
             }
             sent += 1;
-            let done = offset.saturating_add(latency);
+            let done = offset.saturating_add(latency_of(k, offset));
             if best.is_none_or(|(_, b)| done < b) {
                 best = Some((k, done));
             }
@@ -129,6 +142,19 @@ impl HedgePlan {
             latency,
             copies_sent: sent,
         })
+    }
+
+    /// The plan without the copies due at or after `limit` (the caller stops waiting then, so
+    /// they would never be sent). The original, at offset 0, always stays.
+    pub fn before(&self, limit: Micros) -> HedgePlan {
+        let offsets = self
+            .offsets
+            .iter()
+            .enumerate()
+            .filter(|&(k, &offset)| k == 0 || offset < limit)
+            .map(|(_, &offset)| offset)
+            .collect();
+        HedgePlan { offsets }
     }
 }
 
@@ -255,6 +281,44 @@ mod tests {
             })
         );
         assert_eq!(plan.resolve(&[]), None);
+    }
+
+    #[test]
+    fn lazy_resolution_asks_only_for_copies_sent() {
+        let plan = HedgePlan {
+            offsets: vec![0, 80 * MS, 160 * MS],
+        };
+        let mut asked = Vec::new();
+        let out = plan.resolve_with(|k, offset| {
+            asked.push((k, offset));
+            [50 * MS, 10 * MS, 10 * MS][k]
+        });
+        assert_eq!(asked, vec![(0, 0)]);
+        assert_eq!(out.unwrap().copies_sent, 1);
+        asked.clear();
+        let out = plan.resolve_with(|k, offset| {
+            asked.push((k, offset));
+            [2 * SECOND, 30 * MS, 10 * MS][k]
+        });
+        // The hedge answers at 110 ms, before the third copy is due at 160 ms.
+        assert_eq!(asked, vec![(0, 0), (1, 80 * MS)]);
+        assert_eq!(out.unwrap().winner, 1);
+        // The same answers as `resolve` over whole lists.
+        for lat in [[5, 500, 1], [500, 500, 1], [90_000, 1, 1], [0, 0, 0]] {
+            assert_eq!(plan.resolve_with(|k, _| lat[k]), plan.resolve(&lat));
+        }
+        assert_eq!(HedgePlan { offsets: vec![] }.resolve_with(|_, _| 1), None);
+    }
+
+    #[test]
+    fn copies_due_at_or_after_the_limit_are_dropped() {
+        let plan = HedgePlan {
+            offsets: vec![0, 80 * MS, 160 * MS],
+        };
+        assert_eq!(plan.before(160 * MS).offsets, vec![0, 80 * MS]);
+        assert_eq!(plan.before(161 * MS), plan);
+        assert_eq!(plan.before(80 * MS).offsets, vec![0]);
+        assert_eq!(plan.before(0).offsets, vec![0]);
     }
 
     /// Lesson 000: a second `GetStock` at the p95 (80 ms) costs about 5% more load and cuts the

@@ -2,8 +2,8 @@
 //! three routes through an optional gateway with a connection pool; `orders` serves `/orders`
 //! and order history with a pool of workers behind a FIFO queue (optionally bounded, with
 //! load shedding by priority); each `/orders` request calls inventory through bulkhead ->
-//! circuit breaker -> retries (+ retry budget) -> timeout (+ request budget) -> call, composed
-//! from the state machines of [`crate::resilience`]. Inventory follows a fault schedule: slow
+//! circuit breaker -> retries (+ retry budget) -> timeout (+ request budget) -> call (with an
+//! optional hedge), composed from the state machines of [`crate::resilience`]. Inventory follows a fault schedule: slow
 //! (and maybe failing) for calls starting strictly after `degrade_at`, fast again strictly
 //! after `recover_at`.
 //!
@@ -21,13 +21,14 @@ use serde::{Deserialize, Serialize};
 use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};
 use super::latency::{LatencyModel, Micros};
 use super::trace::{
-    BreakerChange, Bucket, HistogramsByOutcome, LessonPercentiles, Outcome, OutcomeCounts,
-    RequestRecord, Route, RouteCounts, Trace, BUCKET,
+    BreakerChange, Bucket, HedgeCounts, HistogramsByOutcome, LessonPercentiles, Outcome,
+    OutcomeCounts, RequestRecord, Route, RouteCounts, Trace, BUCKET,
 };
 use crate::resilience::{
     Acquire, Admission, BreakerConfig, BreakerState, Bulkhead, BulkheadConfig, CallError,
-    CallResult, CircuitBreaker, Jitter, LoadShedConfig, LoadShedder, ParamError, Priority, Retry,
-    RetryBudget, RetryBudgetConfig, RetryDecision, RetryPolicy, TimeBudget,
+    CallResult, CircuitBreaker, HedgeDelay, HedgePolicy, Hedger, Jitter, LoadShedConfig,
+    LoadShedder, ParamError, Priority, Retry, RetryBudget, RetryBudgetConfig, RetryDecision,
+    RetryPolicy, TimeBudget,
 };
 
 const SECOND: Micros = 1_000_000;
@@ -116,6 +117,59 @@ impl SidecarConfig {
         }
         ParamError::check_u64("sidecar_base", self.base, 1, 60 * SECOND, "µs")?;
         ParamError::check_u64("sidecar_cap", self.cap, self.base, 600 * SECOND, "µs")?;
+        Ok(())
+    }
+}
+
+/// A hedge on the call to inventory: inside each try, once the hedge delay has passed with no
+/// answer yet, another copy of the call goes out; the first answer is used and the copies still
+/// outstanding are cancelled. Only for an idempotent call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HedgeConfig {
+    /// When copies go out and how many (see [`HedgePolicy`]).
+    pub policy: HedgePolicy,
+    /// The reservation carries an idempotency key, so inventory applies a duplicate once and
+    /// the call may be hedged (default true). `false` describes a plain write, which the
+    /// hedger refuses: the config is then out of range.
+    #[serde(default = "idempotent_by_default")]
+    pub idempotency_key: bool,
+}
+
+fn idempotent_by_default() -> bool {
+    true
+}
+
+impl HedgeConfig {
+    /// One copy more after a fixed delay.
+    pub fn fixed(delay: Micros) -> Self {
+        HedgeConfig {
+            policy: HedgePolicy {
+                delay: HedgeDelay::Fixed(delay),
+                max_hedges: 1,
+            },
+            idempotency_key: true,
+        }
+    }
+
+    /// Checks the policy (naming the `--set` keys: `hedge_delay`, `max_hedges`) and that the
+    /// call may be hedged at all.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        self.policy.validate().map_err(|e| ParamError {
+            field: match e.field {
+                "max_hedges" => "max_hedges",
+                _ => "hedge_delay",
+            },
+            ..e
+        })?;
+        let hedger = Hedger::new(self.policy.clone())?;
+        hedger
+            .plan(self.idempotency_key)
+            .map_err(|refused| ParamError {
+                field: "hedge",
+                range: "only for an idempotent call (idempotency_key: true)".to_string(),
+                value: refused.to_string(),
+            })?;
         Ok(())
     }
 }
@@ -253,6 +307,9 @@ pub struct CascadeConfig {
     /// `None`: unbounded, as in the lesson).
     #[serde(default)]
     pub queue_limit: Option<u64>,
+    /// A hedge on each try of the inventory call (off by default).
+    #[serde(default)]
+    pub hedge: Option<HedgeConfig>,
 }
 
 impl Default for CascadeConfig {
@@ -297,6 +354,7 @@ impl Default for CascadeConfig {
             load_shed: None,
             priority_mix: PriorityMix::default(),
             queue_limit: None,
+            hedge: None,
         }
     }
 }
@@ -388,6 +446,9 @@ impl CascadeConfig {
         )?;
         if let Some(q) = self.queue_limit {
             ParamError::check_u64("queue_limit", q, 1, 10_000_000, "")?;
+        }
+        if let Some(h) = &self.hedge {
+            h.validate()?;
         }
         let sent = self.requests();
         if sent > MAX_REQUESTS {
@@ -499,6 +560,10 @@ struct Request {
     sidecar: Option<Retry>,
     /// When the current library attempt times out.
     attempt_deadline: Option<Micros>,
+    /// When the current try went on the wire.
+    try_started: Micros,
+    /// The current try's answer came from a hedge, not from the original.
+    hedge_won: bool,
 }
 
 struct Slot {
@@ -528,6 +593,9 @@ enum Event {
     RetryCall(Id),
     /// The backoff before a sidecar retry is over.
     SidecarTry(Id),
+    /// A hedge goes out to inventory (counted when it goes, so a run stopped at `duration`
+    /// counts only the hedges sent by then).
+    HedgeSent,
     /// The catalog service answers.
     CatalogDone(Id),
     /// The gateway's route timeout.
@@ -550,6 +618,8 @@ struct Sim<'a> {
     history_bulkhead: Option<Bulkhead>,
     retry_budget: Option<RetryBudget>,
     shedder: Option<LoadShedder>,
+    hedger: Option<Hedger>,
+    hedges: HedgeCounts,
     sent: u64,
     counts: OutcomeCounts,
     routes: [RouteCounts; 3],
@@ -586,6 +656,11 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
     };
     let retry_budget = cfg.retry_budget.clone().map(RetryBudget::new).transpose()?;
     let shedder = cfg.load_shed.clone().map(LoadShedder::new).transpose()?;
+    let hedger = cfg
+        .hedge
+        .as_ref()
+        .map(|h| Hedger::new(h.policy.clone()))
+        .transpose()?;
     let poisson = match cfg.arrivals {
         Arrivals::Even => None,
         Arrivals::Poisson => Some(Exp::new(cfg.rate).map_err(|_| ParamError {
@@ -613,6 +688,8 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
         history_bulkhead,
         retry_budget,
         shedder,
+        hedger,
+        hedges: HedgeCounts::default(),
         sent: 0,
         counts: OutcomeCounts::default(),
         routes: Route::ALL.map(route_counts),
@@ -697,6 +774,7 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
         shed_by_priority: sim.shedder.as_ref().map_or([0; 3], |s| {
             [Priority::Low, Priority::Normal, Priority::High].map(|p| s.shed_count(p))
         }),
+        hedges: sim.hedger.is_some().then_some(sim.hedges),
     })
 }
 
@@ -955,6 +1033,8 @@ impl Sim<'_> {
             budget: None,
             sidecar: None,
             attempt_deadline: None,
+            try_started: now,
+            hedge_won: false,
         });
         if let Some(g) = self.cfg.client_give_up {
             self.q
@@ -1043,6 +1123,12 @@ impl Sim<'_> {
             Event::Proceed(id) => self.proceed(now, id),
             Event::RetryCall(id) => self.attempt(now, id),
             Event::SidecarTry(id) => self.try_call(now, id),
+            Event::HedgeSent => {
+                self.hedges.sent += 1;
+                if let Some(b) = self.bucket(now) {
+                    b.inventory_calls += 1;
+                }
+            }
             Event::CallDone(id) => self.call_done(now, id),
             Event::CatalogDone(id) => {
                 self.answer(now, id, Outcome::Ok);
@@ -1179,7 +1265,7 @@ impl Sim<'_> {
     }
 
     /// One try on the wire: through the sidecar when there is one (its per-try timeout), always
-    /// within the library attempt's deadline.
+    /// within the library attempt's deadline; hedged when the config asks for it.
     fn try_call(&mut self, now: Micros, id: Id) {
         let per_try = self.cfg.sidecar.as_ref().and_then(|s| s.per_try_timeout);
         let Some(r) = self.get(id) else {
@@ -1192,7 +1278,72 @@ impl Sim<'_> {
         if let Some(b) = self.bucket(now) {
             b.inventory_calls += 1;
         }
-        let degraded = now > self.cfg.degrade_at && self.cfg.recover_at.is_none_or(|r| now <= r);
+        let (latency, kind, hedge_won) = self.answer_of_try(now, attempt_left, per_try);
+        let (held, kind) = match (attempt_left, per_try) {
+            (Some(left), Some(t)) if t < left && latency > t => (t, CallKind::TryTimedOut),
+            (None, Some(t)) if latency > t => (t, CallKind::TryTimedOut),
+            (Some(left), _) if latency > left => (left, CallKind::TimedOut),
+            _ => (latency, kind),
+        };
+        let hedge_won = hedge_won && !matches!(kind, CallKind::TimedOut | CallKind::TryTimedOut);
+        if let Some(r) = self.get(id) {
+            r.call = kind;
+            r.try_started = now;
+            r.hedge_won = hedge_won;
+        }
+        self.q
+            .schedule(now.saturating_add(held), Event::CallDone(id));
+    }
+
+    /// The first answer of a try that starts at `now`: its latency, its kind and whether a
+    /// hedge gave it. Without a hedge, one call; with one, the hedger's plan for this try (no
+    /// copy due once the try has timed out), each copy drawn as it goes out, and a
+    /// [`Event::HedgeSent`] for each hedge actually sent.
+    fn answer_of_try(
+        &mut self,
+        now: Micros,
+        attempt_left: Option<Micros>,
+        per_try: Option<Micros>,
+    ) -> (Micros, CallKind, bool) {
+        let idempotent = self.cfg.hedge.as_ref().is_some_and(|h| h.idempotency_key);
+        let plan = self
+            .hedger
+            .as_ref()
+            .and_then(|h| h.plan(idempotent).ok())
+            .filter(|p| p.offsets.len() > 1);
+        let Some(plan) = plan else {
+            let (latency, kind) = self.draw_call(now);
+            return (latency, kind, false);
+        };
+        let try_ends = match (attempt_left, per_try) {
+            (Some(left), Some(t)) => left.min(t),
+            (Some(left), None) => left,
+            (None, Some(t)) => t,
+            (None, None) => Micros::MAX,
+        };
+        let plan = plan.before(try_ends);
+        let mut kinds = Vec::with_capacity(plan.offsets.len());
+        let outcome = plan.resolve_with(|_, offset| {
+            let (latency, kind) = self.draw_call(now.saturating_add(offset));
+            kinds.push(kind);
+            latency
+        });
+        let Some(outcome) = outcome else {
+            let (latency, kind) = self.draw_call(now);
+            return (latency, kind, false);
+        };
+        for &offset in plan.offsets.iter().take(outcome.copies_sent).skip(1) {
+            self.q
+                .schedule(now.saturating_add(offset), Event::HedgeSent);
+        }
+        let kind = kinds.get(outcome.winner).copied().unwrap_or(CallKind::Ok);
+        (outcome.latency, kind, outcome.winner > 0)
+    }
+
+    /// One call to inventory that starts at `at`: its latency and how it answers, drawn from
+    /// the regime in force at `at` (degraded strictly after `degrade_at`, until `recover_at`).
+    fn draw_call(&mut self, at: Micros) -> (Micros, CallKind) {
+        let degraded = at > self.cfg.degrade_at && self.cfg.recover_at.is_none_or(|r| at <= r);
         let latency = self.cfg.latency_model(degraded).sample(&mut self.rng);
         let kind =
             if degraded && self.cfg.error_rate > 0.0 && self.rng.gen_bool(self.cfg.error_rate) {
@@ -1204,17 +1355,7 @@ impl Sim<'_> {
             } else {
                 CallKind::Ok
             };
-        let (held, kind) = match (attempt_left, per_try) {
-            (Some(left), Some(t)) if t < left && latency > t => (t, CallKind::TryTimedOut),
-            (None, Some(t)) if latency > t => (t, CallKind::TryTimedOut),
-            (Some(left), _) if latency > left => (left, CallKind::TimedOut),
-            _ => (latency, kind),
-        };
-        if let Some(r) = self.get(id) {
-            r.call = kind;
-        }
-        self.q
-            .schedule(now.saturating_add(held), Event::CallDone(id));
+        (latency, kind)
     }
 
     fn call_done(&mut self, now: Micros, id: Id) {
@@ -1227,6 +1368,13 @@ impl Sim<'_> {
             return;
         }
         let call = r.call;
+        let (tried_for, hedge_won) = (now.saturating_sub(r.try_started), r.hedge_won);
+        if let Some(h) = self.hedger.as_mut() {
+            // What this service saw of the try: its first answer, or the time it waited
+            // before giving up. The percentile delay is taken over these.
+            h.record(tried_for);
+            self.hedges.won += u64::from(hedge_won);
+        }
         if matches!(call, CallKind::TryTimedOut | CallKind::Unavailable) {
             let Some(r) = request_mut(&mut self.slots, id) else {
                 return;

@@ -2,10 +2,12 @@
 //! line and permalinks give them (times in seconds, or with an `ms` suffix).
 
 use super::latency::Micros;
-use super::model::{Arrivals, CascadeConfig, GatewayConfig, HistoryBulkhead, SidecarConfig};
+use super::model::{
+    Arrivals, CascadeConfig, GatewayConfig, HedgeConfig, HistoryBulkhead, SidecarConfig,
+};
 use crate::resilience::{
-    BreakerConfig, BulkheadConfig, Jitter, LoadShedConfig, ParamError, RetryBudgetConfig,
-    RetryPolicy, Window,
+    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, Jitter, LoadShedConfig, ParamError,
+    RetryBudgetConfig, RetryPolicy, Window,
 };
 
 const MS: Micros = 1_000;
@@ -25,7 +27,7 @@ pub enum Scenario {
 }
 
 /// Keys [`apply_set`] accepts.
-pub const SET_KEYS: [&str; 41] = [
+pub const SET_KEYS: [&str; 44] = [
     "rate",
     "threads",
     "duration",
@@ -57,6 +59,9 @@ pub const SET_KEYS: [&str; 41] = [
     "history_share",
     "queue_limit",
     "sidecar_retries",
+    "hedge",
+    "hedge_delay",
+    "max_hedges",
     "jitter",
     "retry_base",
     "retry_cap",
@@ -391,6 +396,36 @@ fn parse_float(field: &'static str, value: &str, min: f64, max: f64) -> Result<f
     }
 }
 
+/// Lesson 000's hedge (`GetStock`): one copy more at the observed p95, after 100 samples; the
+/// reservation carries an idempotency key.
+fn lesson_hedge() -> HedgeConfig {
+    HedgeConfig {
+        policy: HedgePolicy::lesson_000(),
+        idempotency_key: true,
+    }
+}
+
+/// A hedge delay: a time (`80ms`, `0.08`; 1 µs..=60 s) or a percentile of the latencies seen
+/// so far (`p95`; above 0, at most 100).
+fn parse_hedge_delay(value: &str) -> Result<HedgeDelay, ParamError> {
+    let range = "a time 0.000001..=60 s (or with an ms suffix), or pN for a percentile of the \
+                 latencies seen, 0 < N <= 100";
+    let bad = || err("hedge_delay", range, value);
+    if let Some(p) = value.trim().strip_prefix('p') {
+        let percentile: f64 = p.parse().map_err(|_| bad())?;
+        if !(percentile.is_finite() && percentile > 0.0 && percentile <= 100.0) {
+            return Err(bad());
+        }
+        return Ok(HedgeDelay::Percentile {
+            percentile,
+            min_samples: 100,
+        });
+    }
+    parse_time("hedge_delay", value, 1, 60 * SECOND)
+        .map(HedgeDelay::Fixed)
+        .map_err(|_| bad())
+}
+
 /// Applies one `key=value` override to `cfg`. `timeout` only touches a scenario with a timeout,
 /// breaker keys one with a breaker and bulkhead keys one with a bulkhead, so `window=1` or
 /// `timeout=0.2` can be applied to all four and "no protection" stays unprotected.
@@ -478,36 +513,6 @@ pub fn apply_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<(), 
         "request_budget" => {
             cfg.request_budget = Some(parse_time("request_budget", value, MS, 3_600 * SECOND)?)
         }
-        "client_give_up" => {
-            cfg.client_give_up = Some(parse_time("client_give_up", value, MS, 3_600 * SECOND)?)
-        }
-        "frontend_retries" => {
-            cfg.frontend_retries = parse_int("frontend_retries", value, 0, 5)? as u32
-        }
-        "gateway_pool" => {
-            let pool = parse_int("gateway_pool", value, 1, 100_000)? as u32;
-            cfg.gateway
-                .get_or_insert(GatewayConfig {
-                    pool,
-                    route_timeout: None,
-                })
-                .pool = pool;
-        }
-        "route_timeout" => {
-            let t = parse_time("route_timeout", value, MS, 3_600 * SECOND)?;
-            if let Some(g) = cfg.gateway.as_mut() {
-                g.route_timeout = Some(t);
-            }
-        }
-        "catalog_share" => cfg.catalog_share = parse_float("catalog_share", value, 0.0, 1.0)?,
-        "history_share" => cfg.history_share = parse_float("history_share", value, 0.0, 1.0)?,
-        "sidecar_retries" => {
-            let n = parse_int("sidecar_retries", value, 0, 5)? as u32;
-            cfg.sidecar
-                .get_or_insert_with(SidecarConfig::lesson_000)
-                .retries = n;
-        }
-        "queue_limit" => cfg.queue_limit = Some(parse_int("queue_limit", value, 1, 10_000_000)?),
         "jitter" => {
             let names: Vec<&str> = JITTER_NAMES.iter().map(|(n, _)| *n).collect();
             let jitter = JITTER_NAMES
@@ -578,6 +583,62 @@ pub fn apply_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<(), 
             let high = parse_float("priority_high", value, 0.0, 1.0)?;
             cfg.priority_mix.high = high;
             cfg.priority_mix.low = cfg.priority_mix.low.min(1.0 - high);
+        }
+        "client_give_up" => {
+            cfg.client_give_up = Some(parse_time("client_give_up", value, MS, 3_600 * SECOND)?)
+        }
+        "frontend_retries" => {
+            cfg.frontend_retries = parse_int("frontend_retries", value, 0, 5)? as u32
+        }
+        "gateway_pool" => {
+            let pool = parse_int("gateway_pool", value, 1, 100_000)? as u32;
+            cfg.gateway
+                .get_or_insert(GatewayConfig {
+                    pool,
+                    route_timeout: None,
+                })
+                .pool = pool;
+        }
+        "route_timeout" => {
+            let t = parse_time("route_timeout", value, MS, 3_600 * SECOND)?;
+            if let Some(g) = cfg.gateway.as_mut() {
+                g.route_timeout = Some(t);
+            }
+        }
+        "catalog_share" => cfg.catalog_share = parse_float("catalog_share", value, 0.0, 1.0)?,
+        "history_share" => cfg.history_share = parse_float("history_share", value, 0.0, 1.0)?,
+        "sidecar_retries" => {
+            let n = parse_int("sidecar_retries", value, 0, 5)? as u32;
+            cfg.sidecar
+                .get_or_insert_with(SidecarConfig::lesson_000)
+                .retries = n;
+        }
+        "queue_limit" => cfg.queue_limit = Some(parse_int("queue_limit", value, 1, 10_000_000)?),
+        "hedge" => match value.trim() {
+            "on" => {
+                cfg.hedge.get_or_insert_with(lesson_hedge);
+            }
+            "off" => cfg.hedge = None,
+            _ => return Err(err("hedge", "on, off", value)),
+        },
+        "hedge_delay" => {
+            let delay = parse_hedge_delay(value)?;
+            let hedge = cfg.hedge.get_or_insert_with(lesson_hedge);
+            hedge.policy.delay = match (delay, hedge.policy.delay) {
+                // A new percentile keeps the samples the old one waited for.
+                (
+                    HedgeDelay::Percentile { percentile, .. },
+                    HedgeDelay::Percentile { min_samples, .. },
+                ) => HedgeDelay::Percentile {
+                    percentile,
+                    min_samples,
+                },
+                (delay, _) => delay,
+            };
+        }
+        "max_hedges" => {
+            let n = parse_int("max_hedges", value, 1, 8)? as u32;
+            cfg.hedge.get_or_insert_with(lesson_hedge).policy.max_hedges = n;
         }
         _ => {
             return Err(ParamError {
@@ -659,6 +720,49 @@ mod tests {
         let e = apply_set(&mut c, "colour", "1").unwrap_err();
         assert_eq!(e.value, "colour");
         assert_eq!(c, Scenario::Cb.config());
+    }
+
+    #[test]
+    fn hedge_keys_switch_it_on_and_set_it() {
+        let mut c = Scenario::Timeout.config();
+        apply_set(&mut c, "hedge", "on").unwrap();
+        assert_eq!(c.hedge, Some(lesson_hedge()));
+        apply_set(&mut c, "hedge_delay", "80ms").unwrap();
+        apply_set(&mut c, "max_hedges", "2").unwrap();
+        let policy = &c.hedge.as_ref().unwrap().policy;
+        assert_eq!(
+            (policy.delay, policy.max_hedges),
+            (HedgeDelay::Fixed(80 * MS), 2)
+        );
+        apply_set(&mut c, "hedge_delay", "p99.5").unwrap();
+        assert_eq!(
+            c.hedge.as_ref().unwrap().policy.delay,
+            HedgeDelay::Percentile {
+                percentile: 99.5,
+                min_samples: 100
+            }
+        );
+        c.validate().unwrap();
+        apply_set(&mut c, "hedge", "off").unwrap();
+        assert_eq!(c.hedge, None);
+        // A delay alone switches it on.
+        apply_set(&mut c, "hedge_delay", "0.2").unwrap();
+        assert_eq!(c.hedge.unwrap().policy.delay, HedgeDelay::Fixed(200 * MS));
+        let mut c = Scenario::Timeout.config();
+        for (k, v) in [
+            ("hedge", "yes"),
+            ("hedge_delay", "0"),
+            ("hedge_delay", "61"),
+            ("hedge_delay", "p0"),
+            ("hedge_delay", "p101"),
+            ("hedge_delay", "pNaN"),
+            ("hedge_delay", "soon"),
+            ("max_hedges", "0"),
+            ("max_hedges", "9"),
+        ] {
+            assert_eq!(apply_set(&mut c, k, v).unwrap_err().field, k, "{k}={v}");
+        }
+        assert_eq!(c, Scenario::Timeout.config());
     }
 
     #[test]

@@ -476,6 +476,16 @@ pub struct Bucket {
     pub breaker_rejections: u64,
 }
 
+/// What the hedge on the inventory call did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HedgeCounts {
+    /// Hedges sent: copies beyond the original (each is also one of the series'
+    /// `inventory_calls`, in the slice it went out).
+    pub sent: u64,
+    /// Tries answered by a hedge rather than by the original.
+    pub won: u64,
+}
+
 /// Everything one run produced.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Trace {
@@ -530,6 +540,10 @@ pub struct Trace {
     /// follows, rather than the number of requests sent.
     #[serde(default)]
     pub peak_live_requests: u64,
+    /// Hedges sent and won; `None` when the config has no hedge (and then left out of the
+    /// JSON, so traces without a hedge read exactly as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hedges: Option<HedgeCounts>,
 }
 
 impl Trace {

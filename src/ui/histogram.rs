@@ -7,7 +7,6 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use super::ids::use_ids;
-
 use super::palette::{chart_theme, outcome_colour};
 use crate::page::latency::{LatencyKind, OutcomeHistogram};
 use crate::sim::histogram::{HIGHEST_MS, LOWEST_MS};

@@ -3,9 +3,8 @@
 
 use yew::prelude::*;
 
-use super::ids::use_ids;
-
 use super::controls::Slider;
+use super::ids::use_ids;
 use crate::page::state::{Action, Shared, TableRow, TABLE_WINDOW_RANGE};
 use crate::sim::scenario::Scenario;
 use crate::sim::trace::Outcome;

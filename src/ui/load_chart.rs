@@ -8,7 +8,6 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use super::ids::use_ids;
-
 use super::palette::{chart_theme, outcome_colour};
 use crate::page::state::{Run, Shared};
 use crate::sim::latency::Micros;

@@ -14,7 +14,7 @@ use super::state_diagram::StateDiagram;
 use super::timeline::Timeline;
 use super::topology::Topology;
 use crate::page::latency::{histogram_until, LatencyKind};
-use crate::page::replay::{breaker_at, breaker_bands, frame};
+use crate::page::replay::{breaker_at, breaker_bands, frame, shown_outcomes};
 use crate::page::state::{Action, Page, Run, Shared};
 
 /// A panel with a heading the screen reader announces as its name.
@@ -66,7 +66,8 @@ pub fn timeline(
     let body = html! {
         <Timeline playhead={page.playhead} span={run.span} duration={config.duration}
             playing={page.playing} speed={page.speed} bands={bands} clock_start={page.clock_start()}
-            frame={frame(&run.trace, page.playhead)} on_action={dispatch.clone()} />
+            frame={frame(&run.trace, page.playhead)} on_action={dispatch.clone()}
+            outcomes={Rc::new(shown_outcomes(&run.trace))} />
     };
     region(ids, "timeline", "timeline", "Timeline", body)
 }

@@ -1,11 +1,12 @@
 //! The Timeline region: play / pause, step, speed, scrub, the simulated clock, the breaker's
 //! state as a band, and the counters at the playhead.
 
+use std::rc::Rc;
+
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::ids::use_ids;
-
 use super::palette::outcome_class;
 use crate::page::replay::{clock, Band, Frame};
 use crate::page::state::{Action, SPEEDS};
@@ -31,6 +32,8 @@ pub struct TimelineProps {
     /// Counts at the playhead.
     pub frame: Frame,
     pub on_action: Callback<Action>,
+    /// The outcomes to count (see [`crate::page::replay::shown_outcomes`]).
+    pub outcomes: Rc<Vec<Outcome>>,
 }
 
 fn state_class(state: BreakerState) -> &'static str {
@@ -76,10 +79,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
     });
     let f = &props.frame;
     let in_flight = f.arrived.saturating_sub(f.finished.total());
-    let counters = Outcome::ALL
-        .iter()
-        .filter(|&&o| o != Outcome::Unfinished)
-        .map(|&o| {
+    let counters = props.outcomes.iter().map(|&o| {
             html! {
                 <span class={classes!("chip", outcome_class(o))} id={ids.id(&format!("count-{}", o.name()))}>
                     { o.name() }{ " " }<strong>{ f.finished.get(o) }</strong>

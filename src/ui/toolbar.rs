@@ -3,9 +3,8 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::ids::use_ids;
-
 use super::controls::Switch;
+use super::ids::use_ids;
 use crate::page::state::Action;
 use crate::sim::scenario::{Preset, Scenario};
 
