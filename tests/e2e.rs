@@ -8,10 +8,11 @@ use std::time::{Duration, Instant};
 
 use fantoccini::key::Key;
 use fantoccini::Locator;
-use resilience_playground::page::knobs::KNOBS;
-use resilience_playground::page::replay::span;
+use resilience_playground::page::knobs::{Pattern, KNOBS};
+use resilience_playground::page::replay::{clock, span};
 use resilience_playground::sim::model::run;
-use resilience_playground::sim::scenario::Scenario;
+use resilience_playground::sim::scenario::{Preset, Scenario};
+use resilience_playground::sim::trace::Outcome;
 
 /// A script that hashes the pixels of the canvas matching a selector.
 fn canvas_hash(css: &str) -> String {
@@ -50,7 +51,42 @@ async fn count(page: &browser::Page, outcome: &str) -> u64 {
         .unwrap_or_else(|_| panic!("#count-{outcome} is not a number: {text:?}"))
 }
 
-const OUTCOMES: [&str; 4] = ["ok", "timeout", "circuit_open", "bulkhead_full"];
+/// Every outcome the counters show (all but `unfinished`, which a drained run never has).
+fn every_counted_outcome() -> impl Iterator<Item = Outcome> {
+    Outcome::ALL
+        .into_iter()
+        .filter(|&o| o != Outcome::Unfinished)
+}
+
+/// An outcome's counter, or 0 when the page shows none for it (a run shows the lesson's four
+/// outcomes and only those others it produced).
+async fn count_or_zero(page: &browser::Page, outcome: &str) -> u64 {
+    let shown = page
+        .eval(&format!(
+            "return document.getElementById('count-{outcome}') !== null"
+        ))
+        .await;
+    if shown == true {
+        count(page, outcome).await
+    } else {
+        0
+    }
+}
+
+/// Requests finished at the playhead by the counters, and in service or queued.
+async fn counted(page: &browser::Page) -> u64 {
+    let mut done = count(page, "in-flight").await;
+    for o in every_counted_outcome() {
+        done += count_or_zero(page, o.name()).await;
+    }
+    done
+}
+
+/// Switches every pattern on, so that each knob's effect reaches the run.
+const EVERY_PATTERN_ON: &str =
+    "for (const s of document.querySelectorAll('input[role=switch][id^=switch-]')) {
+       if (!s.checked) s.click();
+     }";
 
 #[tokio::test]
 async fn every_view_is_on_the_page() {
@@ -136,8 +172,8 @@ async fn the_cb_scenario_plays_to_the_end_and_opens_when_the_simulator_says() {
         assert_eq!(clock, format!("{:.1} s", timeline as f64 / 1e6));
         assert_eq!(count(&page, "arrived").await, trace.sent);
         let mut finished = 0;
-        for o in OUTCOMES {
-            finished += count(&page, o).await;
+        for o in every_counted_outcome() {
+            finished += count_or_zero(&page, o.name()).await;
         }
         assert_eq!(
             finished, trace.sent,
@@ -167,7 +203,9 @@ async fn the_cb_scenario_plays_to_the_end_and_opens_when_the_simulator_says() {
             "{change}"
         );
 
-        // Keyboard: r back to the start, space plays, space pauses, arrows step.
+        // Keyboard: r back to the start, space plays, space pauses, arrows step. At 1x, so that
+        // the run cannot reach its end between the two presses on a busy machine.
+        page.eval(&set_value("speed", "1")).await;
         let body = page.client.find(Locator::Css("body")).await.unwrap();
         body.send_keys("r").await.unwrap();
         assert_eq!(page.text("#clock strong").await, "0.0 s");
@@ -267,7 +305,28 @@ async fn every_control_goes_to_both_ends_without_an_error() {
     browser::run("sweep", |page| async move {
         page.open("", "#scrub").await;
         page.eval(&set_value("scenario", "bulkhead")).await;
+        page.eval(EVERY_PATTERN_ON).await;
         for knob in KNOBS {
+            if knob.is_choice() {
+                let tag = page
+                    .eval(&format!(
+                        "return document.getElementById('{}').tagName",
+                        knob.key
+                    ))
+                    .await;
+                assert_eq!(tag, "SELECT", "{} is a choice", knob.key);
+            }
+            let disabled = page
+                .eval(&format!(
+                    "return document.getElementById('{}').disabled",
+                    knob.key
+                ))
+                .await;
+            assert_eq!(
+                disabled, false,
+                "{} is off though every pattern is on",
+                knob.key
+            );
             for value in [knob.min, knob.max] {
                 page.eval(&set_value(knob.key, &value.to_string())).await;
                 page.eval(&seek(1_000_000.0)).await;
@@ -283,12 +342,9 @@ async fn every_control_goes_to_both_ends_without_an_error() {
                     knob.key
                 );
                 let arrived = count(&page, "arrived").await;
-                let mut done = count(&page, "in-flight").await;
-                for o in OUTCOMES {
-                    done += count(&page, o).await;
-                }
                 assert_eq!(
-                    done, arrived,
+                    counted(&page).await,
+                    arrived,
                     "{}={value}: counters do not add up",
                     knob.key
                 );
@@ -300,8 +356,23 @@ async fn every_control_goes_to_both_ends_without_an_error() {
                 .click()
                 .await
                 .unwrap();
+            page.eval(EVERY_PATTERN_ON).await;
         }
-        for switch in ["timeout", "breaker", "bulkhead"] {
+        // A knob whose pattern is off is greyed out.
+        page.client
+            .find(Locator::Css("#switch-retries"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        for id in ["jitter", "retry_base", "attempts-number"] {
+            let off = page
+                .eval(&format!("return document.getElementById('{id}').disabled"))
+                .await;
+            assert_eq!(off, true, "{id} stays live with retries off");
+        }
+        for switch in Pattern::ALL.map(|p| p.key()) {
             for _ in 0..2 {
                 page.client
                     .find(Locator::Css(&format!("#switch-{switch}")))
@@ -336,6 +407,149 @@ async fn every_control_goes_to_both_ends_without_an_error() {
         );
         page.eval(&set_value("seed", "minus one")).await;
         assert!(page.text(".toolbar .notice").await.contains("seed"));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn every_preset_is_offered_and_runs() {
+    browser::run("presets", |page| async move {
+        page.open("", "#scrub").await;
+        let offered = page
+            .eval("return [...document.querySelectorAll('#scenario option')].map(o => o.value)")
+            .await;
+        let keys: Vec<&str> = Preset::ALL.iter().map(|p| p.key()).collect();
+        assert_eq!(offered, serde_json::json!(keys));
+        for preset in Preset::ALL {
+            page.eval(&set_value("scenario", preset.key())).await;
+            page.eval(&seek(1_000_000.0)).await;
+            let body = page.text("body").await;
+            assert!(!body.contains("cannot start"), "{preset:?}: {body}");
+            assert!(!body.contains("NaN"), "{preset:?}");
+            let trace = run(&preset.config()).unwrap();
+            assert_eq!(count(&page, "arrived").await, trace.sent, "{preset:?}");
+            for o in every_counted_outcome() {
+                assert_eq!(
+                    count_or_zero(&page, o.name()).await,
+                    trace.outcomes.get(o),
+                    "{preset:?}: {}",
+                    o.name()
+                );
+            }
+            assert_eq!(count(&page, "in-flight").await, 0, "{preset:?}");
+            let address = page.eval("return location.search").await;
+            assert!(
+                address
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!("preset={}", preset.key())),
+                "{address}"
+            );
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_saturday_cascade_runs_on_the_wall_clock_with_kongs_pool() {
+    let preset = Preset::Saturday;
+    let start = preset.clock_start();
+    browser::run("saturday", |page| async move {
+        page.client.set_window_size(1600, 2300).await.unwrap();
+        page.open("?preset=saturday", "#scrub").await;
+        assert_eq!(page.text("#clock strong").await, "10:11:50.0");
+        // 10:12:15: inventory has been slow for 15 s and Kong's pool is full.
+        page.eval(&seek(25.0)).await;
+        let at = page.text("#clock strong").await;
+        assert_eq!(at, clock(25_000_000, start));
+        assert!(at.starts_with("10:12:"), "{at}");
+        let pool = page
+            .eval(
+                "const m = document.getElementById('meter-gateway');
+                   return m && [m.getAttribute('aria-valuenow'), m.getAttribute('aria-valuemax')]",
+            )
+            .await;
+        assert_eq!(pool[1], "200", "{pool}");
+        assert_eq!(pool[0], "200", "the pool is full at 10:12:15: {pool}");
+        assert!(count(&page, "gateway_rejected").await > 0);
+        let label = page
+            .eval("return document.getElementById('load-chart').getAttribute('aria-label')")
+            .await;
+        assert!(label.as_str().unwrap().contains("gateway pool"), "{label}");
+        page.screenshot("saturday-10-12-15").await;
+        page.eval("document.getElementById('load-chart').scrollIntoView()")
+            .await;
+        page.screenshot("saturday-10-12-15-load").await;
+        // The lesson's scenarios have no gateway and plain simulated seconds.
+        page.eval(&set_value("scenario", "cb")).await;
+        assert!(page.text("#clock strong").await.ends_with(" s"));
+        assert!(page
+            .text("#gateway-not-modelled")
+            .await
+            .contains("not modelled"));
+        let meter = page
+            .eval("return document.getElementById('meter-gateway') === null")
+            .await;
+        assert_eq!(meter, true);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_retries_switch_changes_the_counters() {
+    // The cb scenario with the lesson's retries: every failed call is tried three times
+    // inside the breaker, so the breaker's window fills at another pace.
+    let without = run(&Scenario::Cb.config()).unwrap();
+    let mut with_retries = Scenario::Cb.config();
+    with_retries.retry = Some(resilience_playground::resilience::RetryPolicy::lesson_000());
+    let with = run(&with_retries).unwrap();
+    assert_ne!(
+        with.outcomes, without.outcomes,
+        "pick a case where retries matter"
+    );
+    browser::run("retries", |page| async move {
+        page.open("?preset=cb", "#scrub").await;
+        page.eval(&seek(1_000_000.0)).await;
+        let before: Vec<u64> = {
+            let mut v = Vec::new();
+            for o in every_counted_outcome() {
+                v.push(count_or_zero(&page, o.name()).await);
+            }
+            v
+        };
+        assert_eq!(
+            before[..],
+            every_counted_outcome()
+                .map(|o| without.outcomes.get(o))
+                .collect::<Vec<_>>()[..]
+        );
+        page.client
+            .find(Locator::Css("#switch-retries"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let mut after = Vec::new();
+        for o in every_counted_outcome() {
+            after.push(count_or_zero(&page, o.name()).await);
+        }
+        assert_eq!(
+            after,
+            every_counted_outcome()
+                .map(|o| with.outcomes.get(o))
+                .collect::<Vec<_>>()
+        );
+        assert_ne!(after, before, "the retries switch changed no counter");
+        // The jitter select reaches the run too: no jitter makes the retries of one wave
+        // leave together.
+        page.eval(&set_value("jitter", "0")).await;
+        assert!(page
+            .eval("return location.search")
+            .await
+            .as_str()
+            .unwrap()
+            .contains("jitter=none"));
     })
     .await;
 }

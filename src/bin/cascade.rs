@@ -76,6 +76,9 @@ circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
                     request_budget client_give_up frontend_retries gateway_pool
                     route_timeout catalog_share history_share queue_limit sidecar_retries
                     hedge (on/off) hedge_delay (a time, or pN: a percentile) max_hedges
+                    jitter (none/full/equal/decorrelated) retry_base retry_cap
+                    retry_budget_ratio retry_budget_min shed_normal shed_low shed_high
+                    priority_low priority_high
   --no-drain        stop at the end of `duration`; requests left are counted as unfinished
                     (default: drain, as the lesson's code does)
   --json            one JSON object per scenario per line

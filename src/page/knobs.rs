@@ -4,10 +4,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::resilience::{BreakerConfig, BulkheadConfig, Window};
+use crate::resilience::{
+    BreakerConfig, BulkheadConfig, HedgePolicy, LoadShedConfig, RetryBudgetConfig, RetryPolicy,
+    Window,
+};
 use crate::sim::latency::Micros;
-use crate::sim::model::CascadeConfig;
-use crate::sim::scenario::apply_set;
+use crate::sim::model::{CascadeConfig, HedgeConfig};
+use crate::sim::scenario::{apply_set, JITTER_NAMES};
 
 const MS: f64 = 1_000.0;
 const SECOND: f64 = 1_000_000.0;
@@ -17,22 +20,42 @@ const SECOND: f64 = 1_000_000.0;
 pub enum Pattern {
     /// A timeout on the call to inventory.
     Timeout,
+    /// Retries of a failed call, with back-off and jitter.
+    Retries,
+    /// A budget shared by every request's retries.
+    RetryBudget,
     /// A circuit breaker around the call.
     Breaker,
     /// A bulkhead around the breaker.
     Bulkhead,
+    /// Load shedding by priority at the door of `orders`.
+    LoadShed,
+    /// A hedge: another copy of a slow call to inventory, the first answer wins.
+    Hedge,
 }
 
 impl Pattern {
-    /// Every pattern, in the order the lesson adds them.
-    pub const ALL: [Pattern; 3] = [Pattern::Timeout, Pattern::Breaker, Pattern::Bulkhead];
+    /// Every pattern, in the order the panel shows them.
+    pub const ALL: [Pattern; 7] = [
+        Pattern::Timeout,
+        Pattern::Retries,
+        Pattern::RetryBudget,
+        Pattern::Breaker,
+        Pattern::Bulkhead,
+        Pattern::LoadShed,
+        Pattern::Hedge,
+    ];
 
     /// Name on the switch.
     pub fn label(self) -> &'static str {
         match self {
             Pattern::Timeout => "Timeout",
+            Pattern::Retries => "Retries",
+            Pattern::RetryBudget => "Retry budget",
             Pattern::Breaker => "Circuit breaker",
             Pattern::Bulkhead => "Bulkhead",
+            Pattern::LoadShed => "Load shedding",
+            Pattern::Hedge => "Hedging",
         }
     }
 
@@ -40,30 +63,39 @@ impl Pattern {
     pub fn key(self) -> &'static str {
         match self {
             Pattern::Timeout => "timeout",
+            Pattern::Retries => "retries",
+            Pattern::RetryBudget => "retry_budget",
             Pattern::Breaker => "breaker",
             Pattern::Bulkhead => "bulkhead",
+            Pattern::LoadShed => "load_shed",
+            Pattern::Hedge => "hedge",
         }
     }
 
     /// Whether `cfg` uses this pattern.
     pub fn is_on(self, cfg: &CascadeConfig) -> bool {
-        match self {
-            Pattern::Timeout => cfg.timeout.is_some(),
-            Pattern::Breaker => cfg.breaker.is_some(),
-            Pattern::Bulkhead => cfg.bulkhead.is_some(),
-        }
+        Patterns::of(cfg).get(self)
     }
 }
 
 /// Which patterns are switched on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Patterns {
     /// Timeout on.
     pub timeout: bool,
+    /// Retries on.
+    pub retries: bool,
+    /// Retry budget on.
+    pub retry_budget: bool,
     /// Breaker on.
     pub breaker: bool,
     /// Bulkhead on.
     pub bulkhead: bool,
+    /// Load shedding on.
+    pub load_shed: bool,
+    /// Hedging on.
+    pub hedge: bool,
 }
 
 impl Patterns {
@@ -71,27 +103,35 @@ impl Patterns {
     pub fn of(cfg: &CascadeConfig) -> Self {
         Patterns {
             timeout: cfg.timeout.is_some(),
+            retries: cfg.retry.is_some(),
+            retry_budget: cfg.retry_budget.is_some(),
             breaker: cfg.breaker.is_some(),
             bulkhead: cfg.bulkhead.is_some(),
+            load_shed: cfg.load_shed.is_some(),
+            hedge: cfg.hedge.is_some(),
+        }
+    }
+
+    fn slot(&mut self, pattern: Pattern) -> &mut bool {
+        match pattern {
+            Pattern::Timeout => &mut self.timeout,
+            Pattern::Retries => &mut self.retries,
+            Pattern::RetryBudget => &mut self.retry_budget,
+            Pattern::Breaker => &mut self.breaker,
+            Pattern::Bulkhead => &mut self.bulkhead,
+            Pattern::LoadShed => &mut self.load_shed,
+            Pattern::Hedge => &mut self.hedge,
         }
     }
 
     /// Whether `pattern` is on.
-    pub fn get(self, pattern: Pattern) -> bool {
-        match pattern {
-            Pattern::Timeout => self.timeout,
-            Pattern::Breaker => self.breaker,
-            Pattern::Bulkhead => self.bulkhead,
-        }
+    pub fn get(mut self, pattern: Pattern) -> bool {
+        *self.slot(pattern)
     }
 
     /// Switches `pattern` on or off.
     pub fn set(&mut self, pattern: Pattern, on: bool) {
-        match pattern {
-            Pattern::Timeout => self.timeout = on,
-            Pattern::Breaker => self.breaker = on,
-            Pattern::Bulkhead => self.bulkhead = on,
-        }
+        *self.slot(pattern) = on;
     }
 }
 
@@ -100,12 +140,18 @@ impl Patterns {
 pub fn with_every_pattern(cfg: &CascadeConfig) -> CascadeConfig {
     let mut full = cfg.clone();
     full.timeout.get_or_insert(300_000);
-    if full.breaker.is_none() {
-        full.breaker = Some(BreakerConfig::cascade_sim());
-    }
-    if full.bulkhead.is_none() {
-        full.bulkhead = Some(BulkheadConfig::cascade_sim());
-    }
+    full.retry.get_or_insert_with(RetryPolicy::lesson_000);
+    full.retry_budget
+        .get_or_insert_with(RetryBudgetConfig::lesson_000);
+    full.breaker.get_or_insert_with(BreakerConfig::cascade_sim);
+    full.bulkhead
+        .get_or_insert_with(BulkheadConfig::cascade_sim);
+    full.load_shed
+        .get_or_insert_with(LoadShedConfig::lesson_000);
+    full.hedge.get_or_insert_with(|| HedgeConfig {
+        policy: HedgePolicy::lesson_000(),
+        idempotency_key: true,
+    });
     full
 }
 
@@ -115,11 +161,23 @@ pub fn with_patterns(full: &CascadeConfig, on: Patterns) -> CascadeConfig {
     if !on.timeout {
         cfg.timeout = None;
     }
+    if !on.retries {
+        cfg.retry = None;
+    }
+    if !on.retry_budget {
+        cfg.retry_budget = None;
+    }
     if !on.breaker {
         cfg.breaker = None;
     }
     if !on.bulkhead {
         cfg.bulkhead = None;
+    }
+    if !on.load_shed {
+        cfg.load_shed = None;
+    }
+    if !on.hedge {
+        cfg.hedge = None;
     }
     cfg
 }
@@ -171,10 +229,17 @@ pub struct Knob {
     pub step: f64,
     /// The pattern the knob tunes, if any (its slider is greyed out while the pattern is off).
     pub pattern: Option<Pattern>,
+    /// For a knob that picks one of a few names (a select): the names, and the knob's value
+    /// is the index of the one picked (`min` 0, `max` the last index, `step` 1). Empty for a
+    /// slider.
+    pub choices: &'static [&'static str],
 }
 
+/// The jitter modes the jitter knob offers, by their `jitter=` names.
+pub const JITTER_CHOICES: [&str; 4] = ["none", "full", "equal", "decorrelated"];
+
 /// Every knob, grouped by what it tunes.
-pub const KNOBS: [Knob; 13] = [
+pub const KNOBS: [Knob; 25] = [
     Knob {
         key: "rate",
         label: "Arrival rate",
@@ -184,6 +249,7 @@ pub const KNOBS: [Knob; 13] = [
         max: 500.0,
         step: 10.0,
         pattern: None,
+        choices: &[],
     },
     Knob {
         key: "threads",
@@ -194,6 +260,7 @@ pub const KNOBS: [Knob; 13] = [
         max: 200.0,
         step: 1.0,
         pattern: None,
+        choices: &[],
     },
     Knob {
         key: "degrade_at",
@@ -201,9 +268,10 @@ pub const KNOBS: [Knob; 13] = [
         hint: "Calls that start after this time get the degraded latency.",
         unit: Unit::Seconds,
         min: 0.0,
-        max: 12.0,
+        max: 60.0,
         step: 0.5,
         pattern: None,
+        choices: &[],
     },
     Knob {
         key: "fast",
@@ -214,6 +282,7 @@ pub const KNOBS: [Knob; 13] = [
         max: 500.0,
         step: 1.0,
         pattern: None,
+        choices: &[],
     },
     Knob {
         key: "slow",
@@ -224,6 +293,7 @@ pub const KNOBS: [Knob; 13] = [
         max: 10_000.0,
         step: 50.0,
         pattern: None,
+        choices: &[],
     },
     Knob {
         key: "timeout",
@@ -234,6 +304,73 @@ pub const KNOBS: [Knob; 13] = [
         max: 5_000.0,
         step: 10.0,
         pattern: Some(Pattern::Timeout),
+        choices: &[],
+    },
+    Knob {
+        key: "attempts",
+        label: "Attempts",
+        hint: "Calls per request in all, the first one included; 1 means no retry.",
+        unit: Unit::Count,
+        min: 1.0,
+        max: 10.0,
+        step: 1.0,
+        pattern: Some(Pattern::Retries),
+        choices: &[],
+    },
+    Knob {
+        key: "jitter",
+        label: "Jitter",
+        hint: "How each back-off is randomised, so that callers who failed together do not retry together.",
+        unit: Unit::Count,
+        min: 0.0,
+        max: 3.0,
+        step: 1.0,
+        pattern: Some(Pattern::Retries),
+        choices: &JITTER_CHOICES,
+    },
+    Knob {
+        key: "retry_base",
+        label: "Back-off base",
+        hint: "The longest wait before the first retry; it doubles for each retry after that.",
+        unit: Unit::Millis,
+        min: 5.0,
+        max: 2_000.0,
+        step: 5.0,
+        pattern: Some(Pattern::Retries),
+        choices: &[],
+    },
+    Knob {
+        key: "retry_cap",
+        label: "Back-off cap",
+        hint: "No wait between retries is ever longer than this.",
+        unit: Unit::Millis,
+        min: 5.0,
+        max: 60_000.0,
+        step: 5.0,
+        pattern: Some(Pattern::Retries),
+        choices: &[],
+    },
+    Knob {
+        key: "retry_budget_ratio",
+        label: "Retry budget ratio",
+        hint: "Each call earns this share of a retry; retries stay near this share of all calls.",
+        unit: Unit::Percent,
+        min: 0.0,
+        max: 100.0,
+        step: 1.0,
+        pattern: Some(Pattern::RetryBudget),
+        choices: &[],
+    },
+    Knob {
+        key: "retry_budget_min",
+        label: "Retry budget at start",
+        hint: "Retries the budget holds before any call has earned one.",
+        unit: Unit::Count,
+        min: 0.0,
+        max: 1_000.0,
+        step: 1.0,
+        pattern: Some(Pattern::RetryBudget),
+        choices: &[],
     },
     Knob {
         key: "window",
@@ -244,6 +381,7 @@ pub const KNOBS: [Knob; 13] = [
         max: 30.0,
         step: 0.5,
         pattern: Some(Pattern::Breaker),
+        choices: &[],
     },
     Knob {
         key: "min_calls",
@@ -254,6 +392,7 @@ pub const KNOBS: [Knob; 13] = [
         max: 200.0,
         step: 1.0,
         pattern: Some(Pattern::Breaker),
+        choices: &[],
     },
     Knob {
         key: "failure_ratio",
@@ -264,6 +403,7 @@ pub const KNOBS: [Knob; 13] = [
         max: 100.0,
         step: 5.0,
         pattern: Some(Pattern::Breaker),
+        choices: &[],
     },
     Knob {
         key: "cooldown",
@@ -274,6 +414,7 @@ pub const KNOBS: [Knob; 13] = [
         max: 30_000.0,
         step: 100.0,
         pattern: Some(Pattern::Breaker),
+        choices: &[],
     },
     Knob {
         key: "probes",
@@ -284,6 +425,7 @@ pub const KNOBS: [Knob; 13] = [
         max: 20.0,
         step: 1.0,
         pattern: Some(Pattern::Breaker),
+        choices: &[],
     },
     Knob {
         key: "permits",
@@ -294,6 +436,7 @@ pub const KNOBS: [Knob; 13] = [
         max: 64.0,
         step: 1.0,
         pattern: Some(Pattern::Bulkhead),
+        choices: &[],
     },
     Knob {
         key: "max_wait",
@@ -304,6 +447,73 @@ pub const KNOBS: [Knob; 13] = [
         max: 1_000.0,
         step: 5.0,
         pattern: Some(Pattern::Bulkhead),
+        choices: &[],
+    },
+    Knob {
+        key: "shed_normal",
+        label: "Shedding limit",
+        hint: "With this many requests in orders (busy or queued), a normal request is turned away at once.",
+        unit: Unit::Count,
+        min: 1.0,
+        max: 1_000.0,
+        step: 1.0,
+        pattern: Some(Pattern::LoadShed),
+        choices: &[],
+    },
+    Knob {
+        key: "shed_low",
+        label: "Low-priority limit",
+        hint: "Low-priority requests are turned away from this many in orders on: they go first.",
+        unit: Unit::Count,
+        min: 0.0,
+        max: 1_000.0,
+        step: 1.0,
+        pattern: Some(Pattern::LoadShed),
+        choices: &[],
+    },
+    Knob {
+        key: "shed_high",
+        label: "High-priority limit",
+        hint: "High-priority requests are turned away only from this many in orders on.",
+        unit: Unit::Count,
+        min: 1.0,
+        max: 1_000.0,
+        step: 1.0,
+        pattern: Some(Pattern::LoadShed),
+        choices: &[],
+    },
+    Knob {
+        key: "priority_low",
+        label: "Low-priority share",
+        hint: "The share of requests marked low priority (a checkout page might mark recommendations so).",
+        unit: Unit::Percent,
+        min: 0.0,
+        max: 100.0,
+        step: 5.0,
+        pattern: Some(Pattern::LoadShed),
+        choices: &[],
+    },
+    Knob {
+        key: "priority_high",
+        label: "High-priority share",
+        hint: "The share of requests marked high priority.",
+        unit: Unit::Percent,
+        min: 0.0,
+        max: 100.0,
+        step: 5.0,
+        pattern: Some(Pattern::LoadShed),
+        choices: &[],
+    },
+    Knob {
+        key: "max_hedges",
+        label: "Extra copies",
+        hint: "Copies of a slow call sent at most; the k-th leaves after k times the hedge delay (the lesson's p95 of the latencies seen).",
+        unit: Unit::Count,
+        min: 1.0,
+        max: 8.0,
+        step: 1.0,
+        pattern: Some(Pattern::Hedge),
+        choices: &[],
     },
 ];
 
@@ -320,10 +530,18 @@ fn micros_in(unit: Unit, micros: Micros) -> f64 {
 }
 
 impl Knob {
+    /// True for a knob that picks one of a few names (shown as a select).
+    pub fn is_choice(&self) -> bool {
+        !self.choices.is_empty()
+    }
+
     /// The knob's value in `cfg` (which should have every pattern, see [`with_every_pattern`]).
     pub fn read(&self, cfg: &CascadeConfig) -> f64 {
         let breaker = cfg.breaker.as_ref();
         let bulkhead = cfg.bulkhead.as_ref();
+        let retry = cfg.retry.as_ref();
+        let budget = cfg.retry_budget.as_ref();
+        let shed = cfg.load_shed.as_ref();
         match self.key {
             "rate" => cfg.rate,
             "threads" => cfg.threads.into(),
@@ -342,6 +560,23 @@ impl Knob {
             "probes" => breaker.map_or(0.0, |b| b.half_open_probes.into()),
             "permits" => bulkhead.map_or(0.0, |b| b.permits.into()),
             "max_wait" => micros_in(self.unit, bulkhead.map_or(0, |b| b.max_wait)),
+            "attempts" => retry.map_or(1.0, |r| r.attempts.into()),
+            "jitter" => retry
+                .and_then(|r| JITTER_NAMES.iter().position(|(_, j)| *j == r.jitter))
+                .map_or(0.0, |i| i as f64),
+            "retry_base" => micros_in(self.unit, retry.map_or(0, |r| r.base)),
+            "retry_cap" => micros_in(self.unit, retry.map_or(0, |r| r.cap)),
+            "retry_budget_ratio" => budget.map_or(0.0, |b| (b.ratio * 100.0).round()),
+            "retry_budget_min" => budget.map_or(0.0, |b| b.minimum.into()),
+            "shed_normal" => shed.map_or(0.0, |l| l.normal.into()),
+            "shed_low" => shed.map_or(0.0, |l| l.low.into()),
+            "shed_high" => shed.map_or(0.0, |l| l.high.into()),
+            "priority_low" => (cfg.priority_mix.low * 100.0).round(),
+            "priority_high" => (cfg.priority_mix.high * 100.0).round(),
+            "max_hedges" => cfg
+                .hedge
+                .as_ref()
+                .map_or(1.0, |h| h.policy.max_hedges.into()),
             _ => 0.0,
         }
     }
@@ -369,6 +604,11 @@ impl Knob {
     /// `value` (in the knob's unit) as the `key=value` override text: seconds, or an `ms`
     /// suffix, as the CLI and permalinks write them.
     pub fn override_text(&self, value: f64) -> String {
+        if !self.choices.is_empty() {
+            let last = self.choices.len() - 1;
+            let index = (value.round().max(0.0) as usize).min(last);
+            return self.choices[index].to_string();
+        }
         match self.unit {
             Unit::Millis => format!("{value}ms"),
             Unit::Seconds | Unit::PerSecond => format!("{value}"),
@@ -378,6 +618,15 @@ impl Knob {
     }
 
     fn range_message(&self, what: &str) -> String {
+        if !self.choices.is_empty() {
+            return format!(
+                "{} ({}) must be one of {} (0 to {}); it {what}.",
+                self.label,
+                self.key,
+                self.choices.join(", "),
+                self.choices.len() - 1
+            );
+        }
         format!(
             "{} ({}) must be between {} and {} {}; it {what}.",
             self.label,
@@ -392,7 +641,8 @@ impl Knob {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::scenario::Scenario;
+    use crate::resilience::Jitter;
+    use crate::sim::scenario::{Preset, Scenario};
 
     #[test]
     fn every_knob_reads_back_what_it_wrote() {
@@ -442,6 +692,75 @@ mod tests {
                 k.key
             );
         }
+    }
+
+    #[test]
+    fn every_preset_comes_back_from_its_patterns() {
+        for preset in Preset::ALL {
+            let cfg = preset.config();
+            let full = with_every_pattern(&cfg);
+            assert!(Pattern::ALL.iter().all(|p| p.is_on(&full)), "{preset:?}");
+            assert_eq!(with_patterns(&full, Patterns::of(&cfg)), cfg, "{preset:?}");
+            full.validate().unwrap();
+        }
+        let mut on = Patterns::default();
+        for p in Pattern::ALL {
+            assert!(!on.get(p));
+            on.set(p, true);
+            assert!(on.get(p), "{p:?}");
+        }
+        let keys: Vec<&str> = Pattern::ALL.iter().map(|p| p.key()).collect();
+        let mut unique = keys.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(
+            unique.len(),
+            keys.len(),
+            "pattern keys must differ: {keys:?}"
+        );
+    }
+
+    #[test]
+    fn the_jitter_knob_picks_a_mode_by_its_index_and_names_it_in_links() {
+        let names: Vec<&str> = JITTER_NAMES.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, JITTER_CHOICES, "the select and apply_set agree");
+        let k = knob("jitter").unwrap();
+        assert!(k.is_choice() && !knob("retry_base").unwrap().is_choice());
+        assert_eq!((k.min, k.max), (0.0, (JITTER_CHOICES.len() - 1) as f64));
+        let mut cfg = with_every_pattern(&Scenario::None.config());
+        assert_eq!(k.write(&mut cfg, 3.0), None);
+        assert_eq!(cfg.retry.as_ref().unwrap().jitter, Jitter::Decorrelated);
+        assert_eq!(k.override_text(k.read(&cfg)), "decorrelated");
+        let msg = k.write(&mut cfg, 9.0).unwrap();
+        assert!(msg.contains("Jitter") && msg.contains("equal"), "{msg}");
+        assert_eq!(k.read(&cfg), 3.0);
+        assert!(k.write(&mut cfg, f64::NAN).is_some());
+        assert_eq!(k.read(&cfg), 3.0);
+    }
+
+    #[test]
+    fn the_new_knobs_reach_the_config() {
+        let mut cfg = with_every_pattern(&Scenario::Cb.config());
+        for (key, value) in [
+            ("attempts", 5.0),
+            ("retry_base", 40.0),
+            ("retry_cap", 400.0),
+            ("retry_budget_ratio", 20.0),
+            ("retry_budget_min", 3.0),
+            ("shed_normal", 50.0),
+            ("shed_low", 25.0),
+            ("priority_low", 30.0),
+        ] {
+            assert_eq!(knob(key).unwrap().write(&mut cfg, value), None, "{key}");
+        }
+        let r = cfg.retry.as_ref().unwrap();
+        assert_eq!((r.attempts, r.base, r.cap), (5, 40_000, 400_000));
+        let b = cfg.retry_budget.as_ref().unwrap();
+        assert_eq!((b.ratio, b.minimum), (0.2, 3));
+        let l = cfg.load_shed.as_ref().unwrap();
+        assert_eq!((l.low, l.normal), (25, 50));
+        assert_eq!(cfg.priority_mix.low, 0.3);
+        cfg.validate().unwrap();
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use super::knobs::{knob, Pattern, KNOBS};
 use super::latency::LatencyKind;
 use super::state::{Action, Page, SPEEDS, TABLE_WINDOW_RANGE};
-use crate::sim::scenario::{apply_set, Scenario};
+use crate::sim::scenario::{apply_set, Preset, Scenario};
 use crate::sim::trace::BUCKET;
 
 /// Keys a permalink or widget may carry besides the knobs.
@@ -42,12 +42,13 @@ fn bad(key: &str, value: &str, range: &str) -> String {
 /// A page restored from `pairs`, with one notice per value it could not use.
 pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
     let mut notices = Vec::new();
+    let default = Preset::Lesson(Scenario::Cb);
     let preset = match pairs.iter().find(|(k, _)| k == "preset") {
-        None => Scenario::Cb,
-        Some((_, v)) => Scenario::parse(v.trim()).unwrap_or_else(|| {
-            let names: Vec<&str> = Scenario::ALL.iter().map(|s| s.key()).collect();
+        None => default,
+        Some((_, v)) => Preset::parse(v.trim()).unwrap_or_else(|| {
+            let names: Vec<&str> = Preset::ALL.iter().map(|p| p.key()).collect();
             notices.push(bad("preset", v, &format!("one of {}", names.join(", "))));
-            Scenario::Cb
+            default
         }),
     };
     let mut page = Page::new(preset, false);
@@ -69,11 +70,14 @@ pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
                 {
                     match Pattern::ALL.iter().find(|p| p.key() == name) {
                         Some(p) => on.push(*p),
-                        None => notices.push(bad(
-                            "patterns",
-                            name,
-                            "a comma-separated list of timeout, breaker, bulkhead, or none",
-                        )),
+                        None => {
+                            let names: Vec<&str> = Pattern::ALL.iter().map(|p| p.key()).collect();
+                            notices.push(bad(
+                                "patterns",
+                                name,
+                                &format!("a comma-separated list of {}, or none", names.join(", ")),
+                            ))
+                        }
                     }
                 }
                 for p in Pattern::ALL {
@@ -115,6 +119,9 @@ pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
                     // Parse with the CLI's rules, then keep it on the slider's range.
                     let mut scratch = page.full.clone();
                     match apply_set(&mut scratch, k.key, v) {
+                        // A value the preset already has is left alone, even where it lies
+                        // past the slider's end (exercise 2's inventory degrades after an hour).
+                        Ok(()) if k.read(&scratch) == k.read(&page.full) => {}
                         Ok(()) => actions.push(Action::SetKnob(k.key, k.read(&scratch))),
                         Err(e) => notices.push(format!("{e}; using the default.")),
                     }
@@ -206,7 +213,7 @@ mod tests {
     #[test]
     fn a_permalink_restores_every_setting_and_the_identical_run() {
         let page = Page::default()
-            .apply(Action::PickPreset(Scenario::Bulkhead))
+            .apply(Action::PickPreset(Preset::Lesson(Scenario::Bulkhead)))
             .apply(Action::SetSeed(42))
             .apply(Action::SetKnob("cooldown", 700.0))
             .apply(Action::SetKnob("threads", 20.0))
@@ -231,6 +238,73 @@ mod tests {
     }
 
     #[test]
+    fn every_preset_and_the_newer_patterns_and_knobs_survive_a_link() {
+        for preset in Preset::ALL {
+            let page = Page::default()
+                .apply(Action::PickPreset(preset))
+                .apply(Action::SetSeed(9))
+                .apply(Action::SetPattern(Pattern::Retries, true))
+                .apply(Action::SetPattern(Pattern::RetryBudget, true))
+                .apply(Action::SetPattern(Pattern::LoadShed, true))
+                .apply(Action::SetPattern(Pattern::Hedge, true))
+                .apply(Action::SetPattern(Pattern::Timeout, false))
+                .apply(Action::SetKnob("max_hedges", 2.0))
+                .apply(Action::SetKnob("jitter", 2.0))
+                .apply(Action::SetKnob("attempts", 4.0))
+                .apply(Action::SetKnob("retry_cap", 30.0))
+                .apply(Action::SetKnob("retry_base", 45.0))
+                .apply(Action::SetKnob("retry_budget_ratio", 15.0))
+                .apply(Action::SetKnob("retry_budget_min", 2.0))
+                .apply(Action::SetKnob("shed_high", 400.0))
+                .apply(Action::SetKnob("shed_normal", 150.0))
+                .apply(Action::SetKnob("shed_low", 70.0))
+                .apply(Action::SetKnob("priority_low", 20.0))
+                .apply(Action::SetKnob("priority_high", 10.0))
+                .apply(Action::Seek(2_500_000));
+            assert_eq!(page.notice, None, "{preset:?}");
+            let query = to_query(&page);
+            assert!(
+                query.contains(&format!("preset={}", preset.key())),
+                "{query}"
+            );
+            assert!(query.contains("jitter=equal"), "{query}");
+            let (back, notices) = from_pairs(&pairs(&query));
+            assert!(notices.is_empty(), "{preset:?}: {notices:?}");
+            assert_eq!(back.preset, preset);
+            assert_eq!(back.full, page.full, "{preset:?}");
+            assert_eq!(back.patterns, page.patterns, "{preset:?}");
+            assert_eq!(back.playhead, page.playhead);
+            assert_eq!(to_query(&back), query);
+            let r = back.config().retry.unwrap();
+            assert_eq!((r.attempts, r.base, r.cap), (4, 45_000, 45_000));
+            assert_eq!(back.config().hedge.unwrap().policy.max_hedges, 2);
+        }
+    }
+
+    #[test]
+    fn old_links_keep_working() {
+        // A link from before the richer patterns: a lesson preset, three patterns, no new keys.
+        let (page, notices) = from_pairs(&pairs(
+            "preset=bulkhead&seed=3&patterns=timeout,breaker&cooldown=1.5&t=4.0",
+        ));
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(page.preset, Preset::Lesson(Scenario::Bulkhead));
+        let cfg = page.config();
+        assert!(cfg.timeout.is_some() && cfg.breaker.is_some() && cfg.bulkhead.is_none());
+        assert!(cfg.retry.is_none() && cfg.retry_budget.is_none() && cfg.load_shed.is_none());
+        assert_eq!(cfg.breaker.unwrap().cooldown, 1_500_000);
+        let (page, notices) = from_pairs(&pairs("preset=saturday&patterns=retries,load_shed"));
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(page.preset, Preset::Saturday);
+        assert!(page.patterns.retries && page.patterns.load_shed && !page.patterns.timeout);
+        let (_, notices) = from_pairs(&pairs("patterns=hedging"));
+        assert!(
+            notices[0].contains("retry_budget"),
+            "the notice lists the patterns: {notices:?}"
+        );
+    }
+
+    #[test]
     fn widget_style_values_use_the_clis_units() {
         let (page, notices) = from_pairs(&pairs("preset=cb&cooldown=2s&timeout=250ms&window=1"));
         assert!(notices.is_empty(), "{notices:?}");
@@ -250,7 +324,7 @@ mod tests {
         ] {
             assert!(all.contains(needle), "no notice names {needle}:\n{all}");
         }
-        assert_eq!(page.preset, Scenario::Cb);
+        assert_eq!(page.preset, Preset::Lesson(Scenario::Cb));
         assert_eq!(page.full.breaker.as_ref().unwrap().cooldown, 2_000_000);
         assert_eq!(
             page.config().threads,

@@ -89,11 +89,35 @@ pub fn frame(trace: &Trace, at: Micros) -> Frame {
 }
 
 fn add_counts(into: &mut OutcomeCounts, from: &OutcomeCounts) {
-    into.ok += from.ok;
-    into.timeout += from.timeout;
-    into.circuit_open += from.circuit_open;
-    into.bulkhead_full += from.bulkhead_full;
-    into.unfinished += from.unfinished;
+    // Named field by field, so that a new outcome cannot be left out unnoticed.
+    let OutcomeCounts {
+        ok,
+        timeout,
+        circuit_open,
+        bulkhead_full,
+        budget_exhausted,
+        shed,
+        business_rejected,
+        fallback,
+        dependency_error,
+        client_gave_up,
+        gateway_rejected,
+        gateway_timeout,
+        unfinished,
+    } = *from;
+    into.ok += ok;
+    into.timeout += timeout;
+    into.circuit_open += circuit_open;
+    into.bulkhead_full += bulkhead_full;
+    into.budget_exhausted += budget_exhausted;
+    into.shed += shed;
+    into.business_rejected += business_rejected;
+    into.fallback += fallback;
+    into.dependency_error += dependency_error;
+    into.client_gave_up += client_gave_up;
+    into.gateway_rejected += gateway_rejected;
+    into.gateway_timeout += gateway_timeout;
+    into.unfinished += unfinished;
 }
 
 /// The breaker's state at `at`, from its transitions; `None` when the run had no breaker
@@ -176,11 +200,11 @@ pub fn clock(at: Micros, clock_start: Option<u64>) -> String {
 mod tests {
     use super::*;
     use crate::sim::model::run;
-    use crate::sim::scenario::Scenario;
+    use crate::sim::scenario::{Preset, Scenario};
 
     #[test]
     fn the_frame_at_the_end_counts_every_request() {
-        for s in Scenario::ALL {
+        for s in Preset::ALL {
             let cfg = s.config();
             let t = run(&cfg).unwrap();
             let end = span(&t, cfg.duration);
@@ -189,12 +213,9 @@ mod tests {
             assert_eq!(f.finished, t.outcomes, "{s:?}");
             assert_eq!(frame(&t, 0).arrived, 0, "{s:?}");
             assert_eq!(frame(&t, 99_999).arrived, 0, "{s:?}");
-            assert_eq!(
-                frame(&t, 100_000).arrived,
-                10,
-                "{s:?}: the first slice, 0..100 ms"
-            );
         }
+        let t = run(&Scenario::Cb.config()).unwrap();
+        assert_eq!(frame(&t, 100_000).arrived, 10, "the first slice, 0..100 ms");
     }
 
     #[test]
@@ -239,6 +260,19 @@ mod tests {
         assert_eq!(clock(12_345_678, None), "12.3 s");
         let ten_twelve = 10 * 3600 + 12 * 60;
         assert_eq!(clock(30_500_000, Some(ten_twelve)), "10:12:30.5");
+        let saturday = Preset::Saturday.clock_start();
+        assert_eq!(clock(0, saturday), "10:11:50.0");
+        assert_eq!(
+            clock(10_000_000, saturday),
+            "10:12:00.0",
+            "inventory turns slow"
+        );
+        assert_eq!(clock(70_000_000, saturday), "10:13:00.0");
+        assert_eq!(
+            clock(u64::MAX, saturday).len(),
+            "hh:mm:ss.t".len(),
+            "never panics"
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::replay::span;
 use crate::resilience::Window;
 use crate::sim::latency::Micros;
 use crate::sim::model::{run, CascadeConfig};
-use crate::sim::scenario::Scenario;
+use crate::sim::scenario::{Preset, Scenario};
 use crate::sim::trace::{Trace, BUCKET};
 
 /// Playback speeds the timeline offers.
@@ -86,7 +86,7 @@ pub struct TableRow {
 #[derive(Debug, Clone)]
 pub struct Page {
     /// The preset picked last.
-    pub preset: Scenario,
+    pub preset: Preset,
     /// The parameters with every pattern present (the values of switched-off patterns are
     /// kept for when they come back on).
     pub full: CascadeConfig,
@@ -122,7 +122,7 @@ pub enum Action {
     /// Switches a pattern on or off.
     SetPattern(Pattern, bool),
     /// Loads a preset (its parameters and patterns).
-    PickPreset(Scenario),
+    PickPreset(Preset),
     /// Back to the current preset's values.
     Reset,
     /// Sets the seed of the random stream.
@@ -152,13 +152,13 @@ pub const TABLE_WINDOW_RANGE: (f64, f64) = (0.5, 30.0);
 
 impl Default for Page {
     fn default() -> Self {
-        Page::new(Scenario::Cb, false)
+        Page::new(Preset::Lesson(Scenario::Cb), false)
     }
 }
 
 impl Page {
     /// A page showing `preset`, paused at 0.
-    pub fn new(preset: Scenario, dark: bool) -> Page {
+    pub fn new(preset: Preset, dark: bool) -> Page {
         let cfg = preset.config();
         let full = with_every_pattern(&cfg);
         let patterns = Patterns::of(&cfg);
@@ -185,6 +185,12 @@ impl Page {
     /// The config the current run uses.
     pub fn config(&self) -> CascadeConfig {
         with_patterns(&self.full, self.patterns)
+    }
+
+    /// The wall-clock time of simulated time 0 (seconds after midnight), when the preset
+    /// tells its story at a time of day; `None` for plain simulated seconds.
+    pub fn clock_start(&self) -> Option<u64> {
+        self.preset.clock_start()
     }
 
     /// The timeline's length (the duration when there is no run).
@@ -411,11 +417,63 @@ mod tests {
         assert_eq!(p.config().timeout, Some(300_000));
         assert!(p.patterns.breaker);
         assert_eq!(p.full.seed, 7, "reset keeps the seed");
-        let p = p.apply(Action::PickPreset(Scenario::None));
+        let p = p.apply(Action::PickPreset(Preset::Lesson(Scenario::None)));
         assert_eq!(p.config(), Scenario::None.config());
         assert!(trace(&p).transitions.is_empty());
-        let p = p.apply(Action::PickPreset(Scenario::Cb));
+        let p = p.apply(Action::PickPreset(Preset::Lesson(Scenario::Cb)));
         assert_eq!(trace(&p).transitions[0].to, BreakerState::Open);
+    }
+
+    #[test]
+    fn every_preset_can_be_picked_and_reset_to() {
+        for preset in Preset::ALL {
+            let p = Page::default().apply(Action::PickPreset(preset));
+            assert_eq!(p.preset, preset);
+            assert_eq!(p.config(), preset.config(), "{preset:?}");
+            assert_eq!(trace(&p).sent, frame_at_end(&p).arrived, "{preset:?}");
+            assert_eq!(p.clock_start(), preset.clock_start());
+            let p = p
+                .apply(Action::SetPattern(Pattern::Retries, true))
+                .apply(Action::SetKnob("threads", 7.0))
+                .apply(Action::Reset);
+            assert_eq!(p.config(), preset.config(), "{preset:?} after reset");
+        }
+        assert_eq!(
+            Page::default()
+                .apply(Action::PickPreset(Preset::Saturday))
+                .clock_start(),
+            Some(10 * 3_600 + 11 * 60 + 50)
+        );
+        assert_eq!(Page::default().clock_start(), None);
+    }
+
+    fn frame_at_end(p: &Page) -> crate::page::replay::Frame {
+        let run = p.run.as_ref().unwrap();
+        crate::page::replay::frame(&run.trace, run.span)
+    }
+
+    #[test]
+    fn the_retries_switch_changes_the_run_where_retries_matter() {
+        let p = Page::default().apply(Action::PickPreset(Preset::Ex3RetryLayers));
+        assert!(p.patterns.retries);
+        let with = trace(&p).library_retries;
+        let p = p.apply(Action::SetPattern(Pattern::Retries, false));
+        assert!(p.config().retry.is_none());
+        assert!(with > 0 && trace(&p).library_retries == 0, "{with}");
+        // The budget caps the retries once it is switched on.
+        let p = p
+            .apply(Action::SetPattern(Pattern::Retries, true))
+            .apply(Action::SetPattern(Pattern::RetryBudget, true));
+        assert!(
+            trace(&p).library_retries < with,
+            "{} vs {with}",
+            trace(&p).library_retries
+        );
+        // Load shedding with a small limit turns requests away.
+        let p = Page::default()
+            .apply(Action::SetPattern(Pattern::LoadShed, true))
+            .apply(Action::SetKnob("shed_normal", 20.0));
+        assert!(trace(&p).outcomes.shed > 0);
     }
 
     mod any_sequence {
@@ -440,7 +498,7 @@ mod tests {
                 4 => (0..KNOBS.len(), value()).prop_map(|(i, v)| Action::SetKnob(KNOBS[i].key, v)),
                 2 => (0..Pattern::ALL.len(), any::<bool>())
                     .prop_map(|(i, on)| Action::SetPattern(Pattern::ALL[i], on)),
-                1 => (0..Scenario::ALL.len()).prop_map(|i| Action::PickPreset(Scenario::ALL[i])),
+                1 => (0..Preset::ALL.len()).prop_map(|i| Action::PickPreset(Preset::ALL[i])),
                 1 => any::<u64>().prop_map(Action::SetSeed),
                 1 => Just(Action::TogglePlay),
                 1 => value().prop_map(Action::Tick),
@@ -470,9 +528,13 @@ mod tests {
                     prop_assert_eq!(end.arrived, run.trace.sent);
                     prop_assert_eq!(end.finished.total(), run.trace.sent);
                     prop_assert_eq!(run.finished.len() as u64, run.trace.sent);
+                    // A knob is on its slider, or still at its preset's value (some presets
+                    // go past a slider's end, e.g. a degradation an hour away).
+                    let preset = with_every_pattern(&page.preset.config());
                     for k in KNOBS {
                         let v = k.read(&page.full);
-                        prop_assert!(v.is_finite() && v >= k.min && v <= k.max, "{} = {}", k.key, v);
+                        let on_slider = v >= k.min && v <= k.max;
+                        prop_assert!(v.is_finite() && (on_slider || v == k.read(&preset)), "{} = {}", k.key, v);
                     }
                 }
             }

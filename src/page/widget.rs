@@ -129,7 +129,7 @@ impl WidgetSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::scenario::Scenario;
+    use crate::sim::scenario::{Preset, Scenario};
 
     #[test]
     fn every_kind_reads_back_from_its_key() {
@@ -146,7 +146,7 @@ mod tests {
         assert_eq!(spec.kind, WidgetKind::CircuitDiagram);
         let (page, notices) = spec.page(false);
         assert!(notices.is_empty(), "{notices:?}");
-        assert_eq!(page.preset, Scenario::Cb);
+        assert_eq!(page.preset, Preset::Lesson(Scenario::Cb));
         assert_eq!(page.full.breaker.unwrap().cooldown, 2_000_000);
         let spec = WidgetSpec::from_query("kind=histogram&preset=cb&cooldown=5s");
         let (page, _) = spec.page(false);
@@ -164,7 +164,7 @@ mod tests {
         assert!(notices.iter().any(|n| n.contains("cooldown")));
         assert!(notices.iter().any(|n| n.contains("colour")));
         assert!(page.run.is_ok());
-        let default = Page::new(Scenario::Cb, false);
+        let default = Page::new(Preset::Lesson(Scenario::Cb), false);
         assert_eq!(page.full.breaker, default.full.breaker);
     }
 

@@ -6,7 +6,8 @@ use super::model::{
     Arrivals, CascadeConfig, GatewayConfig, HedgeConfig, HistoryBulkhead, SidecarConfig,
 };
 use crate::resilience::{
-    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, ParamError, RetryPolicy, Window,
+    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, Jitter, LoadShedConfig, ParamError,
+    RetryBudgetConfig, RetryPolicy, Window,
 };
 
 const MS: Micros = 1_000;
@@ -26,7 +27,7 @@ pub enum Scenario {
 }
 
 /// Keys [`apply_set`] accepts.
-pub const SET_KEYS: [&str; 34] = [
+pub const SET_KEYS: [&str; 44] = [
     "rate",
     "threads",
     "duration",
@@ -61,6 +62,24 @@ pub const SET_KEYS: [&str; 34] = [
     "hedge",
     "hedge_delay",
     "max_hedges",
+    "jitter",
+    "retry_base",
+    "retry_cap",
+    "retry_budget_ratio",
+    "retry_budget_min",
+    "shed_normal",
+    "shed_low",
+    "shed_high",
+    "priority_low",
+    "priority_high",
+];
+
+/// Jitter modes by the name [`apply_set`]'s `jitter` key takes, in the order a list shows them.
+pub const JITTER_NAMES: [(&str, Jitter); 4] = [
+    ("none", Jitter::None),
+    ("full", Jitter::Full),
+    ("equal", Jitter::Equal),
+    ("decorrelated", Jitter::Decorrelated),
 ];
 
 impl Scenario {
@@ -205,6 +224,16 @@ impl Preset {
         Preset::ALL.into_iter().find(|p| p.key() == key)
     }
 
+    /// The wall-clock time of the run's time 0, in seconds after midnight, for presets that
+    /// tell a story at a time of day (the Saturday cascade starts at 10:11:50); `None` for
+    /// those measured in seconds from the start.
+    pub fn clock_start(self) -> Option<u64> {
+        match self {
+            Preset::Saturday => Some(SATURDAY_CLOCK_START),
+            _ => None,
+        }
+    }
+
     /// The preset's parameters.
     pub fn config(self) -> CascadeConfig {
         match self {
@@ -252,6 +281,9 @@ impl Preset {
         }
     }
 }
+
+/// 10:11:50 in seconds after midnight: time 0 of the Saturday cascade.
+const SATURDAY_CLOCK_START: u64 = 10 * 3_600 + 11 * 60 + 50;
 
 /// Time 0 is 10:11:50; inventory degrades at 10:12:00 and fails over at 10:12:30.
 fn saturday() -> CascadeConfig {
@@ -481,6 +513,77 @@ pub fn apply_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<(), 
         "request_budget" => {
             cfg.request_budget = Some(parse_time("request_budget", value, MS, 3_600 * SECOND)?)
         }
+        "jitter" => {
+            let names: Vec<&str> = JITTER_NAMES.iter().map(|(n, _)| *n).collect();
+            let jitter = JITTER_NAMES
+                .iter()
+                .find(|(n, _)| *n == value.trim())
+                .map(|(_, j)| *j)
+                .ok_or_else(|| err("jitter", &names.join(", "), value))?;
+            cfg.retry.get_or_insert_with(RetryPolicy::lesson_000).jitter = jitter;
+        }
+        "retry_base" => {
+            // The cap follows a base raised past it, so the back-off stays valid.
+            let base = parse_time("retry_base", value, 1, 60 * SECOND)?;
+            let retry = cfg.retry.get_or_insert_with(RetryPolicy::lesson_000);
+            retry.base = base;
+            retry.cap = retry.cap.max(base);
+        }
+        "retry_cap" => {
+            // The base follows a cap lowered under it.
+            let cap = parse_time("retry_cap", value, 1, 600 * SECOND)?;
+            let retry = cfg.retry.get_or_insert_with(RetryPolicy::lesson_000);
+            retry.cap = cap;
+            retry.base = retry.base.min(cap);
+        }
+        "retry_budget_ratio" => {
+            let ratio = parse_float("retry_budget_ratio", value, 0.0, 1.0)?;
+            cfg.retry_budget
+                .get_or_insert_with(RetryBudgetConfig::lesson_000)
+                .ratio = ratio;
+        }
+        "retry_budget_min" => {
+            // The saving cap follows a starting credit raised past it.
+            let minimum = parse_int("retry_budget_min", value, 0, 1_000_000)? as u32;
+            let budget = cfg
+                .retry_budget
+                .get_or_insert_with(RetryBudgetConfig::lesson_000);
+            budget.minimum = minimum;
+            budget.cap = budget.cap.max(minimum).max(1);
+        }
+        "shed_normal" => {
+            // Limits stay ordered low <= normal <= high: the others move with this one.
+            let limit = parse_int("shed_normal", value, 0, 1_000_000)? as u32;
+            let shed = cfg.load_shed.get_or_insert_with(LoadShedConfig::lesson_000);
+            shed.normal = limit;
+            shed.low = shed.low.min(limit);
+            shed.high = shed.high.max(limit);
+        }
+        "shed_low" => {
+            let limit = parse_int("shed_low", value, 0, 1_000_000)? as u32;
+            let shed = cfg.load_shed.get_or_insert_with(LoadShedConfig::lesson_000);
+            shed.low = limit;
+            shed.normal = shed.normal.max(limit);
+            shed.high = shed.high.max(limit);
+        }
+        "shed_high" => {
+            let limit = parse_int("shed_high", value, 0, 1_000_000)? as u32;
+            let shed = cfg.load_shed.get_or_insert_with(LoadShedConfig::lesson_000);
+            shed.high = limit;
+            shed.normal = shed.normal.min(limit);
+            shed.low = shed.low.min(limit);
+        }
+        "priority_low" => {
+            // The other share gives way so that the two still add up to at most 1.
+            let low = parse_float("priority_low", value, 0.0, 1.0)?;
+            cfg.priority_mix.low = low;
+            cfg.priority_mix.high = cfg.priority_mix.high.min(1.0 - low);
+        }
+        "priority_high" => {
+            let high = parse_float("priority_high", value, 0.0, 1.0)?;
+            cfg.priority_mix.high = high;
+            cfg.priority_mix.low = cfg.priority_mix.low.min(1.0 - high);
+        }
         "client_give_up" => {
             cfg.client_give_up = Some(parse_time("client_give_up", value, MS, 3_600 * SECOND)?)
         }
@@ -660,6 +763,67 @@ mod tests {
             assert_eq!(apply_set(&mut c, k, v).unwrap_err().field, k, "{k}={v}");
         }
         assert_eq!(c, Scenario::Timeout.config());
+    }
+
+    #[test]
+    fn the_newer_keys_keep_their_configs_valid() {
+        let mut c = Scenario::None.config();
+        apply_set(&mut c, "jitter", "decorrelated").unwrap();
+        assert_eq!(c.retry.as_ref().unwrap().jitter, Jitter::Decorrelated);
+        apply_set(&mut c, "retry_base", "3").unwrap();
+        let r = c.retry.as_ref().unwrap();
+        assert_eq!(
+            (r.base, r.cap),
+            (3 * SECOND, 3 * SECOND),
+            "the cap follows the base"
+        );
+        apply_set(&mut c, "retry_cap", "20ms").unwrap();
+        let r = c.retry.as_ref().unwrap();
+        assert_eq!(
+            (r.base, r.cap),
+            (20 * MS, 20 * MS),
+            "the base follows the cap"
+        );
+        apply_set(&mut c, "retry_budget_ratio", "0.25").unwrap();
+        apply_set(&mut c, "retry_budget_min", "500").unwrap();
+        let b = c.retry_budget.as_ref().unwrap();
+        assert_eq!((b.ratio, b.minimum, b.cap), (0.25, 500, 500));
+        apply_set(&mut c, "shed_normal", "10").unwrap();
+        let s = c.load_shed.as_ref().unwrap();
+        assert_eq!((s.low, s.normal, s.high), (10, 10, 90));
+        apply_set(&mut c, "shed_low", "200").unwrap();
+        let s = c.load_shed.as_ref().unwrap();
+        assert_eq!((s.low, s.normal, s.high), (200, 200, 200));
+        apply_set(&mut c, "shed_high", "50").unwrap();
+        let s = c.load_shed.as_ref().unwrap();
+        assert_eq!((s.low, s.normal, s.high), (50, 50, 50));
+        apply_set(&mut c, "priority_high", "0.5").unwrap();
+        apply_set(&mut c, "priority_low", "0.75").unwrap();
+        assert_eq!((c.priority_mix.low, c.priority_mix.high), (0.75, 0.25));
+        apply_set(&mut c, "priority_high", "0.5").unwrap();
+        assert_eq!((c.priority_mix.low, c.priority_mix.high), (0.5, 0.5));
+        c.validate().unwrap();
+        for (k, v) in [
+            ("jitter", "wobbly"),
+            ("retry_base", "0"),
+            ("priority_low", "2"),
+        ] {
+            assert_eq!(apply_set(&mut c, k, v).unwrap_err().field, k);
+        }
+        for key in SET_KEYS {
+            assert!(
+                !matches!(apply_set(&mut c.clone(), key, "1"), Err(e) if e.field == "key"),
+                "{key} is listed but not applied"
+            );
+        }
+    }
+
+    #[test]
+    fn only_the_saturday_cascade_runs_on_a_wall_clock() {
+        assert_eq!(Preset::Saturday.clock_start(), Some(36_710), "10:11:50");
+        for p in Preset::ALL.into_iter().filter(|&p| p != Preset::Saturday) {
+            assert_eq!(p.clock_start(), None, "{p:?}");
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! The inputs every panel uses: a labelled slider with an exact numeric field, and a switch.
+//! The inputs every panel uses: a labelled slider with an exact numeric field, a labelled
+//! choice of a few names, and a switch.
 
-use web_sys::HtmlInputElement;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::ids::use_ids;
@@ -90,6 +91,53 @@ pub fn slider(props: &SliderProps) -> Html {
             }
             if let Some(text) = &*notice {
                 <p class="notice" role="alert">{ text }</p>
+            }
+        </div>
+    }
+}
+
+/// Properties of a [`Choice`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct ChoiceProps {
+    /// Element id, also what the label points at.
+    pub id: AttrValue,
+    /// What the screen reader and the student read.
+    pub label: AttrValue,
+    /// The names offered, in order.
+    pub options: &'static [&'static str],
+    /// Index of the name picked.
+    pub value: usize,
+    /// Called with the index of the name picked.
+    pub on_change: Callback<f64>,
+    #[prop_or_default]
+    pub hint: Option<AttrValue>,
+    /// Greyed out (its pattern is switched off).
+    #[prop_or_default]
+    pub disabled: bool,
+}
+
+/// A select of a few names; its value is the index of the one picked, so it travels as any
+/// other knob's number does.
+#[function_component(Choice)]
+pub fn choice(props: &ChoiceProps) -> Html {
+    let ids = use_ids();
+    let onchange = props.on_change.reform(|e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        // Every option's value is its index; the page clamps anything else.
+        select.value().parse::<f64>().unwrap_or(f64::NAN)
+    });
+    html! {
+        <div class={classes!("control", props.disabled.then_some("off"))}>
+            <label for={ids.id(&props.id)}>{ &props.label }</label>
+            <div class="inputs">
+                <select id={ids.id(&props.id)} disabled={props.disabled} {onchange}>
+                    { for props.options.iter().enumerate().map(|(i, name)| html! {
+                        <option value={i.to_string()} selected={i == props.value}>{ *name }</option>
+                    }) }
+                </select>
+            </div>
+            if let Some(hint) = &props.hint {
+                <p class="hint">{ hint }</p>
             }
         </div>
     }

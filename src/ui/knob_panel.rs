@@ -1,9 +1,9 @@
 //! The Controls region: the load and inventory knobs, then one group per pattern with its
-//! switch and its knobs.
+//! switch and its knobs (a slider with a number field, or a select for a choice of names).
 
 use yew::prelude::*;
 
-use super::controls::{Slider, Switch};
+use super::controls::{Choice, Slider, Switch};
 use crate::page::knobs::{Knob, Pattern, Patterns, KNOBS};
 use crate::page::state::Action;
 use crate::sim::model::CascadeConfig;
@@ -26,6 +26,13 @@ fn slider(
 ) -> Html {
     let key = knob.key;
     let on_change = on_action.reform(move |v: f64| Action::SetKnob(key, v));
+    if knob.is_choice() {
+        let value = knob.read(full).round().max(0.0) as usize;
+        return html! {
+            <Choice key={key} id={key} label={knob.label} options={knob.choices} {value}
+                hint={AttrValue::from(knob.hint)} {disabled} {on_change} />
+        };
+    }
     html! {
         <Slider key={key} id={key} label={knob.label} unit={knob.unit.symbol()}
             min={knob.min} max={knob.max} step={knob.step} value={knob.read(full)}

@@ -1,5 +1,6 @@
 //! Load over time, up to the playhead: requests finished per second by outcome (stacked) with
-//! the calls per second reaching inventory, and below it the workers busy and the queue.
+//! the calls per second reaching inventory, and below it the workers busy, the queue and, when
+//! the run has a gateway, its connection pool in use.
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -16,6 +17,7 @@ use crate::sim::trace::{Outcome, BUCKET};
 const MAX_BARS: usize = 150;
 const INVENTORY: RGBColor = RGBColor(0, 114, 178);
 const QUEUE: RGBColor = RGBColor(213, 94, 0);
+const GATEWAY: RGBColor = RGBColor(204, 121, 167);
 
 /// Properties of [`LoadChart`].
 #[derive(Properties, PartialEq)]
@@ -47,9 +49,14 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
             },
         );
     }
+    let label = if props.run.config.gateway.is_some() {
+        "Requests per second by outcome, calls per second reaching inventory, workers busy, queue length and the gateway pool in use, up to the playhead"
+    } else {
+        "Requests per second by outcome, calls per second reaching inventory, workers busy and queue length, up to the playhead"
+    };
     html! {
         <canvas id={ids.id("load-chart")} class="chart" ref={canvas_ref} width="800" height="380" role="img"
-            aria-label="Requests per second by outcome, calls per second reaching inventory, workers busy and queue length, up to the playhead" />
+            aria-label={label} />
     }
 }
 
@@ -143,12 +150,17 @@ fn draw(canvas: HtmlCanvasElement, run: &Run, slice: u64, dark: bool) -> Result<
 
     let threads = f64::from(run.config.threads);
     let queue_peak = series.iter().map(|b| b.queue_len).max().unwrap_or(0) as f64;
+    let pool = run.config.gateway.as_ref().map(|g| g.pool);
+    let pool_height = f64::from(pool.unwrap_or(0));
     let mut bottom = ChartBuilder::on(&lower)
         .margin(10)
         .margin_right(24)
         .x_label_area_size(34)
         .y_label_area_size(60)
-        .build_cartesian_2d(0f64..span_s, 0f64..threads.max(queue_peak).max(1.0) * 1.1)
+        .build_cartesian_2d(
+            0f64..span_s,
+            0f64..threads.max(queue_peak).max(pool_height).max(1.0) * 1.1,
+        )
         .map_err(|e| e.to_string())?;
     bottom
         .configure_mesh()
@@ -184,6 +196,19 @@ fn draw(canvas: HtmlCanvasElement, run: &Run, slice: u64, dark: bool) -> Result<
         .map_err(|e| e.to_string())?
         .label("queue length")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], QUEUE.stroke_width(2)));
+    if let Some(pool) = pool {
+        bottom
+            .draw_series(LineSeries::new(
+                series[..shown]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| (at(i), f64::from(b.gateway_in_use))),
+                GATEWAY.stroke_width(2),
+            ))
+            .map_err(|e| e.to_string())?
+            .label(format!("gateway pool in use (of {pool})"))
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], GATEWAY.stroke_width(2)));
+    }
     bottom
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)

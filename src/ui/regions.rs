@@ -65,7 +65,7 @@ pub fn timeline(
         .then(|| breaker_bands(&run.trace, run.span));
     let body = html! {
         <Timeline playhead={page.playhead} span={run.span} duration={config.duration}
-            playing={page.playing} speed={page.speed} bands={bands}
+            playing={page.playing} speed={page.speed} bands={bands} clock_start={page.clock_start()}
             frame={frame(&run.trace, page.playhead)} on_action={dispatch.clone()}
             outcomes={Rc::new(shown_outcomes(&run.trace))} />
     };

@@ -23,6 +23,10 @@ pub struct TimelineProps {
     pub duration: Micros,
     pub playing: bool,
     pub speed: f64,
+    /// The wall-clock time of simulated time 0 (seconds after midnight), for a preset that
+    /// has one; `None` shows simulated seconds.
+    #[prop_or_default]
+    pub clock_start: Option<u64>,
     /// The breaker's states over the timeline; `None` without a breaker.
     pub bands: Option<Vec<Band>>,
     /// Counts at the playhead.
@@ -100,7 +104,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     </select>
                 </label>
                 <span class="clock" id={ids.id("clock")} aria-live="off">
-                    <strong>{ clock(props.playhead, None) }</strong>{ " / " }{ clock(props.span, None) }
+                    <strong>{ clock(props.playhead, props.clock_start) }</strong>{ " / " }{ clock(props.span, props.clock_start) }
                 </span>
             </div>
             <input type="range" id={ids.id("scrub")} class="scrub" aria-label="Simulated time"

@@ -6,24 +6,21 @@ use yew::prelude::*;
 use super::controls::Switch;
 use super::ids::use_ids;
 use crate::page::state::Action;
-use crate::sim::scenario::Scenario;
+use crate::sim::scenario::{Preset, Scenario};
 
 /// Properties of [`Toolbar`].
 #[derive(Properties, PartialEq)]
 pub struct ToolbarProps {
-    pub preset: Scenario,
+    pub preset: Preset,
     pub seed: u64,
     pub dark: bool,
     pub projector: bool,
     pub on_action: Callback<Action>,
 }
 
-fn scenario_title(s: Scenario) -> &'static str {
-    match s {
-        Scenario::None => "Lesson 000: no protection",
-        Scenario::Timeout => "Lesson 000: timeout 300 ms",
-        Scenario::Cb => "Lesson 000: timeout + circuit breaker",
-        Scenario::Bulkhead => "Lesson 000: timeout + breaker + bulkhead(8)",
+fn option(preset: Preset, picked: Preset) -> Html {
+    html! {
+        <option value={preset.key()} selected={preset == picked}>{ preset.title() }</option>
     }
 }
 
@@ -43,7 +40,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
     let seed_notice = use_state(|| None::<String>);
     let on_pick = props.on_action.reform(|e: Event| {
         let select: HtmlSelectElement = e.target_unchecked_into();
-        Action::PickPreset(Scenario::parse(&select.value()).unwrap_or(Scenario::Cb))
+        Action::PickPreset(Preset::parse(&select.value()).unwrap_or(Preset::Lesson(Scenario::Cb)))
     });
     let on_seed = {
         let on_action = props.on_action.clone();
@@ -76,9 +73,12 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
         <div class="toolbar" role="toolbar" aria-label="Scenario and display">
             <label class="picker">{ "Scenario " }
                 <select id={ids.id("scenario")} onchange={on_pick}>
-                    { for Scenario::ALL.iter().map(|&s| html! {
-                        <option value={s.key()} selected={s == props.preset}>{ scenario_title(s) }</option>
-                    }) }
+                    <optgroup label="The lesson's four runs">
+                        { for Preset::ALL.iter().filter(|p| matches!(p, Preset::Lesson(_))).map(|&p| option(p, props.preset)) }
+                    </optgroup>
+                    <optgroup label="Incidents and exercises">
+                        { for Preset::ALL.iter().filter(|p| !matches!(p, Preset::Lesson(_))).map(|&p| option(p, props.preset)) }
+                    </optgroup>
                 </select>
             </label>
             <label class="seed">{ "Seed " }

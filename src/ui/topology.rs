@@ -51,6 +51,17 @@ pub fn topology(props: &TopologyProps) -> Html {
             u64::from(b.permits),
         )
     });
+    let gateway = match &c.gateway {
+        Some(g) => meter(
+            ids.id("meter-gateway"),
+            format!("pool {} / {} connections in use", s.gateway_in_use, g.pool),
+            u64::from(s.gateway_in_use),
+            u64::from(g.pool),
+        ),
+        None => html! {
+            <p id={ids.id("gateway-not-modelled")}>{ "connection pool (not modelled): every request passes" }</p>
+        },
+    };
     html! {
         <div class="topology" role="group" aria-label="The path of a request at the playhead">
             <div class="node-box">
@@ -60,7 +71,7 @@ pub fn topology(props: &TopologyProps) -> Html {
             <span class="link" aria-hidden="true">{ "→" }</span>
             <div class="node-box">
                 <h3>{ "Kong" }</h3>
-                <p>{ "passes every request on (its pool is not modelled in this scenario)" }</p>
+                { gateway }
             </div>
             <span class="link" aria-hidden="true">{ "→" }</span>
             <div class="node-box">
