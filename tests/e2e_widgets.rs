@@ -99,6 +99,27 @@ async fn the_course_page_shows_three_widgets_each_with_its_own_state() {
             .expect("window size");
         page.eval("window.scrollTo(0, 0)").await;
         page.screenshot("course-demo").await;
+        // A second widget of the same kind, added later, gets ids of its own too (the SVG
+        // arrowhead marker included).
+        page.eval(
+            "const w = document.createElement('resilience-widget');
+             w.id = 'late-diagram';
+             w.setAttribute('kind', 'circuit-diagram');
+             document.body.append(w);",
+        )
+        .await;
+        page.client
+            .wait()
+            .for_element(fantoccini::Locator::Css(&in_widget("late-diagram", "breaker-state")))
+            .await
+            .expect("a widget added after load mounts");
+        let duplicates = page
+            .eval(
+                "const ids = [...document.querySelectorAll('[id]')].map(e => e.id);
+                 return ids.filter((id, i) => ids.indexOf(id) !== i);",
+            )
+            .await;
+        assert_eq!(duplicates, Value::Array(vec![]), "duplicate ids with two diagrams");
     })
     .await;
 }

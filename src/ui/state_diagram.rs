@@ -124,12 +124,14 @@ pub fn state_diagram(props: &StateDiagramProps) -> Html {
             </g>
         }
     });
+    let arrowhead = ids.id("arrowhead");
+    let marker_end = format!("url(#{arrowhead})");
     let arrows = ARROWS.iter().enumerate().map(|(i, &(path, lx, ly))| {
         let is_taken = taken == Some(i);
         html! {
             <g class={classes!("arrow", is_taken.then_some("taken"))}
                 key={format!("arrow-{i}-{}", if is_taken { flash_key } else { 0 })}>
-                <path d={path} marker-end="url(#arrowhead)" />
+                <path d={path} marker-end={marker_end.clone()} />
                 <text id={ids.id(&format!("arrow-label-{i}"))} x={lx.to_string()} y={ly.to_string()}
                     text-anchor="middle">{ &labels[i] }</text>
             </g>
@@ -155,7 +157,7 @@ pub fn state_diagram(props: &StateDiagramProps) -> Html {
             <svg class="state-diagram" viewBox="0 0 640 300" role="img"
                 aria-label={format!("Circuit breaker state diagram; now {state_name}")}>
                 <defs>
-                    <marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8"
+                    <marker id={arrowhead.clone()} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8"
                         markerHeight="8" orient="auto-start-reverse">
                         <path d="M 0 0 L 10 5 L 0 10 z" />
                     </marker>
