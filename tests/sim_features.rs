@@ -6,7 +6,7 @@ use resilience_playground::resilience::{
     TransitionReason,
 };
 use resilience_playground::sim::model::{run, Arrivals, CascadeConfig, GatewayConfig, PriorityMix};
-use resilience_playground::sim::scenario::{Preset, Scenario};
+use resilience_playground::sim::scenario::{apply_set, Preset, Scenario};
 use resilience_playground::sim::trace::{Outcome, Route, Trace};
 
 const MS: u64 = 1_000;
@@ -426,4 +426,106 @@ fn old_configs_without_the_new_fields_still_load() {
     let c: CascadeConfig = serde_json::from_value(v).unwrap();
     assert_eq!(c, Scenario::Cb.config());
     let _ = BreakerConfig::northwind();
+}
+
+/// Scenario `none` with clients who give up after 5 s and a front end that sends the order
+/// twice more: the copies queue behind the first one, which is still being worked on.
+fn impatient(key: &str) -> CascadeConfig {
+    let mut c = Scenario::None.config();
+    for (k, v) in [
+        ("client_give_up", "5"),
+        ("frontend_retries", "2"),
+        ("idempotency_key", key),
+    ] {
+        apply_set(&mut c, k, v).unwrap();
+    }
+    c
+}
+
+#[test]
+fn without_a_key_the_front_ends_copies_create_duplicate_orders() {
+    let t = run(&impatient("off")).unwrap();
+    conserved(&t);
+    let o = t.orders.expect("idempotency is modelled");
+    assert!(t.frontend_retries > 1_000, "{}", t.frontend_retries);
+    // Every copy is processed to the end: 1,200 orders, plus one per front-end copy.
+    assert_eq!(o.created, t.sent);
+    assert_eq!(o.duplicates, o.created - 1_200);
+    assert_eq!(o.duplicates, t.frontend_retries);
+    assert_eq!(o.recognised, 0);
+}
+
+#[test]
+fn with_a_key_each_order_is_processed_once() {
+    let without = run(&impatient("off")).unwrap();
+    let t = run(&impatient("on")).unwrap();
+    conserved(&t);
+    let o = t.orders.unwrap();
+    assert_eq!(t.sent, without.sent);
+    assert_eq!((o.created, o.duplicates), (1_200, 0));
+    // Every copy was recognised: each found its order in progress or answered.
+    assert_eq!(o.recognised, t.frontend_retries);
+    // Not modelled unless asked for: the trace has no order counts (and its JSON no key).
+    let plain = run(&Scenario::None.config()).unwrap();
+    assert_eq!(plain.orders, None);
+    assert!(!serde_json::to_string(&plain)
+        .unwrap()
+        .contains("\"orders\":{"));
+}
+
+#[test]
+fn a_key_replays_an_answer_the_client_never_got() {
+    // No queue (1,000 workers); the gateway gives up after 1 s while inventory takes 4 s, so
+    // the 899 slow orders (those arriving strictly after 3 s) succeed in `orders` but their
+    // answer is lost (504). The front end sends each again 5 s later, once the first copy has
+    // its answer.
+    let config = |key: &str| {
+        let mut c = Scenario::None.config();
+        c.threads = 1_000;
+        c.gateway = Some(GatewayConfig {
+            pool: 10_000,
+            route_timeout: Some(SECOND),
+        });
+        c.frontend_retries = 1;
+        c.frontend_backoff = 5 * SECOND;
+        apply_set(&mut c, "idempotency_key", key).unwrap();
+        c
+    };
+    let t = run(&config("on")).unwrap();
+    conserved(&t);
+    assert_eq!(t.sent, 2_099);
+    // The copies get the stored answer at once: 301 fast orders + 899 replays.
+    assert_eq!(t.outcomes.ok, 1_200, "{:?}", t.outcomes);
+    assert_eq!(t.outcomes.gateway_timeout, 899);
+    let o = t.orders.unwrap();
+    assert_eq!((o.created, o.duplicates, o.recognised), (1_200, 0, 899));
+    let e2e_ok = &t.end_to_end_histograms[&Outcome::Ok];
+    assert_eq!(e2e_ok.count(), 1_200);
+    // Without a key the copy is an order of its own, slow again: a second 504 and a
+    // duplicate order for each.
+    let t = run(&config("off")).unwrap();
+    conserved(&t);
+    assert_eq!(t.outcomes.ok, 301, "{:?}", t.outcomes);
+    assert_eq!(t.outcomes.gateway_timeout, 1_798);
+    let o = t.orders.unwrap();
+    assert_eq!((o.created, o.duplicates, o.recognised), (2_099, 899, 0));
+}
+
+#[test]
+fn a_failed_first_copy_lets_the_next_one_do_the_work() {
+    // A 300 ms timeout: the slow orders fail at `orders`. The key is forgotten, so the front
+    // end's copy (after 1 s) is processed, and the order is created once at most.
+    let mut c = Scenario::Timeout.config();
+    c.recover_at = Some(6 * SECOND);
+    c.frontend_retries = 3;
+    c.frontend_backoff = SECOND;
+    apply_set(&mut c, "idempotency_key", "on").unwrap();
+    let t = run(&c).unwrap();
+    conserved(&t);
+    let o = t.orders.unwrap();
+    assert_eq!(o.duplicates, 0);
+    assert_eq!(o.recognised, 0);
+    // Orders first tried in the slow spell get through on a later copy once it is over.
+    assert!(o.created > 300 + 300, "{o:?}");
+    assert_eq!(o.created, t.outcomes.ok);
 }

@@ -4,17 +4,18 @@
 
 use proptest::prelude::*;
 use resilience_playground::resilience::{
-    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, Jitter, LoadShedConfig,
-    RetryBudgetConfig, RetryPolicy, Window,
+    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, IdempotencyConfig, Jitter,
+    LoadShedConfig, RetryBudgetConfig, RetryPolicy, Window,
 };
 use resilience_playground::sim::engine::EngineError;
 use resilience_playground::sim::model::{
     run, run_with_cap, Arrivals, CascadeConfig, GatewayConfig, HedgeConfig, HistoryBulkhead,
-    PriorityMix, RunError, SidecarConfig,
+    OrdersIdempotency, PriorityMix, RunError, SidecarConfig,
 };
 use resilience_playground::sim::trace::Trace;
 
 const MS: u64 = 1_000;
+const SECOND: u64 = 1_000_000;
 
 fn config() -> impl Strategy<Value = CascadeConfig> {
     let load = (
@@ -79,8 +80,9 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
         ],
         1u32..3,
     ));
-    (load, stack, faults, edge, sidecar, hedge).prop_map(
-        |(load, stack, faults, edge, sidecar, hedge)| {
+    let idempotency = prop::option::of((any::<bool>(), 1u64..30));
+    (load, stack, faults, edge, sidecar, hedge, idempotency).prop_map(
+        |(load, stack, faults, edge, sidecar, hedge, idempotency)| {
             let (rate, threads, duration, degrade_at, fast, slow, timeout, seed, drain, poisson) =
                 load;
             let (breaker, bulkhead, retry, retry_budget, request_budget, fallback) = stack;
@@ -176,6 +178,10 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
                     policy: HedgePolicy { delay, max_hedges },
                     idempotency_key: true,
                 }),
+                idempotency: idempotency.map(|(key, ttl)| OrdersIdempotency {
+                    key,
+                    store: IdempotencyConfig { ttl: ttl * SECOND },
+                }),
             }
         },
     )
@@ -211,6 +217,20 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
         assert!(calls <= t.sent + t.library_retries + t.sidecar_retries + hedges_sent);
     }
     assert_eq!(t.hedges.is_some(), c.hedge.is_some());
+    assert_eq!(t.orders.is_some(), c.idempotency.is_some());
+    if let (Some(o), Some(i)) = (t.orders, &c.idempotency) {
+        assert!(
+            o.duplicates <= o.created && o.duplicates <= t.frontend_retries,
+            "{o:?}"
+        );
+        assert!(o.recognised <= t.frontend_retries, "{o:?}");
+        if !i.key {
+            assert_eq!(o.recognised, 0);
+        } else if t.end < i.store.ttl {
+            // No key expired: no order was processed twice.
+            assert_eq!(o.duplicates, 0, "{o:?}");
+        }
+    }
     if let (Some(h), Some(hc)) = (t.hedges, &c.hedge) {
         assert!(h.won <= h.sent, "{h:?}");
         // Each try sends at most `max_hedges` hedges, and there is one try per call that is

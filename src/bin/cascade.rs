@@ -76,6 +76,8 @@ circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
                     request_budget client_give_up frontend_retries gateway_pool
                     route_timeout catalog_share history_share queue_limit sidecar_retries
                     hedge (on/off) hedge_delay (a time, or pN: a percentile) max_hedges
+                    idempotency_key (on/off: count duplicate orders; with a key or without)
+                    idempotency_ttl
   --no-drain        stop at the end of `duration`; requests left are counted as unfinished
                     (default: drain, as the lesson's code does)
   --json            one JSON object per scenario per line
@@ -258,6 +260,11 @@ fn json_line(s: &Source, t: &Trace) -> String {
     if let Some(h) = t.hedges {
         line.insert("hedges_sent".into(), h.sent.into());
         line.insert("hedges_won".into(), h.won.into());
+    }
+    if let Some(o) = t.orders {
+        line.insert("orders_created".into(), o.created.into());
+        line.insert("duplicates".into(), o.duplicates.into());
+        line.insert("duplicates_recognised".into(), o.recognised.into());
     }
     let routes: serde_json::Map<String, serde_json::Value> = t
         .routes

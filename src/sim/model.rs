@@ -21,14 +21,14 @@ use serde::{Deserialize, Serialize};
 use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};
 use super::latency::{LatencyModel, Micros};
 use super::trace::{
-    BreakerChange, Bucket, HedgeCounts, HistogramsByOutcome, LessonPercentiles, Outcome,
-    OutcomeCounts, RequestRecord, Route, RouteCounts, Trace, BUCKET,
+    BreakerChange, Bucket, HedgeCounts, HistogramsByOutcome, LessonPercentiles, OrderCounts,
+    Outcome, OutcomeCounts, RequestRecord, Route, RouteCounts, Trace, BUCKET,
 };
 use crate::resilience::{
     Acquire, Admission, BreakerConfig, BreakerState, Bulkhead, BulkheadConfig, CallError,
-    CallResult, CircuitBreaker, HedgeDelay, HedgePolicy, Hedger, Jitter, LoadShedConfig,
-    LoadShedder, ParamError, Priority, Retry, RetryBudget, RetryBudgetConfig, RetryDecision,
-    RetryPolicy, TimeBudget,
+    CallResult, CircuitBreaker, HedgeDelay, HedgePolicy, Hedger, IdempotencyConfig,
+    IdempotencyStore, Jitter, LoadShedConfig, LoadShedder, ParamError, Priority, Retry,
+    RetryBudget, RetryBudgetConfig, RetryDecision, RetryPolicy, TimeBudget,
 };
 
 const SECOND: Micros = 1_000_000;
@@ -138,6 +138,21 @@ pub struct HedgeConfig {
 
 fn idempotent_by_default() -> bool {
     true
+}
+
+/// Idempotency keys on `POST /orders` as the front end re-sends it (off by default, and then
+/// not modelled: [`Trace::orders`] is absent). With it, the simulator counts the orders
+/// created and the duplicates among them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OrdersIdempotency {
+    /// True: every copy of one order carries the same `Idempotency-Key`, and `orders` keeps the
+    /// key in an [`IdempotencyStore`]: a copy arriving while the first is being worked on waits
+    /// for its answer, one arriving after gets the stored answer, neither is processed again.
+    /// False: no key; a copy is processed again and may create a second order.
+    pub key: bool,
+    /// How long `orders` keeps a key's answer (1 s..=30 days; lesson 000: 24 h).
+    #[serde(default)]
+    pub store: IdempotencyConfig,
 }
 
 impl HedgeConfig {
@@ -310,6 +325,10 @@ pub struct CascadeConfig {
     /// A hedge on each try of the inventory call (off by default).
     #[serde(default)]
     pub hedge: Option<HedgeConfig>,
+    /// Idempotency keys on the front end's copies of `POST /orders`, and the count of
+    /// duplicate orders (off by default).
+    #[serde(default)]
+    pub idempotency: Option<OrdersIdempotency>,
 }
 
 impl Default for CascadeConfig {
@@ -355,6 +374,7 @@ impl Default for CascadeConfig {
             priority_mix: PriorityMix::default(),
             queue_limit: None,
             hedge: None,
+            idempotency: None,
         }
     }
 }
@@ -449,6 +469,9 @@ impl CascadeConfig {
         }
         if let Some(h) = &self.hedge {
             h.validate()?;
+        }
+        if let Some(i) = &self.idempotency {
+            ParamError::check_u64("idempotency_ttl", i.store.ttl, SECOND, 30 * 24 * HOUR, "µs")?;
         }
         let sent = self.requests();
         if sent > MAX_REQUESTS {
@@ -564,6 +587,32 @@ struct Request {
     try_started: Micros,
     /// The current try's answer came from a hedge, not from the original.
     hedge_won: bool,
+    /// The order this request carries (the open loop's arrival number; the front end's copies
+    /// of one order share it): the idempotency key, when there is one.
+    op: u64,
+    /// This copy put the key "in progress" in the store and answers for it.
+    key_owner: bool,
+    /// The key was found: this copy is answered from the store (or waits for the copy that
+    /// owns the key) and creates no order.
+    replay: bool,
+}
+
+/// What the idempotency store holds for a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KeyState {
+    /// A copy of the order is being worked on.
+    InProgress,
+    /// The answer given (an order was created, or a definite "no").
+    Done(Outcome),
+}
+
+/// An order that still has a copy alive or a front-end retry pending.
+#[derive(Debug, Clone, Copy, Default)]
+struct OpState {
+    /// Copies alive plus front-end retries scheduled.
+    refs: u32,
+    /// Orders its copies created.
+    created: u32,
 }
 
 struct Slot {
@@ -580,6 +629,7 @@ enum Event {
         route: Route,
         priority: Priority,
         attempt: u32,
+        op: u64,
     },
     /// A worker reserved for the request starts on it.
     Start(Id),
@@ -620,6 +670,15 @@ struct Sim<'a> {
     shedder: Option<LoadShedder>,
     hedger: Option<Hedger>,
     hedges: HedgeCounts,
+    /// The idempotency keys of `POST /orders` (with `idempotency.key`).
+    keys: Option<IdempotencyStore<KeyState>>,
+    /// The store's size that triggers its next purge of expired keys.
+    keys_purge_at: usize,
+    /// Copies waiting for the copy that owns their key, by order.
+    key_waiters: std::collections::BTreeMap<u64, Vec<Id>>,
+    /// Orders still alive, for the duplicate count (with `idempotency`).
+    ops: Option<std::collections::BTreeMap<u64, OpState>>,
+    orders: OrderCounts,
     sent: u64,
     counts: OutcomeCounts,
     routes: [RouteCounts; 3],
@@ -661,6 +720,12 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
         .as_ref()
         .map(|h| Hedger::new(h.policy.clone()))
         .transpose()?;
+    let keys = cfg
+        .idempotency
+        .as_ref()
+        .filter(|i| i.key)
+        .map(|i| IdempotencyStore::new(i.store.clone()))
+        .transpose()?;
     let poisson = match cfg.arrivals {
         Arrivals::Even => None,
         Arrivals::Poisson => Some(Exp::new(cfg.rate).map_err(|_| ParamError {
@@ -690,6 +755,14 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
         shedder,
         hedger,
         hedges: HedgeCounts::default(),
+        keys,
+        keys_purge_at: 1_024,
+        key_waiters: std::collections::BTreeMap::new(),
+        ops: cfg
+            .idempotency
+            .is_some()
+            .then(std::collections::BTreeMap::new),
+        orders: OrderCounts::default(),
         sent: 0,
         counts: OutcomeCounts::default(),
         routes: Route::ALL.map(route_counts),
@@ -775,6 +848,10 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
             [Priority::Low, Priority::Normal, Priority::High].map(|p| s.shed_count(p))
         }),
         hedges: sim.hedger.is_some().then_some(sim.hedges),
+        orders: cfg.idempotency.as_ref().map(|_| OrderCounts {
+            recognised: sim.keys.as_ref().map_or(0, |k| k.duplicates_avoided()),
+            ..sim.orders
+        }),
     })
 }
 
@@ -856,9 +933,22 @@ impl Sim<'_> {
                 && !r.holds_connection
         });
         if over {
+            let order = s
+                .request
+                .as_ref()
+                .filter(|r| r.route == Route::Orders)
+                .map(|r| r.op);
             s.request = None;
             s.generation = s.generation.wrapping_add(1);
             self.free.push(slot as u32);
+            if let (Some(op), Some(ops)) = (order, self.ops.as_mut()) {
+                if let Some(state) = ops.get_mut(&op) {
+                    state.refs = state.refs.saturating_sub(1);
+                    if state.refs == 0 {
+                        ops.remove(&op);
+                    }
+                }
+            }
         }
     }
 
@@ -997,8 +1087,21 @@ impl Sim<'_> {
     }
 
     /// A request reaches the system (through the gateway, if there is one).
-    fn arrive(&mut self, now: Micros, route: Route, priority: Priority, frontend_attempt: u32) {
+    fn arrive(
+        &mut self,
+        now: Micros,
+        route: Route,
+        priority: Priority,
+        frontend_attempt: u32,
+        op: u64,
+    ) {
         self.sent += 1;
+        if route == Route::Orders && frontend_attempt == 0 {
+            // A front-end copy takes over the reference its scheduled retry held.
+            if let Some(ops) = self.ops.as_mut() {
+                ops.entry(op).or_default().refs += 1;
+            }
+        }
         self.routes[route_index(route)].sent += 1;
         if frontend_attempt > 0 {
             self.frontend_retries += 1;
@@ -1035,6 +1138,9 @@ impl Sim<'_> {
             attempt_deadline: None,
             try_started: now,
             hedge_won: false,
+            op,
+            key_owner: false,
+            replay: false,
         });
         if let Some(g) = self.cfg.client_give_up {
             self.q
@@ -1103,13 +1209,14 @@ impl Sim<'_> {
                 self.schedule_next_arrival(now, n);
                 let route = self.draw_route();
                 let priority = self.draw_priority();
-                self.arrive(now, route, priority, 0);
+                self.arrive(now, route, priority, 0, n);
             }
             Event::FrontendRetry {
                 route,
                 priority,
                 attempt,
-            } => self.arrive(now, route, priority, attempt),
+                op,
+            } => self.arrive(now, route, priority, attempt, op),
             Event::Start(id) => self.start(now, id),
             Event::BulkheadExpire(id) => {
                 let Some(which) = self.get(id).and_then(|r| r.bulkhead) else {
@@ -1175,9 +1282,12 @@ impl Sim<'_> {
             Route::OrderHistory if !shared_history => Which::History,
             _ => Which::Inventory,
         };
-        let record = r.record;
+        let (record, route, op) = (r.record, r.route, r.op);
         if let Some(rec) = record.and_then(|i| self.records.get_mut(i)) {
             rec.started = Some(now);
+        }
+        if route == Route::Orders && self.check_key(now, id, op) {
+            return;
         }
         let acquire = self.bulkhead_mut(which).map(|b| b.try_acquire(now, id));
         if acquire.is_some() {
@@ -1195,6 +1305,44 @@ impl Sim<'_> {
                     r.bulkhead = None;
                 }
                 self.server_finish(now, id, Outcome::BulkheadFull)
+            }
+        }
+    }
+
+    /// `orders` looks the order's idempotency key up before doing any work. Found and answered:
+    /// the stored answer, at once. Found in progress: the copy waits, holding its worker, for
+    /// the answer of the copy that owns the key. Not found: this copy owns it from now on.
+    /// Returns true when the copy is not to be processed.
+    fn check_key(&mut self, now: Micros, id: Id, op: u64) -> bool {
+        let Some(store) = self.keys.as_mut() else {
+            return false;
+        };
+        let key = op.to_string();
+        let found = store.lookup(now, &key);
+        if found.is_none() {
+            store.store(now, &key, KeyState::InProgress);
+            if store.len() >= self.keys_purge_at {
+                store.purge_expired(now);
+                self.keys_purge_at = (2 * store.len()).max(1_024);
+            }
+        }
+        let Some(r) = self.get(id) else {
+            return true;
+        };
+        match found {
+            None => {
+                r.key_owner = true;
+                false
+            }
+            Some(KeyState::Done(outcome)) => {
+                r.replay = true;
+                self.server_finish(now, id, outcome);
+                true
+            }
+            Some(KeyState::InProgress) => {
+                r.replay = true;
+                self.key_waiters.entry(op).or_default().push(id);
+                true
             }
         }
     }
@@ -1505,7 +1653,18 @@ impl Sim<'_> {
         } else {
             outcome
         };
+        let (route, op, key_owner, replay) = (r.route, r.op, r.key_owner, r.replay);
+        r.key_owner = false;
         let service = now.saturating_sub(r.started.unwrap_or(now));
+        let created =
+            route == Route::Orders && !replay && matches!(outcome, Outcome::Ok | Outcome::Fallback);
+        if let (true, Some(state)) = (created, self.ops.as_mut().and_then(|o| o.get_mut(&op))) {
+            self.orders.created += 1;
+            if state.created > 0 {
+                self.orders.duplicates += 1;
+            }
+            state.created += 1;
+        }
         if stale {
             self.stale_work += 1;
         }
@@ -1522,6 +1681,26 @@ impl Sim<'_> {
         }
         self.release_connection(id);
         self.maybe_free(id);
+        if key_owner {
+            self.settle_key(now, op, outcome);
+        }
+    }
+
+    /// The copy owning an order's key is done: an answer is kept for the key's TTL, a failure
+    /// forgets the key (a later copy does the work again); the copies waiting for it get the
+    /// same answer.
+    fn settle_key(&mut self, now: Micros, op: u64, outcome: Outcome) {
+        if let Some(store) = self.keys.as_mut() {
+            let key = op.to_string();
+            if outcome.is_answer() {
+                store.store(now, &key, KeyState::Done(outcome));
+            } else {
+                store.remove(&key);
+            }
+        }
+        for waiter in self.key_waiters.remove(&op).unwrap_or_default() {
+            self.server_finish(now, waiter, outcome);
+        }
     }
 
     /// The client gets its answer, if it has none yet: the request is counted, once.
@@ -1535,8 +1714,14 @@ impl Sim<'_> {
             return;
         }
         r.outcome = Some(outcome);
-        let (arrived, route, priority, attempt, record) =
-            (r.arrived, r.route, r.priority, r.frontend_attempt, r.record);
+        let (arrived, route, priority, attempt, record, op) = (
+            r.arrived,
+            r.route,
+            r.priority,
+            r.frontend_attempt,
+            r.record,
+            r.op,
+        );
         self.counts.add(outcome);
         self.routes[route_index(route)].outcomes.add(outcome);
         let e2e = now.saturating_sub(arrived);
@@ -1553,12 +1738,18 @@ impl Sim<'_> {
             rec.outcome = outcome;
         }
         if !outcome.is_answer() && attempt < frontend_retries {
+            if route == Route::Orders {
+                if let Some(state) = self.ops.as_mut().and_then(|o| o.get_mut(&op)) {
+                    state.refs += 1;
+                }
+            }
             self.q.schedule(
                 now.saturating_add(backoff),
                 Event::FrontendRetry {
                     route,
                     priority,
                     attempt: attempt + 1,
+                    op,
                 },
             );
         }

@@ -3,10 +3,12 @@
 
 use super::latency::Micros;
 use super::model::{
-    Arrivals, CascadeConfig, GatewayConfig, HedgeConfig, HistoryBulkhead, SidecarConfig,
+    Arrivals, CascadeConfig, GatewayConfig, HedgeConfig, HistoryBulkhead, OrdersIdempotency,
+    SidecarConfig,
 };
 use crate::resilience::{
-    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, ParamError, RetryPolicy, Window,
+    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, IdempotencyConfig, ParamError,
+    RetryPolicy, Window,
 };
 
 const MS: Micros = 1_000;
@@ -26,7 +28,7 @@ pub enum Scenario {
 }
 
 /// Keys [`apply_set`] accepts.
-pub const SET_KEYS: [&str; 34] = [
+pub const SET_KEYS: [&str; 36] = [
     "rate",
     "threads",
     "duration",
@@ -61,6 +63,8 @@ pub const SET_KEYS: [&str; 34] = [
     "hedge",
     "hedge_delay",
     "max_hedges",
+    "idempotency_key",
+    "idempotency_ttl",
 ];
 
 impl Scenario {
@@ -536,6 +540,29 @@ pub fn apply_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<(), 
         "max_hedges" => {
             let n = parse_int("max_hedges", value, 1, 8)? as u32;
             cfg.hedge.get_or_insert_with(lesson_hedge).policy.max_hedges = n;
+        }
+        "idempotency_key" => {
+            let key = match value.trim() {
+                "on" => true,
+                "off" => false,
+                _ => return Err(err("idempotency_key", "on, off", value)),
+            };
+            cfg.idempotency
+                .get_or_insert_with(|| OrdersIdempotency {
+                    key,
+                    store: IdempotencyConfig::lesson_000(),
+                })
+                .key = key;
+        }
+        "idempotency_ttl" => {
+            let ttl = parse_time("idempotency_ttl", value, SECOND, 30 * 24 * 3_600 * SECOND)?;
+            cfg.idempotency
+                .get_or_insert_with(|| OrdersIdempotency {
+                    key: true,
+                    store: IdempotencyConfig::lesson_000(),
+                })
+                .store
+                .ttl = ttl;
         }
         _ => {
             return Err(ParamError {
