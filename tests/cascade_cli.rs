@@ -137,6 +137,32 @@ fn idempotency_key_reports_duplicate_orders() {
 }
 
 #[test]
+fn gateway_retries_and_route_timeouts_from_the_command_line() {
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec![
+            "--json",
+            "--scenario=none",
+            "--set",
+            "threads=1000",
+            "--set",
+            "gateway_pool=10000",
+        ];
+        args.extend_from_slice(extra);
+        let out = cascade(&args);
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap()
+    };
+    let u = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap();
+    let once = json(&["--set", "orders_timeout=1"]);
+    assert_eq!(u(&once, "gateway_timeout"), 899, "{once}");
+    assert_eq!(u(&once, "gateway_retries"), 0);
+    let retried = json(&["--set", "orders_timeout=1", "--set", "gateway_retries=2"]);
+    assert_eq!(u(&retried, "gateway_timeout"), 899, "{retried}");
+    assert_eq!(u(&retried, "gateway_retries"), 2 * 899);
+    assert_eq!(u(&retried, "stale_work"), 3 * 899);
+}
+
+#[test]
 fn help_prints_usage() {
     let out = cascade(&["--help"]);
     assert!(out.status.success());
@@ -167,6 +193,9 @@ fn bad_input_exits_2_naming_the_key() {
         (&["--set", "hedge_delay=2min"], "hedge_delay"),
         (&["--set", "max_hedges=9"], "max_hedges"),
         (&["--set", "idempotency_key=yes"], "idempotency_key"),
+        (&["--set", "gateway_retries=11"], "gateway_retries"),
+        (&["--set", "orders_timeout=0"], "orders_timeout"),
+        (&["--set", "catalog_timeout=x"], "catalog_timeout"),
         (&["--set", "idempotency_ttl=0.5"], "idempotency_ttl"),
     ];
     for (args, key) in cases {

@@ -7,7 +7,7 @@ use resilience_playground::resilience::{
 };
 use resilience_playground::sim::model::{run, Arrivals, CascadeConfig, GatewayConfig, PriorityMix};
 use resilience_playground::sim::scenario::{apply_set, Preset, Scenario};
-use resilience_playground::sim::trace::{Outcome, Route, Trace};
+use resilience_playground::sim::trace::{Outcome, Route, RouteCounts, Trace};
 
 const MS: u64 = 1_000;
 const SECOND: u64 = 1_000_000;
@@ -219,10 +219,7 @@ fn the_gateway_pool_rejects_every_route_once_full() {
     conserved(&t);
 
     let mut c = Scenario::None.config();
-    c.gateway = Some(GatewayConfig {
-        pool: 1_000,
-        route_timeout: Some(SECOND),
-    });
+    c.gateway = Some(GatewayConfig::new(1_000, Some(SECOND)));
     let t = run(&c).unwrap();
     assert!(t.outcomes.gateway_timeout > 800, "{:?}", t.outcomes);
     assert!(t.stale_work > 800);
@@ -482,10 +479,7 @@ fn a_key_replays_an_answer_the_client_never_got() {
     let config = |key: &str| {
         let mut c = Scenario::None.config();
         c.threads = 1_000;
-        c.gateway = Some(GatewayConfig {
-            pool: 10_000,
-            route_timeout: Some(SECOND),
-        });
+        c.gateway = Some(GatewayConfig::new(10_000, Some(SECOND)));
         c.frontend_retries = 1;
         c.frontend_backoff = 5 * SECOND;
         apply_set(&mut c, "idempotency_key", key).unwrap();
@@ -528,4 +522,116 @@ fn a_failed_first_copy_lets_the_next_one_do_the_work() {
     // Orders first tried in the slow spell get through on a later copy once it is over.
     assert!(o.created > 300 + 300, "{o:?}");
     assert_eq!(o.created, t.outcomes.ok);
+}
+
+/// Scenario `none` behind a gateway with a large pool, 1,000 workers (no queue) and a fifth of
+/// the requests on `/catalog` (2 s), `overrides` applied.
+fn behind_kong(overrides: &[(&str, &str)]) -> Trace {
+    let mut c = Scenario::None.config();
+    c.threads = 1_000;
+    c.catalog_share = 0.2;
+    c.catalog_latency = 2 * SECOND;
+    apply_set(&mut c, "gateway_pool", "10000").unwrap();
+    for (k, v) in overrides {
+        apply_set(&mut c, k, v).unwrap();
+    }
+    let t = run(&c).unwrap();
+    conserved(&t);
+    t
+}
+
+fn route(t: &Trace, route: Route) -> RouteCounts {
+    *t.routes.iter().find(|r| r.route == route).unwrap()
+}
+
+#[test]
+fn each_route_has_its_own_gateway_timeout_and_the_default_covers_the_rest() {
+    // One timeout of 3 s for every route: catalog (2 s) answers, slow orders (4 s) get a 504.
+    let t = behind_kong(&[("route_timeout", "3")]);
+    let (orders, catalog) = (route(&t, Route::Orders), route(&t, Route::Catalog));
+    assert_eq!(catalog.outcomes.ok, catalog.sent);
+    assert!(orders.outcomes.gateway_timeout > 600, "{orders:?}");
+    assert_eq!(
+        orders.outcomes.ok + orders.outcomes.gateway_timeout,
+        orders.sent
+    );
+    // A shorter timeout on /catalog alone: every catalog request now gets a 504, orders
+    // keep the default.
+    let u = behind_kong(&[("route_timeout", "3"), ("catalog_timeout", "1")]);
+    let catalog = route(&u, Route::Catalog);
+    assert_eq!(catalog.outcomes.gateway_timeout, catalog.sent);
+    assert_eq!(route(&u, Route::Orders).outcomes, orders.outcomes);
+    // A longer one on /orders alone: orders wait for inventory, catalog keeps the default.
+    let u = behind_kong(&[("route_timeout", "3"), ("orders_timeout", "5")]);
+    assert_eq!(route(&u, Route::Orders).outcomes.gateway_timeout, 0);
+    assert_eq!(
+        route(&u, Route::Catalog).outcomes.ok,
+        route(&u, Route::Catalog).sent
+    );
+    // Without a default, a route with a timeout of its own is the only one cut.
+    let u = behind_kong(&[("orders_timeout", "1")]);
+    assert_eq!(
+        u.outcomes.gateway_timeout,
+        route(&u, Route::Orders).outcomes.gateway_timeout
+    );
+    assert!(u.outcomes.gateway_timeout > 600);
+    // The history route follows its own key too.
+    let mut c = Preset::NorthwindSeparate.config();
+    apply_set(&mut c, "gateway_pool", "10000").unwrap();
+    apply_set(&mut c, "history_timeout", "10ms").unwrap();
+    let t = run(&c).unwrap();
+    let history = route(&t, Route::OrderHistory);
+    assert_eq!(history.outcomes.gateway_timeout, history.sent);
+    assert_eq!(route(&t, Route::Orders).outcomes.gateway_timeout, 0);
+}
+
+#[test]
+fn gateway_retries_resend_after_a_timeout_and_multiply_the_work() {
+    let once = behind_kong(&[("route_timeout", "1")]);
+    let t = behind_kong(&[("route_timeout", "1"), ("gateway_retries", "2")]);
+    assert_eq!(once.gateway_retries, 0);
+    // Same clients, same outcomes: a retry of a 4 s call after 1 s is just as slow...
+    assert_eq!(t.sent, once.sent);
+    assert_eq!(t.outcomes, once.outcomes);
+    let slow = once.outcomes.gateway_timeout;
+    assert!(slow > 900, "{:?}", once.outcomes);
+    // ...but each timed-out request went to its service three times, and the client waited
+    // three route timeouts.
+    assert_eq!(t.gateway_retries, 2 * slow);
+    assert_eq!(
+        t.stale_work,
+        3 * route(&once, Route::Orders).outcomes.gateway_timeout
+    );
+    let e2e = |t: &Trace| t.end_to_end_histograms[&Outcome::GatewayTimeout].value_at_rank(0);
+    assert!(e2e(&t).unwrap() >= 3 * SECOND && e2e(&once).unwrap() < 1_100 * MS);
+    // Kong retries POST /orders too: without an idempotency key each retry is an order.
+    let t = behind_kong(&[
+        ("route_timeout", "1"),
+        ("gateway_retries", "2"),
+        ("idempotency_key", "off"),
+    ]);
+    let o = t.orders.unwrap();
+    let orders_retried = 2 * route(&once, Route::Orders).outcomes.gateway_timeout;
+    assert_eq!(o.duplicates, orders_retried);
+    let t = behind_kong(&[
+        ("route_timeout", "1"),
+        ("gateway_retries", "2"),
+        ("idempotency_key", "on"),
+    ]);
+    let o = t.orders.unwrap();
+    assert_eq!((o.duplicates, o.recognised), (0, orders_retried));
+}
+
+#[test]
+fn a_gateway_retry_after_recovery_gets_through() {
+    // Inventory is slow (4 s) for calls starting in (3 s, 5 s]: a retry after a 1 s route
+    // timeout that lands after 5 s gets a fast answer.
+    let base = [("route_timeout", "1"), ("recover_at", "5")];
+    let once = behind_kong(&base);
+    let t = behind_kong(&[base[0], base[1], ("gateway_retries", "1")]);
+    let (a, b) = (route(&once, Route::Orders), route(&t, Route::Orders));
+    // About 80 orders arrive in (4 s, 5 s]; their retry lands after 5 s.
+    assert!(b.outcomes.ok >= a.outcomes.ok + 60, "{a:?} {b:?}");
+    assert_eq!(b.outcomes.ok + b.outcomes.gateway_timeout, b.sent);
+    assert!(t.gateway_retries > 0);
 }

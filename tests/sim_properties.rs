@@ -58,7 +58,12 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
         prop::option::of(1u64..3_000),
         0u32..3,
         0u64..500,
-        prop::option::of((1u32..100, prop::option::of(1u64..3_000))),
+        prop::option::of((
+            1u32..100,
+            prop::option::of(1u64..3_000),
+            prop::option::of(1u64..3_000),
+            0u32..3,
+        )),
         0.0f64..0.5,
         0.0f64..0.5,
         0u8..3,
@@ -153,9 +158,11 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
                 client_give_up: give_up.map(|g| g * MS),
                 frontend_retries: fe_retries,
                 frontend_backoff: fe_backoff * MS,
-                gateway: gateway.map(|(pool, route_timeout)| GatewayConfig {
-                    pool,
-                    route_timeout: route_timeout.map(|t| t * MS),
+                gateway: gateway.map(|(pool, route_timeout, orders_timeout, retries)| {
+                    let mut g = GatewayConfig::new(pool, route_timeout.map(|t| t * MS));
+                    g.route_timeouts.orders = orders_timeout.map(|t| t * MS);
+                    g.retries = retries;
+                    g
                 }),
                 catalog_share: catalog,
                 catalog_latency: 20 * MS,
@@ -209,6 +216,10 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
     }
     if let Some(g) = &c.gateway {
         assert!(t.series.iter().all(|b| b.gateway_in_use <= g.pool));
+        // Each request is tried at most `retries` more times by the gateway.
+        assert!(t.gateway_retries <= t.sent * u64::from(g.retries));
+    } else {
+        assert_eq!(t.gateway_retries, 0);
     }
     assert!(t.series.iter().all(|b| b.workers_busy <= c.threads));
     let hedges_sent = t.hedges.map_or(0, |h| h.sent);
@@ -219,11 +230,10 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
     assert_eq!(t.hedges.is_some(), c.hedge.is_some());
     assert_eq!(t.orders.is_some(), c.idempotency.is_some());
     if let (Some(o), Some(i)) = (t.orders, &c.idempotency) {
-        assert!(
-            o.duplicates <= o.created && o.duplicates <= t.frontend_retries,
-            "{o:?}"
-        );
-        assert!(o.recognised <= t.frontend_retries, "{o:?}");
+        // Only copies make duplicates: the front end's and the gateway's.
+        let copies = t.frontend_retries + t.gateway_retries;
+        assert!(o.duplicates <= o.created && o.duplicates <= copies, "{o:?}");
+        assert!(o.recognised <= copies, "{o:?}");
         if !i.key {
             assert_eq!(o.recognised, 0);
         } else if t.end < i.store.ttl {

@@ -74,7 +74,9 @@ circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
                     failure_ratio cooldown probes permits max_wait seed arrivals recover_at
                     error_rate business_error_rate fast_p99 slow_p99 attempts
                     request_budget client_give_up frontend_retries gateway_pool
-                    route_timeout catalog_share history_share queue_limit sidecar_retries
+                    route_timeout (every route) orders_timeout catalog_timeout
+                    history_timeout gateway_retries (these five need a gateway)
+                    catalog_share history_share queue_limit sidecar_retries
                     hedge (on/off) hedge_delay (a time, or pN: a percentile) max_hedges
                     idempotency_key (on/off: count duplicate orders; with a key or without)
                     idempotency_ttl
@@ -256,6 +258,7 @@ fn json_line(s: &Source, t: &Trace) -> String {
     line.insert("library_retries".into(), t.library_retries.into());
     line.insert("sidecar_retries".into(), t.sidecar_retries.into());
     line.insert("frontend_retries".into(), t.frontend_retries.into());
+    line.insert("gateway_retries".into(), t.gateway_retries.into());
     line.insert("stale_work".into(), t.stale_work.into());
     if let Some(h) = t.hedges {
         line.insert("hedges_sent".into(), h.sent.into());

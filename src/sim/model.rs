@@ -56,19 +56,75 @@ pub struct GatewayConfig {
     /// Connections towards the services (1..=100000; lesson 000: 200). A request holds one
     /// from arrival until its answer comes back or the route timeout; none free -> 503.
     pub pool: u32,
-    /// Per-route timeout: past it the client gets a 504 and the connection is freed, while
-    /// the service may go on working (1 ms..=3600 s; `None`: waits as long as it takes).
+    /// The route timeout of every route without one of its own in `route_timeouts`: past it
+    /// (each try of the request counts it afresh) the client gets a 504 and the connection is
+    /// freed, while the service may go on working (1 ms..=3600 s; `None`: waits as long as it
+    /// takes).
     #[serde(default)]
     pub route_timeout: Option<Micros>,
+    /// Timeouts of single routes, overriding `route_timeout` (each 1 ms..=3600 s).
+    #[serde(default)]
+    pub route_timeouts: RouteTimeouts,
+    /// Kong's `retries` (0..=10; Kong's default is 5, the model's 0): when a try's route
+    /// timeout runs out while the client still waits, the gateway sends the request to the
+    /// service again at once, on every route, `POST /orders` included (Kong retries on
+    /// `error` and `timeout`, whatever the method). A 503 is not retried: the pool's is
+    /// Kong's own answer, and a refusal by `orders` (shed) is an HTTP 503, which Kong's
+    /// default `proxy_next_upstream error timeout` passes back.
+    #[serde(default)]
+    pub retries: u32,
+}
+
+/// Route timeouts of single routes (`None`: the gateway's `route_timeout`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteTimeouts {
+    /// `POST /orders`.
+    #[serde(default)]
+    pub orders: Option<Micros>,
+    /// `GET /catalog`.
+    #[serde(default)]
+    pub catalog: Option<Micros>,
+    /// Order history.
+    #[serde(default)]
+    pub order_history: Option<Micros>,
 }
 
 impl GatewayConfig {
+    /// A pool of `pool` connections, one route timeout for every route, no retries.
+    pub fn new(pool: u32, route_timeout: Option<Micros>) -> Self {
+        GatewayConfig {
+            pool,
+            route_timeout,
+            route_timeouts: RouteTimeouts::default(),
+            retries: 0,
+        }
+    }
+
+    /// The route timeout of `route`: its own, else the default.
+    pub fn timeout_for(&self, route: Route) -> Option<Micros> {
+        let own = match route {
+            Route::Orders => self.route_timeouts.orders,
+            Route::Catalog => self.route_timeouts.catalog,
+            Route::OrderHistory => self.route_timeouts.order_history,
+        };
+        own.or(self.route_timeout)
+    }
+
     /// Checks every field against its range.
     pub fn validate(&self) -> Result<(), ParamError> {
         ParamError::check_u64("gateway_pool", self.pool.into(), 1, 100_000, "")?;
-        if let Some(t) = self.route_timeout {
-            ParamError::check_u64("route_timeout", t, 1_000, HOUR, "µs")?;
+        let timeouts = [
+            ("route_timeout", self.route_timeout),
+            ("orders_timeout", self.route_timeouts.orders),
+            ("catalog_timeout", self.route_timeouts.catalog),
+            ("history_timeout", self.route_timeouts.order_history),
+        ];
+        for (field, t) in timeouts {
+            if let Some(t) = t {
+                ParamError::check_u64(field, t, 1_000, HOUR, "µs")?;
+            }
         }
+        ParamError::check_u64("gateway_retries", self.retries.into(), 0, 10, "")?;
         Ok(())
     }
 }
@@ -595,6 +651,8 @@ struct Request {
     /// The key was found: this copy is answered from the store (or waits for the copy that
     /// owns the key) and creates no order.
     replay: bool,
+    /// Tries of the gateway before this one (its retries after a route timeout).
+    gateway_try: u32,
 }
 
 /// What the idempotency store holds for a key.
@@ -692,6 +750,7 @@ struct Sim<'a> {
     truncated: bool,
     stale_work: u64,
     frontend_retries: u64,
+    gateway_retries: u64,
     library_retries: u64,
     sidecar_retries: u64,
     interval: Micros,
@@ -776,6 +835,7 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
         truncated: false,
         stale_work: 0,
         frontend_retries: 0,
+        gateway_retries: 0,
         library_retries: 0,
         sidecar_retries: 0,
         interval: cfg.interval(),
@@ -841,6 +901,7 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
         routes: sim.routes.into_iter().filter(|r| r.sent > 0).collect(),
         stale_work: sim.stale_work,
         frontend_retries: sim.frontend_retries,
+        gateway_retries: sim.gateway_retries,
         library_retries: sim.library_retries,
         sidecar_retries: sim.sidecar_retries,
         peak_live_requests: sim.slots.len() as u64,
@@ -1141,6 +1202,7 @@ impl Sim<'_> {
             op,
             key_owner: false,
             replay: false,
+            gateway_try: 0,
         });
         if let Some(g) = self.cfg.client_give_up {
             self.q
@@ -1152,15 +1214,20 @@ impl Sim<'_> {
                 self.maybe_free(id);
                 return;
             }
-            let route_timeout = gateway.route_timeout;
             self.connections += 1;
             if let Some(r) = self.get(id) {
                 r.holds_connection = true;
             }
-            if let Some(t) = route_timeout {
-                self.q
-                    .schedule(now.saturating_add(t), Event::GatewayTimeout(id));
-            }
+        }
+        self.send_upstream(now, id, route, priority);
+    }
+
+    /// The request (or the gateway's new try of it) goes to its service, under its route's
+    /// timeout.
+    fn send_upstream(&mut self, now: Micros, id: Id, route: Route, priority: Priority) {
+        if let Some(t) = self.cfg.gateway.as_ref().and_then(|g| g.timeout_for(route)) {
+            self.q
+                .schedule(now.saturating_add(t), Event::GatewayTimeout(id));
         }
         match route {
             Route::Catalog => {
@@ -1243,7 +1310,15 @@ impl Sim<'_> {
                 self.maybe_free(id);
             }
             Event::GatewayTimeout(id) => {
-                if !self.get(id).is_some_and(|r| r.holds_connection) {
+                let retries = self.cfg.gateway.as_ref().map_or(0, |g| g.retries);
+                let Some(r) = self.get(id) else {
+                    return;
+                };
+                if !r.holds_connection {
+                    return;
+                }
+                if r.outcome.is_none() && r.gateway_try < retries {
+                    self.gateway_retry(now, id);
                     return;
                 }
                 self.answer(now, id, Outcome::GatewayTimeout);
@@ -1257,6 +1332,50 @@ impl Sim<'_> {
                 }
             }
         }
+    }
+
+    /// The route timeout ran out and the gateway tries again: a new copy of the request goes
+    /// to the service, taking over the client, its connection and its record; the old copy
+    /// goes on with nobody to answer (stale work if a worker finishes it).
+    fn gateway_retry(&mut self, now: Micros, id: Id) {
+        let give_up = self.cfg.client_give_up;
+        let Some(old) = self.get(id) else {
+            return;
+        };
+        let mut copy = old.clone();
+        // Answered to nobody: the client's outcome is the new copy's; nothing is counted here.
+        old.outcome = Some(Outcome::GatewayTimeout);
+        old.holds_connection = false;
+        old.record = None;
+        copy.started = None;
+        copy.server = Server::Outside;
+        copy.bulkhead = None;
+        copy.admission = None;
+        copy.stack_started = now;
+        copy.call = CallKind::Ok;
+        copy.retry = None;
+        copy.budget = None;
+        copy.sidecar = None;
+        copy.attempt_deadline = None;
+        copy.try_started = now;
+        copy.hedge_won = false;
+        copy.key_owner = false;
+        copy.replay = false;
+        copy.gateway_try += 1;
+        let (route, priority, op, arrived) = (copy.route, copy.priority, copy.op, copy.arrived);
+        let new = self.alloc(copy);
+        self.gateway_retries += 1;
+        if route == Route::Orders {
+            if let Some(state) = self.ops.as_mut().and_then(|o| o.get_mut(&op)) {
+                state.refs += 1;
+            }
+        }
+        if let Some(g) = give_up {
+            let at = arrived.saturating_add(g).max(now);
+            self.q.schedule(at, Event::ClientGiveUp(new));
+        }
+        self.maybe_free(id);
+        self.send_upstream(now, new, route, priority);
     }
 
     fn bulkhead_mut(&mut self, which: Which) -> Option<&mut Bulkhead> {

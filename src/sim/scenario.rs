@@ -28,7 +28,7 @@ pub enum Scenario {
 }
 
 /// Keys [`apply_set`] accepts.
-pub const SET_KEYS: [&str; 36] = [
+pub const SET_KEYS: [&str; 40] = [
     "rate",
     "threads",
     "duration",
@@ -56,6 +56,10 @@ pub const SET_KEYS: [&str; 36] = [
     "frontend_retries",
     "gateway_pool",
     "route_timeout",
+    "orders_timeout",
+    "catalog_timeout",
+    "history_timeout",
+    "gateway_retries",
     "catalog_share",
     "history_share",
     "queue_limit",
@@ -270,10 +274,7 @@ fn saturday() -> CascadeConfig {
         recover_at: Some(40 * SECOND),
         fast: 40 * MS,
         slow: 4 * SECOND,
-        gateway: Some(GatewayConfig {
-            pool: 200,
-            route_timeout: Some(60 * SECOND),
-        }),
+        gateway: Some(GatewayConfig::new(200, Some(60 * SECOND))),
         // Anna gives up after 5 s; the front end retries twice, 1 s apart.
         client_give_up: Some(5 * SECOND),
         frontend_retries: 2,
@@ -494,16 +495,35 @@ pub fn apply_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<(), 
         "gateway_pool" => {
             let pool = parse_int("gateway_pool", value, 1, 100_000)? as u32;
             cfg.gateway
-                .get_or_insert(GatewayConfig {
-                    pool,
-                    route_timeout: None,
-                })
+                .get_or_insert(GatewayConfig::new(pool, None))
                 .pool = pool;
         }
         "route_timeout" => {
             let t = parse_time("route_timeout", value, MS, 3_600 * SECOND)?;
             if let Some(g) = cfg.gateway.as_mut() {
                 g.route_timeout = Some(t);
+            }
+        }
+        "orders_timeout" | "catalog_timeout" | "history_timeout" => {
+            let field = match key {
+                "orders_timeout" => "orders_timeout",
+                "catalog_timeout" => "catalog_timeout",
+                _ => "history_timeout",
+            };
+            let t = parse_time(field, value, MS, 3_600 * SECOND)?;
+            if let Some(g) = cfg.gateway.as_mut() {
+                let slot = match field {
+                    "orders_timeout" => &mut g.route_timeouts.orders,
+                    "catalog_timeout" => &mut g.route_timeouts.catalog,
+                    _ => &mut g.route_timeouts.order_history,
+                };
+                *slot = Some(t);
+            }
+        }
+        "gateway_retries" => {
+            let n = parse_int("gateway_retries", value, 0, 10)? as u32;
+            if let Some(g) = cfg.gateway.as_mut() {
+                g.retries = n;
             }
         }
         "catalog_share" => cfg.catalog_share = parse_float("catalog_share", value, 0.0, 1.0)?,

@@ -541,6 +541,10 @@ pub struct Trace {
     /// Of `sent`, the requests that were front-end retries.
     #[serde(default)]
     pub frontend_retries: u64,
+    /// Tries the gateway sent again after a route timeout (Kong's `retries`); each is a copy
+    /// of a request already in `sent`, not a request of its own.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub gateway_retries: u64,
     /// Retries the `orders` library made towards inventory.
     #[serde(default)]
     pub library_retries: u64,
@@ -563,6 +567,10 @@ pub struct Trace {
     /// models idempotency keys.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub orders: Option<OrderCounts>,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 impl Trace {
