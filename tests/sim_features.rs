@@ -2,8 +2,8 @@
 //! mechanism it stands for, the presets' key figures, and the first trip of `cb`.
 
 use resilience_playground::resilience::{
-    BreakerConfig, BreakerState, Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy,
-    TransitionReason,
+    BreakerConfig, BreakerState, Fallback, FallbackPolicy, Jitter, LoadShedConfig,
+    RetryBudgetConfig, RetryPolicy, TransitionReason,
 };
 use resilience_playground::sim::model::{run, Arrivals, CascadeConfig, GatewayConfig, PriorityMix};
 use resilience_playground::sim::scenario::{apply_set, Preset, Scenario};
@@ -177,7 +177,7 @@ fn a_request_budget_bounds_the_time_from_arrival_to_answer() {
 fn fallback_replaces_inventory_failures_only() {
     let plain = run(&Scenario::Bulkhead.config()).unwrap();
     let mut c = Scenario::Bulkhead.config();
-    c.fallback = true;
+    c.fallback = Some(FallbackPolicy::reserve_stock());
     let t = run(&c).unwrap();
     let o = plain.outcomes;
     assert_eq!(t.outcomes.ok, o.ok);
@@ -186,6 +186,51 @@ fn fallback_replaces_inventory_failures_only() {
         o.timeout + o.circuit_open + o.bulkhead_full
     );
     conserved(&t);
+    // The policy decides (src/resilience/fallback.rs): any degraded answer counts as
+    // `fallback`; a policy that has none ("no honest degraded answer") lets the failure
+    // through, as no policy does.
+    c.fallback = Some(FallbackPolicy::northwind_reserve_stock());
+    assert_eq!(run(&c).unwrap(), t);
+    c.fallback = Some(FallbackPolicy::Use(Fallback::CachedStock));
+    assert_eq!(run(&c).unwrap(), t);
+    c.fallback = Some(FallbackPolicy::charge());
+    assert_eq!(run(&c).unwrap(), plain);
+    // The command line's `fallback` key.
+    let mut c = Scenario::Bulkhead.config();
+    apply_set(&mut c, "fallback", "on").unwrap();
+    assert_eq!(c.fallback, Some(FallbackPolicy::reserve_stock()));
+    apply_set(&mut c, "fallback", "pending_retry_async").unwrap();
+    assert_eq!(c.fallback, Some(FallbackPolicy::northwind_reserve_stock()));
+    apply_set(&mut c, "fallback", "none").unwrap();
+    assert_eq!(c.fallback.as_ref().and_then(|p| p.on_failure()), None);
+    assert_eq!(run(&c).unwrap(), plain);
+    apply_set(&mut c, "fallback", "off").unwrap();
+    assert_eq!(c.fallback, None);
+    assert_eq!(
+        apply_set(&mut c, "fallback", "maybe").unwrap_err().field,
+        "fallback"
+    );
+}
+
+#[test]
+fn configs_written_with_a_bool_fallback_still_load() {
+    let mut v = serde_json::to_value(Scenario::Bulkhead.config()).unwrap();
+    v["fallback"] = true.into();
+    let c: CascadeConfig = serde_json::from_value(v.clone()).unwrap();
+    assert_eq!(c.fallback, Some(FallbackPolicy::reserve_stock()));
+    v["fallback"] = false.into();
+    let c: CascadeConfig = serde_json::from_value(v.clone()).unwrap();
+    assert_eq!(c.fallback, None);
+    // A policy round-trips.
+    let c = Preset::NorthwindShared.config();
+    let back: CascadeConfig = serde_json::from_value(serde_json::to_value(&c).unwrap()).unwrap();
+    assert_eq!(back, c);
+    assert_eq!(
+        c.fallback.and_then(|p| p.on_failure()),
+        Some(Fallback::PendingRetryAsync)
+    );
+    v["fallback"] = "yes".into();
+    assert!(serde_json::from_value::<CascadeConfig>(v).is_err());
 }
 
 #[test]

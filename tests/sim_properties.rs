@@ -4,8 +4,8 @@
 
 use proptest::prelude::*;
 use resilience_playground::resilience::{
-    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, IdempotencyConfig, Jitter,
-    LoadShedConfig, RetryBudgetConfig, RetryPolicy, Window,
+    BreakerConfig, BulkheadConfig, FallbackPolicy, HedgeDelay, HedgePolicy, IdempotencyConfig,
+    Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy, Window,
 };
 use resilience_playground::sim::engine::EngineError;
 use resilience_playground::sim::model::{
@@ -154,7 +154,7 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
                     ..SidecarConfig::lesson_000()
                 }),
                 request_budget: request_budget.map(|b| b * MS),
-                fallback,
+                fallback: fallback.then(FallbackPolicy::reserve_stock),
                 client_give_up: give_up.map(|g| g * MS),
                 frontend_retries: fe_retries,
                 frontend_backoff: fe_backoff * MS,

@@ -78,6 +78,8 @@ circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
                     history_timeout gateway_retries (these five need a gateway)
                     catalog_share history_share queue_limit sidecar_retries
                     hedge (on/off) hedge_delay (a time, or pN: a percentile) max_hedges
+                    fallback (on, off, none, or a kind: pending_confirmation
+                    pending_retry_async cached_stock charge_later ...)
                     idempotency_key (on/off: count duplicate orders; with a key or without)
                     idempotency_ttl
   --no-drain        stop at the end of `duration`; requests left are counted as unfinished
@@ -235,7 +237,7 @@ fn table_line(s: &Source, cfg: &CascadeConfig, t: &Trace) -> String {
     )
 }
 
-fn json_line(s: &Source, t: &Trace) -> String {
+fn json_line(s: &Source, cfg: &CascadeConfig, t: &Trace) -> String {
     let opt_ms = |v: Option<u64>| v.map(|m| m as f64 / 1_000.0);
     let mut line = serde_json::Map::new();
     line.insert("scenario".into(), s.key().into());
@@ -263,6 +265,9 @@ fn json_line(s: &Source, t: &Trace) -> String {
     if let Some(h) = t.hedges {
         line.insert("hedges_sent".into(), h.sent.into());
         line.insert("hedges_won".into(), h.won.into());
+    }
+    if let Some(kind) = cfg.fallback.as_ref().and_then(|p| p.on_failure()) {
+        line.insert("fallback_kind".into(), kind.label().into());
     }
     if let Some(o) = t.orders {
         line.insert("orders_created".into(), o.created.into());
@@ -309,7 +314,7 @@ fn main() -> ExitCode {
     let mut lines = Vec::new();
     for (s, c) in &configs {
         match run(c) {
-            Ok(t) if args.json => lines.push(json_line(s, &t)),
+            Ok(t) if args.json => lines.push(json_line(s, c, &t)),
             Ok(t) => lines.push(table_line(s, c, &t)),
             Err(e) => {
                 eprintln!("cascade: scenario {}: {e}", s.key());

@@ -26,7 +26,7 @@ use super::trace::{
 };
 use crate::resilience::{
     Acquire, Admission, BreakerConfig, BreakerState, Bulkhead, BulkheadConfig, CallError,
-    CallResult, CircuitBreaker, HedgeDelay, HedgePolicy, Hedger, IdempotencyConfig,
+    CallResult, CircuitBreaker, FallbackPolicy, HedgeDelay, HedgePolicy, Hedger, IdempotencyConfig,
     IdempotencyStore, Jitter, LoadShedConfig, LoadShedder, ParamError, Priority, Retry,
     RetryBudget, RetryBudgetConfig, RetryDecision, RetryPolicy, TimeBudget,
 };
@@ -192,6 +192,24 @@ pub struct HedgeConfig {
     pub idempotency_key: bool,
 }
 
+/// `fallback` in JSON: a [`FallbackPolicy`], `null`, or a bool as before the policy
+/// (`true`: lesson 000's pending confirmation).
+fn fallback_policy<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<FallbackPolicy>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Bool(bool),
+        Policy(FallbackPolicy),
+    }
+    Ok(match Option::<Written>::deserialize(deserializer)? {
+        None | Some(Written::Bool(false)) => None,
+        Some(Written::Bool(true)) => Some(FallbackPolicy::reserve_stock()),
+        Some(Written::Policy(p)) => Some(p),
+    })
+}
+
 fn idempotent_by_default() -> bool {
     true
 }
@@ -336,10 +354,14 @@ pub struct CascadeConfig {
     /// spends it too.
     #[serde(default)]
     pub request_budget: Option<Micros>,
-    /// When inventory cannot be used (timeout, error, breaker, bulkhead, budget), accept the
-    /// order as "pending confirmation" instead of failing it.
-    #[serde(default)]
-    pub fallback: bool,
+    /// What `POST /orders` answers when inventory cannot be used (timeout, error, breaker,
+    /// bulkhead, budget): with [`FallbackPolicy::Use`], that degraded answer (the order is
+    /// accepted "pending confirmation", lesson 000's `reserve_stock`, or provisional,
+    /// Northwind's) instead of the failure; with [`FallbackPolicy::None`] or `None`, the
+    /// failure. In JSON also `true` (lesson 000's `reserve_stock`) or `false`, as configs
+    /// written before the policy said it.
+    #[serde(default, deserialize_with = "fallback_policy")]
+    pub fallback: Option<FallbackPolicy>,
     /// The client leaves after this long without an answer (1 ms..=3600 s); the request, if
     /// still queued, becomes stale work.
     #[serde(default)]
@@ -416,7 +438,7 @@ impl Default for CascadeConfig {
             retry_budget: None,
             sidecar: None,
             request_budget: None,
-            fallback: false,
+            fallback: None,
             client_give_up: None,
             frontend_retries: 0,
             frontend_backoff: 0,
@@ -1758,7 +1780,11 @@ impl Sim<'_> {
     /// The worker is done with the request (`outcome` is what `orders` answers): it takes the
     /// next queued request; the answer goes back through the gateway to the client.
     fn server_finish(&mut self, now: Micros, id: Id, outcome: Outcome) {
-        let fallback = self.cfg.fallback;
+        let fallback = self
+            .cfg
+            .fallback
+            .as_ref()
+            .and_then(FallbackPolicy::on_failure);
         let Some(r) = self.get(id) else {
             return;
         };
@@ -1767,11 +1793,12 @@ impl Sim<'_> {
         }
         r.server = Server::Done;
         let stale = r.outcome.is_some();
-        let outcome = if fallback && r.route == Route::Orders && inventory_failure(outcome) {
-            Outcome::Fallback
-        } else {
-            outcome
-        };
+        let outcome =
+            if fallback.is_some() && r.route == Route::Orders && inventory_failure(outcome) {
+                Outcome::Fallback
+            } else {
+                outcome
+            };
         let (route, op, key_owner, replay) = (r.route, r.op, r.key_owner, r.replay);
         r.key_owner = false;
         let service = now.saturating_sub(r.started.unwrap_or(now));

@@ -7,8 +7,8 @@ use super::model::{
     SidecarConfig,
 };
 use crate::resilience::{
-    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, IdempotencyConfig, ParamError,
-    RetryPolicy, Window,
+    BreakerConfig, BulkheadConfig, Fallback, FallbackPolicy, HedgeDelay, HedgePolicy,
+    IdempotencyConfig, ParamError, RetryPolicy, Window,
 };
 
 const MS: Micros = 1_000;
@@ -28,7 +28,7 @@ pub enum Scenario {
 }
 
 /// Keys [`apply_set`] accepts.
-pub const SET_KEYS: [&str; 40] = [
+pub const SET_KEYS: [&str; 41] = [
     "rate",
     "threads",
     "duration",
@@ -67,6 +67,7 @@ pub const SET_KEYS: [&str; 40] = [
     "hedge",
     "hedge_delay",
     "max_hedges",
+    "fallback",
     "idempotency_key",
     "idempotency_ttl",
 ];
@@ -232,7 +233,7 @@ impl Preset {
                 breaker: Some(BreakerConfig::lesson_000()),
                 business_error_rate: 0.6,
                 business_errors_trip_breaker: true,
-                fallback: true,
+                fallback: Some(FallbackPolicy::reserve_stock()),
                 seed: 2,
                 ..Scenario::None.config()
             },
@@ -303,7 +304,7 @@ fn northwind(history: HistoryBulkhead) -> CascadeConfig {
         history_share: 0.2,
         history_latency: 20 * MS,
         history_bulkhead: history,
-        fallback: true,
+        fallback: Some(FallbackPolicy::northwind_reserve_stock()),
         seed: 5,
         ..CascadeConfig::default()
     }
@@ -560,6 +561,30 @@ pub fn apply_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<(), 
         "max_hedges" => {
             let n = parse_int("max_hedges", value, 1, 8)? as u32;
             cfg.hedge.get_or_insert_with(lesson_hedge).policy.max_hedges = n;
+        }
+        "fallback" => {
+            let v = value.trim();
+            cfg.fallback = match v {
+                "on" => Some(FallbackPolicy::reserve_stock()),
+                "off" => None,
+                "none" => Some(FallbackPolicy::None {
+                    reason: "switched off on the command line".to_string(),
+                }),
+                _ => Some(FallbackPolicy::Use(
+                    Fallback::ALL
+                        .into_iter()
+                        .find(|f| f.label() == v)
+                        .ok_or_else(|| {
+                            let labels: Vec<&str> =
+                                Fallback::ALL.iter().map(|f| f.label()).collect();
+                            err(
+                                "fallback",
+                                &format!("on, off, none, {}", labels.join(", ")),
+                                value,
+                            )
+                        })?,
+                )),
+            };
         }
         "idempotency_key" => {
             let key = match value.trim() {
