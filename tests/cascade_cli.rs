@@ -106,6 +106,63 @@ fn a_hedge_cuts_the_p99_and_reports_its_copies() {
 }
 
 #[test]
+fn idempotency_key_reports_duplicate_orders() {
+    let json = |key: &str| -> serde_json::Value {
+        let out = cascade(&[
+            "--json",
+            "--scenario=none",
+            "--set",
+            "client_give_up=5",
+            "--set",
+            "frontend_retries=2",
+            "--set",
+            &format!("idempotency_key={key}"),
+        ]);
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap()
+    };
+    let off = json("off");
+    let on = json("on");
+    let u = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap();
+    assert_eq!(u(&off, "duplicates"), u(&off, "frontend_retries"), "{off}");
+    assert!(u(&off, "duplicates") > 0);
+    assert_eq!(u(&off, "orders_created"), 1_200 + u(&off, "duplicates"));
+    assert_eq!(u(&on, "duplicates"), 0, "{on}");
+    assert_eq!(u(&on, "orders_created"), 1_200);
+    assert_eq!(u(&on, "duplicates_recognised"), u(&on, "frontend_retries"));
+    let out = cascade(&["--json", "--scenario=none"]);
+    let plain: serde_json::Value =
+        serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+    assert!(plain.get("duplicates").is_none(), "{plain}");
+}
+
+#[test]
+fn gateway_retries_and_route_timeouts_from_the_command_line() {
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec![
+            "--json",
+            "--scenario=none",
+            "--set",
+            "threads=1000",
+            "--set",
+            "gateway_pool=10000",
+        ];
+        args.extend_from_slice(extra);
+        let out = cascade(&args);
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap()
+    };
+    let u = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap();
+    let once = json(&["--set", "orders_timeout=1"]);
+    assert_eq!(u(&once, "gateway_timeout"), 899, "{once}");
+    assert_eq!(u(&once, "gateway_retries"), 0);
+    let retried = json(&["--set", "orders_timeout=1", "--set", "gateway_retries=2"]);
+    assert_eq!(u(&retried, "gateway_timeout"), 899, "{retried}");
+    assert_eq!(u(&retried, "gateway_retries"), 2 * 899);
+    assert_eq!(u(&retried, "stale_work"), 3 * 899);
+}
+
+#[test]
 fn help_prints_usage() {
     let out = cascade(&["--help"]);
     assert!(out.status.success());
@@ -135,6 +192,11 @@ fn bad_input_exits_2_naming_the_key() {
         (&["--set", "hedge_delay=p0"], "hedge_delay"),
         (&["--set", "hedge_delay=2min"], "hedge_delay"),
         (&["--set", "max_hedges=9"], "max_hedges"),
+        (&["--set", "idempotency_key=yes"], "idempotency_key"),
+        (&["--set", "gateway_retries=11"], "gateway_retries"),
+        (&["--set", "orders_timeout=0"], "orders_timeout"),
+        (&["--set", "catalog_timeout=x"], "catalog_timeout"),
+        (&["--set", "idempotency_ttl=0.5"], "idempotency_ttl"),
     ];
     for (args, key) in cases {
         let out = cascade(args);

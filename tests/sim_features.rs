@@ -2,12 +2,12 @@
 //! mechanism it stands for, the presets' key figures, and the first trip of `cb`.
 
 use resilience_playground::resilience::{
-    BreakerConfig, BreakerState, Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy,
-    TransitionReason,
+    BreakerConfig, BreakerState, Fallback, FallbackPolicy, Jitter, LoadShedConfig,
+    RetryBudgetConfig, RetryPolicy, TransitionReason,
 };
 use resilience_playground::sim::model::{run, Arrivals, CascadeConfig, GatewayConfig, PriorityMix};
-use resilience_playground::sim::scenario::{Preset, Scenario};
-use resilience_playground::sim::trace::{Outcome, Route, Trace};
+use resilience_playground::sim::scenario::{apply_set, Preset, Scenario};
+use resilience_playground::sim::trace::{Outcome, Route, RouteCounts, Trace};
 
 const MS: u64 = 1_000;
 const SECOND: u64 = 1_000_000;
@@ -177,7 +177,7 @@ fn a_request_budget_bounds_the_time_from_arrival_to_answer() {
 fn fallback_replaces_inventory_failures_only() {
     let plain = run(&Scenario::Bulkhead.config()).unwrap();
     let mut c = Scenario::Bulkhead.config();
-    c.fallback = true;
+    c.fallback = Some(FallbackPolicy::reserve_stock());
     let t = run(&c).unwrap();
     let o = plain.outcomes;
     assert_eq!(t.outcomes.ok, o.ok);
@@ -186,6 +186,51 @@ fn fallback_replaces_inventory_failures_only() {
         o.timeout + o.circuit_open + o.bulkhead_full
     );
     conserved(&t);
+    // The policy decides (src/resilience/fallback.rs): any degraded answer counts as
+    // `fallback`; a policy that has none ("no honest degraded answer") lets the failure
+    // through, as no policy does.
+    c.fallback = Some(FallbackPolicy::northwind_reserve_stock());
+    assert_eq!(run(&c).unwrap(), t);
+    c.fallback = Some(FallbackPolicy::Use(Fallback::CachedStock));
+    assert_eq!(run(&c).unwrap(), t);
+    c.fallback = Some(FallbackPolicy::charge());
+    assert_eq!(run(&c).unwrap(), plain);
+    // The command line's `fallback` key.
+    let mut c = Scenario::Bulkhead.config();
+    apply_set(&mut c, "fallback", "on").unwrap();
+    assert_eq!(c.fallback, Some(FallbackPolicy::reserve_stock()));
+    apply_set(&mut c, "fallback", "pending_retry_async").unwrap();
+    assert_eq!(c.fallback, Some(FallbackPolicy::northwind_reserve_stock()));
+    apply_set(&mut c, "fallback", "none").unwrap();
+    assert_eq!(c.fallback.as_ref().and_then(|p| p.on_failure()), None);
+    assert_eq!(run(&c).unwrap(), plain);
+    apply_set(&mut c, "fallback", "off").unwrap();
+    assert_eq!(c.fallback, None);
+    assert_eq!(
+        apply_set(&mut c, "fallback", "maybe").unwrap_err().field,
+        "fallback"
+    );
+}
+
+#[test]
+fn configs_written_with_a_bool_fallback_still_load() {
+    let mut v = serde_json::to_value(Scenario::Bulkhead.config()).unwrap();
+    v["fallback"] = true.into();
+    let c: CascadeConfig = serde_json::from_value(v.clone()).unwrap();
+    assert_eq!(c.fallback, Some(FallbackPolicy::reserve_stock()));
+    v["fallback"] = false.into();
+    let c: CascadeConfig = serde_json::from_value(v.clone()).unwrap();
+    assert_eq!(c.fallback, None);
+    // A policy round-trips.
+    let c = Preset::NorthwindShared.config();
+    let back: CascadeConfig = serde_json::from_value(serde_json::to_value(&c).unwrap()).unwrap();
+    assert_eq!(back, c);
+    assert_eq!(
+        c.fallback.and_then(|p| p.on_failure()),
+        Some(Fallback::PendingRetryAsync)
+    );
+    v["fallback"] = "yes".into();
+    assert!(serde_json::from_value::<CascadeConfig>(v).is_err());
 }
 
 #[test]
@@ -219,10 +264,7 @@ fn the_gateway_pool_rejects_every_route_once_full() {
     conserved(&t);
 
     let mut c = Scenario::None.config();
-    c.gateway = Some(GatewayConfig {
-        pool: 1_000,
-        route_timeout: Some(SECOND),
-    });
+    c.gateway = Some(GatewayConfig::new(1_000, Some(SECOND)));
     let t = run(&c).unwrap();
     assert!(t.outcomes.gateway_timeout > 800, "{:?}", t.outcomes);
     assert!(t.stale_work > 800);
@@ -426,4 +468,215 @@ fn old_configs_without_the_new_fields_still_load() {
     let c: CascadeConfig = serde_json::from_value(v).unwrap();
     assert_eq!(c, Scenario::Cb.config());
     let _ = BreakerConfig::northwind();
+}
+
+/// Scenario `none` with clients who give up after 5 s and a front end that sends the order
+/// twice more: the copies queue behind the first one, which is still being worked on.
+fn impatient(key: &str) -> CascadeConfig {
+    let mut c = Scenario::None.config();
+    for (k, v) in [
+        ("client_give_up", "5"),
+        ("frontend_retries", "2"),
+        ("idempotency_key", key),
+    ] {
+        apply_set(&mut c, k, v).unwrap();
+    }
+    c
+}
+
+#[test]
+fn without_a_key_the_front_ends_copies_create_duplicate_orders() {
+    let t = run(&impatient("off")).unwrap();
+    conserved(&t);
+    let o = t.orders.expect("idempotency is modelled");
+    assert!(t.frontend_retries > 1_000, "{}", t.frontend_retries);
+    // Every copy is processed to the end: 1,200 orders, plus one per front-end copy.
+    assert_eq!(o.created, t.sent);
+    assert_eq!(o.duplicates, o.created - 1_200);
+    assert_eq!(o.duplicates, t.frontend_retries);
+    assert_eq!(o.recognised, 0);
+}
+
+#[test]
+fn with_a_key_each_order_is_processed_once() {
+    let without = run(&impatient("off")).unwrap();
+    let t = run(&impatient("on")).unwrap();
+    conserved(&t);
+    let o = t.orders.unwrap();
+    assert_eq!(t.sent, without.sent);
+    assert_eq!((o.created, o.duplicates), (1_200, 0));
+    // Every copy was recognised: each found its order in progress or answered.
+    assert_eq!(o.recognised, t.frontend_retries);
+    // Not modelled unless asked for: the trace has no order counts (and its JSON no key).
+    let plain = run(&Scenario::None.config()).unwrap();
+    assert_eq!(plain.orders, None);
+    assert!(!serde_json::to_string(&plain)
+        .unwrap()
+        .contains("\"orders\":{"));
+}
+
+#[test]
+fn a_key_replays_an_answer_the_client_never_got() {
+    // No queue (1,000 workers); the gateway gives up after 1 s while inventory takes 4 s, so
+    // the 899 slow orders (those arriving strictly after 3 s) succeed in `orders` but their
+    // answer is lost (504). The front end sends each again 5 s later, once the first copy has
+    // its answer.
+    let config = |key: &str| {
+        let mut c = Scenario::None.config();
+        c.threads = 1_000;
+        c.gateway = Some(GatewayConfig::new(10_000, Some(SECOND)));
+        c.frontend_retries = 1;
+        c.frontend_backoff = 5 * SECOND;
+        apply_set(&mut c, "idempotency_key", key).unwrap();
+        c
+    };
+    let t = run(&config("on")).unwrap();
+    conserved(&t);
+    assert_eq!(t.sent, 2_099);
+    // The copies get the stored answer at once: 301 fast orders + 899 replays.
+    assert_eq!(t.outcomes.ok, 1_200, "{:?}", t.outcomes);
+    assert_eq!(t.outcomes.gateway_timeout, 899);
+    let o = t.orders.unwrap();
+    assert_eq!((o.created, o.duplicates, o.recognised), (1_200, 0, 899));
+    let e2e_ok = &t.end_to_end_histograms[&Outcome::Ok];
+    assert_eq!(e2e_ok.count(), 1_200);
+    // Without a key the copy is an order of its own, slow again: a second 504 and a
+    // duplicate order for each.
+    let t = run(&config("off")).unwrap();
+    conserved(&t);
+    assert_eq!(t.outcomes.ok, 301, "{:?}", t.outcomes);
+    assert_eq!(t.outcomes.gateway_timeout, 1_798);
+    let o = t.orders.unwrap();
+    assert_eq!((o.created, o.duplicates, o.recognised), (2_099, 899, 0));
+}
+
+#[test]
+fn a_failed_first_copy_lets_the_next_one_do_the_work() {
+    // A 300 ms timeout: the slow orders fail at `orders`. The key is forgotten, so the front
+    // end's copy (after 1 s) is processed, and the order is created once at most.
+    let mut c = Scenario::Timeout.config();
+    c.recover_at = Some(6 * SECOND);
+    c.frontend_retries = 3;
+    c.frontend_backoff = SECOND;
+    apply_set(&mut c, "idempotency_key", "on").unwrap();
+    let t = run(&c).unwrap();
+    conserved(&t);
+    let o = t.orders.unwrap();
+    assert_eq!(o.duplicates, 0);
+    assert_eq!(o.recognised, 0);
+    // Orders first tried in the slow spell get through on a later copy once it is over.
+    assert!(o.created > 300 + 300, "{o:?}");
+    assert_eq!(o.created, t.outcomes.ok);
+}
+
+/// Scenario `none` behind a gateway with a large pool, 1,000 workers (no queue) and a fifth of
+/// the requests on `/catalog` (2 s), `overrides` applied.
+fn behind_kong(overrides: &[(&str, &str)]) -> Trace {
+    let mut c = Scenario::None.config();
+    c.threads = 1_000;
+    c.catalog_share = 0.2;
+    c.catalog_latency = 2 * SECOND;
+    apply_set(&mut c, "gateway_pool", "10000").unwrap();
+    for (k, v) in overrides {
+        apply_set(&mut c, k, v).unwrap();
+    }
+    let t = run(&c).unwrap();
+    conserved(&t);
+    t
+}
+
+fn route(t: &Trace, route: Route) -> RouteCounts {
+    *t.routes.iter().find(|r| r.route == route).unwrap()
+}
+
+#[test]
+fn each_route_has_its_own_gateway_timeout_and_the_default_covers_the_rest() {
+    // One timeout of 3 s for every route: catalog (2 s) answers, slow orders (4 s) get a 504.
+    let t = behind_kong(&[("route_timeout", "3")]);
+    let (orders, catalog) = (route(&t, Route::Orders), route(&t, Route::Catalog));
+    assert_eq!(catalog.outcomes.ok, catalog.sent);
+    assert!(orders.outcomes.gateway_timeout > 600, "{orders:?}");
+    assert_eq!(
+        orders.outcomes.ok + orders.outcomes.gateway_timeout,
+        orders.sent
+    );
+    // A shorter timeout on /catalog alone: every catalog request now gets a 504, orders
+    // keep the default.
+    let u = behind_kong(&[("route_timeout", "3"), ("catalog_timeout", "1")]);
+    let catalog = route(&u, Route::Catalog);
+    assert_eq!(catalog.outcomes.gateway_timeout, catalog.sent);
+    assert_eq!(route(&u, Route::Orders).outcomes, orders.outcomes);
+    // A longer one on /orders alone: orders wait for inventory, catalog keeps the default.
+    let u = behind_kong(&[("route_timeout", "3"), ("orders_timeout", "5")]);
+    assert_eq!(route(&u, Route::Orders).outcomes.gateway_timeout, 0);
+    assert_eq!(
+        route(&u, Route::Catalog).outcomes.ok,
+        route(&u, Route::Catalog).sent
+    );
+    // Without a default, a route with a timeout of its own is the only one cut.
+    let u = behind_kong(&[("orders_timeout", "1")]);
+    assert_eq!(
+        u.outcomes.gateway_timeout,
+        route(&u, Route::Orders).outcomes.gateway_timeout
+    );
+    assert!(u.outcomes.gateway_timeout > 600);
+    // The history route follows its own key too.
+    let mut c = Preset::NorthwindSeparate.config();
+    apply_set(&mut c, "gateway_pool", "10000").unwrap();
+    apply_set(&mut c, "history_timeout", "10ms").unwrap();
+    let t = run(&c).unwrap();
+    let history = route(&t, Route::OrderHistory);
+    assert_eq!(history.outcomes.gateway_timeout, history.sent);
+    assert_eq!(route(&t, Route::Orders).outcomes.gateway_timeout, 0);
+}
+
+#[test]
+fn gateway_retries_resend_after_a_timeout_and_multiply_the_work() {
+    let once = behind_kong(&[("route_timeout", "1")]);
+    let t = behind_kong(&[("route_timeout", "1"), ("gateway_retries", "2")]);
+    assert_eq!(once.gateway_retries, 0);
+    // Same clients, same outcomes: a retry of a 4 s call after 1 s is just as slow...
+    assert_eq!(t.sent, once.sent);
+    assert_eq!(t.outcomes, once.outcomes);
+    let slow = once.outcomes.gateway_timeout;
+    assert!(slow > 900, "{:?}", once.outcomes);
+    // ...but each timed-out request went to its service three times, and the client waited
+    // three route timeouts.
+    assert_eq!(t.gateway_retries, 2 * slow);
+    assert_eq!(
+        t.stale_work,
+        3 * route(&once, Route::Orders).outcomes.gateway_timeout
+    );
+    let e2e = |t: &Trace| t.end_to_end_histograms[&Outcome::GatewayTimeout].value_at_rank(0);
+    assert!(e2e(&t).unwrap() >= 3 * SECOND && e2e(&once).unwrap() < 1_100 * MS);
+    // Kong retries POST /orders too: without an idempotency key each retry is an order.
+    let t = behind_kong(&[
+        ("route_timeout", "1"),
+        ("gateway_retries", "2"),
+        ("idempotency_key", "off"),
+    ]);
+    let o = t.orders.unwrap();
+    let orders_retried = 2 * route(&once, Route::Orders).outcomes.gateway_timeout;
+    assert_eq!(o.duplicates, orders_retried);
+    let t = behind_kong(&[
+        ("route_timeout", "1"),
+        ("gateway_retries", "2"),
+        ("idempotency_key", "on"),
+    ]);
+    let o = t.orders.unwrap();
+    assert_eq!((o.duplicates, o.recognised), (0, orders_retried));
+}
+
+#[test]
+fn a_gateway_retry_after_recovery_gets_through() {
+    // Inventory is slow (4 s) for calls starting in (3 s, 5 s]: a retry after a 1 s route
+    // timeout that lands after 5 s gets a fast answer.
+    let base = [("route_timeout", "1"), ("recover_at", "5")];
+    let once = behind_kong(&base);
+    let t = behind_kong(&[base[0], base[1], ("gateway_retries", "1")]);
+    let (a, b) = (route(&once, Route::Orders), route(&t, Route::Orders));
+    // About 80 orders arrive in (4 s, 5 s]; their retry lands after 5 s.
+    assert!(b.outcomes.ok >= a.outcomes.ok + 60, "{a:?} {b:?}");
+    assert_eq!(b.outcomes.ok + b.outcomes.gateway_timeout, b.sent);
+    assert!(t.gateway_retries > 0);
 }

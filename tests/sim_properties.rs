@@ -4,17 +4,18 @@
 
 use proptest::prelude::*;
 use resilience_playground::resilience::{
-    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, Jitter, LoadShedConfig,
-    RetryBudgetConfig, RetryPolicy, Window,
+    BreakerConfig, BulkheadConfig, FallbackPolicy, HedgeDelay, HedgePolicy, IdempotencyConfig,
+    Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy, Window,
 };
 use resilience_playground::sim::engine::EngineError;
 use resilience_playground::sim::model::{
     run, run_with_cap, Arrivals, CascadeConfig, GatewayConfig, HedgeConfig, HistoryBulkhead,
-    PriorityMix, RunError, SidecarConfig,
+    OrdersIdempotency, PriorityMix, RunError, SidecarConfig,
 };
 use resilience_playground::sim::trace::Trace;
 
 const MS: u64 = 1_000;
+const SECOND: u64 = 1_000_000;
 
 fn config() -> impl Strategy<Value = CascadeConfig> {
     let load = (
@@ -57,7 +58,12 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
         prop::option::of(1u64..3_000),
         0u32..3,
         0u64..500,
-        prop::option::of((1u32..100, prop::option::of(1u64..3_000))),
+        prop::option::of((
+            1u32..100,
+            prop::option::of(1u64..3_000),
+            prop::option::of(1u64..3_000),
+            0u32..3,
+        )),
         0.0f64..0.5,
         0.0f64..0.5,
         0u8..3,
@@ -79,8 +85,9 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
         ],
         1u32..3,
     ));
-    (load, stack, faults, edge, sidecar, hedge).prop_map(
-        |(load, stack, faults, edge, sidecar, hedge)| {
+    let idempotency = prop::option::of((any::<bool>(), 1u64..30));
+    (load, stack, faults, edge, sidecar, hedge, idempotency).prop_map(
+        |(load, stack, faults, edge, sidecar, hedge, idempotency)| {
             let (rate, threads, duration, degrade_at, fast, slow, timeout, seed, drain, poisson) =
                 load;
             let (breaker, bulkhead, retry, retry_budget, request_budget, fallback) = stack;
@@ -147,13 +154,15 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
                     ..SidecarConfig::lesson_000()
                 }),
                 request_budget: request_budget.map(|b| b * MS),
-                fallback,
+                fallback: fallback.then(FallbackPolicy::reserve_stock),
                 client_give_up: give_up.map(|g| g * MS),
                 frontend_retries: fe_retries,
                 frontend_backoff: fe_backoff * MS,
-                gateway: gateway.map(|(pool, route_timeout)| GatewayConfig {
-                    pool,
-                    route_timeout: route_timeout.map(|t| t * MS),
+                gateway: gateway.map(|(pool, route_timeout, orders_timeout, retries)| {
+                    let mut g = GatewayConfig::new(pool, route_timeout.map(|t| t * MS));
+                    g.route_timeouts.orders = orders_timeout.map(|t| t * MS);
+                    g.retries = retries;
+                    g
                 }),
                 catalog_share: catalog,
                 catalog_latency: 20 * MS,
@@ -175,6 +184,10 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
                 hedge: hedge.map(|(delay, max_hedges)| HedgeConfig {
                     policy: HedgePolicy { delay, max_hedges },
                     idempotency_key: true,
+                }),
+                idempotency: idempotency.map(|(key, ttl)| OrdersIdempotency {
+                    key,
+                    store: IdempotencyConfig { ttl: ttl * SECOND },
                 }),
             }
         },
@@ -203,19 +216,38 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
     }
     if let Some(g) = &c.gateway {
         assert!(t.series.iter().all(|b| b.gateway_in_use <= g.pool));
+        // Each request is tried at most `retries` more times by the gateway.
+        assert!(t.gateway_retries <= t.sent * u64::from(g.retries));
+    } else {
+        assert_eq!(t.gateway_retries, 0);
     }
     assert!(t.series.iter().all(|b| b.workers_busy <= c.threads));
     let hedges_sent = t.hedges.map_or(0, |h| h.sent);
     if !t.series_truncated {
         let calls: u64 = t.series.iter().map(|b| b.inventory_calls).sum();
-        assert!(calls <= t.sent + t.library_retries + t.sidecar_retries + hedges_sent);
+        // A gateway retry is a copy of its request at `orders`, with calls of its own.
+        let tries = t.sent + t.gateway_retries + t.library_retries + t.sidecar_retries;
+        assert!(calls <= tries + hedges_sent);
     }
     assert_eq!(t.hedges.is_some(), c.hedge.is_some());
+    assert_eq!(t.orders.is_some(), c.idempotency.is_some());
+    if let (Some(o), Some(i)) = (t.orders, &c.idempotency) {
+        // Only copies make duplicates: the front end's and the gateway's.
+        let copies = t.frontend_retries + t.gateway_retries;
+        assert!(o.duplicates <= o.created && o.duplicates <= copies, "{o:?}");
+        assert!(o.recognised <= copies, "{o:?}");
+        if !i.key {
+            assert_eq!(o.recognised, 0);
+        } else if t.end < i.store.ttl {
+            // No key expired: no order was processed twice.
+            assert_eq!(o.duplicates, 0, "{o:?}");
+        }
+    }
     if let (Some(h), Some(hc)) = (t.hedges, &c.hedge) {
         assert!(h.won <= h.sent, "{h:?}");
         // Each try sends at most `max_hedges` hedges, and there is one try per call that is
         // not a hedge.
-        let tries = t.sent + t.library_retries + t.sidecar_retries;
+        let tries = t.sent + t.gateway_retries + t.library_retries + t.sidecar_retries;
         assert!(h.sent <= tries * u64::from(hc.policy.max_hedges), "{h:?}");
     }
 }

@@ -74,11 +74,17 @@ circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
                     failure_ratio cooldown probes permits max_wait seed arrivals recover_at
                     error_rate business_error_rate fast_p99 slow_p99 attempts
                     request_budget client_give_up frontend_retries gateway_pool
-                    route_timeout catalog_share history_share queue_limit sidecar_retries
+                    route_timeout (every route) orders_timeout catalog_timeout
+                    history_timeout gateway_retries (these five need a gateway)
+                    catalog_share history_share queue_limit sidecar_retries
                     hedge (on/off) hedge_delay (a time, or pN: a percentile) max_hedges
                     jitter (none/full/equal/decorrelated) retry_base retry_cap
                     retry_budget_ratio retry_budget_min shed_normal shed_low shed_high
                     priority_low priority_high
+                    fallback (on, off, none, or a kind: pending_confirmation
+                    pending_retry_async cached_stock charge_later ...)
+                    idempotency_key (on/off: count duplicate orders; with a key or without)
+                    idempotency_ttl
   --no-drain        stop at the end of `duration`; requests left are counted as unfinished
                     (default: drain, as the lesson's code does)
   --json            one JSON object per scenario per line
@@ -234,7 +240,7 @@ fn table_line(s: &Source, cfg: &CascadeConfig, t: &Trace) -> String {
     )
 }
 
-fn json_line(s: &Source, t: &Trace) -> String {
+fn json_line(s: &Source, cfg: &CascadeConfig, t: &Trace) -> String {
     let opt_ms = |v: Option<u64>| v.map(|m| m as f64 / 1_000.0);
     let mut line = serde_json::Map::new();
     line.insert("scenario".into(), s.key().into());
@@ -257,10 +263,19 @@ fn json_line(s: &Source, t: &Trace) -> String {
     line.insert("library_retries".into(), t.library_retries.into());
     line.insert("sidecar_retries".into(), t.sidecar_retries.into());
     line.insert("frontend_retries".into(), t.frontend_retries.into());
+    line.insert("gateway_retries".into(), t.gateway_retries.into());
     line.insert("stale_work".into(), t.stale_work.into());
     if let Some(h) = t.hedges {
         line.insert("hedges_sent".into(), h.sent.into());
         line.insert("hedges_won".into(), h.won.into());
+    }
+    if let Some(kind) = cfg.fallback.as_ref().and_then(|p| p.on_failure()) {
+        line.insert("fallback_kind".into(), kind.label().into());
+    }
+    if let Some(o) = t.orders {
+        line.insert("orders_created".into(), o.created.into());
+        line.insert("duplicates".into(), o.duplicates.into());
+        line.insert("duplicates_recognised".into(), o.recognised.into());
     }
     let routes: serde_json::Map<String, serde_json::Value> = t
         .routes
@@ -302,7 +317,7 @@ fn main() -> ExitCode {
     let mut lines = Vec::new();
     for (s, c) in &configs {
         match run(c) {
-            Ok(t) if args.json => lines.push(json_line(s, &t)),
+            Ok(t) if args.json => lines.push(json_line(s, c, &t)),
             Ok(t) => lines.push(table_line(s, c, &t)),
             Err(e) => {
                 eprintln!("cascade: scenario {}: {e}", s.key());

@@ -109,6 +109,12 @@ impl<R: Clone> IdempotencyStore<R> {
         self.entries.insert(key.to_string(), (now, response));
     }
 
+    /// Forgets `key` (what a service does when the work behind it failed, so that a retry with
+    /// the same key does the work again); returns what was held.
+    pub fn remove(&mut self, key: &str) -> Option<R> {
+        self.entries.remove(key).map(|(_, r)| r)
+    }
+
     /// Answers a repeat from the store, or runs `make_response` (the real work) and stores its
     /// result.
     pub fn check_or_store(
@@ -178,6 +184,16 @@ mod tests {
         assert_eq!(s.len(), 1);
         assert_eq!(s.lookup(10 * SECOND, "b"), Some(2));
         assert_eq!(s.check_or_store("b", 11 * SECOND, || 9).into_inner(), 2);
+    }
+
+    #[test]
+    fn a_removed_key_is_fresh_again() {
+        let mut s = IdempotencyStore::new(IdempotencyConfig::lesson_000()).unwrap();
+        s.store(0, "k", 1);
+        assert_eq!(s.remove("k"), Some(1));
+        assert_eq!(s.remove("k"), None);
+        assert_eq!(s.check_or_store("k", SECOND, || 2), Lookup::Fresh(2));
+        assert_eq!(s.duplicates_avoided(), 0);
     }
 
     #[test]

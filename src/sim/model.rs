@@ -21,14 +21,14 @@ use serde::{Deserialize, Serialize};
 use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};
 use super::latency::{LatencyModel, Micros};
 use super::trace::{
-    BreakerChange, Bucket, HedgeCounts, HistogramsByOutcome, LessonPercentiles, Outcome,
-    OutcomeCounts, RequestRecord, Route, RouteCounts, Trace, BUCKET,
+    BreakerChange, Bucket, HedgeCounts, HistogramsByOutcome, LessonPercentiles, OrderCounts,
+    Outcome, OutcomeCounts, RequestRecord, Route, RouteCounts, Trace, BUCKET,
 };
 use crate::resilience::{
     Acquire, Admission, BreakerConfig, BreakerState, Bulkhead, BulkheadConfig, CallError,
-    CallResult, CircuitBreaker, HedgeDelay, HedgePolicy, Hedger, Jitter, LoadShedConfig,
-    LoadShedder, ParamError, Priority, Retry, RetryBudget, RetryBudgetConfig, RetryDecision,
-    RetryPolicy, TimeBudget,
+    CallResult, CircuitBreaker, FallbackPolicy, HedgeDelay, HedgePolicy, Hedger, IdempotencyConfig,
+    IdempotencyStore, Jitter, LoadShedConfig, LoadShedder, ParamError, Priority, Retry,
+    RetryBudget, RetryBudgetConfig, RetryDecision, RetryPolicy, TimeBudget,
 };
 
 const SECOND: Micros = 1_000_000;
@@ -56,19 +56,75 @@ pub struct GatewayConfig {
     /// Connections towards the services (1..=100000; lesson 000: 200). A request holds one
     /// from arrival until its answer comes back or the route timeout; none free -> 503.
     pub pool: u32,
-    /// Per-route timeout: past it the client gets a 504 and the connection is freed, while
-    /// the service may go on working (1 ms..=3600 s; `None`: waits as long as it takes).
+    /// The route timeout of every route without one of its own in `route_timeouts`: past it
+    /// (each try of the request counts it afresh) the client gets a 504 and the connection is
+    /// freed, while the service may go on working (1 ms..=3600 s; `None`: waits as long as it
+    /// takes).
     #[serde(default)]
     pub route_timeout: Option<Micros>,
+    /// Timeouts of single routes, overriding `route_timeout` (each 1 ms..=3600 s).
+    #[serde(default)]
+    pub route_timeouts: RouteTimeouts,
+    /// Kong's `retries` (0..=10; Kong's default is 5, the model's 0): when a try's route
+    /// timeout runs out while the client still waits, the gateway sends the request to the
+    /// service again at once, on every route, `POST /orders` included (Kong retries on
+    /// `error` and `timeout`, whatever the method). A 503 is not retried: the pool's is
+    /// Kong's own answer, and a refusal by `orders` (shed) is an HTTP 503, which Kong's
+    /// default `proxy_next_upstream error timeout` passes back.
+    #[serde(default)]
+    pub retries: u32,
+}
+
+/// Route timeouts of single routes (`None`: the gateway's `route_timeout`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteTimeouts {
+    /// `POST /orders`.
+    #[serde(default)]
+    pub orders: Option<Micros>,
+    /// `GET /catalog`.
+    #[serde(default)]
+    pub catalog: Option<Micros>,
+    /// Order history.
+    #[serde(default)]
+    pub order_history: Option<Micros>,
 }
 
 impl GatewayConfig {
+    /// A pool of `pool` connections, one route timeout for every route, no retries.
+    pub fn new(pool: u32, route_timeout: Option<Micros>) -> Self {
+        GatewayConfig {
+            pool,
+            route_timeout,
+            route_timeouts: RouteTimeouts::default(),
+            retries: 0,
+        }
+    }
+
+    /// The route timeout of `route`: its own, else the default.
+    pub fn timeout_for(&self, route: Route) -> Option<Micros> {
+        let own = match route {
+            Route::Orders => self.route_timeouts.orders,
+            Route::Catalog => self.route_timeouts.catalog,
+            Route::OrderHistory => self.route_timeouts.order_history,
+        };
+        own.or(self.route_timeout)
+    }
+
     /// Checks every field against its range.
     pub fn validate(&self) -> Result<(), ParamError> {
         ParamError::check_u64("gateway_pool", self.pool.into(), 1, 100_000, "")?;
-        if let Some(t) = self.route_timeout {
-            ParamError::check_u64("route_timeout", t, 1_000, HOUR, "µs")?;
+        let timeouts = [
+            ("route_timeout", self.route_timeout),
+            ("orders_timeout", self.route_timeouts.orders),
+            ("catalog_timeout", self.route_timeouts.catalog),
+            ("history_timeout", self.route_timeouts.order_history),
+        ];
+        for (field, t) in timeouts {
+            if let Some(t) = t {
+                ParamError::check_u64(field, t, 1_000, HOUR, "µs")?;
+            }
         }
+        ParamError::check_u64("gateway_retries", self.retries.into(), 0, 10, "")?;
         Ok(())
     }
 }
@@ -136,8 +192,41 @@ pub struct HedgeConfig {
     pub idempotency_key: bool,
 }
 
+/// `fallback` in JSON: a [`FallbackPolicy`], `null`, or a bool as before the policy
+/// (`true`: lesson 000's pending confirmation).
+fn fallback_policy<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<FallbackPolicy>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Bool(bool),
+        Policy(FallbackPolicy),
+    }
+    Ok(match Option::<Written>::deserialize(deserializer)? {
+        None | Some(Written::Bool(false)) => None,
+        Some(Written::Bool(true)) => Some(FallbackPolicy::reserve_stock()),
+        Some(Written::Policy(p)) => Some(p),
+    })
+}
+
 fn idempotent_by_default() -> bool {
     true
+}
+
+/// Idempotency keys on `POST /orders` as the front end re-sends it (off by default, and then
+/// not modelled: [`Trace::orders`] is absent). With it, the simulator counts the orders
+/// created and the duplicates among them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OrdersIdempotency {
+    /// True: every copy of one order carries the same `Idempotency-Key`, and `orders` keeps the
+    /// key in an [`IdempotencyStore`]: a copy arriving while the first is being worked on waits
+    /// for its answer, one arriving after gets the stored answer, neither is processed again.
+    /// False: no key; a copy is processed again and may create a second order.
+    pub key: bool,
+    /// How long `orders` keeps a key's answer (1 s..=30 days; lesson 000: 24 h).
+    #[serde(default)]
+    pub store: IdempotencyConfig,
 }
 
 impl HedgeConfig {
@@ -265,10 +354,14 @@ pub struct CascadeConfig {
     /// spends it too.
     #[serde(default)]
     pub request_budget: Option<Micros>,
-    /// When inventory cannot be used (timeout, error, breaker, bulkhead, budget), accept the
-    /// order as "pending confirmation" instead of failing it.
-    #[serde(default)]
-    pub fallback: bool,
+    /// What `POST /orders` answers when inventory cannot be used (timeout, error, breaker,
+    /// bulkhead, budget): with [`FallbackPolicy::Use`], that degraded answer (the order is
+    /// accepted "pending confirmation", lesson 000's `reserve_stock`, or provisional,
+    /// Northwind's) instead of the failure; with [`FallbackPolicy::None`] or `None`, the
+    /// failure. In JSON also `true` (lesson 000's `reserve_stock`) or `false`, as configs
+    /// written before the policy said it.
+    #[serde(default, deserialize_with = "fallback_policy")]
+    pub fallback: Option<FallbackPolicy>,
     /// The client leaves after this long without an answer (1 ms..=3600 s); the request, if
     /// still queued, becomes stale work.
     #[serde(default)]
@@ -310,6 +403,10 @@ pub struct CascadeConfig {
     /// A hedge on each try of the inventory call (off by default).
     #[serde(default)]
     pub hedge: Option<HedgeConfig>,
+    /// Idempotency keys on the front end's copies of `POST /orders`, and the count of
+    /// duplicate orders (off by default).
+    #[serde(default)]
+    pub idempotency: Option<OrdersIdempotency>,
 }
 
 impl Default for CascadeConfig {
@@ -341,7 +438,7 @@ impl Default for CascadeConfig {
             retry_budget: None,
             sidecar: None,
             request_budget: None,
-            fallback: false,
+            fallback: None,
             client_give_up: None,
             frontend_retries: 0,
             frontend_backoff: 0,
@@ -355,6 +452,7 @@ impl Default for CascadeConfig {
             priority_mix: PriorityMix::default(),
             queue_limit: None,
             hedge: None,
+            idempotency: None,
         }
     }
 }
@@ -449,6 +547,9 @@ impl CascadeConfig {
         }
         if let Some(h) = &self.hedge {
             h.validate()?;
+        }
+        if let Some(i) = &self.idempotency {
+            ParamError::check_u64("idempotency_ttl", i.store.ttl, SECOND, 30 * 24 * HOUR, "µs")?;
         }
         let sent = self.requests();
         if sent > MAX_REQUESTS {
@@ -564,6 +665,34 @@ struct Request {
     try_started: Micros,
     /// The current try's answer came from a hedge, not from the original.
     hedge_won: bool,
+    /// The order this request carries (the open loop's arrival number; the front end's copies
+    /// of one order share it): the idempotency key, when there is one.
+    op: u64,
+    /// This copy put the key "in progress" in the store and answers for it.
+    key_owner: bool,
+    /// The key was found: this copy is answered from the store (or waits for the copy that
+    /// owns the key) and creates no order.
+    replay: bool,
+    /// Tries of the gateway before this one (its retries after a route timeout).
+    gateway_try: u32,
+}
+
+/// What the idempotency store holds for a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KeyState {
+    /// A copy of the order is being worked on.
+    InProgress,
+    /// The answer given (an order was created, or a definite "no").
+    Done(Outcome),
+}
+
+/// An order that still has a copy alive or a front-end retry pending.
+#[derive(Debug, Clone, Copy, Default)]
+struct OpState {
+    /// Copies alive plus front-end retries scheduled.
+    refs: u32,
+    /// Orders its copies created.
+    created: u32,
 }
 
 struct Slot {
@@ -580,6 +709,7 @@ enum Event {
         route: Route,
         priority: Priority,
         attempt: u32,
+        op: u64,
     },
     /// A worker reserved for the request starts on it.
     Start(Id),
@@ -620,6 +750,15 @@ struct Sim<'a> {
     shedder: Option<LoadShedder>,
     hedger: Option<Hedger>,
     hedges: HedgeCounts,
+    /// The idempotency keys of `POST /orders` (with `idempotency.key`).
+    keys: Option<IdempotencyStore<KeyState>>,
+    /// The store's size that triggers its next purge of expired keys.
+    keys_purge_at: usize,
+    /// Copies waiting for the copy that owns their key, by order.
+    key_waiters: std::collections::BTreeMap<u64, Vec<Id>>,
+    /// Orders still alive, for the duplicate count (with `idempotency`).
+    ops: Option<std::collections::BTreeMap<u64, OpState>>,
+    orders: OrderCounts,
     sent: u64,
     counts: OutcomeCounts,
     routes: [RouteCounts; 3],
@@ -633,6 +772,7 @@ struct Sim<'a> {
     truncated: bool,
     stale_work: u64,
     frontend_retries: u64,
+    gateway_retries: u64,
     library_retries: u64,
     sidecar_retries: u64,
     interval: Micros,
@@ -660,6 +800,12 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
         .hedge
         .as_ref()
         .map(|h| Hedger::new(h.policy.clone()))
+        .transpose()?;
+    let keys = cfg
+        .idempotency
+        .as_ref()
+        .filter(|i| i.key)
+        .map(|i| IdempotencyStore::new(i.store.clone()))
         .transpose()?;
     let poisson = match cfg.arrivals {
         Arrivals::Even => None,
@@ -690,6 +836,14 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
         shedder,
         hedger,
         hedges: HedgeCounts::default(),
+        keys,
+        keys_purge_at: 1_024,
+        key_waiters: std::collections::BTreeMap::new(),
+        ops: cfg
+            .idempotency
+            .is_some()
+            .then(std::collections::BTreeMap::new),
+        orders: OrderCounts::default(),
         sent: 0,
         counts: OutcomeCounts::default(),
         routes: Route::ALL.map(route_counts),
@@ -703,6 +857,7 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
         truncated: false,
         stale_work: 0,
         frontend_retries: 0,
+        gateway_retries: 0,
         library_retries: 0,
         sidecar_retries: 0,
         interval: cfg.interval(),
@@ -768,6 +923,7 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
         routes: sim.routes.into_iter().filter(|r| r.sent > 0).collect(),
         stale_work: sim.stale_work,
         frontend_retries: sim.frontend_retries,
+        gateway_retries: sim.gateway_retries,
         library_retries: sim.library_retries,
         sidecar_retries: sim.sidecar_retries,
         peak_live_requests: sim.slots.len() as u64,
@@ -775,6 +931,10 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
             [Priority::Low, Priority::Normal, Priority::High].map(|p| s.shed_count(p))
         }),
         hedges: sim.hedger.is_some().then_some(sim.hedges),
+        orders: cfg.idempotency.as_ref().map(|_| OrderCounts {
+            recognised: sim.keys.as_ref().map_or(0, |k| k.duplicates_avoided()),
+            ..sim.orders
+        }),
     })
 }
 
@@ -856,9 +1016,22 @@ impl Sim<'_> {
                 && !r.holds_connection
         });
         if over {
+            let order = s
+                .request
+                .as_ref()
+                .filter(|r| r.route == Route::Orders)
+                .map(|r| r.op);
             s.request = None;
             s.generation = s.generation.wrapping_add(1);
             self.free.push(slot as u32);
+            if let (Some(op), Some(ops)) = (order, self.ops.as_mut()) {
+                if let Some(state) = ops.get_mut(&op) {
+                    state.refs = state.refs.saturating_sub(1);
+                    if state.refs == 0 {
+                        ops.remove(&op);
+                    }
+                }
+            }
         }
     }
 
@@ -997,8 +1170,21 @@ impl Sim<'_> {
     }
 
     /// A request reaches the system (through the gateway, if there is one).
-    fn arrive(&mut self, now: Micros, route: Route, priority: Priority, frontend_attempt: u32) {
+    fn arrive(
+        &mut self,
+        now: Micros,
+        route: Route,
+        priority: Priority,
+        frontend_attempt: u32,
+        op: u64,
+    ) {
         self.sent += 1;
+        if route == Route::Orders && frontend_attempt == 0 {
+            // A front-end copy takes over the reference its scheduled retry held.
+            if let Some(ops) = self.ops.as_mut() {
+                ops.entry(op).or_default().refs += 1;
+            }
+        }
         self.routes[route_index(route)].sent += 1;
         if frontend_attempt > 0 {
             self.frontend_retries += 1;
@@ -1035,6 +1221,10 @@ impl Sim<'_> {
             attempt_deadline: None,
             try_started: now,
             hedge_won: false,
+            op,
+            key_owner: false,
+            replay: false,
+            gateway_try: 0,
         });
         if let Some(g) = self.cfg.client_give_up {
             self.q
@@ -1046,15 +1236,20 @@ impl Sim<'_> {
                 self.maybe_free(id);
                 return;
             }
-            let route_timeout = gateway.route_timeout;
             self.connections += 1;
             if let Some(r) = self.get(id) {
                 r.holds_connection = true;
             }
-            if let Some(t) = route_timeout {
-                self.q
-                    .schedule(now.saturating_add(t), Event::GatewayTimeout(id));
-            }
+        }
+        self.send_upstream(now, id, route, priority);
+    }
+
+    /// The request (or the gateway's new try of it) goes to its service, under its route's
+    /// timeout.
+    fn send_upstream(&mut self, now: Micros, id: Id, route: Route, priority: Priority) {
+        if let Some(t) = self.cfg.gateway.as_ref().and_then(|g| g.timeout_for(route)) {
+            self.q
+                .schedule(now.saturating_add(t), Event::GatewayTimeout(id));
         }
         match route {
             Route::Catalog => {
@@ -1103,13 +1298,14 @@ impl Sim<'_> {
                 self.schedule_next_arrival(now, n);
                 let route = self.draw_route();
                 let priority = self.draw_priority();
-                self.arrive(now, route, priority, 0);
+                self.arrive(now, route, priority, 0, n);
             }
             Event::FrontendRetry {
                 route,
                 priority,
                 attempt,
-            } => self.arrive(now, route, priority, attempt),
+                op,
+            } => self.arrive(now, route, priority, attempt, op),
             Event::Start(id) => self.start(now, id),
             Event::BulkheadExpire(id) => {
                 let Some(which) = self.get(id).and_then(|r| r.bulkhead) else {
@@ -1136,7 +1332,15 @@ impl Sim<'_> {
                 self.maybe_free(id);
             }
             Event::GatewayTimeout(id) => {
-                if !self.get(id).is_some_and(|r| r.holds_connection) {
+                let retries = self.cfg.gateway.as_ref().map_or(0, |g| g.retries);
+                let Some(r) = self.get(id) else {
+                    return;
+                };
+                if !r.holds_connection {
+                    return;
+                }
+                if r.outcome.is_none() && r.gateway_try < retries {
+                    self.gateway_retry(now, id);
                     return;
                 }
                 self.answer(now, id, Outcome::GatewayTimeout);
@@ -1150,6 +1354,50 @@ impl Sim<'_> {
                 }
             }
         }
+    }
+
+    /// The route timeout ran out and the gateway tries again: a new copy of the request goes
+    /// to the service, taking over the client, its connection and its record; the old copy
+    /// goes on with nobody to answer (stale work if a worker finishes it).
+    fn gateway_retry(&mut self, now: Micros, id: Id) {
+        let give_up = self.cfg.client_give_up;
+        let Some(old) = self.get(id) else {
+            return;
+        };
+        let mut copy = old.clone();
+        // Answered to nobody: the client's outcome is the new copy's; nothing is counted here.
+        old.outcome = Some(Outcome::GatewayTimeout);
+        old.holds_connection = false;
+        old.record = None;
+        copy.started = None;
+        copy.server = Server::Outside;
+        copy.bulkhead = None;
+        copy.admission = None;
+        copy.stack_started = now;
+        copy.call = CallKind::Ok;
+        copy.retry = None;
+        copy.budget = None;
+        copy.sidecar = None;
+        copy.attempt_deadline = None;
+        copy.try_started = now;
+        copy.hedge_won = false;
+        copy.key_owner = false;
+        copy.replay = false;
+        copy.gateway_try += 1;
+        let (route, priority, op, arrived) = (copy.route, copy.priority, copy.op, copy.arrived);
+        let new = self.alloc(copy);
+        self.gateway_retries += 1;
+        if route == Route::Orders {
+            if let Some(state) = self.ops.as_mut().and_then(|o| o.get_mut(&op)) {
+                state.refs += 1;
+            }
+        }
+        if let Some(g) = give_up {
+            let at = arrived.saturating_add(g).max(now);
+            self.q.schedule(at, Event::ClientGiveUp(new));
+        }
+        self.maybe_free(id);
+        self.send_upstream(now, new, route, priority);
     }
 
     fn bulkhead_mut(&mut self, which: Which) -> Option<&mut Bulkhead> {
@@ -1175,9 +1423,12 @@ impl Sim<'_> {
             Route::OrderHistory if !shared_history => Which::History,
             _ => Which::Inventory,
         };
-        let record = r.record;
+        let (record, route, op) = (r.record, r.route, r.op);
         if let Some(rec) = record.and_then(|i| self.records.get_mut(i)) {
             rec.started = Some(now);
+        }
+        if route == Route::Orders && self.check_key(now, id, op) {
+            return;
         }
         let acquire = self.bulkhead_mut(which).map(|b| b.try_acquire(now, id));
         if acquire.is_some() {
@@ -1195,6 +1446,44 @@ impl Sim<'_> {
                     r.bulkhead = None;
                 }
                 self.server_finish(now, id, Outcome::BulkheadFull)
+            }
+        }
+    }
+
+    /// `orders` looks the order's idempotency key up before doing any work. Found and answered:
+    /// the stored answer, at once. Found in progress: the copy waits, holding its worker, for
+    /// the answer of the copy that owns the key. Not found: this copy owns it from now on.
+    /// Returns true when the copy is not to be processed.
+    fn check_key(&mut self, now: Micros, id: Id, op: u64) -> bool {
+        let Some(store) = self.keys.as_mut() else {
+            return false;
+        };
+        let key = op.to_string();
+        let found = store.lookup(now, &key);
+        if found.is_none() {
+            store.store(now, &key, KeyState::InProgress);
+            if store.len() >= self.keys_purge_at {
+                store.purge_expired(now);
+                self.keys_purge_at = (2 * store.len()).max(1_024);
+            }
+        }
+        let Some(r) = self.get(id) else {
+            return true;
+        };
+        match found {
+            None => {
+                r.key_owner = true;
+                false
+            }
+            Some(KeyState::Done(outcome)) => {
+                r.replay = true;
+                self.server_finish(now, id, outcome);
+                true
+            }
+            Some(KeyState::InProgress) => {
+                r.replay = true;
+                self.key_waiters.entry(op).or_default().push(id);
+                true
             }
         }
     }
@@ -1491,7 +1780,11 @@ impl Sim<'_> {
     /// The worker is done with the request (`outcome` is what `orders` answers): it takes the
     /// next queued request; the answer goes back through the gateway to the client.
     fn server_finish(&mut self, now: Micros, id: Id, outcome: Outcome) {
-        let fallback = self.cfg.fallback;
+        let fallback = self
+            .cfg
+            .fallback
+            .as_ref()
+            .and_then(FallbackPolicy::on_failure);
         let Some(r) = self.get(id) else {
             return;
         };
@@ -1500,12 +1793,24 @@ impl Sim<'_> {
         }
         r.server = Server::Done;
         let stale = r.outcome.is_some();
-        let outcome = if fallback && r.route == Route::Orders && inventory_failure(outcome) {
-            Outcome::Fallback
-        } else {
-            outcome
-        };
+        let outcome =
+            if fallback.is_some() && r.route == Route::Orders && inventory_failure(outcome) {
+                Outcome::Fallback
+            } else {
+                outcome
+            };
+        let (route, op, key_owner, replay) = (r.route, r.op, r.key_owner, r.replay);
+        r.key_owner = false;
         let service = now.saturating_sub(r.started.unwrap_or(now));
+        let created =
+            route == Route::Orders && !replay && matches!(outcome, Outcome::Ok | Outcome::Fallback);
+        if let (true, Some(state)) = (created, self.ops.as_mut().and_then(|o| o.get_mut(&op))) {
+            self.orders.created += 1;
+            if state.created > 0 {
+                self.orders.duplicates += 1;
+            }
+            state.created += 1;
+        }
         if stale {
             self.stale_work += 1;
         }
@@ -1522,6 +1827,26 @@ impl Sim<'_> {
         }
         self.release_connection(id);
         self.maybe_free(id);
+        if key_owner {
+            self.settle_key(now, op, outcome);
+        }
+    }
+
+    /// The copy owning an order's key is done: an answer is kept for the key's TTL, a failure
+    /// forgets the key (a later copy does the work again); the copies waiting for it get the
+    /// same answer.
+    fn settle_key(&mut self, now: Micros, op: u64, outcome: Outcome) {
+        if let Some(store) = self.keys.as_mut() {
+            let key = op.to_string();
+            if outcome.is_answer() {
+                store.store(now, &key, KeyState::Done(outcome));
+            } else {
+                store.remove(&key);
+            }
+        }
+        for waiter in self.key_waiters.remove(&op).unwrap_or_default() {
+            self.server_finish(now, waiter, outcome);
+        }
     }
 
     /// The client gets its answer, if it has none yet: the request is counted, once.
@@ -1535,8 +1860,14 @@ impl Sim<'_> {
             return;
         }
         r.outcome = Some(outcome);
-        let (arrived, route, priority, attempt, record) =
-            (r.arrived, r.route, r.priority, r.frontend_attempt, r.record);
+        let (arrived, route, priority, attempt, record, op) = (
+            r.arrived,
+            r.route,
+            r.priority,
+            r.frontend_attempt,
+            r.record,
+            r.op,
+        );
         self.counts.add(outcome);
         self.routes[route_index(route)].outcomes.add(outcome);
         let e2e = now.saturating_sub(arrived);
@@ -1553,12 +1884,18 @@ impl Sim<'_> {
             rec.outcome = outcome;
         }
         if !outcome.is_answer() && attempt < frontend_retries {
+            if route == Route::Orders {
+                if let Some(state) = self.ops.as_mut().and_then(|o| o.get_mut(&op)) {
+                    state.refs += 1;
+                }
+            }
             self.q.schedule(
                 now.saturating_add(backoff),
                 Event::FrontendRetry {
                     route,
                     priority,
                     attempt: attempt + 1,
+                    op,
                 },
             );
         }

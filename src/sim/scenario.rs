@@ -3,11 +3,12 @@
 
 use super::latency::Micros;
 use super::model::{
-    Arrivals, CascadeConfig, GatewayConfig, HedgeConfig, HistoryBulkhead, SidecarConfig,
+    Arrivals, CascadeConfig, GatewayConfig, HedgeConfig, HistoryBulkhead, OrdersIdempotency,
+    SidecarConfig,
 };
 use crate::resilience::{
-    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, Jitter, LoadShedConfig, ParamError,
-    RetryBudgetConfig, RetryPolicy, Window,
+    BreakerConfig, BulkheadConfig, Fallback, FallbackPolicy, HedgeDelay, HedgePolicy,
+    IdempotencyConfig, Jitter, LoadShedConfig, ParamError, RetryBudgetConfig, RetryPolicy, Window,
 };
 
 const MS: Micros = 1_000;
@@ -27,7 +28,7 @@ pub enum Scenario {
 }
 
 /// Keys [`apply_set`] accepts.
-pub const SET_KEYS: [&str; 44] = [
+pub const SET_KEYS: [&str; 51] = [
     "rate",
     "threads",
     "duration",
@@ -55,6 +56,10 @@ pub const SET_KEYS: [&str; 44] = [
     "frontend_retries",
     "gateway_pool",
     "route_timeout",
+    "orders_timeout",
+    "catalog_timeout",
+    "history_timeout",
+    "gateway_retries",
     "catalog_share",
     "history_share",
     "queue_limit",
@@ -72,6 +77,9 @@ pub const SET_KEYS: [&str; 44] = [
     "shed_high",
     "priority_low",
     "priority_high",
+    "fallback",
+    "idempotency_key",
+    "idempotency_ttl",
 ];
 
 /// Jitter modes by the name [`apply_set`]'s `jitter` key takes, in the order a list shows them.
@@ -253,7 +261,7 @@ impl Preset {
                 breaker: Some(BreakerConfig::lesson_000()),
                 business_error_rate: 0.6,
                 business_errors_trip_breaker: true,
-                fallback: true,
+                fallback: Some(FallbackPolicy::reserve_stock()),
                 seed: 2,
                 ..Scenario::None.config()
             },
@@ -298,10 +306,7 @@ fn saturday() -> CascadeConfig {
         recover_at: Some(40 * SECOND),
         fast: 40 * MS,
         slow: 4 * SECOND,
-        gateway: Some(GatewayConfig {
-            pool: 200,
-            route_timeout: Some(60 * SECOND),
-        }),
+        gateway: Some(GatewayConfig::new(200, Some(60 * SECOND))),
         // Anna gives up after 5 s; the front end retries twice, 1 s apart.
         client_give_up: Some(5 * SECOND),
         frontend_retries: 2,
@@ -330,7 +335,7 @@ fn northwind(history: HistoryBulkhead) -> CascadeConfig {
         history_share: 0.2,
         history_latency: 20 * MS,
         history_bulkhead: history,
-        fallback: true,
+        fallback: Some(FallbackPolicy::northwind_reserve_stock()),
         seed: 5,
         ..CascadeConfig::default()
     }
@@ -593,16 +598,35 @@ pub fn apply_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<(), 
         "gateway_pool" => {
             let pool = parse_int("gateway_pool", value, 1, 100_000)? as u32;
             cfg.gateway
-                .get_or_insert(GatewayConfig {
-                    pool,
-                    route_timeout: None,
-                })
+                .get_or_insert(GatewayConfig::new(pool, None))
                 .pool = pool;
         }
         "route_timeout" => {
             let t = parse_time("route_timeout", value, MS, 3_600 * SECOND)?;
             if let Some(g) = cfg.gateway.as_mut() {
                 g.route_timeout = Some(t);
+            }
+        }
+        "orders_timeout" | "catalog_timeout" | "history_timeout" => {
+            let field = match key {
+                "orders_timeout" => "orders_timeout",
+                "catalog_timeout" => "catalog_timeout",
+                _ => "history_timeout",
+            };
+            let t = parse_time(field, value, MS, 3_600 * SECOND)?;
+            if let Some(g) = cfg.gateway.as_mut() {
+                let slot = match field {
+                    "orders_timeout" => &mut g.route_timeouts.orders,
+                    "catalog_timeout" => &mut g.route_timeouts.catalog,
+                    _ => &mut g.route_timeouts.order_history,
+                };
+                *slot = Some(t);
+            }
+        }
+        "gateway_retries" => {
+            let n = parse_int("gateway_retries", value, 0, 10)? as u32;
+            if let Some(g) = cfg.gateway.as_mut() {
+                g.retries = n;
             }
         }
         "catalog_share" => cfg.catalog_share = parse_float("catalog_share", value, 0.0, 1.0)?,
@@ -639,6 +663,53 @@ pub fn apply_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<(), 
         "max_hedges" => {
             let n = parse_int("max_hedges", value, 1, 8)? as u32;
             cfg.hedge.get_or_insert_with(lesson_hedge).policy.max_hedges = n;
+        }
+        "fallback" => {
+            let v = value.trim();
+            cfg.fallback = match v {
+                "on" => Some(FallbackPolicy::reserve_stock()),
+                "off" => None,
+                "none" => Some(FallbackPolicy::None {
+                    reason: "switched off on the command line".to_string(),
+                }),
+                _ => Some(FallbackPolicy::Use(
+                    Fallback::ALL
+                        .into_iter()
+                        .find(|f| f.label() == v)
+                        .ok_or_else(|| {
+                            let labels: Vec<&str> =
+                                Fallback::ALL.iter().map(|f| f.label()).collect();
+                            err(
+                                "fallback",
+                                &format!("on, off, none, {}", labels.join(", ")),
+                                value,
+                            )
+                        })?,
+                )),
+            };
+        }
+        "idempotency_key" => {
+            let key = match value.trim() {
+                "on" => true,
+                "off" => false,
+                _ => return Err(err("idempotency_key", "on, off", value)),
+            };
+            cfg.idempotency
+                .get_or_insert_with(|| OrdersIdempotency {
+                    key,
+                    store: IdempotencyConfig::lesson_000(),
+                })
+                .key = key;
+        }
+        "idempotency_ttl" => {
+            let ttl = parse_time("idempotency_ttl", value, SECOND, 30 * 24 * 3_600 * SECOND)?;
+            cfg.idempotency
+                .get_or_insert_with(|| OrdersIdempotency {
+                    key: true,
+                    store: IdempotencyConfig::lesson_000(),
+                })
+                .store
+                .ttl = ttl;
         }
         _ => {
             return Err(ParamError {

@@ -486,6 +486,21 @@ pub struct HedgeCounts {
     pub won: u64,
 }
 
+/// Orders `POST /orders` created, when the config models idempotency keys
+/// ([`crate::sim::model::CascadeConfig::idempotency`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderCounts {
+    /// Orders created: copies `orders` processed to an order (`ok` or `fallback`), wherever
+    /// their answer went (a client that had left, a front-end copy).
+    pub created: u64,
+    /// Of those, the second, third... order of one client order: its front-end copies
+    /// processed again (none with a key, unless the key had expired).
+    pub duplicates: u64,
+    /// Copies `orders` recognised by their key and did not process again (answered from the
+    /// store, or made to wait for the copy being worked on); 0 without a key.
+    pub recognised: u64,
+}
+
 /// Everything one run produced.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Trace {
@@ -526,6 +541,10 @@ pub struct Trace {
     /// Of `sent`, the requests that were front-end retries.
     #[serde(default)]
     pub frontend_retries: u64,
+    /// Tries the gateway sent again after a route timeout (Kong's `retries`); each is a copy
+    /// of a request already in `sent`, not a request of its own.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub gateway_retries: u64,
     /// Retries the `orders` library made towards inventory.
     #[serde(default)]
     pub library_retries: u64,
@@ -544,6 +563,14 @@ pub struct Trace {
     /// JSON, so traces without a hedge read exactly as before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hedges: Option<HedgeCounts>,
+    /// Orders created and duplicated; `None` (and left out of the JSON) unless the config
+    /// models idempotency keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orders: Option<OrderCounts>,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 impl Trace {
