@@ -13,6 +13,9 @@ use crate::page::export::{run_json, series_csv};
 use crate::page::permalink::to_query;
 use crate::page::state::{Action, Page, Shared};
 
+/// How long the settings must stay unchanged before the address bar follows them.
+const ADDRESS_BAR_DELAY_MS: u32 = 250;
+
 /// The page state of one playground or widget, played by animation frames while playing.
 #[hook]
 pub fn use_page(initial: &Shared<Page>) -> (UseReducerHandle<PageState>, Callback<Action>) {
@@ -74,21 +77,27 @@ pub fn playground(props: &PlaygroundProps) -> Html {
     let page = &state.0;
     let query = to_query(page);
     {
-        // Keep the address bar a permalink; not while playing (browsers limit how often it may
-        // change).
+        // Keep the address bar a permalink: once the settings have been still for a moment (the
+        // browser takes milliseconds per change, too slow for every step of a slider drag) and
+        // not while playing.
         let playing = page.playing;
         use_effect_with((query.clone(), playing), move |(query, playing)| {
-            if standalone && !*playing {
-                if let Some(w) = web_sys::window() {
-                    if let Ok(history) = w.history() {
-                        let _ = history.replace_state_with_url(
-                            &wasm_bindgen::JsValue::NULL,
-                            "",
-                            Some(&format!("?{query}")),
-                        );
+            let query = query.clone();
+            let update = (standalone && !*playing).then(|| {
+                gloo_timers::callback::Timeout::new(ADDRESS_BAR_DELAY_MS, move || {
+                    if let Some(w) = web_sys::window() {
+                        if let Ok(history) = w.history() {
+                            let _ = history.replace_state_with_url(
+                                &wasm_bindgen::JsValue::NULL,
+                                "",
+                                Some(&format!("?{query}")),
+                            );
+                        }
                     }
-                }
-            }
+                })
+            });
+            // Dropping a pending timeout cancels it: only the last settings reach the bar.
+            move || drop(update)
         });
     }
     let export = {

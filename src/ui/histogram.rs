@@ -95,6 +95,7 @@ fn draw(canvas: HtmlCanvasElement, data: &OutcomeHistogram, dark: bool) -> Resul
         .configure_mesh()
         .disable_x_mesh()
         .light_line_style(ink.mix(0.08))
+        .max_light_lines(1)
         .bold_line_style(ink.mix(0.2))
         .axis_style(ink)
         .x_desc("latency (ms, log scale)")
