@@ -544,12 +544,15 @@ async fn the_retries_switch_changes_the_counters() {
         // The jitter select reaches the run too: no jitter makes the retries of one wave
         // leave together.
         page.eval(&set_value("jitter", "0")).await;
-        assert!(page
-            .eval("return location.search")
-            .await
-            .as_str()
-            .unwrap()
-            .contains("jitter=none"));
+        let link = page
+            .eval("return document.getElementById('permalink').value")
+            .await;
+        assert!(link.as_str().unwrap().contains("jitter=none"), "{link}");
+        // The address bar follows once the settings have been still for a moment.
+        let search = page
+            .eval("return new Promise(r => setTimeout(() => r(location.search), 600))")
+            .await;
+        assert!(search.as_str().unwrap().contains("jitter=none"), "{search}");
     })
     .await;
 }
