@@ -335,3 +335,76 @@ fn bad_presets_and_config_files_exit_2_naming_the_problem() {
     }
     std::fs::remove_dir_all(out_of_range.parent().unwrap()).unwrap();
 }
+
+#[test]
+fn payments_keys_switch_it_on_and_report_where_requests_failed() {
+    let out = cascade(&[
+        "--json",
+        "--scenario",
+        "timeout",
+        "--set",
+        "degrade_at=3600",
+        "--set",
+        "payments_degrade_at=3",
+        "--set",
+        "payments_slow=2",
+        "--set",
+        "payments_timeout=300ms",
+    ]);
+    assert!(out.status.success());
+    let v: serde_json::Value =
+        serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+    assert_eq!(v["inventory_calls"], 1200);
+    assert!(v["payments_calls"].as_u64().unwrap() > 300);
+    assert!(v["timeout"].as_u64().unwrap() > 0);
+    assert_eq!(v["payments_timeouts"], v["timeout"]);
+    // Off (the default, or said so): no payments keys at all.
+    for args in [
+        &["--json", "--scenario", "cb"][..],
+        &[
+            "--json",
+            "--scenario",
+            "cb",
+            "--set",
+            "payments_slow=2",
+            "--set",
+            "payments=off",
+        ],
+    ] {
+        let out = cascade(args);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(!text.contains("payments"), "{text}");
+    }
+    // The table line says what happened at payments (only the 301 orders inventory served
+    // in time went on to it).
+    let out = cascade(&["--scenario", "timeout", "--set", "payments=on"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("[payments calls=301 timeout=0"), "{text}");
+}
+
+#[test]
+fn bad_payments_input_names_the_key_and_its_range() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["--set", "payments=maybe"], "on, off"),
+        (&["--set", "payments_timeout=0"], "0.001..=3600 s"),
+        (&["--set", "payments_error_rate=1.5"], "0..=1"),
+        (&["--set", "payments_speed=1"], "payments_timeout"),
+    ];
+    for (args, range) in cases {
+        let out = cascade(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        let key = args[1].split('=').next().unwrap();
+        assert!(err.contains(key) && err.contains(range), "{err}");
+    }
+    // A p99 under the median is caught by the whole config's check, naming the key.
+    let out = cascade(&["--set", "payments_fast=1", "--set", "payments_fast_p99=0.5"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("payments_fast_p99") && err.lines().count() == 1,
+        "{err}"
+    );
+}

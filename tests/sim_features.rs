@@ -2,10 +2,12 @@
 //! mechanism it stands for, the presets' key figures, and the first trip of `cb`.
 
 use resilience_playground::resilience::{
-    BreakerConfig, BreakerState, Fallback, FallbackPolicy, Jitter, LoadShedConfig,
+    BreakerConfig, BreakerState, BulkheadConfig, Fallback, FallbackPolicy, Jitter, LoadShedConfig,
     RetryBudgetConfig, RetryPolicy, TransitionReason,
 };
-use resilience_playground::sim::model::{run, Arrivals, CascadeConfig, GatewayConfig, PriorityMix};
+use resilience_playground::sim::model::{
+    run, Arrivals, CascadeConfig, GatewayConfig, PaymentsConfig, PriorityMix,
+};
 use resilience_playground::sim::scenario::{apply_set, Preset, Scenario};
 use resilience_playground::sim::trace::{Outcome, Route, RouteCounts, Trace};
 
@@ -679,4 +681,150 @@ fn a_gateway_retry_after_recovery_gets_through() {
     assert!(b.outcomes.ok >= a.outcomes.ok + 60, "{a:?} {b:?}");
     assert_eq!(b.outcomes.ok + b.outcomes.gateway_timeout, b.sent);
     assert!(t.gateway_retries > 0);
+}
+
+// ---- payments, the second dependency -----------------------------------------------------
+
+/// Payments on its own: healthy at 60 ms, 2 s for calls after 3 s, a 300 ms timeout, no
+/// breaker and no bulkhead (each test adds the protection it looks at).
+fn slow_payments() -> PaymentsConfig {
+    PaymentsConfig {
+        fast: 60 * MS,
+        slow: 2 * SECOND,
+        degrade_at: Some(3 * SECOND),
+        timeout: Some(300 * MS),
+        breaker: None,
+        bulkhead: None,
+        ..PaymentsConfig::default()
+    }
+}
+
+/// The lesson's `timeout` scenario with inventory healthy all along.
+fn healthy_inventory(s: Scenario) -> CascadeConfig {
+    CascadeConfig {
+        degrade_at: 3_600 * SECOND,
+        ..s.config()
+    }
+}
+
+#[test]
+fn payments_off_leaves_the_trace_as_it_was() {
+    let c = Scenario::Bulkhead.config();
+    assert_eq!(c.payments, None);
+    let t = run(&c).unwrap();
+    assert_eq!(t.payments, None);
+    assert!(t.series.iter().all(|b| b.payments_calls == 0));
+    let json = serde_json::to_string(&t).unwrap();
+    assert!(!json.contains("payments"), "payments in the JSON when off");
+}
+
+#[test]
+fn slow_payments_time_orders_out_at_payments_while_inventory_stays_healthy() {
+    let c = CascadeConfig {
+        payments: Some(slow_payments()),
+        ..healthy_inventory(Scenario::Timeout)
+    };
+    let t = run(&c).unwrap();
+    conserved(&t);
+    let p = t.payments.clone().unwrap();
+    // Payments is called 40 ms after arrival, once inventory has answered: the calls after
+    // 3 s (strictly) are those of the orders that arrived after 2.96 s, 903 of the 1,200, and
+    // they all time out at payments.
+    assert_eq!(t.outcomes.timeout, 903, "{:?}", t.outcomes);
+    assert_eq!(p.timeouts, t.outcomes.timeout);
+    assert_eq!((p.errors, p.rejected), (0, 0));
+    assert_eq!(t.outcomes.ok, t.sent - t.outcomes.timeout);
+    // Inventory answered every request in 40 ms; payments was called once per order.
+    let inventory: u64 = t.series.iter().map(|b| b.inventory_calls).sum();
+    assert_eq!(inventory, t.sent);
+    assert_eq!(p.calls, t.sent);
+    // Service time: 40 ms at inventory + 60 ms at payments, or + the 300 ms timeout.
+    assert_eq!(t.service.p50, Some(340 * MS));
+    let ok = t.service_histograms.get(&Outcome::Ok).unwrap();
+    let fastest = ok.value_at_rank(0).unwrap();
+    assert!(fastest.abs_diff(100 * MS) < MS, "{fastest}");
+    // The same payments with inventory slow too: the 899 orders whose inventory call starts
+    // after 3 s time out at inventory and never reach payments; only the 4 that arrived
+    // between 2.97 s and 3 s get through inventory in time to time out at payments.
+    let mut c2 = c.clone();
+    c2.degrade_at = 3 * SECOND;
+    let t2 = run(&c2).unwrap();
+    let p2 = t2.payments.unwrap();
+    assert_eq!((p2.timeouts, p2.calls), (4, 301));
+    assert_eq!(t2.outcomes.timeout, 899 + 4);
+}
+
+#[test]
+fn the_payments_breaker_opens_independently_of_inventorys() {
+    // Both breakers with a 1 s window; only payments degrades.
+    let mut c = CascadeConfig {
+        payments: Some(PaymentsConfig {
+            breaker: Some(BreakerConfig {
+                window: resilience_playground::resilience::Window::Time(SECOND),
+                ..BreakerConfig::lesson_000()
+            }),
+            ..slow_payments()
+        }),
+        ..healthy_inventory(Scenario::Cb)
+    };
+    apply_set(&mut c, "window", "1").unwrap();
+    let t = run(&c).unwrap();
+    conserved(&t);
+    let p = t.payments.clone().unwrap();
+    let opened = p.first_open().expect("the payments breaker opens");
+    assert!((3 * SECOND..5 * SECOND).contains(&opened), "{opened}");
+    // Inventory's breaker never left CLOSED, its gauge says so, and every refusal was
+    // payments'.
+    assert!(t.transitions.is_empty(), "{:?}", t.transitions);
+    assert!(t.series.iter().all(|b| b.breaker_state == 0));
+    assert_eq!(p.rejected, t.outcomes.circuit_open);
+    assert!(t.outcomes.circuit_open > 500, "{:?}", t.outcomes);
+    // While payments' breaker is open, calls to payments stop but inventory's go on.
+    let open_slice = (opened / 100_000) as usize + 2;
+    assert_eq!(t.series[open_slice].payments_calls, 0);
+    assert_eq!(t.series[open_slice].inventory_calls, 10);
+    // The other way round: inventory degrades, payments is healthy: only inventory's opens,
+    // and the requests it refuses never reach payments.
+    let mut c2 = Scenario::Cb.config();
+    apply_set(&mut c2, "window", "1").unwrap();
+    c2.payments = c.payments.clone().map(|p| PaymentsConfig {
+        degrade_at: None,
+        ..p
+    });
+    let t2 = run(&c2).unwrap();
+    let p2 = t2.payments.clone().unwrap();
+    assert!(t2.first_open().is_some());
+    assert!(p2.transitions.is_empty(), "{:?}", p2.transitions);
+    assert_eq!(p2.rejected + p2.timeouts, 0);
+    assert_eq!(p2.calls, t2.outcomes.ok);
+}
+
+#[test]
+fn payments_has_its_own_bulkhead_and_retries() {
+    let c = CascadeConfig {
+        payments: Some(PaymentsConfig {
+            bulkhead: Some(BulkheadConfig {
+                permits: 2,
+                max_wait: 0,
+                ..BulkheadConfig::cascade_sim()
+            }),
+            retry: Some(RetryPolicy {
+                attempts: 2,
+                ..RetryPolicy::lesson_000()
+            }),
+            ..slow_payments()
+        }),
+        ..healthy_inventory(Scenario::Timeout)
+    };
+    let t = run(&c).unwrap();
+    conserved(&t);
+    let p = t.payments.unwrap();
+    // Two permits, each held ~600 ms (two 300 ms attempts): most degraded orders are refused.
+    assert_eq!(p.rejected, t.outcomes.bulkhead_full);
+    assert!(t.outcomes.bulkhead_full > 700, "{:?}", t.outcomes);
+    assert_eq!(p.timeouts, t.outcomes.timeout);
+    assert!(t.library_retries > 0 && t.library_retries <= p.timeouts);
+    assert_eq!(p.calls, t.sent - p.rejected + t.library_retries);
+    // The same seed, the same trace.
+    assert_eq!(run(&c).unwrap(), run(&c).unwrap());
 }

@@ -10,9 +10,9 @@ use resilience_playground::resilience::{
 use resilience_playground::sim::engine::EngineError;
 use resilience_playground::sim::model::{
     run, run_with_cap, Arrivals, CascadeConfig, GatewayConfig, HedgeConfig, HistoryBulkhead,
-    OrdersIdempotency, PriorityMix, RunError, SidecarConfig,
+    OrdersIdempotency, PaymentsConfig, PriorityMix, RunError, SidecarConfig,
 };
-use resilience_playground::sim::trace::Trace;
+use resilience_playground::sim::trace::{Outcome, Trace};
 
 const MS: u64 = 1_000;
 const SECOND: u64 = 1_000_000;
@@ -86,112 +86,186 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
         1u32..3,
     ));
     let idempotency = prop::option::of((any::<bool>(), 1u64..30));
-    (load, stack, faults, edge, sidecar, hedge, idempotency).prop_map(
-        |(load, stack, faults, edge, sidecar, hedge, idempotency)| {
-            let (rate, threads, duration, degrade_at, fast, slow, timeout, seed, drain, poisson) =
-                load;
-            let (breaker, bulkhead, retry, retry_budget, request_budget, fallback) = stack;
-            let (p99_factor, recover_after, error_rate, business_error_rate, trip) = faults;
-            let (
-                give_up,
-                fe_retries,
-                fe_backoff,
-                gateway,
-                catalog,
-                history,
-                history_bh,
-                shed,
-                queue_limit,
-                high,
-            ) = edge;
-            CascadeConfig {
-                rate,
-                threads,
-                duration: duration * MS,
-                degrade_at: degrade_at * MS,
-                fast: fast * MS,
-                slow: slow * MS,
-                timeout: timeout.map(|t| t * MS),
-                breaker: breaker.map(|(window, min_calls, failure_ratio, cooldown, probes)| {
-                    BreakerConfig {
-                        window: Window::Time(window * MS),
-                        min_calls,
-                        failure_ratio,
-                        cooldown: cooldown * MS,
-                        half_open_probes: probes,
-                        ..BreakerConfig::lesson_000()
-                    }
-                }),
-                bulkhead: bulkhead.map(|(permits, max_wait)| BulkheadConfig {
-                    permits,
-                    max_wait: max_wait * MS,
-                    ..BulkheadConfig::cascade_sim()
-                }),
-                seed,
-                drain,
-                record_requests: true,
-                arrivals: if poisson {
-                    Arrivals::Poisson
-                } else {
-                    Arrivals::Even
-                },
-                fast_p99: p99_factor.filter(|_| fast > 0).map(|f| fast * MS * f),
-                slow_p99: p99_factor.filter(|_| slow > 0).map(|f| slow * MS * f),
-                recover_at: recover_after.map(|r| (degrade_at + r) * MS),
-                error_rate,
-                business_error_rate,
-                business_errors_trip_breaker: trip,
-                retry: retry.map(|(attempts, base, jitter)| RetryPolicy {
-                    attempts,
-                    base: base * MS,
-                    cap: 4 * base * MS,
-                    jitter,
-                }),
-                retry_budget: retry_budget.then(RetryBudgetConfig::lesson_000),
-                sidecar: sidecar.map(|(retries, per_try)| SidecarConfig {
-                    retries,
-                    per_try_timeout: per_try.map(|t| t * MS),
-                    ..SidecarConfig::lesson_000()
-                }),
-                request_budget: request_budget.map(|b| b * MS),
-                fallback: fallback.then(FallbackPolicy::reserve_stock),
-                client_give_up: give_up.map(|g| g * MS),
-                frontend_retries: fe_retries,
-                frontend_backoff: fe_backoff * MS,
-                gateway: gateway.map(|(pool, route_timeout, orders_timeout, retries)| {
-                    let mut g = GatewayConfig::new(pool, route_timeout.map(|t| t * MS));
-                    g.route_timeouts.orders = orders_timeout.map(|t| t * MS);
-                    g.retries = retries;
-                    g
-                }),
-                catalog_share: catalog,
-                catalog_latency: 20 * MS,
-                history_share: history,
-                history_latency: 10 * MS,
-                history_bulkhead: match history_bh {
-                    0 => HistoryBulkhead::None,
-                    1 => HistoryBulkhead::Shared,
-                    _ => HistoryBulkhead::Own(BulkheadConfig::northwind_order_history()),
-                },
-                load_shed: shed.then(|| LoadShedConfig {
-                    low: threads / 3,
-                    normal: threads * 2 / 3,
-                    high: threads,
-                    ..LoadShedConfig::lesson_000()
-                }),
-                priority_mix: PriorityMix { high, low: 0.3 },
-                queue_limit,
-                hedge: hedge.map(|(delay, max_hedges)| HedgeConfig {
-                    policy: HedgePolicy { delay, max_hedges },
-                    idempotency_key: true,
-                }),
-                idempotency: idempotency.map(|(key, ttl)| OrdersIdempotency {
-                    key,
-                    store: IdempotencyConfig { ttl: ttl * SECOND },
-                }),
-            }
-        },
+    // Payments: latency (ms) healthy and degraded, lognormal or fixed, a fault schedule, and
+    // its own timeout, breaker, bulkhead and retries.
+    let payments = prop::option::of((
+        (0u64..200, 0u64..3_000, prop::option::of(1u64..5)),
+        (
+            prop::option::of(0u64..4_000),
+            prop::option::of(0u64..4_000),
+            0.0f64..1.0,
+        ),
+        (
+            prop::option::of(1u64..500),
+            prop::option::of((1u64..5_000, 1u32..30, 0.1f64..1.0, 1u64..3_000, 1u32..5)),
+            prop::option::of((1u32..16, 0u64..100)),
+            prop::option::of(1u32..4),
+        ),
+    ));
+    (
+        load,
+        stack,
+        faults,
+        edge,
+        sidecar,
+        hedge,
+        idempotency,
+        payments,
     )
+        .prop_map(
+            |(load, stack, faults, edge, sidecar, hedge, idempotency, payments)| {
+                let (
+                    rate,
+                    threads,
+                    duration,
+                    degrade_at,
+                    fast,
+                    slow,
+                    timeout,
+                    seed,
+                    drain,
+                    poisson,
+                ) = load;
+                let (breaker, bulkhead, retry, retry_budget, request_budget, fallback) = stack;
+                let (p99_factor, recover_after, error_rate, business_error_rate, trip) = faults;
+                let (
+                    give_up,
+                    fe_retries,
+                    fe_backoff,
+                    gateway,
+                    catalog,
+                    history,
+                    history_bh,
+                    shed,
+                    queue_limit,
+                    high,
+                ) = edge;
+                CascadeConfig {
+                    rate,
+                    threads,
+                    duration: duration * MS,
+                    degrade_at: degrade_at * MS,
+                    fast: fast * MS,
+                    slow: slow * MS,
+                    timeout: timeout.map(|t| t * MS),
+                    breaker: breaker.map(|(window, min_calls, failure_ratio, cooldown, probes)| {
+                        BreakerConfig {
+                            window: Window::Time(window * MS),
+                            min_calls,
+                            failure_ratio,
+                            cooldown: cooldown * MS,
+                            half_open_probes: probes,
+                            ..BreakerConfig::lesson_000()
+                        }
+                    }),
+                    bulkhead: bulkhead.map(|(permits, max_wait)| BulkheadConfig {
+                        permits,
+                        max_wait: max_wait * MS,
+                        ..BulkheadConfig::cascade_sim()
+                    }),
+                    seed,
+                    drain,
+                    record_requests: true,
+                    arrivals: if poisson {
+                        Arrivals::Poisson
+                    } else {
+                        Arrivals::Even
+                    },
+                    fast_p99: p99_factor.filter(|_| fast > 0).map(|f| fast * MS * f),
+                    slow_p99: p99_factor.filter(|_| slow > 0).map(|f| slow * MS * f),
+                    recover_at: recover_after.map(|r| (degrade_at + r) * MS),
+                    error_rate,
+                    business_error_rate,
+                    business_errors_trip_breaker: trip,
+                    retry: retry.map(|(attempts, base, jitter)| RetryPolicy {
+                        attempts,
+                        base: base * MS,
+                        cap: 4 * base * MS,
+                        jitter,
+                    }),
+                    retry_budget: retry_budget.then(RetryBudgetConfig::lesson_000),
+                    sidecar: sidecar.map(|(retries, per_try)| SidecarConfig {
+                        retries,
+                        per_try_timeout: per_try.map(|t| t * MS),
+                        ..SidecarConfig::lesson_000()
+                    }),
+                    request_budget: request_budget.map(|b| b * MS),
+                    fallback: fallback.then(FallbackPolicy::reserve_stock),
+                    client_give_up: give_up.map(|g| g * MS),
+                    frontend_retries: fe_retries,
+                    frontend_backoff: fe_backoff * MS,
+                    gateway: gateway.map(|(pool, route_timeout, orders_timeout, retries)| {
+                        let mut g = GatewayConfig::new(pool, route_timeout.map(|t| t * MS));
+                        g.route_timeouts.orders = orders_timeout.map(|t| t * MS);
+                        g.retries = retries;
+                        g
+                    }),
+                    catalog_share: catalog,
+                    catalog_latency: 20 * MS,
+                    history_share: history,
+                    history_latency: 10 * MS,
+                    history_bulkhead: match history_bh {
+                        0 => HistoryBulkhead::None,
+                        1 => HistoryBulkhead::Shared,
+                        _ => HistoryBulkhead::Own(BulkheadConfig::northwind_order_history()),
+                    },
+                    load_shed: shed.then(|| LoadShedConfig {
+                        low: threads / 3,
+                        normal: threads * 2 / 3,
+                        high: threads,
+                        ..LoadShedConfig::lesson_000()
+                    }),
+                    priority_mix: PriorityMix { high, low: 0.3 },
+                    queue_limit,
+                    hedge: hedge.map(|(delay, max_hedges)| HedgeConfig {
+                        policy: HedgePolicy { delay, max_hedges },
+                        idempotency_key: true,
+                    }),
+                    idempotency: idempotency.map(|(key, ttl)| OrdersIdempotency {
+                        key,
+                        store: IdempotencyConfig { ttl: ttl * SECOND },
+                    }),
+                    payments: payments.map(
+                        |((fast, slow, p99), (degrade_at, recover_after, error_rate), protect)| {
+                            let (timeout, breaker, bulkhead, attempts) = protect;
+                            PaymentsConfig {
+                                fast: fast * MS,
+                                fast_p99: p99.filter(|_| fast > 0).map(|f| fast * MS * f),
+                                slow: slow * MS,
+                                slow_p99: p99.filter(|_| slow > 0).map(|f| slow * MS * f),
+                                degrade_at: degrade_at.map(|d| d * MS),
+                                recover_at: degrade_at
+                                    .zip(recover_after)
+                                    .map(|(d, r)| (d + r) * MS),
+                                error_rate,
+                                timeout: timeout.map(|t| t * MS),
+                                breaker: breaker.map(
+                                    |(window, min_calls, failure_ratio, cooldown, probes)| {
+                                        BreakerConfig {
+                                            window: Window::Time(window * MS),
+                                            min_calls,
+                                            failure_ratio,
+                                            cooldown: cooldown * MS,
+                                            half_open_probes: probes,
+                                            ..BreakerConfig::lesson_000()
+                                        }
+                                    },
+                                ),
+                                bulkhead: bulkhead.map(|(permits, max_wait)| BulkheadConfig {
+                                    permits,
+                                    max_wait: max_wait * MS,
+                                    ..BulkheadConfig::cascade_sim()
+                                }),
+                                retry: attempts.map(|attempts| RetryPolicy {
+                                    attempts,
+                                    ..RetryPolicy::lesson_000()
+                                }),
+                            }
+                        },
+                    ),
+                }
+            },
+        )
 }
 
 fn check_counts(c: &CascadeConfig, t: &Trace) {
@@ -231,6 +305,27 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
     }
     assert_eq!(t.hedges.is_some(), c.hedge.is_some());
     assert_eq!(t.orders.is_some(), c.idempotency.is_some());
+    assert_eq!(t.payments.is_some(), c.payments.is_some());
+    let payments_calls: u64 = t.series.iter().map(|b| b.payments_calls).sum();
+    if let Some(p) = &t.payments {
+        if !t.series_truncated {
+            assert_eq!(payments_calls, p.calls);
+        }
+        // A copy fails at payments at most once, and `orders` answers it with the matching
+        // outcome (whether or not its client still waits).
+        let worked = |o: Outcome| t.service_histograms.get(&o).map_or(0, |h| h.count());
+        assert!(p.timeouts <= worked(Outcome::Timeout), "{p:?}");
+        assert!(p.errors <= worked(Outcome::DependencyError), "{p:?}");
+        assert!(
+            p.rejected <= worked(Outcome::CircuitOpen) + worked(Outcome::BulkheadFull),
+            "{p:?}"
+        );
+        // Each payments try is a request's first or one of the library's retries.
+        let tries = t.sent + t.gateway_retries + t.library_retries;
+        assert!(p.calls <= tries, "{p:?}");
+    } else {
+        assert_eq!(payments_calls, 0);
+    }
     if let (Some(o), Some(i)) = (t.orders, &c.idempotency) {
         // Only copies make duplicates: the front end's and the gateway's.
         let copies = t.frontend_retries + t.gateway_retries;

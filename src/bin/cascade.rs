@@ -85,6 +85,13 @@ circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
                     pending_retry_async cached_stock charge_later ...)
                     idempotency_key (on/off: count duplicate orders; with a key or without)
                     idempotency_ttl
+                    payments (on/off: a second dependency after inventory on POST /orders,
+                    60 ms, with a 300 ms timeout, the lesson's breaker and a bulkhead of 8)
+                    payments_fast payments_slow payments_fast_p99 payments_slow_p99
+                    payments_degrade_at payments_recover_at payments_error_rate
+                    payments_timeout payments_attempts payments_permits payments_max_wait
+                    payments_min_calls payments_cooldown payments_window (each switches
+                    payments on)
   --no-drain        stop at the end of `duration`; requests left are counted as unfinished
                     (default: drain, as the lesson's code does)
   --json            one JSON object per scenario per line
@@ -230,13 +237,20 @@ fn table_line(s: &Source, cfg: &CascadeConfig, t: &Trace) -> String {
         .filter(|&&o| t.outcomes.get(o) > 0)
         .map(|&o| format!("{}={}", o.name(), t.outcomes.get(o)))
         .collect();
+    let payments = t.payments.as_ref().map_or(String::new(), |p| {
+        format!(
+            "  [payments calls={} timeout={} rejected={} error={}]",
+            p.calls, p.timeouts, p.rejected, p.errors
+        )
+    });
     format!(
-        "{:<34} sent={:4}  {}  p50={:6.0}ms p99={:6.0}ms",
+        "{:<34} sent={:4}  {}  p50={:6.0}ms p99={:6.0}ms{}",
         s.label(cfg),
         t.sent,
         counts.join("  "),
         ms(t.service.p50),
-        ms(t.service.p99)
+        ms(t.service.p99),
+        payments
     )
 }
 
@@ -271,6 +285,18 @@ fn json_line(s: &Source, cfg: &CascadeConfig, t: &Trace) -> String {
     }
     if let Some(kind) = cfg.fallback.as_ref().and_then(|p| p.on_failure()) {
         line.insert("fallback_kind".into(), kind.label().into());
+    }
+    if let Some(p) = &t.payments {
+        // Which dependency the failures happened at: these are the requests that failed at
+        // payments, already counted in `timeout`, `circuit_open`, `bulkhead_full`, ...
+        line.insert("payments_calls".into(), p.calls.into());
+        line.insert("payments_timeouts".into(), p.timeouts.into());
+        line.insert("payments_rejected".into(), p.rejected.into());
+        line.insert("payments_errors".into(), p.errors.into());
+        line.insert(
+            "payments_first_open_ms".into(),
+            serde_json::json!(opt_ms(p.first_open())),
+        );
     }
     if let Some(o) = t.orders {
         line.insert("orders_created".into(), o.created.into());

@@ -5,7 +5,8 @@
 //! circuit breaker -> retries (+ retry budget) -> timeout (+ request budget) -> call (with an
 //! optional hedge), composed from the state machines of [`crate::resilience`]. Inventory follows a fault schedule: slow
 //! (and maybe failing) for calls starting strictly after `degrade_at`, fast again strictly
-//! after `recover_at`.
+//! after `recover_at`. With [`CascadeConfig::payments`], an order inventory reserved goes on
+//! to payments through a stack of its own: the same `DepStack` type, a second value.
 //!
 //! Memory does not grow with the number of requests: arrivals are generated one at a time,
 //! a request's state is freed when it is over, and latencies go to histograms. Only the
@@ -21,8 +22,8 @@ use serde::{Deserialize, Serialize};
 use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};
 use super::latency::{LatencyModel, Micros};
 use super::trace::{
-    BreakerChange, Bucket, HedgeCounts, HistogramsByOutcome, LessonPercentiles, OrderCounts,
-    Outcome, OutcomeCounts, RequestRecord, Route, RouteCounts, Trace, BUCKET,
+    BreakerChange, Bucket, DependencyTotals, HedgeCounts, HistogramsByOutcome, LessonPercentiles,
+    OrderCounts, Outcome, OutcomeCounts, RequestRecord, Route, RouteCounts, Trace, BUCKET,
 };
 use crate::resilience::{
     Acquire, Admission, BreakerConfig, BreakerState, Bulkhead, BulkheadConfig, CallError,
@@ -263,6 +264,115 @@ impl HedgeConfig {
     }
 }
 
+/// Payments, the second dependency of `POST /orders`: called once inventory has answered
+/// "reserved", through a stack of its own (bulkhead -> circuit breaker -> retries -> timeout
+/// -> call), built from the same machines as inventory's. Off by default
+/// ([`CascadeConfig::payments`] is `None`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentsConfig {
+    /// Latency while healthy (0..=3600 s); the median when `fast_p99` is set.
+    pub fast: Micros,
+    /// With it, healthy latency is lognormal with median `fast` and this p99 (`fast..=3600 s`).
+    #[serde(default)]
+    pub fast_p99: Option<Micros>,
+    /// Latency while degraded (0..=3600 s); the median when `slow_p99` is set.
+    pub slow: Micros,
+    /// With it, degraded latency is lognormal with median `slow` and this p99 (`slow..=3600 s`).
+    #[serde(default)]
+    pub slow_p99: Option<Micros>,
+    /// Payments turns slow for calls starting strictly after this (0..=3600 s; `None`: never).
+    #[serde(default)]
+    pub degrade_at: Option<Micros>,
+    /// Healthy again for calls starting strictly after this (`degrade_at..=3600 s`).
+    #[serde(default)]
+    pub recover_at: Option<Micros>,
+    /// While degraded, the share of calls that fail with a transient error (0..=1).
+    #[serde(default)]
+    pub error_rate: f64,
+    /// Timeout on each call (1 ms..=3600 s; `None`: waits as long as it takes).
+    #[serde(default)]
+    pub timeout: Option<Micros>,
+    /// Its circuit breaker, if any.
+    #[serde(default)]
+    pub breaker: Option<BreakerConfig>,
+    /// Its bulkhead, if any.
+    #[serde(default)]
+    pub bulkhead: Option<BulkheadConfig>,
+    /// Its retries in the `orders` library, inside its breaker (attempts 1..=10).
+    #[serde(default)]
+    pub retry: Option<RetryPolicy>,
+}
+
+impl Default for PaymentsConfig {
+    /// A healthy payments service behind the lesson's protections: 60 ms, 2 s once degraded
+    /// (never, until `degrade_at` is set), a 300 ms timeout, the lesson's breaker and a
+    /// bulkhead of 8 permits; no retries.
+    fn default() -> Self {
+        PaymentsConfig {
+            fast: 60_000,
+            fast_p99: None,
+            slow: 2 * SECOND,
+            slow_p99: None,
+            degrade_at: None,
+            recover_at: None,
+            error_rate: 0.0,
+            timeout: Some(300_000),
+            breaker: Some(BreakerConfig::lesson_000()),
+            bulkhead: Some(BulkheadConfig::cascade_sim()),
+            retry: None,
+        }
+    }
+}
+
+impl PaymentsConfig {
+    /// Checks every field against its range, naming it as its `--set` key (`payments_...`).
+    pub fn validate(&self) -> Result<(), ParamError> {
+        ParamError::check_u64("payments_fast", self.fast, 0, HOUR, "µs")?;
+        ParamError::check_u64("payments_slow", self.slow, 0, HOUR, "µs")?;
+        if let Some(p) = self.fast_p99 {
+            ParamError::check_u64("payments_fast_p99", p, self.fast.max(1), HOUR, "µs")?;
+        }
+        if let Some(p) = self.slow_p99 {
+            ParamError::check_u64("payments_slow_p99", p, self.slow.max(1), HOUR, "µs")?;
+        }
+        if let Some(d) = self.degrade_at {
+            ParamError::check_u64("payments_degrade_at", d, 0, HOUR, "µs")?;
+        }
+        if let Some(r) = self.recover_at {
+            let from = self.degrade_at.unwrap_or(0);
+            ParamError::check_u64("payments_recover_at", r, from, HOUR, "µs")?;
+        }
+        check_share("payments_error_rate", self.error_rate)?;
+        if let Some(t) = self.timeout {
+            ParamError::check_u64("payments_timeout", t, 1_000, HOUR, "µs")?;
+        }
+        let prefixed = |e: ParamError| ParamError {
+            field: match e.field {
+                "attempts" => "payments_attempts",
+                "permits" => "payments_permits",
+                "max_wait" => "payments_max_wait",
+                "min_calls" => "payments_min_calls",
+                "cooldown" => "payments_cooldown",
+                "window" => "payments_window",
+                "failure_ratio" => "payments_failure_ratio",
+                _ => "payments",
+            },
+            ..e
+        };
+        if let Some(b) = &self.breaker {
+            b.validate().map_err(prefixed)?;
+        }
+        if let Some(b) = &self.bulkhead {
+            b.validate().map_err(prefixed)?;
+        }
+        if let Some(r) = &self.retry {
+            r.validate().map_err(prefixed)?;
+        }
+        Ok(())
+    }
+}
+
 /// Which bulkhead order-history lookups go through.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -407,6 +517,10 @@ pub struct CascadeConfig {
     /// duplicate orders (off by default).
     #[serde(default)]
     pub idempotency: Option<OrdersIdempotency>,
+    /// Payments, called after inventory on `POST /orders` with a stack of its own (off by
+    /// default).
+    #[serde(default)]
+    pub payments: Option<PaymentsConfig>,
 }
 
 impl Default for CascadeConfig {
@@ -453,6 +567,7 @@ impl Default for CascadeConfig {
             queue_limit: None,
             hedge: None,
             idempotency: None,
+            payments: None,
         }
     }
 }
@@ -551,6 +666,9 @@ impl CascadeConfig {
         if let Some(i) = &self.idempotency {
             ParamError::check_u64("idempotency_ttl", i.store.ttl, SECOND, 30 * 24 * HOUR, "µs")?;
         }
+        if let Some(p) = &self.payments {
+            p.validate()?;
+        }
         let sent = self.requests();
         if sent > MAX_REQUESTS {
             return Err(ParamError {
@@ -582,15 +700,115 @@ impl CascadeConfig {
     }
 
     fn latency_model(&self, degraded: bool) -> LatencyModel {
-        let (p50, p99) = if degraded {
-            (self.slow, self.slow_p99)
+        if degraded {
+            latency(self.slow, self.slow_p99)
         } else {
-            (self.fast, self.fast_p99)
-        };
-        match p99 {
-            Some(p99) if p50 > 0 => LatencyModel::LogNormal { p50, p99 },
-            _ => LatencyModel::Fixed { micros: p50 },
+            latency(self.fast, self.fast_p99)
         }
+    }
+}
+
+fn latency(p50: Micros, p99: Option<Micros>) -> LatencyModel {
+    match p99 {
+        Some(p99) if p50 > 0 => LatencyModel::LogNormal { p50, p99 },
+        _ => LatencyModel::Fixed { micros: p50 },
+    }
+}
+
+/// A dependency behind `orders`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dep {
+    Inventory,
+    Payments,
+}
+
+/// How a dependency answers: its latencies and its fault schedule.
+#[derive(Debug, Clone)]
+struct Faults {
+    /// Slow (and maybe failing) for calls starting strictly after this (`None`: never).
+    degrade_at: Option<Micros>,
+    /// Healthy again for calls starting strictly after this.
+    recover_at: Option<Micros>,
+    healthy: LatencyModel,
+    degraded: LatencyModel,
+    error_rate: f64,
+    business_error_rate: f64,
+}
+
+/// The stack `orders` calls one dependency through: bulkhead -> circuit breaker -> retries
+/// (+ retry budget) -> timeout -> (sidecar) -> call, with the state machines of
+/// [`crate::resilience`]. Inventory's and payments' are two values of this one type.
+struct DepStack {
+    faults: Faults,
+    timeout: Option<Micros>,
+    retry: Option<RetryPolicy>,
+    sidecar: Option<SidecarConfig>,
+    trip_on_business: bool,
+    breaker: Option<CircuitBreaker>,
+    bulkhead: Option<Bulkhead>,
+    retry_budget: Option<RetryBudget>,
+    totals: DependencyTotals,
+}
+
+impl DepStack {
+    fn inventory(cfg: &CascadeConfig) -> Result<Self, ParamError> {
+        Ok(DepStack {
+            faults: Faults {
+                degrade_at: Some(cfg.degrade_at),
+                recover_at: cfg.recover_at,
+                healthy: cfg.latency_model(false),
+                degraded: cfg.latency_model(true),
+                error_rate: cfg.error_rate,
+                business_error_rate: cfg.business_error_rate,
+            },
+            timeout: cfg.timeout,
+            retry: cfg.retry,
+            sidecar: cfg.sidecar.clone(),
+            trip_on_business: cfg.business_errors_trip_breaker,
+            breaker: cfg.breaker.clone().map(CircuitBreaker::new).transpose()?,
+            bulkhead: cfg.bulkhead.clone().map(Bulkhead::new).transpose()?,
+            retry_budget: cfg.retry_budget.clone().map(RetryBudget::new).transpose()?,
+            totals: DependencyTotals::default(),
+        })
+    }
+
+    fn payments(p: &PaymentsConfig) -> Result<Self, ParamError> {
+        Ok(DepStack {
+            faults: Faults {
+                degrade_at: p.degrade_at,
+                recover_at: p.recover_at,
+                healthy: latency(p.fast, p.fast_p99),
+                degraded: latency(p.slow, p.slow_p99),
+                error_rate: p.error_rate,
+                business_error_rate: 0.0,
+            },
+            timeout: p.timeout,
+            retry: p.retry,
+            sidecar: None,
+            trip_on_business: false,
+            breaker: p.breaker.clone().map(CircuitBreaker::new).transpose()?,
+            bulkhead: p.bulkhead.clone().map(Bulkhead::new).transpose()?,
+            retry_budget: None,
+            totals: DependencyTotals::default(),
+        })
+    }
+
+    /// The breaker's changes of state, as the Trace gives them.
+    fn transitions(&self) -> Vec<BreakerChange> {
+        self.breaker
+            .as_ref()
+            .map(|b| {
+                b.transitions()
+                    .iter()
+                    .map(|t| BreakerChange {
+                        at: t.at,
+                        from: t.from,
+                        to: t.to,
+                        reason: t.reason,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 }
 
@@ -638,6 +856,7 @@ enum StackEnd {
 enum Which {
     Inventory,
     History,
+    Payments,
 }
 
 #[derive(Debug, Clone)]
@@ -675,6 +894,8 @@ struct Request {
     replay: bool,
     /// Tries of the gateway before this one (its retries after a route timeout).
     gateway_try: u32,
+    /// The dependency the stack is calling (or last called).
+    dep: Dep,
 }
 
 /// What the idempotency store holds for a key.
@@ -743,10 +964,9 @@ struct Sim<'a> {
     queue: VecDeque<Id>,
     busy: u32,
     connections: u32,
-    breaker: Option<CircuitBreaker>,
-    bulkhead: Option<Bulkhead>,
+    inventory: DepStack,
+    payments: Option<DepStack>,
     history_bulkhead: Option<Bulkhead>,
-    retry_budget: Option<RetryBudget>,
     shedder: Option<LoadShedder>,
     hedger: Option<Hedger>,
     hedges: HedgeCounts,
@@ -788,13 +1008,12 @@ pub fn run(cfg: &CascadeConfig) -> Result<Trace, RunError> {
 /// Runs the cascade described by `cfg`, stopping with [`RunError::Engine`] after `cap` events.
 pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
     cfg.validate()?;
-    let breaker = cfg.breaker.clone().map(CircuitBreaker::new).transpose()?;
-    let bulkhead = cfg.bulkhead.clone().map(Bulkhead::new).transpose()?;
+    let inventory = DepStack::inventory(cfg)?;
+    let payments = cfg.payments.as_ref().map(DepStack::payments).transpose()?;
     let history_bulkhead = match &cfg.history_bulkhead {
         HistoryBulkhead::Own(b) => Some(Bulkhead::new(b.clone())?),
         _ => None,
     };
-    let retry_budget = cfg.retry_budget.clone().map(RetryBudget::new).transpose()?;
     let shedder = cfg.load_shed.clone().map(LoadShedder::new).transpose()?;
     let hedger = cfg
         .hedge
@@ -829,10 +1048,9 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
         queue: VecDeque::new(),
         busy: 0,
         connections: 0,
-        breaker,
-        bulkhead,
+        inventory,
+        payments,
         history_bulkhead,
-        retry_budget,
         shedder,
         hedger,
         hedges: HedgeCounts::default(),
@@ -892,21 +1110,11 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
             .outcomes
             .add(Outcome::Unfinished);
     }
-    let transitions = sim
-        .breaker
-        .as_ref()
-        .map(|b| {
-            b.transitions()
-                .iter()
-                .map(|t| BreakerChange {
-                    at: t.at,
-                    from: t.from,
-                    to: t.to,
-                    reason: t.reason,
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let transitions = sim.inventory.transitions();
+    let payments = sim.payments.as_ref().map(|p| DependencyTotals {
+        transitions: p.transitions(),
+        ..p.totals.clone()
+    });
     Ok(Trace {
         sent: sim.sent,
         outcomes: sim.counts,
@@ -935,6 +1143,7 @@ pub fn run_with_cap(cfg: &CascadeConfig, cap: u64) -> Result<Trace, RunError> {
             recognised: sim.keys.as_ref().map_or(0, |k| k.duplicates_avoided()),
             ..sim.orders
         }),
+        payments,
     })
 }
 
@@ -1062,11 +1271,12 @@ impl Sim<'_> {
             self.series.resize(idx, Bucket::default());
         }
         let state = self
+            .inventory
             .breaker
             .as_ref()
             .map_or(0, |b| BreakerState::gauge(b.state()));
         let (busy, queue_len) = (self.busy, self.queue.len() as u64);
-        let (in_use, waiting) = self.bulkhead.as_ref().map_or((0, 0), |b| {
+        let (in_use, waiting) = self.inventory.bulkhead.as_ref().map_or((0, 0), |b| {
             (b.in_use(), u32::try_from(b.waiting()).unwrap_or(u32::MAX))
         });
         let connections = self.connections;
@@ -1078,7 +1288,7 @@ impl Sim<'_> {
             b.bulkhead_in_use = in_use;
             b.bulkhead_waiting = waiting;
             b.gateway_in_use = connections;
-            if let Some(breaker) = self.breaker.as_ref() {
+            if let Some(breaker) = self.inventory.breaker.as_ref() {
                 // The window as it stands at the slice's end: entries that have aged out by
                 // then are left out even though the breaker prunes only on its next record.
                 let end = ((first + i + 1) as Micros).saturating_mul(BUCKET);
@@ -1225,6 +1435,7 @@ impl Sim<'_> {
             key_owner: false,
             replay: false,
             gateway_try: 0,
+            dep: Dep::Inventory,
         });
         if let Some(g) = self.cfg.client_give_up {
             self.q
@@ -1313,6 +1524,7 @@ impl Sim<'_> {
                 };
                 let rejected = self.bulkhead_mut(which).and_then(|b| b.expire(now, id));
                 if rejected.is_some() {
+                    self.refused_at(id);
                     self.server_finish(now, id, Outcome::BulkheadFull);
                 }
             }
@@ -1384,6 +1596,7 @@ impl Sim<'_> {
         copy.key_owner = false;
         copy.replay = false;
         copy.gateway_try += 1;
+        copy.dep = Dep::Inventory;
         let (route, priority, op, arrived) = (copy.route, copy.priority, copy.op, copy.arrived);
         let new = self.alloc(copy);
         self.gateway_retries += 1;
@@ -1402,9 +1615,50 @@ impl Sim<'_> {
 
     fn bulkhead_mut(&mut self, which: Which) -> Option<&mut Bulkhead> {
         match which {
-            Which::Inventory => self.bulkhead.as_mut(),
+            Which::Inventory => self.inventory.bulkhead.as_mut(),
             Which::History => self.history_bulkhead.as_mut(),
+            Which::Payments => self.payments.as_mut().and_then(|p| p.bulkhead.as_mut()),
         }
+    }
+
+    fn stack(&self, dep: Dep) -> &DepStack {
+        match (dep, self.payments.as_ref()) {
+            (Dep::Payments, Some(p)) => p,
+            _ => &self.inventory,
+        }
+    }
+
+    fn stack_mut(&mut self, dep: Dep) -> &mut DepStack {
+        match (dep, self.payments.as_mut()) {
+            (Dep::Payments, Some(p)) => p,
+            _ => &mut self.inventory,
+        }
+    }
+
+    /// The dependency the request's stack is at (inventory for a request that has none).
+    fn dep_of(&mut self, id: Id) -> Dep {
+        self.get(id).map_or(Dep::Inventory, |r| r.dep)
+    }
+
+    /// The request's bulkhead or breaker refused it: counted against its dependency.
+    fn refused_at(&mut self, id: Id) {
+        let dep = self.dep_of(id);
+        self.stack_mut(dep).totals.rejected += 1;
+    }
+
+    /// Inventory answered "reserved": the request goes on to payments, through its bulkhead.
+    fn start_payments(&mut self, now: Micros, id: Id) {
+        let Some(r) = self.get(id) else {
+            return;
+        };
+        r.dep = Dep::Payments;
+        r.admission = None;
+        r.retry = None;
+        r.sidecar = None;
+        r.attempt_deadline = None;
+        r.hedge_won = false;
+        r.call = CallKind::Ok;
+        self.acquire_permit(now, id, Which::Payments);
     }
 
     /// A worker takes the request: on to its bulkhead.
@@ -1430,6 +1684,11 @@ impl Sim<'_> {
         if route == Route::Orders && self.check_key(now, id, op) {
             return;
         }
+        self.acquire_permit(now, id, which);
+    }
+
+    /// The request asks `which` bulkhead for a permit (none: it goes on at once).
+    fn acquire_permit(&mut self, now: Micros, id: Id, which: Which) {
         let acquire = self.bulkhead_mut(which).map(|b| b.try_acquire(now, id));
         if acquire.is_some() {
             if let Some(r) = self.get(id) {
@@ -1445,6 +1704,7 @@ impl Sim<'_> {
                 if let Some(r) = self.get(id) {
                     r.bulkhead = None;
                 }
+                self.refused_at(id);
                 self.server_finish(now, id, Outcome::BulkheadFull)
             }
         }
@@ -1498,19 +1758,24 @@ impl Sim<'_> {
             self.q.schedule(at, Event::CallDone(id));
             return;
         }
-        let admission = match self.breaker.as_mut().map(|b| b.try_acquire(now)) {
+        let dep = self.dep_of(id);
+        let stack = self.stack_mut(dep);
+        let admission = match stack.breaker.as_mut().map(|b| b.try_acquire(now)) {
             None => Admission::Call,
             Some(Ok(a)) => a,
             Some(Err(_)) => {
-                if let Some(b) = self.bucket(now) {
-                    b.breaker_rejections += 1;
+                stack.totals.rejected += 1;
+                if dep == Dep::Inventory {
+                    if let Some(b) = self.bucket(now) {
+                        b.breaker_rejections += 1;
+                    }
                 }
                 self.release_permit(now, id);
                 self.server_finish(now, id, Outcome::CircuitOpen);
                 return;
             }
         };
-        let retry = self.cfg.retry.as_ref().and_then(|p| Retry::new(p).ok());
+        let retry = stack.retry.as_ref().and_then(|p| Retry::new(p).ok());
         if let Some(r) = self.get(id) {
             r.admission = Some(admission);
             r.stack_started = now;
@@ -1521,17 +1786,18 @@ impl Sim<'_> {
 
     /// One attempt at the call to inventory, within the timeout and what is left of the budget.
     fn attempt(&mut self, now: Micros, id: Id) {
-        let mut timeout = self.cfg.timeout;
-        let mut retry_budget = self.retry_budget.take();
+        let dep = self.dep_of(id);
+        let mut timeout = self.stack(dep).timeout;
+        let mut retry_budget = self.stack_mut(dep).retry_budget.take();
         let Some(r) = self.get(id) else {
-            self.retry_budget = retry_budget;
+            self.stack_mut(dep).retry_budget = retry_budget;
             return;
         };
         if let Some(retry) = r.retry.as_mut() {
             retry.begin_attempt(retry_budget.as_mut());
         }
         let budget = r.budget;
-        self.retry_budget = retry_budget;
+        self.stack_mut(dep).retry_budget = retry_budget;
         if let Some(b) = budget {
             match b.timeout_for(timeout.unwrap_or(Micros::MAX), now) {
                 Ok(t) => timeout = Some(t),
@@ -1542,7 +1808,7 @@ impl Sim<'_> {
             }
         }
         let sidecar = self
-            .cfg
+            .stack(dep)
             .sidecar
             .as_ref()
             .and_then(|s| Retry::new(&s.policy()).ok());
@@ -1556,7 +1822,12 @@ impl Sim<'_> {
     /// One try on the wire: through the sidecar when there is one (its per-try timeout), always
     /// within the library attempt's deadline; hedged when the config asks for it.
     fn try_call(&mut self, now: Micros, id: Id) {
-        let per_try = self.cfg.sidecar.as_ref().and_then(|s| s.per_try_timeout);
+        let dep = self.dep_of(id);
+        let per_try = self
+            .stack(dep)
+            .sidecar
+            .as_ref()
+            .and_then(|s| s.per_try_timeout);
         let Some(r) = self.get(id) else {
             return;
         };
@@ -1564,10 +1835,14 @@ impl Sim<'_> {
             s.begin_attempt(None);
         }
         let attempt_left = r.attempt_deadline.map(|d| d.saturating_sub(now));
+        self.stack_mut(dep).totals.calls += 1;
         if let Some(b) = self.bucket(now) {
-            b.inventory_calls += 1;
+            match dep {
+                Dep::Inventory => b.inventory_calls += 1,
+                Dep::Payments => b.payments_calls += 1,
+            }
         }
-        let (latency, kind, hedge_won) = self.answer_of_try(now, attempt_left, per_try);
+        let (latency, kind, hedge_won) = self.answer_of_try(now, dep, attempt_left, per_try);
         let (held, kind) = match (attempt_left, per_try) {
             (Some(left), Some(t)) if t < left && latency > t => (t, CallKind::TryTimedOut),
             (None, Some(t)) if latency > t => (t, CallKind::TryTimedOut),
@@ -1591,6 +1866,7 @@ impl Sim<'_> {
     fn answer_of_try(
         &mut self,
         now: Micros,
+        dep: Dep,
         attempt_left: Option<Micros>,
         per_try: Option<Micros>,
     ) -> (Micros, CallKind, bool) {
@@ -1598,10 +1874,11 @@ impl Sim<'_> {
         let plan = self
             .hedger
             .as_ref()
+            .filter(|_| dep == Dep::Inventory)
             .and_then(|h| h.plan(idempotent).ok())
             .filter(|p| p.offsets.len() > 1);
         let Some(plan) = plan else {
-            let (latency, kind) = self.draw_call(now);
+            let (latency, kind) = self.draw_call(dep, now);
             return (latency, kind, false);
         };
         let try_ends = match (attempt_left, per_try) {
@@ -1613,12 +1890,12 @@ impl Sim<'_> {
         let plan = plan.before(try_ends);
         let mut kinds = Vec::with_capacity(plan.offsets.len());
         let outcome = plan.resolve_with(|_, offset| {
-            let (latency, kind) = self.draw_call(now.saturating_add(offset));
+            let (latency, kind) = self.draw_call(dep, now.saturating_add(offset));
             kinds.push(kind);
             latency
         });
         let Some(outcome) = outcome else {
-            let (latency, kind) = self.draw_call(now);
+            let (latency, kind) = self.draw_call(dep, now);
             return (latency, kind, false);
         };
         for &offset in plan.offsets.iter().take(outcome.copies_sent).skip(1) {
@@ -1629,21 +1906,24 @@ impl Sim<'_> {
         (outcome.latency, kind, outcome.winner > 0)
     }
 
-    /// One call to inventory that starts at `at`: its latency and how it answers, drawn from
-    /// the regime in force at `at` (degraded strictly after `degrade_at`, until `recover_at`).
-    fn draw_call(&mut self, at: Micros) -> (Micros, CallKind) {
-        let degraded = at > self.cfg.degrade_at && self.cfg.recover_at.is_none_or(|r| at <= r);
-        let latency = self.cfg.latency_model(degraded).sample(&mut self.rng);
-        let kind =
-            if degraded && self.cfg.error_rate > 0.0 && self.rng.gen_bool(self.cfg.error_rate) {
-                CallKind::Unavailable
-            } else if self.cfg.business_error_rate > 0.0
-                && self.rng.gen_bool(self.cfg.business_error_rate)
-            {
-                CallKind::Business
-            } else {
-                CallKind::Ok
-            };
+    /// One call to `dep` that starts at `at`: its latency and how it answers, drawn from the
+    /// regime in force at `at` (degraded strictly after `degrade_at`, until `recover_at`).
+    fn draw_call(&mut self, dep: Dep, at: Micros) -> (Micros, CallKind) {
+        let f = match (dep, self.payments.as_ref()) {
+            (Dep::Payments, Some(p)) => &p.faults,
+            _ => &self.inventory.faults,
+        };
+        let degraded = f.degrade_at.is_some_and(|d| at > d) && f.recover_at.is_none_or(|r| at <= r);
+        let model = if degraded { f.degraded } else { f.healthy };
+        let (error_rate, business_error_rate) = (f.error_rate, f.business_error_rate);
+        let latency = model.sample(&mut self.rng);
+        let kind = if degraded && error_rate > 0.0 && self.rng.gen_bool(error_rate) {
+            CallKind::Unavailable
+        } else if business_error_rate > 0.0 && self.rng.gen_bool(business_error_rate) {
+            CallKind::Business
+        } else {
+            CallKind::Ok
+        };
         (latency, kind)
     }
 
@@ -1656,9 +1936,9 @@ impl Sim<'_> {
             self.server_finish(now, id, Outcome::Ok);
             return;
         }
-        let call = r.call;
+        let (call, dep) = (r.call, r.dep);
         let (tried_for, hedge_won) = (now.saturating_sub(r.try_started), r.hedge_won);
-        if let Some(h) = self.hedger.as_mut() {
+        if let Some(h) = self.hedger.as_mut().filter(|_| dep == Dep::Inventory) {
             // What this service saw of the try: its first answer, or the time it waited
             // before giving up. The percentile delay is taken over these.
             h.record(tried_for);
@@ -1695,9 +1975,9 @@ impl Sim<'_> {
                 } else {
                     CallError::DeadlineExceeded
                 };
-                let mut retry_budget = self.retry_budget.take();
+                let mut retry_budget = self.stack_mut(dep).retry_budget.take();
                 let Some(r) = request_mut(&mut self.slots, id) else {
-                    self.retry_budget = retry_budget;
+                    self.stack_mut(dep).retry_budget = retry_budget;
                     return;
                 };
                 let budget = r.budget;
@@ -1711,7 +1991,7 @@ impl Sim<'_> {
                         &mut self.rng,
                     )
                 });
-                self.retry_budget = retry_budget;
+                self.stack_mut(dep).retry_budget = retry_budget;
                 if let Some(RetryDecision::RetryAfter { wait, .. }) = decision {
                     self.library_retries += 1;
                     self.q
@@ -1728,13 +2008,16 @@ impl Sim<'_> {
         self.stack_done(now, id, end);
     }
 
-    /// The stack around the inventory call is over: tell the breaker, give back the permit.
+    /// The stack around a dependency's call is over: tell its breaker, give back the permit;
+    /// after inventory's "reserved", on to payments when there is payments.
     fn stack_done(&mut self, now: Micros, id: Id, end: StackEnd) {
-        let trip_on_business = self.cfg.business_errors_trip_breaker;
         let Some(r) = self.get(id) else {
             return;
         };
-        let (admission, started) = (r.admission, r.stack_started);
+        let (admission, started, dep) = (r.admission, r.stack_started, r.dep);
+        let has_payments = self.payments.is_some();
+        let stack = self.stack_mut(dep);
+        let trip_on_business = stack.trip_on_business;
         let result = match end {
             StackEnd::Ok => CallResult::Success,
             StackEnd::Business if trip_on_business => CallResult::Failure,
@@ -1744,10 +2027,19 @@ impl Sim<'_> {
             // exception, which it records as a success of the dependency.
             StackEnd::BudgetExhausted => CallResult::BusinessError,
         };
-        if let (Some(b), Some(a)) = (self.breaker.as_mut(), admission) {
+        if let (Some(b), Some(a)) = (stack.breaker.as_mut(), admission) {
             b.record(now, a, result, now.saturating_sub(started));
         }
+        match end {
+            StackEnd::TimedOut => stack.totals.timeouts += 1,
+            StackEnd::Unavailable => stack.totals.errors += 1,
+            _ => {}
+        }
         self.release_permit(now, id);
+        if end == StackEnd::Ok && dep == Dep::Inventory && has_payments {
+            self.start_payments(now, id);
+            return;
+        }
         let outcome = match end {
             StackEnd::Ok => Outcome::Ok,
             StackEnd::Business => Outcome::BusinessRejected,
@@ -1793,12 +2085,15 @@ impl Sim<'_> {
         }
         r.server = Server::Done;
         let stale = r.outcome.is_some();
-        let outcome =
-            if fallback.is_some() && r.route == Route::Orders && inventory_failure(outcome) {
-                Outcome::Fallback
-            } else {
-                outcome
-            };
+        let outcome = if fallback.is_some()
+            && r.route == Route::Orders
+            && r.dep == Dep::Inventory
+            && inventory_failure(outcome)
+        {
+            Outcome::Fallback
+        } else {
+            outcome
+        };
         let (route, op, key_owner, replay) = (r.route, r.op, r.key_owner, r.replay);
         r.key_owner = false;
         let service = now.saturating_sub(r.started.unwrap_or(now));

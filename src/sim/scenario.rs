@@ -4,7 +4,7 @@
 use super::latency::Micros;
 use super::model::{
     Arrivals, CascadeConfig, GatewayConfig, HedgeConfig, HistoryBulkhead, OrdersIdempotency,
-    SidecarConfig,
+    PaymentsConfig, SidecarConfig,
 };
 use crate::resilience::{
     BreakerConfig, BulkheadConfig, Fallback, FallbackPolicy, HedgeDelay, HedgePolicy,
@@ -28,7 +28,7 @@ pub enum Scenario {
 }
 
 /// Keys [`apply_set`] accepts.
-pub const SET_KEYS: [&str; 51] = [
+pub const SET_KEYS: [&str; 66] = [
     "rate",
     "threads",
     "duration",
@@ -80,6 +80,21 @@ pub const SET_KEYS: [&str; 51] = [
     "fallback",
     "idempotency_key",
     "idempotency_ttl",
+    "payments",
+    "payments_fast",
+    "payments_slow",
+    "payments_fast_p99",
+    "payments_slow_p99",
+    "payments_degrade_at",
+    "payments_recover_at",
+    "payments_error_rate",
+    "payments_timeout",
+    "payments_attempts",
+    "payments_permits",
+    "payments_max_wait",
+    "payments_min_calls",
+    "payments_cooldown",
+    "payments_window",
 ];
 
 /// Jitter modes by the name [`apply_set`]'s `jitter` key takes, in the order a list shows them.
@@ -431,6 +446,83 @@ fn parse_hedge_delay(value: &str) -> Result<HedgeDelay, ParamError> {
         .map_err(|_| bad())
 }
 
+/// Applies one `payments_*` override: payments is switched on (with
+/// [`PaymentsConfig::default`]) if it was off, then the field is set. `payments_permits` and
+/// `payments_max_wait` give payments a bulkhead if it had none, `payments_min_calls`,
+/// `payments_cooldown` and `payments_window` a breaker, `payments_attempts` retries.
+fn apply_payments_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<(), ParamError> {
+    const HOUR: Micros = 3_600 * SECOND;
+    let field: &'static str = SET_KEYS
+        .iter()
+        .find(|k| **k == key)
+        .copied()
+        .ok_or_else(|| ParamError {
+            field: "key",
+            range: SET_KEYS.join(", "),
+            value: key.to_string(),
+        })?;
+    let time = |min, max| parse_time(field, value, min, max);
+    // Parse first, so a bad value leaves the config untouched.
+    enum V {
+        T(Micros),
+        F(f64),
+        I(u64),
+    }
+    let v = match field {
+        "payments_fast" | "payments_slow" | "payments_degrade_at" | "payments_recover_at" => {
+            V::T(time(0, HOUR)?)
+        }
+        "payments_fast_p99" | "payments_slow_p99" => V::T(time(1, HOUR)?),
+        "payments_timeout" | "payments_cooldown" | "payments_window" => V::T(time(MS, HOUR)?),
+        "payments_max_wait" => V::T(time(0, 60 * SECOND)?),
+        "payments_error_rate" => V::F(parse_float(field, value, 0.0, 1.0)?),
+        "payments_attempts" => V::I(parse_int(field, value, 1, 10)?),
+        "payments_permits" => V::I(parse_int(field, value, 1, 10_000)?),
+        _ => V::I(parse_int(field, value, 1, 100_000)?),
+    };
+    let p = cfg.payments.get_or_insert_with(PaymentsConfig::default);
+    match (field, v) {
+        ("payments_fast", V::T(t)) => p.fast = t,
+        ("payments_slow", V::T(t)) => p.slow = t,
+        ("payments_fast_p99", V::T(t)) => p.fast_p99 = Some(t),
+        ("payments_slow_p99", V::T(t)) => p.slow_p99 = Some(t),
+        ("payments_degrade_at", V::T(t)) => p.degrade_at = Some(t),
+        ("payments_recover_at", V::T(t)) => p.recover_at = Some(t),
+        ("payments_timeout", V::T(t)) => p.timeout = Some(t),
+        ("payments_cooldown", V::T(t)) => {
+            p.breaker
+                .get_or_insert_with(BreakerConfig::lesson_000)
+                .cooldown = t
+        }
+        ("payments_window", V::T(t)) => {
+            p.breaker
+                .get_or_insert_with(BreakerConfig::lesson_000)
+                .window = Window::Time(t)
+        }
+        ("payments_max_wait", V::T(t)) => {
+            p.bulkhead
+                .get_or_insert_with(BulkheadConfig::cascade_sim)
+                .max_wait = t
+        }
+        ("payments_error_rate", V::F(r)) => p.error_rate = r,
+        ("payments_attempts", V::I(n)) => {
+            p.retry.get_or_insert_with(RetryPolicy::lesson_000).attempts = n as u32
+        }
+        ("payments_permits", V::I(n)) => {
+            p.bulkhead
+                .get_or_insert_with(BulkheadConfig::cascade_sim)
+                .permits = n as u32
+        }
+        (_, V::I(n)) => {
+            p.breaker
+                .get_or_insert_with(BreakerConfig::lesson_000)
+                .min_calls = n as u32
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 /// Applies one `key=value` override to `cfg`. `timeout` only touches a scenario with a timeout,
 /// breaker keys one with a breaker and bulkhead keys one with a bulkhead, so `window=1` or
 /// `timeout=0.2` can be applied to all four and "no protection" stays unprotected.
@@ -711,6 +803,14 @@ pub fn apply_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<(), 
                 .store
                 .ttl = ttl;
         }
+        "payments" => match value.trim() {
+            "on" => {
+                cfg.payments.get_or_insert_with(PaymentsConfig::default);
+            }
+            "off" => cfg.payments = None,
+            _ => return Err(err("payments", "on, off", value)),
+        },
+        k if k.starts_with("payments_") => apply_payments_set(cfg, k, value)?,
         _ => {
             return Err(ParamError {
                 field: "key",

@@ -474,6 +474,39 @@ pub struct Bucket {
     /// Calls the breaker refused inside the slice (a counter, not a gauge).
     #[serde(default)]
     pub breaker_rejections: u64,
+    /// Calls that reached payments (every try counts); always 0, and left out of the JSON,
+    /// when the config has no payments.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub payments_calls: u64,
+}
+
+/// What happened at one dependency behind `orders` (so far: payments, the second one; the
+/// request's outcome says how it ended, this says where).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DependencyTotals {
+    /// Calls that went out to it (every try counts).
+    pub calls: u64,
+    /// Requests `orders` answered `timeout` because their call to it timed out (after any
+    /// retries), whether or not the client still waited for the answer.
+    pub timeouts: u64,
+    /// Requests its bulkhead or its breaker refused (`bulkhead_full`, `circuit_open`).
+    pub rejected: u64,
+    /// Requests `orders` answered `dependency_error` because of its transient error (after
+    /// any retries).
+    pub errors: u64,
+    /// Its breaker's changes of state, in order (empty without a breaker).
+    #[serde(default)]
+    pub transitions: Vec<BreakerChange>,
+}
+
+impl DependencyTotals {
+    /// The first time its breaker opened, if it did.
+    pub fn first_open(&self) -> Option<Micros> {
+        self.transitions
+            .iter()
+            .find(|c| c.to == BreakerState::Open)
+            .map(|c| c.at)
+    }
 }
 
 /// What the hedge on the inventory call did.
@@ -545,7 +578,8 @@ pub struct Trace {
     /// of a request already in `sent`, not a request of its own.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub gateway_retries: u64,
-    /// Retries the `orders` library made towards inventory.
+    /// Retries the `orders` library made towards inventory (and payments, when there is
+    /// payments).
     #[serde(default)]
     pub library_retries: u64,
     /// Retries the sidecar made inside the library's attempts.
@@ -567,6 +601,10 @@ pub struct Trace {
     /// models idempotency keys.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub orders: Option<OrderCounts>,
+    /// Payments' calls and the requests that failed there; `None` (and left out of the JSON)
+    /// unless the config has payments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payments: Option<DependencyTotals>,
 }
 
 fn is_zero(v: &u64) -> bool {
