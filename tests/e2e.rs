@@ -437,7 +437,10 @@ async fn every_preset_is_offered_and_runs() {
                 );
             }
             assert_eq!(count(&page, "in-flight").await, 0, "{preset:?}");
-            let address = page.eval("return location.search").await;
+            // The link field follows at once (the address bar after a short settle delay).
+            let address = page
+                .eval("return document.getElementById('permalink').value")
+                .await;
             assert!(
                 address
                     .as_str()
