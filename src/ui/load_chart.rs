@@ -126,10 +126,15 @@ fn draw(canvas: HtmlCanvasElement, run: &Run, slice: u64, dark: bool) -> Result<
         .map_err(|e| e.to_string())?;
     for (k, &outcome) in outcomes.iter().enumerate() {
         let colour = outcome_colour(outcome);
-        top.draw_series(bars.iter().map(|(x, by, _)| {
-            let below: f64 = by[..k].iter().sum();
-            Rectangle::new([(*x, below), (x + bar_s, below + by[k])], colour.filled())
-        }))
+        // Empty pieces draw nothing but still cost a canvas call each.
+        top.draw_series(
+            bars.iter()
+                .filter(|(_, by, _)| by[k] > 0.0)
+                .map(|(x, by, _)| {
+                    let below: f64 = by[..k].iter().sum();
+                    Rectangle::new([(*x, below), (x + bar_s, below + by[k])], colour.filled())
+                }),
+        )
         .map_err(|e| e.to_string())?
         .label(outcome.name())
         .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour.filled()));
