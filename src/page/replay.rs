@@ -74,7 +74,7 @@ pub fn frame(trace: &Trace, at: Micros) -> Frame {
     };
     for b in &trace.series[..upto] {
         f.arrived += b.arrivals;
-        add_counts(&mut f.finished, &b.completions);
+        f.finished.add_all(&b.completions);
         f.inventory_calls += b.inventory_calls;
     }
     let per_second = (1_000_000 / BUCKET) as usize;
@@ -86,38 +86,6 @@ pub fn frame(trace: &Trace, at: Micros) -> Frame {
         f.slice = *b;
     }
     f
-}
-
-fn add_counts(into: &mut OutcomeCounts, from: &OutcomeCounts) {
-    // Named field by field, so that a new outcome cannot be left out unnoticed.
-    let OutcomeCounts {
-        ok,
-        timeout,
-        circuit_open,
-        bulkhead_full,
-        budget_exhausted,
-        shed,
-        business_rejected,
-        fallback,
-        dependency_error,
-        client_gave_up,
-        gateway_rejected,
-        gateway_timeout,
-        unfinished,
-    } = *from;
-    into.ok += ok;
-    into.timeout += timeout;
-    into.circuit_open += circuit_open;
-    into.bulkhead_full += bulkhead_full;
-    into.budget_exhausted += budget_exhausted;
-    into.shed += shed;
-    into.business_rejected += business_rejected;
-    into.fallback += fallback;
-    into.dependency_error += dependency_error;
-    into.client_gave_up += client_gave_up;
-    into.gateway_rejected += gateway_rejected;
-    into.gateway_timeout += gateway_timeout;
-    into.unfinished += unfinished;
 }
 
 /// The breaker's state at `at`, from its transitions; `None` when the run had no breaker

@@ -6,12 +6,12 @@ use std::rc::Rc;
 
 use super::knobs::{knob, with_every_pattern, with_patterns, Pattern, Patterns};
 use super::latency::{Finished, LatencyKind};
-use super::replay::span;
+use super::replay::{breaker_bands, shown_outcomes, span, Band};
 use crate::resilience::Window;
 use crate::sim::latency::Micros;
 use crate::sim::model::{run, CascadeConfig};
 use crate::sim::scenario::{Preset, Scenario};
-use crate::sim::trace::{Trace, BUCKET};
+use crate::sim::trace::{Outcome, Trace, BUCKET};
 
 /// Playback speeds the timeline offers.
 pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0];
@@ -51,6 +51,10 @@ pub struct Run {
     pub span: Micros,
     /// Finished requests in order of finishing, for the histograms.
     pub finished: Vec<Finished>,
+    /// The breaker's states over the whole run (empty without a breaker), for the timeline.
+    pub bands: Vec<Band>,
+    /// The outcomes the counters show (see [`shown_outcomes`]).
+    pub outcomes: Vec<Outcome>,
 }
 
 impl Run {
@@ -62,11 +66,19 @@ impl Run {
         .map_err(|e| e.to_string())?;
         let span = span(&trace, config.duration);
         let finished = super::requests::finished(&trace);
+        let bands = if config.breaker.is_some() {
+            breaker_bands(&trace, span)
+        } else {
+            Vec::new()
+        };
+        let outcomes = shown_outcomes(&trace);
         Ok(Run {
             config,
             trace,
             span,
             finished,
+            bands,
+            outcomes,
         })
     }
 }

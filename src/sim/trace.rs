@@ -169,6 +169,13 @@ impl OutcomeCounts {
         *self.slot(outcome) += 1;
     }
 
+    /// Adds every count of `other` to this one.
+    pub fn add_all(&mut self, other: &OutcomeCounts) {
+        for outcome in Outcome::ALL {
+            *self.slot(outcome) += other.get(outcome);
+        }
+    }
+
     /// Every request counted.
     pub fn total(&self) -> u64 {
         Outcome::ALL.iter().map(|&o| self.get(o)).sum()

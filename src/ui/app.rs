@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::ids::use_ids;
-use super::playback::{shortcut_action, use_playback, use_shortcuts};
+use super::playback::{shortcut_keys, use_playback, use_shortcuts};
 use super::regions;
 use super::share::{Export, Share};
 use super::state::PageState;
@@ -137,15 +137,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
         },
     };
     // A widget has no page of its own: its theme and keys stay on its element.
-    let onkeydown = (!standalone).then(|| {
-        let dispatch = dispatch.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if let Some(action) = shortcut_action(&e) {
-                e.prevent_default();
-                dispatch.emit(action);
-            }
-        })
-    });
+    let onkeydown = (!standalone).then(|| shortcut_keys(&dispatch));
     let class = if standalone {
         classes!("playground")
     } else {

@@ -6,6 +6,7 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::canvas::use_canvas;
 use super::ids::use_ids;
 use super::palette::{chart_theme, outcome_colour};
 use crate::page::latency::{LatencyKind, OutcomeHistogram};
@@ -26,18 +27,11 @@ pub struct HistogramProps {
 #[function_component(Histogram)]
 pub fn histogram(props: &HistogramProps) -> Html {
     let ids = use_ids();
-    let canvas_ref = use_node_ref();
-    {
-        let canvas_ref = canvas_ref.clone();
-        use_effect_with((props.data.clone(), props.dark), move |(data, dark)| {
-            if let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() {
-                if let Err(message) = draw(canvas, data, *dark) {
-                    web_sys::console::warn_1(&format!("histogram not drawn: {message}").into());
-                }
-            }
-            || ()
-        });
-    }
+    let canvas_ref = use_canvas(
+        (props.data.clone(), props.dark),
+        "histogram",
+        |canvas, (data, dark)| draw(canvas, data, *dark),
+    );
     let d = &props.data;
     let ms = |v: Option<u64>| {
         v.map_or("—".to_string(), |m| {

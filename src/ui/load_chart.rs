@@ -7,6 +7,7 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::canvas::use_canvas;
 use super::ids::use_ids;
 use super::palette::{chart_theme, outcome_colour};
 use crate::page::state::{Run, Shared};
@@ -31,24 +32,11 @@ pub struct LoadChartProps {
 #[function_component(LoadChart)]
 pub fn load_chart(props: &LoadChartProps) -> Html {
     let ids = use_ids();
-    let canvas_ref = use_node_ref();
-    {
-        let canvas_ref = canvas_ref.clone();
-        let slice = props.playhead / BUCKET;
-        use_effect_with(
-            (props.run.clone(), slice, props.dark),
-            move |(run, slice, dark)| {
-                if let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() {
-                    if let Err(message) = draw(canvas, run, *slice, *dark) {
-                        web_sys::console::warn_1(
-                            &format!("load chart not drawn: {message}").into(),
-                        );
-                    }
-                }
-                || ()
-            },
-        );
-    }
+    let canvas_ref = use_canvas(
+        (props.run.clone(), props.playhead / BUCKET, props.dark),
+        "load chart",
+        |canvas, (run, slice, dark)| draw(canvas, run, *slice, *dark),
+    );
     let label = if props.run.config.gateway.is_some() {
         "Requests per second by outcome, calls per second reaching inventory, workers busy, queue length and the gateway pool in use, up to the playhead"
     } else {

@@ -1,6 +1,7 @@
 //! The page: Yew function components, one view per file, state in one reducer.
 
 mod app;
+mod canvas;
 mod controls;
 mod exercises;
 mod histogram;

@@ -84,18 +84,31 @@ pub fn shortcut_action(e: &KeyboardEvent) -> Option<Action> {
     }
 }
 
+/// A key handler for one element (a widget) that sends the shortcuts' actions to `dispatch`.
+pub fn shortcut_keys(dispatch: &Callback<Action>) -> Callback<KeyboardEvent> {
+    let dispatch = dispatch.clone();
+    Callback::from(move |e: KeyboardEvent| {
+        if let Some(action) = shortcut_action(&e) {
+            e.prevent_default();
+            dispatch.emit(action);
+        }
+    })
+}
+
 /// The shortcuts of [`shortcut_action`] anywhere on the page: for the full playground, which
 /// has the page to itself. (A widget listens on its own element instead.)
 #[hook]
 pub fn use_shortcuts(dispatch: Option<Callback<Action>>) {
     use_effect_with(dispatch.is_some(), move |_| {
+        let keys = dispatch.as_ref().map(shortcut_keys);
         let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-            if let (Some(dispatch), Some(action)) = (&dispatch, shortcut_action(&e)) {
-                e.prevent_default();
-                dispatch.emit(action);
+            if let Some(keys) = &keys {
+                keys.emit(e);
             }
         });
-        let document = web_sys::window().and_then(|w| w.document());
+        let document = web_sys::window()
+            .and_then(|w| w.document())
+            .filter(|_| dispatch.is_some());
         if let Some(d) = &document {
             let _ =
                 d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());

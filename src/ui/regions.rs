@@ -14,7 +14,7 @@ use super::state_diagram::StateDiagram;
 use super::timeline::Timeline;
 use super::topology::Topology;
 use crate::page::latency::{histogram_until, LatencyKind};
-use crate::page::replay::{breaker_at, breaker_bands, frame, shown_outcomes};
+use crate::page::replay::{breaker_at, frame};
 use crate::page::state::{Action, Page, Run, Shared};
 
 /// A panel with a heading the screen reader announces as its name.
@@ -58,16 +58,10 @@ pub fn timeline(
     run: &Shared<Run>,
     dispatch: &Callback<Action>,
 ) -> Html {
-    let config = &run.config;
-    let bands = config
-        .breaker
-        .is_some()
-        .then(|| breaker_bands(&run.trace, run.span));
     let body = html! {
-        <Timeline playhead={page.playhead} span={run.span} duration={config.duration}
-            playing={page.playing} speed={page.speed} bands={bands} clock_start={page.clock_start()}
-            frame={frame(&run.trace, page.playhead)} on_action={dispatch.clone()}
-            outcomes={Rc::new(shown_outcomes(&run.trace))} />
+        <Timeline playhead={page.playhead} run={run.clone()} playing={page.playing}
+            speed={page.speed} clock_start={page.clock_start()}
+            frame={frame(&run.trace, page.playhead)} on_action={dispatch.clone()} />
     };
     region(ids, "timeline", "timeline", "Timeline", body)
 }

@@ -1,39 +1,33 @@
 //! The Timeline region: play / pause, step, speed, scrub, the simulated clock, the breaker's
 //! state as a band, and the counters at the playhead.
 
-use std::rc::Rc;
-
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::ids::use_ids;
 use super::palette::outcome_class;
-use crate::page::replay::{clock, Band, Frame};
-use crate::page::state::{Action, SPEEDS};
+use crate::page::replay::{clock, Frame};
+use crate::page::state::{Action, Run, Shared, SPEEDS};
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
-use crate::sim::trace::{Outcome, BUCKET};
+use crate::sim::trace::BUCKET;
 
 /// Properties of [`Timeline`].
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
     pub playhead: Micros,
-    pub span: Micros,
-    /// When requests stop arriving.
-    pub duration: Micros,
+    /// The run it plays: its length, when arrivals stop, the breaker's states and the
+    /// outcomes to count.
+    pub run: Shared<Run>,
     pub playing: bool,
     pub speed: f64,
     /// The wall-clock time of simulated time 0 (seconds after midnight), for a preset that
     /// has one; `None` shows simulated seconds.
     #[prop_or_default]
     pub clock_start: Option<u64>,
-    /// The breaker's states over the timeline; `None` without a breaker.
-    pub bands: Option<Vec<Band>>,
     /// Counts at the playhead.
     pub frame: Frame,
     pub on_action: Callback<Action>,
-    /// The outcomes to count (see [`crate::page::replay::shown_outcomes`]).
-    pub outcomes: Rc<Vec<Outcome>>,
 }
 
 fn state_class(state: BreakerState) -> &'static str {
@@ -62,9 +56,10 @@ pub fn timeline(props: &TimelineProps) -> Html {
         let step: Micros = input.value().parse().unwrap_or(0);
         Action::Seek(step.saturating_mul(BUCKET))
     });
-    let span = props.span.max(1);
+    let span = props.run.span.max(1);
     let pct = |t: Micros| t as f64 * 100.0 / span as f64;
-    let band = props.bands.as_ref().map(|bands| {
+    let bands = &props.run.bands;
+    let band = (!bands.is_empty()).then(|| {
         html! {
             <svg class="band" viewBox="0 0 1000 16" preserveAspectRatio="none" role="img"
                 aria-label="The breaker's state over time">
@@ -79,7 +74,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
     });
     let f = &props.frame;
     let in_flight = f.arrived.saturating_sub(f.finished.total());
-    let counters = props.outcomes.iter().map(|&o| {
+    let counters = props.run.outcomes.iter().map(|&o| {
             html! {
                 <span class={classes!("chip", outcome_class(o))} id={ids.id(&format!("count-{}", o.name()))}>
                     { o.name() }{ " " }<strong>{ f.finished.get(o) }</strong>
@@ -104,16 +99,16 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     </select>
                 </label>
                 <span class="clock" id={ids.id("clock")} aria-live="off">
-                    <strong>{ clock(props.playhead, props.clock_start) }</strong>{ " / " }{ clock(props.span, props.clock_start) }
+                    <strong>{ clock(props.playhead, props.clock_start) }</strong>{ " / " }{ clock(props.run.span, props.clock_start) }
                 </span>
             </div>
             <input type="range" id={ids.id("scrub")} class="scrub" aria-label="Simulated time"
-                min="0" max={(props.span / BUCKET).to_string()} step="1"
+                min="0" max={(props.run.span / BUCKET).to_string()} step="1"
                 value={(props.playhead / BUCKET).to_string()} oninput={on_scrub} />
             { band.unwrap_or_default() }
             <div class="marks">
-                <span style={format!("left: {:.2}%", pct(props.duration))}
-                    class={classes!("mark", (pct(props.duration) > 80.0).then_some("from-right"))}>{ "arrivals stop" }</span>
+                <span style={format!("left: {:.2}%", pct(props.run.config.duration))}
+                    class={classes!("mark", (pct(props.run.config.duration) > 80.0).then_some("from-right"))}>{ "arrivals stop" }</span>
             </div>
             <div class="counters" aria-label="Requests so far">
                 <span class="chip">{ "arrived " }<strong id={ids.id("count-arrived")}>{ f.arrived }</strong></span>

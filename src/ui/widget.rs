@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::app::{use_page, Playground};
 use super::ids::{use_ids, IdScope};
-use super::playback::shortcut_action;
+use super::playback::shortcut_keys;
 use super::regions;
 use super::state::prefers_dark;
 use crate::page::permalink::to_query;
@@ -72,15 +72,7 @@ fn views(props: &ViewsProps) -> Html {
     let ids = use_ids();
     let (state, dispatch) = use_page(&props.initial);
     let page = &state.0;
-    let onkeydown = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if let Some(action) = shortcut_action(&e) {
-                e.prevent_default();
-                dispatch.emit(action);
-            }
-        })
-    };
+    let onkeydown = shortcut_keys(&dispatch);
     let body = match (&page.run, props.kind) {
         (_, WidgetKind::LessonTable) => regions::lesson_table(&ids, page, &dispatch),
         (Err(message), _) => regions::run_error(&ids, message),

@@ -41,15 +41,15 @@ pub fn breaker_controls(props: &BreakerControlsProps) -> Html {
     });
     html! {
         <div class="control-grid">
-            <Switch id={ids.id("ex2-bug")} label="The bug: \u{201c}out of stock\u{201d} counts as a failure"
+            <Switch id="ex2-bug" label="The bug: \u{201c}out of stock\u{201d} counts as a failure"
                 on={s.bug} on_change={props.on_action.reform(Action::SetBug)} />
             <fieldset class="choices">
                 <legend>{ "min_calls of the breaker" }</legend>
                 { for radios }
             </fieldset>
-            <Switch id={ids.id("ex2-noise")} label="Noise on a healthy inventory (random failures, blips)"
+            <Switch id="ex2-noise" label="Noise on a healthy inventory (random failures, blips)"
                 on={s.noise} on_change={props.on_action.reform(Action::SetNoise)} />
-            <Slider id={ids.id("ex2-blips")} label="Blips per hour" unit="/h"
+            <Slider id="ex2-blips" label="Blips per hour" unit="/h"
                 min={0.0} max={MAX_BLIPS_PER_HOUR} step={1.0} value={s.blips_per_hour}
                 disabled={!s.noise}
                 on_change={props.on_action.reform(Action::SetBlipsPerHour)} />

@@ -46,7 +46,7 @@ pub fn layers_controls(props: &LayersControlsProps) -> Html {
             Layer::Sidecar => e.sidecar_attempts,
         };
         html! {
-            <Slider id={ids.id(&format!("ex3-{}-attempts", layer.key()))} label={layer.label()}
+            <Slider id={format!("ex3-{}-attempts", layer.key())} label={layer.label()}
                 unit="attempts" min={1.0} max={f64::from(MAX_ATTEMPTS)} step={1.0}
                 value={f64::from(value)}
                 on_change={props.on_action.reform(move |v| Action::SetAttempts(layer, v))} />
@@ -59,7 +59,7 @@ pub fn layers_controls(props: &LayersControlsProps) -> Html {
                 { for radios }
             </fieldset>
             <div>{ for sliders }</div>
-            <Switch id={ids.id("ex3-key")} label="The front end sends an idempotency key"
+            <Switch id="ex3-key" label="The front end sends an idempotency key"
                 on={props.setup.idempotency_key}
                 on_change={props.on_action.reform(Action::SetIdempotencyKey)} />
         </div>

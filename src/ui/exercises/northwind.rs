@@ -46,7 +46,7 @@ pub fn northwind_controls(props: &NorthwindControlsProps) -> Html {
                 { radio(true, "shared", "one pool shared with inventory reservations") }
                 { radio(false, "separate", "a bulkhead of its own") }
             </fieldset>
-            <Switch id={ids.id("ex4-job")} label="A reconciliation job confirms provisional orders"
+            <Switch id="ex4-job" label="A reconciliation job confirms provisional orders"
                 on={props.setup.exercise.backlog.job.is_some()}
                 on_change={props.on_action.reform(Action::SetJob)} />
         </div>
