@@ -4,6 +4,8 @@
 #[path = "support/browser.rs"]
 mod browser;
 
+use browser::set_value;
+
 use std::time::{Duration, Instant};
 
 use fantoccini::key::Key;
@@ -23,17 +25,6 @@ fn canvas_hash(css: &str) -> String {
          let h = 2166136261;
          for (let i = 0; i < d.length; i += 7) {{ h = Math.imul(h ^ d[i], 16777619) >>> 0; }}
          return h;"
-    )
-}
-
-/// Sets an input's value and fires `input` and `change`, as a drag or typed value would.
-fn set_value(id: &str, value: &str) -> String {
-    format!(
-        "const el = document.getElementById('{id}');
-         el.value = '{value}';
-         el.dispatchEvent(new Event('input', {{ bubbles: true }}));
-         el.dispatchEvent(new Event('change', {{ bubbles: true }}));
-         return el.value;"
     )
 }
 

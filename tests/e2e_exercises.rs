@@ -219,12 +219,7 @@ async fn controls_change_the_run_and_exercises_keep_their_own_state() {
             ))
             .await;
         assert_eq!(untouched, Value::String(String::new()));
-        let duplicates = page
-            .eval(
-                "const ids = [...document.querySelectorAll('[id]')].map(e => e.id);
-                 return ids.filter((id, i) => ids.indexOf(id) !== i);",
-            )
-            .await;
+        let duplicates = page.eval(browser::DUPLICATE_IDS).await;
         assert_eq!(duplicates, Value::Array(vec![]), "duplicate ids");
         let names = page
             .eval(

@@ -5,6 +5,7 @@
 #[path = "support/browser.rs"]
 mod browser;
 
+use browser::set_value;
 use serde_json::Value;
 
 /// Text of the element `inner` (an id without the widget's prefix) inside the widget `host`.
@@ -21,17 +22,6 @@ fn set_in_widget(host: &str, inner: &str, value: &str) -> String {
          el.dispatchEvent(new Event('change', {{ bubbles: true }}));
          return el.value;",
         in_widget(host, inner)
-    )
-}
-
-/// Sets an input's value by id on the full page and fires `input` and `change`.
-fn set_value(id: &str, value: &str) -> String {
-    format!(
-        "const el = document.getElementById('{id}');
-         el.value = '{value}';
-         el.dispatchEvent(new Event('input', {{ bubbles: true }}));
-         el.dispatchEvent(new Event('change', {{ bubbles: true }}));
-         return el.value;"
     )
 }
 
@@ -66,11 +56,7 @@ async fn the_course_page_shows_three_widgets_each_with_its_own_state() {
             .await;
         assert_eq!(e2e, Value::Bool(true));
         // Ids are unique on the page even with three widgets.
-        let duplicates = page
-            .eval(
-                "const ids = [...document.querySelectorAll('[id]')].map(e => e.id);
-                 return ids.filter((id, i) => ids.indexOf(id) !== i);",
-            )
+        let duplicates = page.eval(browser::DUPLICATE_IDS)
             .await;
         assert_eq!(duplicates, Value::Array(vec![]), "duplicate ids");
         // Moving one widget's playhead leaves the other alone.
@@ -113,11 +99,7 @@ async fn the_course_page_shows_three_widgets_each_with_its_own_state() {
             .for_element(fantoccini::Locator::Css(&in_widget("late-diagram", "breaker-state")))
             .await
             .expect("a widget added after load mounts");
-        let duplicates = page
-            .eval(
-                "const ids = [...document.querySelectorAll('[id]')].map(e => e.id);
-                 return ids.filter((id, i) => ids.indexOf(id) !== i);",
-            )
+        let duplicates = page.eval(browser::DUPLICATE_IDS)
             .await;
         assert_eq!(duplicates, Value::Array(vec![]), "duplicate ids with two diagrams");
     })

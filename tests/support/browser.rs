@@ -14,6 +14,24 @@ use fantoccini::wd::{Capabilities, WebDriverCompatibleCommand};
 use fantoccini::{Client, ClientBuilder};
 use serde_json::{json, Value};
 
+/// A script that sets the input with id `id` to `value` and fires `input` and `change`, as a
+/// drag or a typed value would; it returns the value the input kept.
+#[allow(dead_code)] // not every suite uses every helper
+pub fn set_value(id: &str, value: &str) -> String {
+    format!(
+        "const el = document.getElementById('{id}');
+         el.value = '{value}';
+         el.dispatchEvent(new Event('input', {{ bubbles: true }}));
+         el.dispatchEvent(new Event('change', {{ bubbles: true }}));
+         return el.value;"
+    )
+}
+
+/// A script that returns every element id the page uses more than once.
+#[allow(dead_code)] // not every suite uses every helper
+pub const DUPLICATE_IDS: &str = "const ids = [...document.querySelectorAll('[id]')].map(e => e.id);
+     return ids.filter((id, i) => ids.indexOf(id) !== i);";
+
 /// Where screenshots, logs and the browser's temporary files go.
 pub fn artefacts_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
