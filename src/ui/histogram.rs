@@ -90,6 +90,8 @@ fn draw(canvas: HtmlCanvasElement, data: &OutcomeHistogram, dark: bool) -> Resul
         .disable_x_mesh()
         .light_line_style(ink.mix(0.08))
         .max_light_lines(1)
+        .x_labels(7)
+        .y_labels(6)
         .bold_line_style(ink.mix(0.2))
         .axis_style(ink)
         .x_desc("latency (ms, log scale)")
