@@ -6,6 +6,7 @@
 //! [`sim`] (virtual time, seeded) -> trace -> `ui` (wasm only).
 
 pub mod exercises;
+pub mod library_config;
 pub mod page;
 pub mod resilience;
 pub mod sim;

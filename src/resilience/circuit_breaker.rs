@@ -18,8 +18,10 @@
 //! * Only failures of the dependency count as failures: transient errors and timeouts. A
 //!   business "no" (out of stock, not found...) is a correct answer: it counts as a success.
 //!
-//! On top of that, from Resilience4j: a count-based window, a slow-call rate, and the modes
-//! disabled / forced open / metrics only.
+//! On top of that, from Resilience4j: a count-based window, a slow-call rate, the modes
+//! disabled / forced open / metrics only, and its half-open rule as an option
+//! ([`HalfOpenRule::RateOverPermitted`]): a fixed number of trial calls per half-open period,
+//! judged together once all of them have answered.
 
 use std::collections::VecDeque;
 
@@ -49,6 +51,28 @@ pub enum Mode {
     MetricsOnly,
 }
 
+/// How a half-open breaker decides between closing and reopening.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HalfOpenRule {
+    /// Lesson 000's class: up to `half_open_probes` probes in flight at once (a finished probe
+    /// frees its slot); the first failure reopens; when every probe in flight has succeeded the
+    /// circuit closes.
+    #[default]
+    FirstFailureReopens,
+    /// Resilience4j's `HalfOpenState`: exactly `half_open_probes` calls are admitted in one
+    /// half-open period (a finished call does not free a slot); nothing is decided until all of
+    /// their results are in; then a failure ratio (or slow-call ratio) at or over the threshold
+    /// reopens, anything else closes.
+    RateOverPermitted,
+}
+
+impl HalfOpenRule {
+    /// True for lesson 000's rule, which configs leave out of their JSON.
+    pub fn is_default(&self) -> bool {
+        *self == HalfOpenRule::FirstFailureReopens
+    }
+}
+
 /// A breaker's parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BreakerConfig {
@@ -70,6 +94,9 @@ pub struct BreakerConfig {
     pub slow_call_rate: f64,
     /// Which parts are switched on.
     pub mode: Mode,
+    /// How half open decides; lesson 000's rule unless a config says otherwise.
+    #[serde(default, skip_serializing_if = "HalfOpenRule::is_default")]
+    pub half_open_rule: HalfOpenRule,
 }
 
 impl BreakerConfig {
@@ -93,6 +120,7 @@ impl BreakerConfig {
             slow_call_threshold: None,
             slow_call_rate: 1.0,
             mode: Mode::Normal,
+            half_open_rule: HalfOpenRule::FirstFailureReopens,
         }
     }
 
@@ -114,6 +142,7 @@ impl BreakerConfig {
             slow_call_threshold: None,
             slow_call_rate: 1.0,
             mode: Mode::Normal,
+            half_open_rule: HalfOpenRule::FirstFailureReopens,
         }
     }
 
@@ -207,6 +236,16 @@ pub enum TransitionReason {
     LateFailure,
     /// HalfOpen -> Closed: every probe in flight succeeded.
     ProbesSucceeded,
+    /// HalfOpen -> Open or Closed under [`HalfOpenRule::RateOverPermitted`]: every permitted
+    /// trial call has answered, and this is how many of them failed (or were slow).
+    TrialsJudged {
+        /// Trial calls that failed.
+        failures: u32,
+        /// Trial calls that were slow.
+        slow: u32,
+        /// Trial calls judged (the number permitted).
+        calls: u32,
+    },
 }
 
 /// One change of state, for the timeline and the log.
@@ -307,6 +346,15 @@ struct Entry {
     slow: bool,
 }
 
+/// The trial calls of one half-open period under [`HalfOpenRule::RateOverPermitted`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Trials {
+    admitted: u32,
+    answered: u32,
+    failures: u32,
+    slow: u32,
+}
+
 /// The breaker's state for one dependency.
 ///
 /// One deliberate difference from the lesson's Python: there, any success landing in HALF_OPEN
@@ -319,6 +367,7 @@ pub struct CircuitBreaker {
     state: BreakerState,
     open_since: Micros,
     probes_in_flight: u32,
+    trials: Trials,
     epoch: u32,
     window: VecDeque<Entry>,
     failures: u32,
@@ -336,6 +385,7 @@ impl CircuitBreaker {
             state: BreakerState::Closed,
             open_since: 0,
             probes_in_flight: 0,
+            trials: Trials::default(),
             epoch: 0,
             window: VecDeque::new(),
             failures: 0,
@@ -392,6 +442,7 @@ impl CircuitBreaker {
             }
             self.epoch = self.epoch.wrapping_add(1);
             self.probes_in_flight = 0;
+            self.trials = Trials::default();
             self.transition(
                 now,
                 BreakerState::HalfOpen,
@@ -400,11 +451,16 @@ impl CircuitBreaker {
         }
         match self.state {
             BreakerState::HalfOpen => {
-                if self.probes_in_flight >= self.config.half_open_probes {
+                let taken = match self.config.half_open_rule {
+                    HalfOpenRule::FirstFailureReopens => self.probes_in_flight,
+                    HalfOpenRule::RateOverPermitted => self.trials.admitted,
+                };
+                if taken >= self.config.half_open_probes {
                     self.rejections += 1;
                     return Err(CircuitOpen { retry_in: SECOND });
                 }
                 self.probes_in_flight += 1;
+                self.trials.admitted += 1;
                 Ok(Admission::Probe { epoch: self.epoch })
             }
             _ => Ok(Admission::Call),
@@ -429,6 +485,11 @@ impl CircuitBreaker {
             Mode::Normal => {}
         }
         match self.state {
+            BreakerState::HalfOpen
+                if self.config.half_open_rule == HalfOpenRule::RateOverPermitted =>
+            {
+                self.judge_trial(now, admission, failure, duration)
+            }
             BreakerState::HalfOpen => {
                 let current_probe = admission == Admission::Probe { epoch: self.epoch };
                 if failure {
@@ -459,6 +520,40 @@ impl CircuitBreaker {
                     self.transition(now, BreakerState::Open, reason);
                 }
             }
+        }
+    }
+
+    /// Counts one result under [`HalfOpenRule::RateOverPermitted`] and, once every permitted
+    /// trial has answered, closes or reopens. As in Resilience4j, a result is judged by the state
+    /// it arrives in: one from a call admitted before the circuit opened counts as a trial result.
+    fn judge_trial(&mut self, now: Micros, admission: Admission, failure: bool, duration: Micros) {
+        if admission == (Admission::Probe { epoch: self.epoch }) {
+            self.probes_in_flight = self.probes_in_flight.saturating_sub(1);
+        }
+        let slow = self
+            .config
+            .slow_call_threshold
+            .is_some_and(|t| duration > t);
+        self.trials.answered += 1;
+        self.trials.failures += u32::from(failure);
+        self.trials.slow += u32::from(slow);
+        let t = self.trials;
+        if t.answered < self.config.half_open_probes {
+            return;
+        }
+        let reason = TransitionReason::TrialsJudged {
+            failures: t.failures,
+            slow: t.slow,
+            calls: t.answered,
+        };
+        let too_slow = self.config.slow_call_threshold.is_some()
+            && ratio(t.slow, t.answered) >= self.config.slow_call_rate;
+        if ratio(t.failures, t.answered) >= self.config.failure_ratio || too_slow {
+            self.open_since = now;
+            self.transition(now, BreakerState::Open, reason);
+        } else {
+            self.clear_window();
+            self.transition(now, BreakerState::Closed, reason);
         }
     }
 
@@ -1231,6 +1326,7 @@ mod props {
             cooldown in 1_000u64..2_000_000,
             probes in 1u32..6,
             steps in proptest::collection::vec(step(), 1..400),
+            resilience4j in any::<bool>(),
         ) {
             let config = BreakerConfig {
                 window: if time_window { Window::Time(u64::from(window) * 100_000) } else { Window::Count(window) },
@@ -1241,6 +1337,7 @@ mod props {
                 slow_call_threshold: Some(500_000),
                 slow_call_rate: 0.9,
                 mode: Mode::Normal,
+                half_open_rule: if resilience4j { HalfOpenRule::RateOverPermitted } else { HalfOpenRule::FirstFailureReopens },
             };
             let mut cb = CircuitBreaker::new(config).unwrap();
             let mut now = 0;
@@ -1275,5 +1372,142 @@ mod props {
             }
             prop_assert_eq!(state, cb.state());
         }
+    }
+}
+
+#[cfg(test)]
+mod resilience4j_half_open_tests {
+    use super::*;
+    use crate::resilience::MS;
+    use BreakerState::*;
+    use CallResult::*;
+
+    fn breaker(config: BreakerConfig) -> CircuitBreaker {
+        CircuitBreaker::new(config).unwrap()
+    }
+
+    fn call(cb: &mut CircuitBreaker, now: Micros, result: CallResult) {
+        let a = cb.try_acquire(now).expect("admitted");
+        cb.record(now, a, result, 0);
+    }
+
+    /// Resilience4j's breaker of lesson 004 (5 trial calls, 30 s open) opened at t = 1 s.
+    fn opened_resilience4j() -> CircuitBreaker {
+        let mut cb = breaker(BreakerConfig {
+            half_open_rule: HalfOpenRule::RateOverPermitted,
+            ..BreakerConfig::northwind()
+        });
+        for _ in 0..20 {
+            call(&mut cb, SECOND, Failure);
+        }
+        assert_eq!(cb.state(), Open);
+        cb
+    }
+
+    /// Admits the five trial calls of a half-open period at 31 s and records `results` in order,
+    /// checking the state after each; returns the breaker.
+    fn trials(results: [CallResult; 5]) -> (CircuitBreaker, Vec<BreakerState>) {
+        let mut cb = opened_resilience4j();
+        let admitted: Vec<_> = (0..5)
+            .map(|_| cb.try_acquire(31 * SECOND).unwrap())
+            .collect();
+        assert!(admitted.iter().all(Admission::is_probe));
+        let states = admitted
+            .iter()
+            .zip(results)
+            .enumerate()
+            .map(|(i, (a, r))| {
+                cb.record(31 * SECOND + (i as u64 + 1) * MS, *a, r, MS);
+                cb.state()
+            })
+            .collect();
+        (cb, states)
+    }
+
+    #[test]
+    fn resilience4j_half_open_closes_on_one_failure_in_five_at_the_fifth_result() {
+        let (cb, states) = trials([Failure, Success, Success, Success, Success]);
+        assert_eq!(states, [HalfOpen, HalfOpen, HalfOpen, HalfOpen, Closed]);
+        let t = cb.transitions().last().unwrap();
+        assert_eq!(t.at, 31 * SECOND + 5 * MS);
+        assert_eq!(
+            t.reason,
+            TransitionReason::TrialsJudged {
+                failures: 1,
+                slow: 0,
+                calls: 5
+            }
+        );
+        // Closing empties the window: the 20 failures that opened it are forgotten.
+        assert_eq!(cb.snapshot(32 * SECOND).calls_in_window, 0);
+    }
+
+    #[test]
+    fn resilience4j_half_open_reopens_on_three_failures_in_five_at_the_fifth_result() {
+        let (cb, states) = trials([Success, Success, Failure, Failure, Failure]);
+        assert_eq!(states, [HalfOpen, HalfOpen, HalfOpen, HalfOpen, Open]);
+        let t = cb.transitions().last().unwrap();
+        assert_eq!((t.from, t.to, t.at), (HalfOpen, Open, 31 * SECOND + 5 * MS));
+        // A new 30 s open period counts from the fifth result.
+        assert_eq!(cb.snapshot(32 * SECOND).cooldown_left, 29 * SECOND + 5 * MS);
+    }
+
+    #[test]
+    fn resilience4j_half_open_refuses_a_sixth_call_while_the_five_are_out_and_after() {
+        let mut cb = opened_resilience4j();
+        let admitted: Vec<_> = (0..5)
+            .map(|_| cb.try_acquire(31 * SECOND).unwrap())
+            .collect();
+        assert!(cb.try_acquire(31 * SECOND).is_err());
+        // A finished trial frees no slot: four answers in, the sixth is still refused.
+        for (i, a) in admitted.iter().take(4).enumerate() {
+            cb.record(31 * SECOND + i as u64 * MS, *a, Success, MS);
+        }
+        assert_eq!(cb.state(), HalfOpen);
+        assert!(cb.try_acquire(31 * SECOND + 10 * MS).is_err());
+        // Lesson 000's rule, by contrast, frees the slot as soon as a probe answers.
+        let mut lesson = breaker(BreakerConfig::northwind());
+        for _ in 0..20 {
+            call(&mut lesson, SECOND, Failure);
+        }
+        let first = lesson.try_acquire(31 * SECOND).unwrap();
+        let _others: Vec<_> = (0..4)
+            .map(|_| lesson.try_acquire(31 * SECOND).unwrap())
+            .collect();
+        assert!(lesson.try_acquire(31 * SECOND).is_err());
+        lesson.record(31 * SECOND + MS, first, Success, MS);
+        assert!(lesson.try_acquire(31 * SECOND + MS).is_ok());
+    }
+
+    #[test]
+    fn resilience4j_half_open_judges_late_results_too_and_does_not_reopen_on_one_failure() {
+        let mut cb = opened_resilience4j();
+        let trials: Vec<_> = (0..5)
+            .map(|_| cb.try_acquire(31 * SECOND).unwrap())
+            .collect();
+        // One failed trial of five: lesson 000 would reopen here, Resilience4j waits.
+        cb.record(31 * SECOND + MS, trials[0], Failure, MS);
+        assert_eq!(cb.state(), HalfOpen);
+        // Results of calls admitted before the opening land in the half-open count as well.
+        for i in 0..3 {
+            cb.record(
+                31 * SECOND + (2 + i) * MS,
+                Admission::Call,
+                Success,
+                8 * SECOND,
+            );
+        }
+        assert_eq!(cb.state(), HalfOpen);
+        cb.record(31 * SECOND + 9 * MS, trials[1], Failure, MS);
+        // Five results, two failed: 40% is under 50%, so it closes with three trials still out.
+        assert_eq!(cb.state(), Closed);
+        assert_eq!(
+            cb.transitions().last().unwrap().reason,
+            TransitionReason::TrialsJudged {
+                failures: 2,
+                slow: 0,
+                calls: 5
+            }
+        );
     }
 }

@@ -23,7 +23,7 @@ pub use budget::{BudgetExhausted, TimeBudget};
 pub use bulkhead::{Acquire, Bulkhead, BulkheadConfig, BulkheadFull};
 pub use circuit_breaker::{
     Admission, BreakerConfig, BreakerSnapshot, BreakerState, CallResult, CircuitBreaker,
-    CircuitOpen, Mode, Transition, TransitionReason, Window,
+    CircuitOpen, HalfOpenRule, Mode, Transition, TransitionReason, Window,
 };
 pub use error::ParamError;
 pub use fallback::{Fallback, FallbackCounter, FallbackPolicy, Served};

@@ -80,6 +80,11 @@ fn reason_text(reason: TransitionReason) -> String {
         TransitionReason::ProbeFailed => "a probe failed".to_string(),
         TransitionReason::LateFailure => "a call from before the opening failed".to_string(),
         TransitionReason::ProbesSucceeded => "every probe succeeded".to_string(),
+        TransitionReason::TrialsJudged {
+            failures, calls, ..
+        } => {
+            format!("{failures} of {calls} trial calls failed")
+        }
     }
 }
 

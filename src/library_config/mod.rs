@@ -1,0 +1,4 @@
+//! Configurations written for real resilience libraries, read into the playground's terms so
+//! that a student can paste the settings of their own service and watch them run.
+
+pub mod resilience4j;
