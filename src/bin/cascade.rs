@@ -6,6 +6,7 @@
 use std::process::ExitCode;
 
 use resilience_playground::resilience::ParamError;
+use resilience_playground::sim::experiments;
 use resilience_playground::sim::model::{run, CascadeConfig};
 use resilience_playground::sim::scenario::{apply_set, Preset, Scenario, SET_KEYS};
 use resilience_playground::sim::trace::{Outcome, Trace};
@@ -60,6 +61,7 @@ fn load_config(path: &str) -> Result<CascadeConfig, String> {
 const USAGE: &str = "\
 usage: cascade [--scenario LIST] [--preset LIST] [--config FILE.json] [--set key=value]...
                [--no-drain] [--json]
+       cascade --experiment contention [--set key=value]... [--json]   (see its --help)
 
 Runs the lesson's cascade: 100 requests/s for 12 s into 32 workers; inventory takes 40 ms,
 then 4 s from second 3. Scenarios: none (no protection), timeout (300 ms), cb (timeout +
@@ -319,6 +321,14 @@ fn json_line(s: &Source, cfg: &CascadeConfig, t: &Trace) -> String {
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(result) = experiments::cli::run_from_args(&argv) {
+        let (lines, code) = result.map_or_else(|e| (Err(e), 2), |l| (Ok(l), 0));
+        match lines {
+            Ok(lines) => lines.iter().for_each(|l| println!("{l}")),
+            Err(msg) => eprintln!("cascade: {msg}"),
+        }
+        return ExitCode::from(code);
+    }
     let args = match parse_args(&argv) {
         Ok(a) => a,
         Err(msg) => {

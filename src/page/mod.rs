@@ -4,6 +4,7 @@
 pub mod exercise_charts;
 pub mod exercise_view;
 pub mod export;
+pub mod jitter;
 pub mod knobs;
 pub mod latency;
 pub mod permalink;

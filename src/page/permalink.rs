@@ -32,7 +32,8 @@ fn quote(value: &str) -> String {
     q
 }
 
-fn bad(key: &str, value: &str, range: &str) -> String {
+/// The notice for a setting that cannot be used: names it, quotes the value, says what it allows.
+pub(crate) fn bad(key: &str, value: &str, range: &str) -> String {
     format!(
         "{key}: \"{}\" is not allowed ({range}); using the default.",
         quote(value)

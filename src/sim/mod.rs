@@ -2,6 +2,7 @@
 //! stream per run. Nothing here knows there is a browser.
 
 pub mod engine;
+pub mod experiments;
 pub mod histogram;
 pub mod latency;
 pub mod model;

@@ -366,7 +366,7 @@ fn err(field: &'static str, range: &str, value: &str) -> ParamError {
 
 /// Parses a time in seconds (`0.3`) or milliseconds (`300ms`) into microseconds, within
 /// `min..=max` microseconds.
-fn parse_time(
+pub fn parse_time(
     field: &'static str,
     value: &str,
     min: Micros,
@@ -400,7 +400,8 @@ fn fmt_secs(m: Micros) -> String {
     }
 }
 
-fn parse_int(field: &'static str, value: &str, min: u64, max: u64) -> Result<u64, ParamError> {
+/// Parses a whole number within `min..=max`, naming `field` when it is not one.
+pub fn parse_int(field: &'static str, value: &str, min: u64, max: u64) -> Result<u64, ParamError> {
     let range = format!("{min}..={max}");
     match value.trim().parse::<u64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
