@@ -12,3 +12,4 @@ pub mod replay;
 pub mod requests;
 pub mod state;
 pub mod widget;
+pub mod widget_look;
