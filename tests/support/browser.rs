@@ -214,6 +214,64 @@ impl WebDriverCompatibleCommand for BrowserLog {
     }
 }
 
+/// chromedriver's command that runs one Chrome DevTools Protocol method (device emulation,
+/// network and CPU throttling).
+#[derive(Debug)]
+struct DevTools {
+    method: String,
+    params: Value,
+}
+
+impl WebDriverCompatibleCommand for DevTools {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(json!({"cmd": self.method, "params": self.params}).to_string()),
+        )
+    }
+}
+
+/// Runs the DevTools method `method` with `params` in the page's browser.
+#[allow(dead_code)] // not every suite uses every helper
+pub async fn devtools(client: &Client, method: &str, params: Value) -> Value {
+    client
+        .issue_cmd(DevTools {
+            method: method.to_string(),
+            params,
+        })
+        .await
+        .unwrap_or_else(|e| panic!("DevTools {method} failed: {e}"))
+}
+
+/// Makes the page a phone of `width` x `height` CSS px with a touch screen and no mouse (so
+/// `(hover: none)` and `(pointer: coarse)` match), as Chromium's device mode does.
+#[allow(dead_code)] // not every suite uses every helper
+pub async fn emulate_phone(client: &Client, width: u32, height: u32) {
+    devtools(
+        client,
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": width, "height": height, "deviceScaleFactor": 2, "mobile": true}),
+    )
+    .await;
+    devtools(
+        client,
+        "Emulation.setTouchEmulationEnabled",
+        json!({"enabled": true, "maxTouchPoints": 5}),
+    )
+    .await;
+}
+
 /// Console entries of level SEVERE (errors and Rust panics) since the last call.
 pub async fn console_errors(client: &Client) -> Vec<String> {
     let entries = client.issue_cmd(BrowserLog).await.unwrap_or(Value::Null);
@@ -232,11 +290,13 @@ pub async fn console_errors(client: &Client) -> Vec<String> {
 /// One browser session against the served `dist/`. Use [`run`] rather than this directly.
 pub struct Page {
     pub client: Client,
+    #[allow(dead_code)] // not every suite uses every helper
     pub base_url: String,
 }
 
 impl Page {
     /// Opens `path` (relative to `dist/`) and waits until the element `ready_css` exists.
+    #[allow(dead_code)] // not every suite uses every helper
     pub async fn open(&self, path: &str, ready_css: &str) {
         self.client
             .goto(&format!("{}{}", self.base_url, path))
@@ -259,6 +319,7 @@ impl Page {
     }
 
     /// Text of the first element matching `css`.
+    #[allow(dead_code)] // not every suite uses every helper
     pub async fn text(&self, css: &str) -> String {
         self.client
             .find(fantoccini::Locator::Css(css))
