@@ -16,7 +16,7 @@ export PATH := $(TOOLS_DIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export TRUNK_TOOLS_WASM_BINDGEN := $(WASM_BINDGEN_VERSION)
 export TRUNK_TOOLS_WASM_OPT := version_$(BINARYEN_VERSION)
 
-.PHONY: serve test dist dist-single compress-tools tools browser-tools fetch check-fmt clippy test-host test-wasm test-e2e bench measure-page clean-tools
+.PHONY: measure-load serve test dist dist-single compress-tools tools browser-tools fetch check-fmt clippy test-host test-wasm test-e2e bench measure-page clean-tools
 
 serve: tools fetch
 	trunk serve --address 127.0.0.1 --port 8080
@@ -107,6 +107,12 @@ bench:
 # Frame times of the built page in headless Chromium (figures for the README, not a test).
 measure-page: dist
 	cargo test --locked --features e2e --test e2e measure_page_performance -- --ignored --nocapture
+
+# Time to the diagram on a slow link (1.6 Mbit/s, 150 ms, CPU 4x), served plain and
+# precompressed (figures for the README, not a test).
+measure-load: dist
+	cargo test --locked --features e2e --test e2e_phone measure_time_to_diagram_on_a_slow_link \
+	  -- --ignored --nocapture
 
 clean-tools:
 	rm -rf "$(TOOLS_DIR)"

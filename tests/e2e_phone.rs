@@ -188,3 +188,72 @@ async fn the_course_page_widgets_fit_a_phone_and_the_table_folds() {
     })
     .await;
 }
+
+/// Milliseconds from navigation to the first circuit diagram on the page, on lesson 15's slow
+/// link (1.6 Mbit/s, 150 ms round trip, CPU 4x slower), cache off; `runs` loads.
+async fn time_to_diagram(page: &browser::Page, runs: usize) -> Vec<f64> {
+    let c = &page.client;
+    browser::devtools(c, "Network.enable", serde_json::json!({})).await;
+    browser::devtools(
+        c,
+        "Network.setCacheDisabled",
+        serde_json::json!({"cacheDisabled": true}),
+    )
+    .await;
+    browser::devtools(
+        c,
+        "Network.emulateNetworkConditions",
+        serde_json::json!({"offline": false, "latency": 150,
+            "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 1_600_000 / 8}),
+    )
+    .await;
+    browser::devtools(
+        c,
+        "Emulation.setCPUThrottlingRate",
+        serde_json::json!({"rate": 4}),
+    )
+    .await;
+    browser::devtools(
+        c,
+        "Page.addScriptToEvaluateOnNewDocument",
+        serde_json::json!({"source": "new MutationObserver((_, o) => {
+            if (document.querySelector('.state-diagram')) { window.__diagramAt = performance.now(); o.disconnect(); }
+          }).observe(document, { childList: true, subtree: true });"}),
+    )
+    .await;
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        page.open("index.html", "#resilience-app .state-diagram")
+            .await;
+        let at = page.eval("return window.__diagramAt || null").await;
+        times.push(at.as_f64().expect("the diagram's time"));
+        page.client.goto("about:blank").await.expect("blank");
+    }
+    times
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// Figures for the README, not a test: `make measure-load`.
+#[tokio::test]
+#[ignore]
+async fn measure_time_to_diagram_on_a_slow_link() {
+    for precompressed in [false, true] {
+        browser::run_serving("measure-load", precompressed, move |page| async move {
+            let times = time_to_diagram(&page, 5).await;
+            let served = if precompressed {
+                "precompressed (.br)"
+            } else {
+                "uncompressed"
+            };
+            println!(
+                "time to the diagram, {served}: median {:.0} ms of {times:.0?}",
+                median(times.clone())
+            );
+        })
+        .await;
+    }
+}

@@ -81,7 +81,9 @@ pub struct StaticServer {
 }
 
 impl StaticServer {
-    pub fn start(root: PathBuf) -> StaticServer {
+    /// Serves `root`; with `precompressed`, a file's `.br` (else `.gz`) twin is sent when the browser
+    /// accepts it, as nginx's `brotli_static` / `gzip_static` do.
+    pub fn start(root: PathBuf, precompressed: bool) -> StaticServer {
         let server = tiny_http::Server::http("127.0.0.1:0").expect("bind the static server");
         let port = server
             .server_addr()
@@ -111,10 +113,29 @@ impl StaticServer {
                 let response = if relative.split('/').any(|part| part == "..") || !path.is_file() {
                     tiny_http::Response::from_string("not found").with_status_code(404)
                 } else {
-                    let body = std::fs::read(&path).unwrap_or_default();
+                    let accepts = |coding: &str| {
+                        request.headers().iter().any(|h| {
+                            h.field.equiv("Accept-Encoding") && h.value.as_str().contains(coding)
+                        })
+                    };
+                    let twin = ["br", "gzip"].into_iter().find_map(|coding| {
+                        let suffix = if coding == "br" { "br" } else { "gz" };
+                        let twin = PathBuf::from(format!("{}.{suffix}", path.display()));
+                        (precompressed && accepts(coding) && twin.is_file())
+                            .then_some((coding, twin))
+                    });
+                    let body =
+                        std::fs::read(twin.as_ref().map_or(&path, |(_, t)| t)).unwrap_or_default();
                     let header = tiny_http::Header::from_bytes("Content-Type", content_type(&path))
                         .expect("a valid header");
-                    tiny_http::Response::from_data(body).with_header(header)
+                    let response = tiny_http::Response::from_data(body).with_header(header);
+                    match twin {
+                        Some((coding, _)) => response.with_header(
+                            tiny_http::Header::from_bytes("Content-Encoding", coding)
+                                .expect("a valid header"),
+                        ),
+                        None => response,
+                    }
                 };
                 let _ = request.respond(response);
             }
@@ -346,10 +367,19 @@ where
     F: FnOnce(Page) -> Fut,
     Fut: std::future::Future<Output = ()> + Send + 'static,
 {
+    run_serving(name, false, body).await
+}
+
+/// [`run`], with `dist/` served precompressed (`.br` / `.gz` twins) when `precompressed`.
+pub async fn run_serving<F, Fut>(name: &str, precompressed: bool, body: F)
+where
+    F: FnOnce(Page) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
     let scratch = artefacts_dir().join(format!("{name}-profile"));
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).expect("scratch dir");
-    let server = StaticServer::start(dist_dir());
+    let server = StaticServer::start(dist_dir(), precompressed);
     let driver = ChromeDriver::start(&scratch);
 
     let capabilities: Capabilities = serde_json::from_value(json!({
