@@ -16,15 +16,45 @@ export PATH := $(TOOLS_DIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export TRUNK_TOOLS_WASM_BINDGEN := $(WASM_BINDGEN_VERSION)
 export TRUNK_TOOLS_WASM_OPT := version_$(BINARYEN_VERSION)
 
-.PHONY: serve test dist tools browser-tools fetch check-fmt clippy test-host test-wasm test-e2e bench measure-page clean-tools
+.PHONY: measure-load serve test dist dist-single compress-tools tools browser-tools fetch check-fmt clippy test-host test-wasm test-e2e bench measure-page clean-tools
 
 serve: tools fetch
 	trunk serve --address 127.0.0.1 --port 8080
 
-dist: tools fetch
+dist: tools compress-tools fetch
 	trunk build --release
+	@# For hosts that serve precompressed files (nginx gzip_static/brotli_static...): a .gz
+	@# and a .br beside each .wasm, .js, .css and .html, same modification time.
+	@find dist -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.html' \) \
+	  -print0 | while IFS= read -r -d '' f; do \
+	    gzip -9 -n -k -f "$$f" && brotli -q 11 -k -f "$$f" && touch -r "$$f" "$$f.gz" "$$f.br"; \
+	  done
+	@echo "dist/: $$(find dist -name '*.br' | wc -l) files with .br and .gz beside them"
 
-test: tools browser-tools fetch check-fmt clippy test-host test-wasm dist test-e2e
+# The playground as one HTML file that works from file:// (no network in class): the wasm
+# bound for a classic script (no modules), inlined as base64 with the CSS and the glue.
+SINGLE_DIR := target/single
+dist-single: dist
+	wasm-bindgen --target no-modules --no-typescript --out-dir $(SINGLE_DIR) \
+	  --out-name resilience-playground target/wasm32-unknown-unknown/release/resilience-playground.wasm
+	wasm-opt -Oz --all-features $(SINGLE_DIR)/resilience-playground_bg.wasm \
+	  -o $(SINGLE_DIR)/resilience-playground_bg.wasm
+	node scripts/single-file.mjs $(SINGLE_DIR) dist dist-single/resilience-playground.html
+
+# brotli for the precompressed files of dist/ (Debian's package; gzip is always there).
+compress-tools:
+	@if ! command -v brotli >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get -o DPkg::Lock::Timeout=600 update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq brotli; \
+	  else \
+	    echo "make dist compresses dist/ with brotli: install Debian's package 'brotli' as root:"; \
+	    echo "  sudo apt-get install -y brotli"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+test: tools browser-tools fetch check-fmt clippy test-host test-wasm dist dist-single test-e2e
 	@echo "make test: all checks passed"
 
 tools:
@@ -68,7 +98,8 @@ test-wasm:
 	cargo test --target wasm32-unknown-unknown --locked --test web
 
 test-e2e:
-	cargo test --locked --features e2e --test e2e --test e2e_widgets --test e2e_exercises -- --test-threads=1
+	cargo test --locked --features e2e --test e2e --test e2e_widgets --test e2e_exercises \
+	  --test e2e_phone --test e2e_offline -- --test-threads=1
 
 bench:
 	cargo bench --locked
@@ -76,6 +107,12 @@ bench:
 # Frame times of the built page in headless Chromium (figures for the README, not a test).
 measure-page: dist
 	cargo test --locked --features e2e --test e2e measure_page_performance -- --ignored --nocapture
+
+# Time to the diagram on a slow link (1.6 Mbit/s, 150 ms, CPU 4x), served plain and
+# precompressed (figures for the README, not a test).
+measure-load: dist
+	cargo test --locked --features e2e --test e2e_phone measure_time_to_diagram_on_a_slow_link \
+	  -- --ignored --nocapture
 
 clean-tools:
 	rm -rf "$(TOOLS_DIR)"

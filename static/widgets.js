@@ -3,12 +3,53 @@
 //   <script type="module" src="https://example.org/playground/widgets.js"></script>
 //   <resilience-widget kind="circuit-diagram" preset="cb" cooldown="2s"></resilience-widget>
 //
-// Every attribute but `kind` and `theme` is a setting with the playground's names and units
-// (see the README). A bad value shows a notice inside the widget, which then uses its default.
-// The simulator is loaded once, from next to this file, however many widgets a page holds.
+// Every attribute but `kind`, `theme`, `chrome` and `scale` is a setting with the playground's
+// names and units (see the README). A bad value shows a notice inside the widget, which then
+// uses its default. Changing an attribute later mounts the widget again with the new settings.
+// The simulator is loaded once, from next to this file, however many widgets a page holds;
+// while it downloads, each widget shows how far it has got.
 
 const here = new URL(".", import.meta.url);
 let simulator = null;
+const waiting = new Set();
+
+// Tells every widget still waiting how much of the simulator has arrived.
+function progress(received, total) {
+  for (const bar of waiting) {
+    if (total > 0) {
+      bar.max = total;
+      bar.value = received;
+    }
+  }
+}
+
+// The wasm as bytes, read piece by piece so the bars can move. Servers that send it compressed
+// give the compressed length (or none): the bar then fills by the received share, or, with no
+// length, waits without a figure.
+async function fetchWasm(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error("the simulator could not be downloaded (" + response.status + ")");
+  const encoded = response.headers.get("content-encoding");
+  const total = encoded ? 0 : Number(response.headers.get("content-length")) || 0;
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const pieces = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    pieces.push(value);
+    received += value.length;
+    progress(received, total);
+  }
+  const bytes = new Uint8Array(received);
+  let at = 0;
+  for (const piece of pieces) {
+    bytes.set(piece, at);
+    at += piece.length;
+  }
+  return bytes;
+}
 
 function loadSimulator() {
   if (!simulator) {
@@ -20,32 +61,99 @@ function loadSimulator() {
         css.dataset.resiliencePlayground = "";
         document.head.append(css);
       }
-      const wasm = await import(new URL("resilience-playground.js", here).href);
-      await wasm.default({ module_or_path: new URL("resilience-playground_bg.wasm", here) });
+      const [wasm, bytes] = await Promise.all([
+        import(new URL("resilience-playground.js", here).href),
+        fetchWasm(new URL("resilience-playground_bg.wasm", here)),
+      ]);
+      await wasm.default({ module_or_path: bytes });
       return wasm;
     })();
   }
   return simulator;
 }
 
+// The host page's background where the widget sits: the first ancestor that paints one, else
+// the page's canvas (white). `theme="auto"` follows it, not the reader's system.
+function hostBackground(element) {
+  for (let node = element.parentElement; node; node = node.parentElement) {
+    const colour = getComputedStyle(node).backgroundColor;
+    if (colour && colour !== "transparent" && !/rgba\(.*,\s*0\)$/.test(colour)) return colour;
+  }
+  return "rgb(255, 255, 255)";
+}
+
+// The settings of an element: its attributes, plus the host's background when the theme is
+// left to follow it.
+function settingsOf(element) {
+  const settings = new URLSearchParams([...element.attributes].map((a) => [a.name, a.value]));
+  const theme = (element.getAttribute("theme") || "auto").trim();
+  if (theme === "auto") settings.set("host-background", hostBackground(element));
+  return settings.toString();
+}
+
 // Mounts a widget into `host`; `settings` is a query string (`kind=histogram&preset=cb`).
+// Resolves to a handle whose `destroy()` unmounts it, or null if it could not start.
 export async function mount(host, settings) {
-  host.textContent = "Loading the simulator\u2026";
+  const loading = document.createElement("div");
+  loading.className = "rp-loading";
+  loading.setAttribute("role", "status");
+  const label = document.createElement("span");
+  label.textContent = "Loading the simulator\u2026 ";
+  const bar = document.createElement("progress");
+  bar.setAttribute("aria-label", "Simulator downloaded");
+  loading.append(label, bar);
+  host.replaceChildren(loading);
+  waiting.add(bar);
   try {
     const wasm = await loadSimulator();
-    wasm.mountWidget(host, settings, new URL("index.html", here).href);
+    return wasm.mountWidget(host, settings, new URL("index.html", here).href);
   } catch (error) {
     host.textContent = "This widget could not start (" + error + "). It needs a browser with " +
       "WebAssembly and JavaScript modules.";
+    return null;
+  } finally {
+    waiting.delete(bar);
   }
 }
 
 class ResilienceWidget extends HTMLElement {
   connectedCallback() {
-    if (this.mounted) return;
-    this.mounted = true;
-    const settings = new URLSearchParams([...this.attributes].map((a) => [a.name, a.value]));
-    mount(this, settings.toString());
+    if (this.started) return;
+    this.started = true;
+    this.remount();
+    // Any attribute, including settings added after this file was written.
+    this.observer = new MutationObserver(() => this.scheduleRemount());
+    this.observer.observe(this, { attributes: true });
+  }
+
+  disconnectedCallback() {
+    // A widget moved elsewhere in the page is connected again at once: keep it then.
+    queueMicrotask(() => {
+      if (this.isConnected) return;
+      this.observer?.disconnect();
+      this.started = false;
+      this.handle?.then((h) => h?.destroy());
+      this.handle = null;
+    });
+  }
+
+  // Several attributes set one after the other mount once.
+  scheduleRemount() {
+    if (this.pending) return;
+    this.pending = true;
+    queueMicrotask(() => {
+      this.pending = false;
+      this.remount();
+    });
+  }
+
+  remount() {
+    const before = this.handle;
+    this.handle = (async () => {
+      const old = await before;
+      old?.destroy();
+      return mount(this, settingsOf(this));
+    })();
   }
 }
 

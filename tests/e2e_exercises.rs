@@ -243,3 +243,79 @@ async fn controls_change_the_run_and_exercises_keep_their_own_state() {
     })
     .await;
 }
+
+/// The input of a part, as the page holds it.
+async fn typed(page: &browser::Page, n: u8, part: &str) -> Value {
+    page.eval(&format!(
+        "const input = document.querySelector(\"{}\"); return input ? input.value : null;",
+        sel(n, &format!("ex{n}-part-{part}-input"))
+    ))
+    .await
+}
+
+/// The lessons' figures as a student types them: the reader says what it read when the text
+/// could be meant otherwise; 4(c) has its second field and 4(e) takes the lesson's answer.
+#[tokio::test]
+async fn the_lessons_figures_are_read_as_written_and_said_back() {
+    browser::run("exercise-numbers", |page| async move {
+        page.open("exercises.html", &sel(4, "ex4-run")).await;
+        predict(&page, 1, "a1", "1.050").await;
+        let (text, _) = verdict(&page, 1, "a1", "right").await;
+        assert!(text.contains("groups thousands"), "{text}");
+        predict(&page, 1, "a1", "1.05 s").await;
+        verdict(&page, 1, "a1", "right").await;
+        predict(&page, 3, "a2", "2.700").await;
+        verdict(&page, 3, "a2", "right").await;
+        predict(&page, 3, "a3", "8,1").await;
+        let (text, _) = verdict(&page, 3, "a3", "right").await;
+        assert!(text.contains("decimal mark"), "{text}");
+        predict(&page, 4, "a", "6,6").await;
+        verdict(&page, 4, "a", "right").await;
+        predict(&page, 4, "c2", "1,200").await;
+        verdict(&page, 4, "c2", "right").await;
+        predict(&page, 4, "e1", "0").await;
+        verdict(&page, 4, "e1", "right").await;
+        predict(&page, 4, "e2", "100%").await;
+        verdict(&page, 4, "e2", "right").await;
+        // With 2 library attempts, the lesson's 27 gets a hint about these settings.
+        page.eval(
+            "const el = document.querySelector(\"#exercise-3 input[type=range][id$='-ex3-library-attempts']\");
+             el.value = '2';
+             el.dispatchEvent(new Event('input', { bubbles: true }));
+             return el.value;",
+        )
+        .await;
+        predict(&page, 3, "a1", "27").await;
+        let (hint, _) = verdict(&page, 3, "a1", "wrong").await;
+        assert!(hint.contains("library 2"), "{hint}");
+        page.screenshot("exercise-numbers").await;
+    })
+    .await;
+}
+
+/// Answers are kept in the browser per exercise, come back after a reload, and go with Reset.
+#[tokio::test]
+async fn answers_survive_a_reload_and_reset_forgets_them() {
+    browser::run("exercise-storage", |page| async move {
+        page.open("exercises.html", &sel(3, "ex3-run")).await;
+        predict(&page, 3, "a1", "27").await;
+        predict(&page, 1, "b1", "220 ms").await;
+        verdict(&page, 1, "b1", "right").await;
+        page.client.refresh().await.expect("reload");
+        wait_for(&page, &sel(3, "ex3-run")).await;
+        assert_eq!(typed(&page, 3, "a1").await, "27");
+        assert_eq!(typed(&page, 1, "b1").await, "220 ms");
+        click(&page, 3, "ex3-reset").await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(typed(&page, 3, "a1").await, "");
+        page.client.refresh().await.expect("reload");
+        wait_for(&page, &sel(3, "ex3-run")).await;
+        assert_eq!(typed(&page, 3, "a1").await, "", "reset forgot it");
+        assert_eq!(
+            typed(&page, 1, "b1").await,
+            "220 ms",
+            "other exercises keep theirs"
+        );
+    })
+    .await;
+}

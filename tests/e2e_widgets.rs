@@ -262,3 +262,117 @@ async fn the_csv_and_json_downloads_parse_and_match_the_counters_on_screen() {
     })
     .await;
 }
+
+/// Whether each widget of the course page wears the dark theme.
+const DARK_WIDGETS: &str = "return [...document.querySelectorAll('resilience-widget')]
+    .map(w => { const r = w.querySelector('.rp.widget'); return r ? r.classList.contains('theme-dark') : null; });";
+
+async fn wait_until(page: &browser::Page, script: &str, want: &Value) {
+    let start = std::time::Instant::now();
+    loop {
+        let got = page.eval(script).await;
+        if &got == want {
+            return;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(20),
+            "still {got}, waiting for {want}: {script}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+/// `theme="auto"` follows the host page, not the system; attributes set after mount apply;
+/// compact chrome counts only outcomes that occur; `scale` enlarges; `chrome` full and none.
+#[tokio::test]
+async fn widgets_follow_the_host_page_and_attributes_set_later() {
+    browser::run("widgets-host", |page| async move {
+        // The reader's system is dark; the course page is cream.
+        browser::devtools(
+            &page.client,
+            "Emulation.setEmulatedMedia",
+            serde_json::json!({"features": [{"name": "prefers-color-scheme", "value": "dark"}]}),
+        )
+        .await;
+        page.open("course-demo.html", "#demo-table table").await;
+        let light = Value::Array(vec![Value::Bool(false); 3]);
+        wait_until(&page, DARK_WIDGETS, &light).await;
+        // Compact by default: no keyboard line, and no counter for an outcome the run cannot
+        // have (the timeout preset has no breaker and no bulkhead).
+        let chrome = page
+            .eval(&format!(
+                "return [document.querySelectorAll('resilience-widget .keys').length,
+                         !!document.querySelector(\"{}\"), !!document.querySelector(\"{}\"),
+                         !!document.querySelector(\"{}\")]",
+                in_widget("demo-histogram", "count-circuit_open"),
+                in_widget("demo-histogram", "count-bulkhead_full"),
+                in_widget("demo-histogram", "count-ok"),
+            ))
+            .await;
+        assert_eq!(chrome, serde_json::json!([0, false, false, true]));
+        page.screenshot("course-demo-light-host").await;
+
+        // The page turns dark: widgets mounted again (an attribute changes) follow it.
+        page.eval(
+            "document.body.style.background = '#16181d'; document.body.style.color = '#eee';
+             for (const w of document.querySelectorAll('resilience-widget')) w.setAttribute('theme', 'auto');
+             return true;",
+        )
+        .await;
+        let dark = Value::Array(vec![Value::Bool(true); 3]);
+        wait_until(&page, DARK_WIDGETS, &dark).await;
+        page.screenshot("course-demo-dark-host").await;
+
+        // An attribute set after mount is applied: a 9 s cool-down, twice the size.
+        let before = page
+            .eval("return document.querySelector('#demo-diagram h2').getBoundingClientRect().height")
+            .await
+            .as_f64()
+            .unwrap();
+        page.eval(
+            "const w = document.getElementById('demo-diagram');
+             w.setAttribute('cooldown', '9s'); w.setAttribute('scale', '2'); return true;",
+        )
+        .await;
+        wait_until(
+            &page,
+            &format!(
+                "const l = document.querySelector(\"{}\"); return !!l && l.textContent.includes('9 s');",
+                in_widget("demo-diagram", "arrow-label-1")
+            ),
+            &Value::Bool(true),
+        )
+        .await;
+        let after = page
+            .eval("return document.querySelector('#demo-diagram h2').getBoundingClientRect().height")
+            .await
+            .as_f64()
+            .unwrap();
+        assert!(after > before * 1.8, "scale 2: heading {before} -> {after}");
+        // Full chrome has the keyboard line and the lesson's four counters; none has no
+        // transport at all.
+        page.eval("document.getElementById('demo-histogram').setAttribute('chrome', 'full'); return true;")
+            .await;
+        wait_until(
+            &page,
+            &format!("return !!document.querySelector(\"{}\")", in_widget("demo-histogram", "count-circuit_open")),
+            &Value::Bool(true),
+        )
+        .await;
+        page.eval("document.getElementById('demo-diagram').setAttribute('chrome', 'none'); return true;")
+            .await;
+        wait_until(
+            &page,
+            &format!(
+                "return [!!document.querySelector(\"{}\"), !!document.querySelector(\"{}\")]",
+                in_widget("demo-diagram", "play"),
+                in_widget("demo-diagram", "breaker-state")
+            ),
+            &serde_json::json!([false, true]),
+        )
+        .await;
+        let duplicates = page.eval(browser::DUPLICATE_IDS).await;
+        assert_eq!(duplicates, Value::Array(vec![]), "duplicate ids");
+    })
+    .await;
+}

@@ -301,8 +301,12 @@ impl Exercise for BudgetAndRetries {
                     "ms",
                     "Every attempt runs to its timeout, and a wait comes before each retry: \
                      add the waits too, each at its longest.",
-                    "Three attempts have only two waits between them, and the first wait is \
-                     the backoff's base, not its doubled value.",
+                    &format!(
+                        "{} attempts have only {} waits between them, and the first wait is \
+                         the backoff's base, not its doubled value.",
+                        self.reservation.attempts,
+                        self.reservation.attempts.saturating_sub(1)
+                    ),
                 ),
             ),
             Part::numeric(

@@ -627,8 +627,16 @@ impl Exercise for BusinessErrors {
             Part::numeric(
                 "b1",
                 format!(
-                    "Bug fixed, min_calls = {m_low}, window {}: false openings per hour?",
-                    fmt_ms(lesson_window)
+                    "Bug fixed, min_calls = {m_low}, window {window}: false openings per hour? \
+                     (The lesson's solution answers as if the {m_low} calls, {lesson_span} of \
+                     traffic here, were all the breaker looked at, so that every blip opens the \
+                     circuit. This page's breaker keeps a full {window} window, about \
+                     {held} results, and once it is full min_calls no longer decides anything. \
+                     Both readings are accepted; the verdict says which one you used.)",
+                    window = fmt_ms(lesson_window),
+                    lesson_span =
+                        fmt_ms(u64::from(m_low) * SECOND / u64::from(self.calls_per_sec.max(1))),
+                    held = u64::from(self.calls_per_sec) * lesson_window / SECOND,
                 ),
                 Answer::two_sided(
                     lesson_low,
@@ -638,6 +646,18 @@ impl Exercise for BusinessErrors {
                     "How many results does that window hold at this rate? min_calls only \
                      matters while the window holds fewer than that; compare a blip's failures \
                      with the whole window.",
+                )
+                .also_accept(
+                    short_low,
+                    Tolerance::Absolute((0.35 * short_low).max(1.5)),
+                    &format!(
+                        "Right by the lesson's reading: with only the last {m_low} calls or so \
+                         deciding, every blip opens the circuit (this page measures that reading \
+                         with the {} window of part b2). With the full {} window the simulator \
+                         counts far fewer: a blip fails only a small share of it.",
+                        fmt_ms(self.short_window),
+                        fmt_ms(lesson_window)
+                    ),
                 ),
             ),
             Part::numeric(
@@ -935,13 +955,16 @@ mod tests {
         assert!(v("a2", 60.0).correct);
         assert!(v("a3", expected("a3").round()).correct);
         assert!(v("b1", 0.0).correct);
+        // The lesson's reading, every blip opening the circuit, is right too, with a note.
+        let lesson = v("b1", 12.0);
+        assert!(lesson.correct && lesson.note.unwrap().contains("lesson's reading"));
         assert!(v("b2", expected("b2").round()).correct);
         assert!(v("b3", 0.0).correct);
         for (part, wrong) in [
             ("a2", 0.5),
             ("a2", 100.0),
             ("a3", 20.0),
-            ("b1", 12.0),
+            ("b1", 30.0),
             ("b2", 0.0),
             ("b2", 200.0),
             ("b3", 12.0),

@@ -356,6 +356,29 @@ impl Exercise for ThreeLayers {
     fn parts_for(&self, run: &ThreeLayersRun) -> Vec<Part> {
         let all = run.choice(RetryingLayer::All);
         let library = run.choice(RetryingLayer::Library);
+        let (f, l, s) = (
+            f64::from(self.front_end_attempts),
+            f64::from(self.library_attempts),
+            f64::from(self.sidecar_attempts),
+        );
+        let lesson = ThreeLayers::default();
+        let lesson_per_order = f64::from(
+            lesson.front_end_attempts * lesson.library_attempts * lesson.sidecar_attempts,
+        );
+        let now = format!(
+            "with these settings the front end makes {} attempt(s), the library {} and the \
+             sidecar {}",
+            self.front_end_attempts, self.library_attempts, self.sidecar_attempts
+        );
+        let lesson_slip = format!(
+            "That is the lesson's figure, for {} attempts at each layer; {now}.",
+            lesson.library_attempts
+        );
+        let added = "The layers multiply, they do not add: each layer repeats everything \
+                     below it.";
+        let retries = "Count attempts, not retries: a layer that retries twice makes three \
+                       attempts in all.";
+        let rate = self.orders_per_sec;
         vec![
             Part::numeric(
                 "a1",
@@ -366,9 +389,11 @@ impl Exercise for ThreeLayers {
                     "calls",
                     "Each layer repeats everything below it: the layers multiply, they do \
                      not add.",
-                    "Count attempts, not retries: a layer with two retries makes three \
-                     attempts in all, and the layers multiply those.",
-                ),
+                    &format!("Count the attempts each layer makes now: {now}."),
+                )
+                .on_misreading(lesson_per_order, &lesson_slip)
+                .on_misreading(f + l + s, added)
+                .on_misreading((f - 1.0) * (l - 1.0) * (s - 1.0), retries),
             ),
             Part::numeric(
                 "a2",
@@ -379,7 +404,10 @@ impl Exercise for ThreeLayers {
                     "calls/s",
                     "Every order that arrives in a second turns into the full set of \
                      multiplied attempts in that second's traffic.",
-                ),
+                )
+                .on_misreading(lesson_per_order * rate, &lesson_slip)
+                .on_misreading((f + l + s) * rate, added)
+                .on_misreading((f - 1.0) * (l - 1.0) * (s - 1.0) * rate, retries),
             ),
             Part::numeric(
                 "a3",
@@ -404,6 +432,13 @@ impl Exercise for ThreeLayers {
                      attempts.",
                     "With the front end and the sidecar passing each call through once, only \
                      one layer's attempts are left to multiply.",
+                )
+                .on_misreading(
+                    f64::from(lesson.library_attempts) * rate,
+                    &format!(
+                        "That is the lesson's library, with {} attempts; {now}.",
+                        lesson.library_attempts
+                    ),
                 ),
             ),
             Part::open(

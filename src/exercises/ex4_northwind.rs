@@ -83,6 +83,86 @@ pub struct BulkheadHook {
     pub separate_success: Option<f64>,
 }
 
+/// Order service's request pool in the lesson's incident, before the fix: no time limiter and
+/// no breaker, so a reservation holds its thread for as long as inventory takes. Part (e)
+/// follows this model (the lesson's section 1), not the simulator's fixed client.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PoolModel {
+    /// Request threads of the order service (1..=100_000; the flash sale's Tomcat: 200).
+    pub threads: u32,
+    /// Stock reservations arriving per second (0..=100_000; 80, four fifths of 100).
+    pub reservations_per_sec: f64,
+    /// Order-history lookups arriving per second (0..=100_000; 20, a fifth of 100).
+    pub history_per_sec: f64,
+    /// How long a lookup holds its thread (1 µs..=60 s; 20 ms).
+    pub history_latency: Micros,
+    /// Threads the inventory reservations may hold with a bulkhead of their own (1..=threads;
+    /// the lesson's `inventoryReservation` bulkhead: 20).
+    pub reservation_bulkhead: u32,
+}
+
+impl Default for PoolModel {
+    fn default() -> Self {
+        PoolModel {
+            threads: 200,
+            reservations_per_sec: 80.0,
+            history_per_sec: 20.0,
+            history_latency: 20 * MS,
+            reservation_bulkhead: 20,
+        }
+    }
+}
+
+impl PoolModel {
+    /// Threads busy on average if every request got one at once (Little's law: arrivals per
+    /// second times the seconds each holds a thread), for reservations held `hold` each.
+    pub fn threads_wanted(&self, hold: Micros) -> f64 {
+        self.reservations_per_sec * hold as f64 / SECOND as f64 + self.history_threads()
+    }
+
+    fn history_threads(&self) -> f64 {
+        self.history_per_sec * self.history_latency as f64 / SECOND as f64
+    }
+
+    /// Seconds until the shared pool is full from the moment reservations start holding
+    /// their threads for `hold` (infinite if it never fills).
+    pub fn seconds_to_fill(&self, hold: Micros) -> f64 {
+        let wanted = self.threads_wanted(hold);
+        if wanted <= f64::from(self.threads) {
+            return f64::INFINITY;
+        }
+        // Each second adds the reservations that arrive and none leaves before `hold`; the
+        // lookups come and go, holding their few threads throughout.
+        (f64::from(self.threads) - self.history_threads())
+            / self.reservations_per_sec.max(f64::MIN_POSITIVE)
+    }
+
+    /// Share of order-history lookups answered (0..=1) once things have settled, with one
+    /// pool shared with reservations each holding a thread for `hold`. When the pool cannot
+    /// hold all that is wanted, the requests waiting for a thread queue up faster than threads
+    /// free up, the wait grows without end, and every lookup waits longer than any customer:
+    /// none is answered. Otherwise all are.
+    pub fn shared_success(&self, hold: Micros) -> f64 {
+        if self.threads_wanted(hold) > f64::from(self.threads) {
+            0.0
+        } else {
+            1.0
+        }
+    }
+
+    /// The same with a bulkhead for reservations: they hold at most `reservation_bulkhead`
+    /// threads (the rest are refused at once and take the fallback), and lookups have the
+    /// other threads.
+    pub fn separate_success(&self) -> f64 {
+        let left = f64::from(self.threads.saturating_sub(self.reservation_bulkhead));
+        if self.history_threads() > left {
+            0.0
+        } else {
+            1.0
+        }
+    }
+}
+
 /// The exercise's parameters; [`Default`] gives the lesson's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Northwind {
@@ -96,6 +176,9 @@ pub struct Northwind {
     pub slow_latency: Micros,
     /// The provisional-order model.
     pub backlog: Backlog,
+    /// The request pool of the incident, for part (e).
+    #[serde(default)]
+    pub pool: PoolModel,
     /// Filled by the view from the simulator; `None` until then.
     pub order_history: BulkheadHook,
 }
@@ -108,6 +191,7 @@ impl Default for Northwind {
             healthy_latency: 80 * MS,
             slow_latency: 8 * SECOND,
             backlog: Backlog::default(),
+            pool: PoolModel::default(),
             order_history: BulkheadHook::default(),
         }
     }
@@ -234,6 +318,24 @@ impl Northwind {
         // The model walks every order: bound their number, not just each factor.
         let orders = u64::from(b.orders_per_min).saturating_mul(b.horizon / MINUTE + 1);
         ParamError::check_u64("orders_per_min x horizon", orders, 0, 10_000_000, "orders")?;
+        let p = &self.pool;
+        ParamError::check_u64("threads", p.threads.into(), 1, 100_000, "")?;
+        ParamError::check_f64(
+            "reservations_per_sec",
+            p.reservations_per_sec,
+            0.0,
+            100_000.0,
+            "/s",
+        )?;
+        ParamError::check_f64("history_per_sec", p.history_per_sec, 0.0, 100_000.0, "/s")?;
+        ParamError::check_u64("history_latency", p.history_latency, 1, 60 * SECOND, "µs")?;
+        ParamError::check_u64(
+            "reservation_bulkhead",
+            p.reservation_bulkhead.into(),
+            1,
+            p.threads.into(),
+            "",
+        )?;
         for (field, v) in [
             ("shared_success", self.order_history.shared_success),
             ("separate_success", self.order_history.separate_success),
@@ -347,10 +449,12 @@ impl Northwind {
         let mut drained_at = None;
         let mut minute: Micros = 0;
         while minute <= b.horizon {
-            // Everything that happens up to and including this minute mark, in time order:
-            // arrivals, then job runs.
+            // Everything that happens up to this minute mark, in time order: arrivals, then
+            // job runs.
             loop {
-                let job_at = next_job.filter(|&t| t <= minute);
+                // A job due exactly at the mark runs after the point is taken, so the chart
+                // shows the backlog the job finds (its peak included), not what it leaves.
+                let job_at = next_job.filter(|&t| t < minute);
                 let order_at = Some(next_order).filter(|&t| t <= minute && gap != Micros::MAX);
                 match (order_at, job_at) {
                     (Some(o), j) if j.is_none_or(|j| o <= j) => {
@@ -433,13 +537,18 @@ impl Exercise for Northwind {
              (b) {rate} orders a minute arrive; inventory is slow from minute {from} to minute \
              {until}, and every order in that time ends provisional. How many provisional orders \
              are there at the peak?\n\
-             (c) With {job}, how many minutes after inventory recovers is the backlog empty? \
-             And with no job at all?\n\
+             (c) {drain}And with no job at all, how many orders are still provisional at \
+             minute {horizon}?\n\
              (d) Who should own reconciling provisional orders, how do you spot one that has \
              been provisional too long, and what happens to it?\n\
-             (e) Order history needs no inventory at all. What happens to it while inventory is \
-             slow if both endpoints share one thread pool, and with a separate bulkhead for \
-             each?",
+             (e) Back to the incident itself, before any of these settings: no time limiter and \
+             no breaker, so every reservation holds one of the order service's {threads} \
+             request threads for the full {slow}. {reservations} reservations and {lookups} \
+             order-history lookups arrive each second; a lookup needs no inventory and holds a \
+             thread for {lookup}. Once things have settled, what share of order-history lookups \
+             is answered if both endpoints share the {threads} threads? And if reservations \
+             get a bulkhead of {bulkhead} threads (the rest refused at once, to the fallback) \
+             and lookups keep the others?",
             limit = fmt_ms(self.time_limit),
             attempts = self.retry.attempts,
             base = fmt_ms(self.retry.base),
@@ -448,6 +557,19 @@ impl Exercise for Northwind {
             rate = b.orders_per_min,
             from = b.sick_from / MINUTE,
             until = b.sick_until / MINUTE,
+            drain = match &b.job {
+                Some(_) => format!(
+                    "With {job}, how many minutes after inventory recovers is the backlog \
+                     empty? "
+                ),
+                None => String::new(),
+            },
+            horizon = b.horizon / MINUTE,
+            threads = self.pool.threads,
+            reservations = crate::exercises::number::plain(self.pool.reservations_per_sec),
+            lookups = crate::exercises::number::plain(self.pool.history_per_sec),
+            lookup = fmt_ms(self.pool.history_latency),
+            bulkhead = self.pool.reservation_bulkhead,
         )
     }
 
@@ -480,8 +602,17 @@ impl Exercise for Northwind {
                     "s",
                     "Every attempt is cut by the time limiter, not by inventory's latency, and \
                      the waits between attempts add up too.",
-                    "Inventory's slow latency never runs to the end: each attempt stops at the \
-                     time limiter. And the wait only doubles once between three attempts.",
+                    &format!(
+                        "Inventory's slow latency never runs to the end: each attempt stops at \
+                         the time limiter. And {} attempts have only {} waits between them.",
+                        self.retry.attempts,
+                        self.retry.attempts.saturating_sub(1)
+                    ),
+                )
+                .on_misreading(
+                    f64::from(self.retry.attempts) * self.slow_latency as f64 / SECOND as f64,
+                    "That is every attempt waiting for inventory's full slow answer: the time \
+                     limiter cuts each attempt long before.",
                 ),
             ),
             Part::numeric(
@@ -498,7 +629,7 @@ impl Exercise for Northwind {
         ];
         if run.backlog.with_job && drain_minutes.is_finite() {
             parts.push(Part::numeric(
-                "c",
+                "c1",
                 "Minutes from recovery until the backlog is empty, with the job?".to_string(),
                 Answer::two_sided(
                     drain_minutes,
@@ -511,24 +642,63 @@ impl Exercise for Northwind {
                 ),
             ));
         }
+        parts.push(Part::numeric(
+            "c2",
+            format!(
+                "With no job at all: orders still provisional at minute {}?",
+                self.backlog.horizon / MINUTE
+            ),
+            Answer::two_sided(
+                run.backlog_without_job.left_at_horizon as f64,
+                Tolerance::Relative(0.05),
+                "orders",
+                "Without a job nothing ever confirms a provisional order: count every order \
+                 that took the fallback.",
+                "Orders that arrive once inventory is healthy are confirmed at once; only \
+                 those from the slow stretch stay provisional.",
+            ),
+        ));
         parts.push(Part::open(
             "d",
             "Who owns reconciliation, and how are orders provisional for too long handled?"
                 .to_string(),
         ));
-        if let Some(shared) = self.order_history.shared_success {
-            parts.push(Part::numeric(
-                "e",
-                "Order-history requests that succeed with one shared pool, in %?".to_string(),
-                Answer::new(
-                    shared * 100.0,
-                    Tolerance::Absolute(10.0),
-                    "%",
-                    "A shared pool is filled by the threads waiting on the slow inventory; how \
-                     many are left for order history?",
-                ),
-            ));
-        }
+        let hold = self.slow_latency;
+        parts.push(Part::numeric(
+            "e1",
+            "Order-history lookups answered with one shared pool, in %?".to_string(),
+            Answer::two_sided(
+                self.pool.shared_success(hold) * 100.0,
+                Tolerance::Absolute(5.0),
+                "%",
+                "Compare the threads the two endpoints would need at once (arrivals per \
+                 second times the seconds each holds a thread) with the threads there are.",
+                "Reservations arrive faster than their threads come back: the requests \
+                 waiting for a thread pile up without end, and a lookup waits behind all of \
+                 them.",
+            )
+            .on_misreading(
+                self.pool.history_per_sec
+                    / (self.pool.history_per_sec + self.pool.reservations_per_sec).max(1e-9)
+                    * 100.0,
+                "Lookups do not get their share of the threads: the queue in front of the pool \
+                 grows without end, so every request in it waits longer than any customer.",
+            ),
+        ));
+        parts.push(Part::numeric(
+            "e2",
+            format!(
+                "And with a bulkhead of {} threads for reservations, in %?",
+                self.pool.reservation_bulkhead
+            ),
+            Answer::new(
+                self.pool.separate_success() * 100.0,
+                Tolerance::Absolute(5.0),
+                "%",
+                "With the bulkhead, reservations can hold only their own threads; how many \
+                 threads do the lookups need, and how many are left for them?",
+            ),
+        ));
         parts
     }
 
@@ -567,10 +737,17 @@ impl Exercise for Northwind {
             self.order_history.separate_success,
         ) {
             (Some(s), Some(p)) => format!(
-                " In the simulator's runs, order history succeeded {:.0}% of the time with one \
-                 shared pool and {:.0}% with separate bulkheads.",
+                " The playground's simulator runs the same flash sale with the fixed client \
+                 (the {limit} time limiter, the retries and the breaker of the lesson's \
+                 section 5) and the pool still shared: there order history is answered {:.0}% \
+                 of the minute with one shared pool and {:.0}% with separate bulkheads, because \
+                 the time limiter gives threads back after {total} at most and the open breaker \
+                 sends reservations to the fallback at once. That is the fix at work, not the \
+                 incident the question asks about.",
                 s * 100.0,
-                p * 100.0
+                p * 100.0,
+                limit = fmt_ms(self.time_limit),
+                total = fmt_ms(w.total),
             ),
             _ => String::new(),
         };
@@ -593,11 +770,32 @@ impl Exercise for Northwind {
              older than {stale} (a metric and an alert on the oldest one's age). A flagged order \
              gets a final attempt and, if stock cannot be reserved, the saga's compensation: \
              cancel it, refund if anything was charged, and tell the customer.\n\
-             (e) With one shared pool, the threads waiting on the slow inventory (each held up \
-             to {total}) fill it, and order history, which needs no inventory, finds no thread \
-             and fails. With a bulkhead per dependency, inventory can only fill its own pool; \
-             order history keeps its threads and keeps succeeding.{history}",
+             (e) With one shared pool and nothing cutting a reservation short, the two \
+             endpoints would need {wanted} threads at once ({reservations}/s x {slow} plus \
+             {lookups}/s x {lookup}) and there are {threads}: the pool is full after about \
+             {fill}, and from then on requests wait for a thread faster than threads come back. \
+             The queue grows without end, so order history, which needs no inventory, finds no \
+             thread in time and fails: {shared:.0}% answered, as in the lesson's incident. With \
+             a bulkhead of {bulkhead} for reservations, inventory can only fill its own \
+             threads (the rest of the reservations are refused at once and take the fallback), \
+             and lookups, needing {lookup_threads} threads on average, keep succeeding: \
+             {separate:.0}%.{history}",
             pieces = pieces.join(" + "),
+            wanted = crate::exercises::number::plain(self.pool.threads_wanted(self.slow_latency).round()),
+            reservations = crate::exercises::number::plain(self.pool.reservations_per_sec),
+            lookups = crate::exercises::number::plain(self.pool.history_per_sec),
+            lookup = fmt_ms(self.pool.history_latency),
+            threads = self.pool.threads,
+            fill = match self.pool.seconds_to_fill(self.slow_latency) {
+                s if s.is_finite() => format!("{s:.1} s"),
+                _ => "never".to_string(),
+            },
+            shared = self.pool.shared_success(self.slow_latency) * 100.0,
+            bulkhead = self.pool.reservation_bulkhead,
+            lookup_threads = crate::exercises::number::plain(
+                (self.pool.history_per_sec * self.pool.history_latency as f64 / SECOND as f64 * 10.0).round() / 10.0
+            ),
+            separate = self.pool.separate_success() * 100.0,
             total = fmt_ms(w.total),
             slow = fmt_ms(self.slow_latency),
             attempts = run.slow.attempts.len(),
@@ -690,9 +888,13 @@ mod tests {
         assert_eq!(at(&run.backlog, 5).provisional, 1);
         // Orders from 5:00 to 14:00 inclusive, one every 0.5 s.
         assert_eq!(at(&run.backlog, 14).provisional, 1_081);
-        // The job's runs at 15:00, 15:30 and 16:00 find inventory healthy.
-        assert_eq!(at(&run.backlog, 15).provisional, 1_100);
-        assert_eq!(at(&run.backlog, 16).provisional, 900);
+        // The point at a mark is what the job due then finds: the peak at 15:00, then the
+        // runs at 15:00 and 15:30 have confirmed 200 by 16:00.
+        assert_eq!(at(&run.backlog, 15).provisional, 1_200);
+        assert_eq!(at(&run.backlog, 16).provisional, 1_000);
+        // The chart's highest point is the peak the text states.
+        let highest = run.backlog.points.iter().map(|p| p.provisional).max();
+        assert_eq!(highest, Some(run.backlog.peak));
         assert_eq!(at(&run.backlog, 25).provisional, 0);
         // Without a job they stay, and age past the stale mark.
         let none = &run.backlog_without_job;
@@ -712,6 +914,24 @@ mod tests {
     }
 
     #[test]
+    fn the_pool_model_follows_its_inputs() {
+        let p = PoolModel::default();
+        // 80/s x 8 s + 20/s x 20 ms = 640.4 threads wanted, 200 there.
+        assert!((p.threads_wanted(8 * SECOND) - 640.4).abs() < 1e-9);
+        assert_eq!(p.shared_success(8 * SECOND), 0.0);
+        assert!((p.seconds_to_fill(8 * SECOND) - 2.495).abs() < 1e-9);
+        // At the healthy 80 ms, 6.8 threads are enough.
+        assert_eq!(p.shared_success(80 * MS), 1.0);
+        assert!(p.seconds_to_fill(80 * MS).is_infinite());
+        assert_eq!(p.separate_success(), 1.0);
+        let tiny = PoolModel {
+            threads: 20,
+            ..PoolModel::default()
+        };
+        assert_eq!(tiny.separate_success(), 0.0);
+    }
+
+    #[test]
     fn deterministic() {
         assert_eq!(ex().run().unwrap(), ex().run().unwrap());
     }
@@ -724,21 +944,29 @@ mod tests {
         let v = |id: &str, x: f64| check_part(&parts, id, x).unwrap();
         assert!(v("a", 6.6).correct);
         assert!(v("b", 1_200.0).correct);
-        assert!(v("c", 6.0).correct);
+        assert!(v("c1", 6.0).correct);
+        assert!(v("c2", 1_200.0).correct);
+        // The lesson's incident: a shared pool answers no lookup, a bulkhead all of them.
+        assert!(v("e1", 0.0).correct);
+        assert!(v("e2", 100.0).correct);
         for (id, wrong) in [
             ("a", 24.6),
             ("a", 6.0),
             ("a", 8.0),
             ("b", 600.0),
-            ("c", 12.0),
-            ("c", 2.0),
+            ("c1", 12.0),
+            ("c1", 2.0),
+            ("c2", 0.0),
+            ("e1", 89.0),
+            ("e1", 20.0),
+            ("e2", 0.0),
         ] {
             let verdict = v(id, wrong);
             assert!(!verdict.correct, "{id} {wrong}");
             assert!(!verdict.hint.unwrap().is_empty());
         }
-        // Part (e) appears only once the simulator's figures are in the hook.
-        assert!(check_part(&parts, "e", 50.0).is_none());
+        // Every attempt waiting for the full 8 s is a slip with its own hint.
+        assert!(v("a", 24.0).hint.unwrap().contains("time limiter cuts"));
         let filled = Northwind {
             order_history: BulkheadHook {
                 shared_success: Some(0.12),
@@ -748,9 +976,13 @@ mod tests {
         };
         let run = filled.run().unwrap();
         let parts = filled.parts_for(&run);
-        assert!(check_part(&parts, "e", 10.0).unwrap().correct);
-        assert!(!check_part(&parts, "e", 100.0).unwrap().correct);
-        assert!(filled.solution_for(&run).contains("12%"));
+        // The simulator's figures go to the solution, beside the lesson's model.
+        assert!(check_part(&parts, "e1", 0.0).unwrap().correct);
+        let solution = filled.solution_for(&run);
+        assert!(
+            solution.contains("12%") && solution.contains("0% answered"),
+            "{solution}"
+        );
     }
 
     #[test]
@@ -782,6 +1014,9 @@ mod tests {
             ..ex()
         };
         assert_eq!(bad.run().unwrap_err().field, "shared_success");
+        let mut pool = ex();
+        pool.pool.reservation_bulkhead = 500;
+        assert_eq!(pool.run().unwrap_err().field, "reservation_bulkhead");
         let mut huge = ex();
         huge.backlog.orders_per_min = 1_000_000;
         huge.backlog.horizon = 7 * 24 * 60 * MINUTE;

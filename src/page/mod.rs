@@ -2,6 +2,7 @@
 //! trace at the playhead. Pure and tested on the host; `ui/` only draws it.
 
 pub mod exercise_charts;
+pub mod exercise_setups;
 pub mod exercise_view;
 pub mod export;
 pub mod jitter;
@@ -12,3 +13,4 @@ pub mod replay;
 pub mod requests;
 pub mod state;
 pub mod widget;
+pub mod widget_look;

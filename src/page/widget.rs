@@ -3,6 +3,7 @@
 
 use super::permalink::{from_pairs, parse_query};
 use super::state::Page;
+use super::widget_look::WidgetLook;
 
 /// One kind of widget a course page can embed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,8 +67,10 @@ pub struct WidgetSpec {
     pub kind: WidgetKind,
     /// The settings (every attribute that is not the kind, the theme or HTML's own).
     pub settings: Vec<(String, String)>,
-    /// `theme="dark"` or `"light"`; `None` follows the reader's system.
+    /// `theme="dark"` or `"light"`; `None` (`auto`) follows the host page, else the system.
     pub dark: Option<bool>,
+    /// Chrome, scale and the host page's background.
+    pub look: WidgetLook,
     /// One message per attribute that could not be used, naming it and what it allows.
     pub notices: Vec<String>,
 }
@@ -83,6 +86,7 @@ impl WidgetSpec {
     pub fn from_attributes(pairs: &[(String, String)], mut notices: Vec<String>) -> WidgetSpec {
         let mut kind = None;
         let mut dark = None;
+        let mut look = WidgetLook::default();
         let mut settings = Vec::new();
         for (key, value) in pairs {
             let key = key.trim().to_ascii_lowercase();
@@ -100,10 +104,11 @@ impl WidgetSpec {
                     "light" => dark = Some(false),
                     "" | "auto" => dark = None,
                     other => notices.push(format!(
-                        "theme: \"{}\" is not allowed (dark, light or auto); following the system.",
+                        "theme: \"{}\" is not allowed (dark, light or auto); following the host page.",
                         other.chars().take(40).collect::<String>()
                     )),
                 },
+                k if WidgetLook::KEYS.contains(&k) => notices.extend(look.read(k, value)),
                 k if is_html_attribute(k) => {}
                 _ => settings.push((key, value.clone())),
             }
@@ -112,6 +117,7 @@ impl WidgetSpec {
             kind: kind.unwrap_or(WidgetKind::CircuitDiagram),
             settings,
             dark,
+            look,
             notices,
         }
     }
@@ -119,7 +125,7 @@ impl WidgetSpec {
     /// The page state the widget starts from, and every notice (its own and the settings').
     pub fn page(&self, system_dark: bool) -> (Page, Vec<String>) {
         let (mut page, more) = from_pairs(&self.settings);
-        page.dark = self.dark.unwrap_or(system_dark);
+        page.dark = self.look.dark(self.dark, system_dark);
         let mut notices = self.notices.clone();
         notices.extend(more);
         (page, notices)
@@ -174,6 +180,30 @@ mod tests {
         assert_eq!(spec.kind, WidgetKind::CircuitDiagram);
         assert_eq!(spec.notices.len(), 1);
         assert!(spec.notices[0].starts_with("kind:"), "{:?}", spec.notices);
+    }
+
+    #[test]
+    fn look_attributes_are_not_settings_and_auto_follows_the_host_page() {
+        use crate::page::widget_look::Chrome;
+        let spec = WidgetSpec::from_query(
+            "kind=histogram&chrome=none&scale=2&host-background=rgb(253%2C246%2C227)",
+        );
+        assert!(spec.settings.is_empty(), "{:?}", spec.settings);
+        assert_eq!(spec.look.chrome, Chrome::None);
+        assert_eq!(spec.look.scale, Some(2.0));
+        let (page, notices) = spec.page(true);
+        assert!(notices.is_empty(), "{notices:?}");
+        assert!(
+            !page.dark,
+            "a cream host page gets the light theme on a dark system"
+        );
+        let dark_host = WidgetSpec::from_query("theme=auto&host-background=rgb(20%2C20%2C28)");
+        assert!(dark_host.page(false).0.dark);
+        let forced = WidgetSpec::from_query("theme=light&host-background=rgb(0%2C0%2C0)");
+        assert!(!forced.page(true).0.dark, "an explicit theme wins");
+        let bad = WidgetSpec::from_query("chrome=everything&scale=12");
+        assert_eq!(bad.notices.len(), 2, "{:?}", bad.notices);
+        assert_eq!(bad.look.chrome, Chrome::Compact);
     }
 
     #[test]

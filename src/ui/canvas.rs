@@ -28,3 +28,14 @@ where
     }
     canvas_ref
 }
+
+/// A font size in canvas pixels that shows at least `min_css` CSS pixels once the canvas is
+/// scaled to its width on the page (a 640 px canvas on a 340 px phone column halves its
+/// text), and never less than `base`.
+pub fn legible_px(canvas: &HtmlCanvasElement, base: f64, min_css: f64) -> f64 {
+    let shown = f64::from(canvas.client_width());
+    if shown <= 0.0 {
+        return base;
+    }
+    base.max(min_css * f64::from(canvas.width()) / shown).ceil()
+}

@@ -61,6 +61,7 @@ pub fn histogram(props: &HistogramProps) -> Html {
 
 fn draw(canvas: HtmlCanvasElement, data: &OutcomeHistogram, dark: bool) -> Result<(), String> {
     let theme = chart_theme(dark);
+    let text_px = super::canvas::legible_px(&canvas, 16.0, 12.0);
     let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
     let root = backend.into_drawing_area();
     root.fill(&theme.background).map_err(|e| e.to_string())?;
@@ -74,7 +75,7 @@ fn draw(canvas: HtmlCanvasElement, data: &OutcomeHistogram, dark: bool) -> Resul
         .collect();
     let tallest = heights.iter().copied().max().unwrap_or(0).max(1);
     let ink = theme.ink;
-    let text = ("sans-serif", 16).into_font().color(&ink);
+    let text = ("sans-serif", text_px).into_font().color(&ink);
     let mut chart = ChartBuilder::on(&root)
         .margin(12)
         .margin_right(36)

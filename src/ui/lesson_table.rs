@@ -33,6 +33,15 @@ fn ms(v: Option<u64>) -> String {
     v.map_or("—".into(), |m| format!("{:.0}", m as f64 / 1000.0))
 }
 
+/// The labels of the number columns, for a narrow table that folds them under each other.
+fn column_labels(outcomes: &[Outcome]) -> Vec<String> {
+    outcomes
+        .iter()
+        .map(|o| o.name().to_string())
+        .chain(["p50 ms".to_string(), "p99 ms".to_string()])
+        .collect()
+}
+
 /// Computed and printed numbers side by side.
 #[function_component(LessonTable)]
 pub fn lesson_table(props: &LessonTableProps) -> Html {
@@ -51,14 +60,16 @@ pub fn lesson_table(props: &LessonTableProps) -> Html {
             <>
                 <tr class="computed" id={ids.id(&format!("table-{}", row.scenario.key()))}>
                     <th scope="row" rowspan="2">{ &row.label }</th>
-                    <td>{ "this playground" }</td>
-                    { for outcomes.iter().map(|&o| html! { <td>{ t.outcomes.get(o) }</td> }) }
-                    <td>{ ms(t.service.p50) }</td>
-                    <td>{ ms(t.service.p99) }</td>
+                    <td data-label="source">{ "this playground" }</td>
+                    { for outcomes.iter().map(|&o| html! { <td data-label={o.name()}>{ t.outcomes.get(o) }</td> }) }
+                    <td data-label="p50 ms">{ ms(t.service.p50) }</td>
+                    <td data-label="p99 ms">{ ms(t.service.p99) }</td>
                 </tr>
                 <tr class="printed">
-                    <td>{ "printed in the lesson" }</td>
-                    { for p.iter().map(|v| html! { <td>{ v }</td> }) }
+                    <td data-label="source">{ "printed in the lesson" }</td>
+                    { for p.iter().zip(column_labels(&outcomes)).map(|(v, label)| html! {
+                        <td data-label={label}>{ v }</td>
+                    }) }
                 </tr>
             </>
         }

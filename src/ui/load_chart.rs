@@ -50,8 +50,9 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
 
 fn draw(canvas: HtmlCanvasElement, run: &Run, slice: u64, dark: bool) -> Result<(), String> {
     let theme = chart_theme(dark);
+    let text_px = super::canvas::legible_px(&canvas, 15.0, 12.0);
     let ink = theme.ink;
-    let text = ("sans-serif", 15).into_font().color(&ink);
+    let text = ("sans-serif", text_px).into_font().color(&ink);
     let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
     let root = backend.into_drawing_area();
     root.fill(&theme.background).map_err(|e| e.to_string())?;

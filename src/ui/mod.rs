@@ -3,6 +3,7 @@
 mod app;
 mod canvas;
 mod controls;
+mod drawer;
 mod exercises;
 mod histogram;
 mod ids;
@@ -22,6 +23,7 @@ mod widget;
 
 pub use app::App;
 pub use exercises::ExerciseView;
+pub use widget::Widget;
 
 use wasm_bindgen::JsValue;
 
@@ -58,8 +60,12 @@ pub fn start() {
 /// Mounts one widget into `host` (a `<resilience-widget>` element, or `embed.html`'s root),
 /// described by its attributes as a query string. `playground_url` is the full playground's
 /// address for the widget's "open in the playground" link. Never fails: bad attributes become
-/// notices inside the widget.
-pub fn mount_widget(host: web_sys::Element, attributes: &str, playground_url: &str) {
+/// notices inside the widget. The handle unmounts it (to mount it again with new attributes).
+pub fn mount_widget(
+    host: web_sys::Element,
+    attributes: &str,
+    playground_url: &str,
+) -> yew::AppHandle<widget::Widget> {
     thread_local! {
         static MOUNTED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     }
@@ -74,5 +80,5 @@ pub fn mount_widget(host: web_sys::Element, attributes: &str, playground_url: &s
         playground_url: playground_url.to_string().into(),
     };
     host.set_inner_html("");
-    yew::Renderer::<widget::Widget>::with_root_and_props(host, props).render();
+    yew::Renderer::<widget::Widget>::with_root_and_props(host, props).render()
 }

@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::drawer::Drawer;
 use super::histogram::Histogram;
 use super::ids::IdScope;
 use super::knob_panel::KnobPanel;
@@ -31,12 +32,12 @@ fn region(ids: &IdScope, class: &str, name: &str, title: &str, body: Html) -> Ht
 /// The page's notice (a corrected value) and the knobs.
 pub fn controls(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> Html {
     let body = html! {
-        <>
+        <Drawer label="Controls: the patterns and their settings">
             if let Some(text) = &page.notice {
                 <p class="notice" role="alert" id={ids.id("page-notice")}>{ text }</p>
             }
             <KnobPanel full={page.full.clone()} patterns={page.patterns} on_action={dispatch.clone()} />
-        </>
+        </Drawer>
     };
     region(ids, "controls", "controls", "Controls", body)
 }
@@ -58,10 +59,23 @@ pub fn timeline(
     run: &Shared<Run>,
     dispatch: &Callback<Action>,
 ) -> Html {
+    timeline_counting(ids, page, run, dispatch, None)
+}
+
+/// The same, counting only `outcomes` when given, and then without the keyboard line (a
+/// compact widget).
+pub fn timeline_counting(
+    ids: &IdScope,
+    page: &Page,
+    run: &Shared<Run>,
+    dispatch: &Callback<Action>,
+    outcomes: Option<Vec<crate::sim::trace::Outcome>>,
+) -> Html {
     let body = html! {
         <Timeline playhead={page.playhead} run={run.clone()} playing={page.playing}
             speed={page.speed} clock_start={page.clock_start()}
-            frame={frame(&run.trace, page.playhead)} on_action={dispatch.clone()} />
+            frame={frame(&run.trace, page.playhead)} on_action={dispatch.clone()}
+            counted={outcomes} />
     };
     region(ids, "timeline", "timeline", "Timeline", body)
 }

@@ -28,6 +28,10 @@ pub struct TimelineProps {
     /// Counts at the playhead.
     pub frame: Frame,
     pub on_action: Callback<Action>,
+    /// The outcomes to count, when not the run's usual ones; set, the keyboard line is left
+    /// out too (a compact widget).
+    #[prop_or_default]
+    pub counted: Option<Vec<crate::sim::trace::Outcome>>,
 }
 
 fn state_class(state: BreakerState) -> &'static str {
@@ -74,7 +78,8 @@ pub fn timeline(props: &TimelineProps) -> Html {
     });
     let f = &props.frame;
     let in_flight = f.arrived.saturating_sub(f.finished.total());
-    let counters = props.run.outcomes.iter().map(|&o| {
+    let counted = props.counted.as_ref().unwrap_or(&props.run.outcomes);
+    let counters = counted.iter().map(|&o| {
             html! {
                 <span class={classes!("chip", outcome_class(o))} id={ids.id(&format!("count-{}", o.name()))}>
                     { o.name() }{ " " }<strong>{ f.finished.get(o) }</strong>
@@ -115,7 +120,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 { for counters }
                 <span class="chip">{ "in service or queued " }<strong id={ids.id("count-in-flight")}>{ in_flight }</strong></span>
             </div>
-            <p class="hint keys">{ "Keys: space plays or pauses, ← → step 0.1 s (with Shift 1 s), r goes back to the start." }</p>
+            if props.counted.is_none() {
+                <p class="hint keys">{ "Keys: space plays or pauses, ← → step 0.1 s (with Shift 1 s), r goes back to the start." }</p>
+            }
         </>
     }
 }

@@ -13,6 +13,7 @@ use super::state::prefers_dark;
 use crate::page::permalink::to_query;
 use crate::page::state::{Page, Shared};
 use crate::page::widget::{WidgetKind, WidgetSpec};
+use crate::page::widget_look::{occurring_outcomes, Chrome};
 
 /// Properties of [`Widget`].
 #[derive(Properties, PartialEq)]
@@ -36,17 +37,23 @@ pub fn widget(props: &WidgetProps) -> Html {
     });
     let (initial, notices) = (&start.0, &start.1);
     let kind = props.spec.kind;
+    let look = &props.spec.look;
+    let chrome = look.chrome;
+    let zoom = look.zoom(initial.projector);
+    let style = (zoom != 1.0).then(|| format!("zoom: {zoom}; --rp-scale: {zoom};"));
     let body = match kind {
         WidgetKind::Playground => html! { <Playground initial={initial.clone()} /> },
         WidgetKind::CircuitDiagram | WidgetKind::Histogram | WidgetKind::LessonTable => html! {
-            <Views initial={initial.clone()} kind={kind} playground_url={props.playground_url.clone()} />
+            <Views initial={initial.clone()} kind={kind} chrome={chrome}
+                playground_url={props.playground_url.clone()} />
         },
         WidgetKind::Exercise(n) => html! { <super::ExerciseView number={n} /> },
     };
     html! {
         <ContextProvider<IdScope> context={props.scope.clone()}>
-            <div class={classes!("rp", "widget", initial.dark.then_some("theme-dark"))}
-                data-kind={kind.key()}>
+            <div class={classes!("rp", "widget", initial.dark.then_some("theme-dark"),
+                    initial.projector.then_some("projector"))}
+                data-kind={kind.key()} data-chrome={chrome.key()} style={style}>
                 if !notices.is_empty() {
                     <ul class="widget-notices notice" role="alert" id={props.scope.id("widget-notices")}>
                         { for notices.iter().map(|n| html! { <li>{ n }</li> }) }
@@ -63,6 +70,7 @@ pub fn widget(props: &WidgetProps) -> Html {
 struct ViewsProps {
     initial: Shared<Page>,
     kind: WidgetKind,
+    chrome: Chrome,
     playground_url: AttrValue,
 }
 
@@ -76,20 +84,27 @@ fn views(props: &ViewsProps) -> Html {
     let body = match (&page.run, props.kind) {
         (_, WidgetKind::LessonTable) => regions::lesson_table(&ids, page, &dispatch),
         (Err(message), _) => regions::run_error(&ids, message),
-        (Ok(run), WidgetKind::Histogram) => html! {
-            <>
-                { regions::timeline(&ids, page, run, &dispatch) }
-                { regions::latency(&ids, page, run, &dispatch) }
-            </>
-        },
-        (Ok(run), _) => html! {
-            <>
-                { regions::timeline(&ids, page, run, &dispatch) }
-                { regions::diagram(&ids, page, run) }
-            </>
-        },
+        (Ok(run), kind) => {
+            let timeline = match props.chrome {
+                Chrome::Full => regions::timeline(&ids, page, run, &dispatch),
+                Chrome::Compact => regions::timeline_counting(
+                    &ids,
+                    page,
+                    run,
+                    &dispatch,
+                    Some(occurring_outcomes(&run.trace)),
+                ),
+                Chrome::None => Html::default(),
+            };
+            let view = if kind == WidgetKind::Histogram {
+                regions::latency(&ids, page, run, &dispatch)
+            } else {
+                regions::diagram(&ids, page, run)
+            };
+            html! { <>{ timeline }{ view }</> }
+        }
     };
-    let link = (!props.playground_url.is_empty()).then(|| {
+    let link = (!props.playground_url.is_empty() && props.chrome != Chrome::None).then(|| {
         let href = format!("{}?{}", props.playground_url, to_query(page));
         html! {
             <p class="open-playground">

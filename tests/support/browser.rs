@@ -81,7 +81,9 @@ pub struct StaticServer {
 }
 
 impl StaticServer {
-    pub fn start(root: PathBuf) -> StaticServer {
+    /// Serves `root`; with `precompressed`, a file's `.br` (else `.gz`) twin is sent when the browser
+    /// accepts it, as nginx's `brotli_static` / `gzip_static` do.
+    pub fn start(root: PathBuf, precompressed: bool) -> StaticServer {
         let server = tiny_http::Server::http("127.0.0.1:0").expect("bind the static server");
         let port = server
             .server_addr()
@@ -111,10 +113,29 @@ impl StaticServer {
                 let response = if relative.split('/').any(|part| part == "..") || !path.is_file() {
                     tiny_http::Response::from_string("not found").with_status_code(404)
                 } else {
-                    let body = std::fs::read(&path).unwrap_or_default();
+                    let accepts = |coding: &str| {
+                        request.headers().iter().any(|h| {
+                            h.field.equiv("Accept-Encoding") && h.value.as_str().contains(coding)
+                        })
+                    };
+                    let twin = ["br", "gzip"].into_iter().find_map(|coding| {
+                        let suffix = if coding == "br" { "br" } else { "gz" };
+                        let twin = PathBuf::from(format!("{}.{suffix}", path.display()));
+                        (precompressed && accepts(coding) && twin.is_file())
+                            .then_some((coding, twin))
+                    });
+                    let body =
+                        std::fs::read(twin.as_ref().map_or(&path, |(_, t)| t)).unwrap_or_default();
                     let header = tiny_http::Header::from_bytes("Content-Type", content_type(&path))
                         .expect("a valid header");
-                    tiny_http::Response::from_data(body).with_header(header)
+                    let response = tiny_http::Response::from_data(body).with_header(header);
+                    match twin {
+                        Some((coding, _)) => response.with_header(
+                            tiny_http::Header::from_bytes("Content-Encoding", coding)
+                                .expect("a valid header"),
+                        ),
+                        None => response,
+                    }
                 };
                 let _ = request.respond(response);
             }
@@ -214,6 +235,64 @@ impl WebDriverCompatibleCommand for BrowserLog {
     }
 }
 
+/// chromedriver's command that runs one Chrome DevTools Protocol method (device emulation,
+/// network and CPU throttling).
+#[derive(Debug)]
+struct DevTools {
+    method: String,
+    params: Value,
+}
+
+impl WebDriverCompatibleCommand for DevTools {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(json!({"cmd": self.method, "params": self.params}).to_string()),
+        )
+    }
+}
+
+/// Runs the DevTools method `method` with `params` in the page's browser.
+#[allow(dead_code)] // not every suite uses every helper
+pub async fn devtools(client: &Client, method: &str, params: Value) -> Value {
+    client
+        .issue_cmd(DevTools {
+            method: method.to_string(),
+            params,
+        })
+        .await
+        .unwrap_or_else(|e| panic!("DevTools {method} failed: {e}"))
+}
+
+/// Makes the page a phone of `width` x `height` CSS px with a touch screen and no mouse (so
+/// `(hover: none)` and `(pointer: coarse)` match), as Chromium's device mode does.
+#[allow(dead_code)] // not every suite uses every helper
+pub async fn emulate_phone(client: &Client, width: u32, height: u32) {
+    devtools(
+        client,
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": width, "height": height, "deviceScaleFactor": 2, "mobile": true}),
+    )
+    .await;
+    devtools(
+        client,
+        "Emulation.setTouchEmulationEnabled",
+        json!({"enabled": true, "maxTouchPoints": 5}),
+    )
+    .await;
+}
+
 /// Console entries of level SEVERE (errors and Rust panics) since the last call.
 pub async fn console_errors(client: &Client) -> Vec<String> {
     let entries = client.issue_cmd(BrowserLog).await.unwrap_or(Value::Null);
@@ -232,11 +311,13 @@ pub async fn console_errors(client: &Client) -> Vec<String> {
 /// One browser session against the served `dist/`. Use [`run`] rather than this directly.
 pub struct Page {
     pub client: Client,
+    #[allow(dead_code)] // not every suite uses every helper
     pub base_url: String,
 }
 
 impl Page {
     /// Opens `path` (relative to `dist/`) and waits until the element `ready_css` exists.
+    #[allow(dead_code)] // not every suite uses every helper
     pub async fn open(&self, path: &str, ready_css: &str) {
         self.client
             .goto(&format!("{}{}", self.base_url, path))
@@ -259,6 +340,7 @@ impl Page {
     }
 
     /// Text of the first element matching `css`.
+    #[allow(dead_code)] // not every suite uses every helper
     pub async fn text(&self, css: &str) -> String {
         self.client
             .find(fantoccini::Locator::Css(css))
@@ -285,10 +367,19 @@ where
     F: FnOnce(Page) -> Fut,
     Fut: std::future::Future<Output = ()> + Send + 'static,
 {
+    run_serving(name, false, body).await
+}
+
+/// [`run`], with `dist/` served precompressed (`.br` / `.gz` twins) when `precompressed`.
+pub async fn run_serving<F, Fut>(name: &str, precompressed: bool, body: F)
+where
+    F: FnOnce(Page) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
     let scratch = artefacts_dir().join(format!("{name}-profile"));
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).expect("scratch dir");
-    let server = StaticServer::start(dist_dir());
+    let server = StaticServer::start(dist_dir(), precompressed);
     let driver = ChromeDriver::start(&scratch);
 
     let capabilities: Capabilities = serde_json::from_value(json!({

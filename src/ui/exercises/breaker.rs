@@ -3,11 +3,12 @@
 
 use yew::prelude::*;
 
-use crate::exercises::{fmt_ms, AlertRule};
+use crate::exercises::{fmt_ms, AlertRule, BreakersRun};
 use crate::page::exercise_charts::{firing_spans, fraction, nice_ticks, state_spans, thousands};
-use crate::page::exercise_view::{
-    Action, BreakerSetup, Computed, Results, MAX_BLIPS_PER_HOUR, MIN_CALLS_CHOICES,
+use crate::page::exercise_setups::{
+    BreakerControl, BreakerSetup, MAX_BLIPS_PER_HOUR, MIN_CALLS_CHOICES,
 };
+use crate::page::exercise_view::Computed;
 use crate::page::state::Shared;
 use crate::resilience::SECOND;
 use crate::ui::controls::{Slider, Switch};
@@ -17,7 +18,7 @@ use crate::ui::ids::use_ids;
 #[derive(Properties, PartialEq)]
 pub struct BreakerControlsProps {
     pub setup: BreakerSetup,
-    pub on_action: Callback<Action>,
+    pub on_action: Callback<BreakerControl>,
 }
 
 /// The settings of exercise 2.
@@ -30,7 +31,7 @@ pub fn breaker_controls(props: &BreakerControlsProps) -> Html {
         let id = ids.id(&format!("ex2-min-calls-{m}"));
         let onchange = props
             .on_action
-            .reform(move |_: Event| Action::SetMinCalls(m));
+            .reform(move |_: Event| BreakerControl::MinCalls(m));
         html! {
             <label class="choice" for={id.clone()}>
                 <input type="radio" id={id} name={group.clone()} value={m.to_string()}
@@ -42,17 +43,17 @@ pub fn breaker_controls(props: &BreakerControlsProps) -> Html {
     html! {
         <div class="control-grid">
             <Switch id="ex2-bug" label="The bug: \u{201c}out of stock\u{201d} counts as a failure"
-                on={s.bug} on_change={props.on_action.reform(Action::SetBug)} />
+                on={s.bug} on_change={props.on_action.reform(BreakerControl::Bug)} />
             <fieldset class="choices">
                 <legend>{ "min_calls of the breaker" }</legend>
                 { for radios }
             </fieldset>
             <Switch id="ex2-noise" label="Noise on a healthy inventory (random failures, blips)"
-                on={s.noise} on_change={props.on_action.reform(Action::SetNoise)} />
+                on={s.noise} on_change={props.on_action.reform(BreakerControl::Noise)} />
             <Slider id="ex2-blips" label="Blips per hour" unit="/h"
                 min={0.0} max={MAX_BLIPS_PER_HOUR} step={1.0} value={s.blips_per_hour}
                 disabled={!s.noise}
-                on_change={props.on_action.reform(Action::SetBlipsPerHour)} />
+                on_change={props.on_action.reform(BreakerControl::BlipsPerHour)} />
         </div>
     }
 }
@@ -60,7 +61,7 @@ pub fn breaker_controls(props: &BreakerControlsProps) -> Html {
 /// Properties of [`BreakerResult`].
 #[derive(Properties, PartialEq)]
 pub struct BreakerResultProps {
-    pub computed: Shared<Computed>,
+    pub computed: Shared<Computed<BreakersRun>>,
     /// Show the client with the bug.
     pub bug_shown: bool,
     /// The breaker's min_calls, to mark its rows in the table.
@@ -81,9 +82,7 @@ fn n(v: f64) -> String {
 #[function_component(BreakerResult)]
 pub fn breaker_result(props: &BreakerResultProps) -> Html {
     let ids = use_ids();
-    let Results::Breaker(run) = &props.computed.results else {
-        return Html::default();
-    };
+    let run = &props.computed.results;
     let shown = if run.current.bug == props.bug_shown {
         &run.current
     } else {
@@ -234,5 +233,18 @@ pub fn breaker_result(props: &BreakerResultProps) -> Html {
                 </table>
             </div>
         </div>
+    }
+}
+
+impl super::ExerciseUi for BreakerSetup {
+    fn controls(&self, on_control: Callback<BreakerControl>) -> Html {
+        html! { <BreakerControls setup={self.clone()} on_action={on_control} /> }
+    }
+
+    fn result(&self, computed: &Shared<Computed<BreakersRun>>) -> Html {
+        html! {
+            <BreakerResult computed={computed.clone()} bug_shown={self.bug}
+                min_calls={self.exercise.breaker.min_calls} rule={self.exercise.alert.clone()} />
+        }
     }
 }

@@ -5,15 +5,16 @@ use yew::prelude::*;
 
 use super::gantt::{Gantt, GanttRow};
 use crate::exercises::fmt_ms;
+use crate::exercises::BudgetRun;
 use crate::page::exercise_charts::{fraction, thousands};
-use crate::page::exercise_view::{Computed, Results};
+use crate::page::exercise_view::Computed;
 use crate::page::state::Shared;
 use crate::ui::ids::use_ids;
 
 /// Properties of [`BudgetResult`].
 #[derive(Properties, PartialEq)]
 pub struct BudgetResultProps {
-    pub computed: Shared<Computed>,
+    pub computed: Shared<Computed<BudgetRun>>,
 }
 
 fn n(v: f64) -> String {
@@ -24,9 +25,7 @@ fn n(v: f64) -> String {
 #[function_component(BudgetResult)]
 pub fn budget_result(props: &BudgetResultProps) -> Html {
     let ids = use_ids();
-    let Results::Budget(run) = &props.computed.results else {
-        return Html::default();
-    };
+    let run = &props.computed.results;
     let budget_text = run.budget.map(fmt_ms).unwrap_or_else(|| "no".into());
     let rows = vec![
         GanttRow {
@@ -109,5 +108,17 @@ pub fn budget_result(props: &BudgetResultProps) -> Html {
                 </figcaption>
             </figure>
         </div>
+    }
+}
+
+impl super::ExerciseUi for crate::exercises::BudgetAndRetries {
+    const HAS_CONTROLS: bool = false;
+
+    fn controls(&self, _: Callback<crate::page::exercise_setups::NoControl>) -> Html {
+        Html::default()
+    }
+
+    fn result(&self, computed: &Shared<Computed<BudgetRun>>) -> Html {
+        html! { <BudgetResult computed={computed.clone()} /> }
     }
 }

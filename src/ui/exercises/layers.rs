@@ -4,11 +4,10 @@
 
 use yew::prelude::*;
 
-use crate::exercises::{fmt_ms, DuplicateReport, RetryingLayer};
+use crate::exercises::{fmt_ms, DuplicateReport, RetryingLayer, ThreeLayersRun};
 use crate::page::exercise_charts::{fraction, thousands};
-use crate::page::exercise_view::{
-    retrying_key, Action, Computed, Layer, LayersSetup, Results, MAX_ATTEMPTS,
-};
+use crate::page::exercise_setups::{retrying_key, Layer, LayersControl, LayersSetup, MAX_ATTEMPTS};
+use crate::page::exercise_view::Computed;
 use crate::page::state::Shared;
 use crate::ui::controls::{Slider, Switch};
 use crate::ui::ids::use_ids;
@@ -17,7 +16,7 @@ use crate::ui::ids::use_ids;
 #[derive(Properties, PartialEq)]
 pub struct LayersControlsProps {
     pub setup: LayersSetup,
-    pub on_action: Callback<Action>,
+    pub on_action: Callback<LayersControl>,
 }
 
 /// The settings of exercise 3.
@@ -30,7 +29,7 @@ pub fn layers_controls(props: &LayersControlsProps) -> Html {
         let id = ids.id(&format!("ex3-retrying-{}", retrying_key(layer)));
         let onchange = props
             .on_action
-            .reform(move |_: Event| Action::SetRetrying(layer));
+            .reform(move |_: Event| LayersControl::Retrying(layer));
         html! {
             <label class="choice" for={id.clone()}>
                 <input type="radio" id={id} name={group.clone()} value={retrying_key(layer)}
@@ -49,7 +48,7 @@ pub fn layers_controls(props: &LayersControlsProps) -> Html {
             <Slider id={format!("ex3-{}-attempts", layer.key())} label={layer.label()}
                 unit="attempts" min={1.0} max={f64::from(MAX_ATTEMPTS)} step={1.0}
                 value={f64::from(value)}
-                on_change={props.on_action.reform(move |v| Action::SetAttempts(layer, v))} />
+                on_change={props.on_action.reform(move |v| LayersControl::Attempts(layer, v))} />
         }
     });
     html! {
@@ -61,7 +60,7 @@ pub fn layers_controls(props: &LayersControlsProps) -> Html {
             <div>{ for sliders }</div>
             <Switch id="ex3-key" label="The front end sends an idempotency key"
                 on={props.setup.idempotency_key}
-                on_change={props.on_action.reform(Action::SetIdempotencyKey)} />
+                on_change={props.on_action.reform(LayersControl::IdempotencyKey)} />
         </div>
     }
 }
@@ -69,7 +68,7 @@ pub fn layers_controls(props: &LayersControlsProps) -> Html {
 /// Properties of [`LayersResult`].
 #[derive(Properties, PartialEq)]
 pub struct LayersResultProps {
-    pub computed: Shared<Computed>,
+    pub computed: Shared<Computed<ThreeLayersRun>>,
     /// Highlight the duplicates with the key.
     pub key_shown: bool,
 }
@@ -89,9 +88,7 @@ fn duplicates_column(r: &DuplicateReport) -> [String; 6] {
 #[function_component(LayersResult)]
 pub fn layers_result(props: &LayersResultProps) -> Html {
     let ids = use_ids();
-    let Results::Layers(run) = &props.computed.results else {
-        return Html::default();
-    };
+    let run = &props.computed.results;
     let most = run
         .choices
         .iter()
@@ -176,5 +173,15 @@ pub fn layers_result(props: &LayersResultProps) -> Html {
                 </table>
             </div>
         </div>
+    }
+}
+
+impl super::ExerciseUi for LayersSetup {
+    fn controls(&self, on_control: Callback<LayersControl>) -> Html {
+        html! { <LayersControls setup={self.clone()} on_action={on_control} /> }
+    }
+
+    fn result(&self, computed: &Shared<Computed<ThreeLayersRun>>) -> Html {
+        html! { <LayersResult computed={computed.clone()} key_shown={self.idempotency_key} /> }
     }
 }

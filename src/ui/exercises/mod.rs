@@ -10,12 +10,30 @@ mod layers;
 mod northwind;
 mod parts;
 
+use std::marker::PhantomData;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use super::ids::use_ids;
-use crate::page::exercise_view::{Action, ExerciseState, Setup, Which};
+use crate::exercises::{number::RULE, BudgetAndRetries, Exercise};
+use crate::page::exercise_setups::{BreakerSetup, LayersSetup, NorthwindSetup};
+use crate::page::exercise_view::{Action, Computed, ExerciseState, PageExercise};
+use crate::page::state::Shared;
+
+/// How many exercises there are.
+pub const EXERCISES: u8 = 4;
+
+/// What a view draws of one exercise beyond what every exercise shares: its controls and its
+/// run.
+pub(crate) trait ExerciseUi: PageExercise {
+    /// Whether it has controls at all.
+    const HAS_CONTROLS: bool = true;
+    /// Its controls, sending their changes to `on_control`.
+    fn controls(&self, on_control: Callback<Self::Control>) -> Html;
+    /// A run, as the settings want it shown.
+    fn result(&self, computed: &Shared<Computed<Self::Results>>) -> Html;
+}
 
 /// Properties of [`ExerciseView`].
 #[derive(Properties, PartialEq, Clone)]
@@ -30,14 +48,16 @@ pub struct ExerciseViewProps {
 /// One exercise, with its own state (several may share a page).
 #[function_component(ExerciseView)]
 pub fn exercise_view(props: &ExerciseViewProps) -> Html {
-    match Which::from_number(props.number) {
-        Some(which) => html! {
-            // Keyed: a new number starts a fresh exercise rather than reusing the old state.
-            <ExerciseBody key={props.number} {which} heading_level={props.heading_level} />
-        },
-        None => html! {
+    let level = props.heading_level;
+    // Keyed: a new number starts a fresh exercise rather than reusing the old state.
+    match props.number {
+        1 => html! { <ExerciseBody<BudgetAndRetries> key={1} heading_level={level} /> },
+        2 => html! { <ExerciseBody<BreakerSetup> key={2} heading_level={level} /> },
+        3 => html! { <ExerciseBody<LayersSetup> key={3} heading_level={level} /> },
+        4 => html! { <ExerciseBody<NorthwindSetup> key={4} heading_level={level} /> },
+        n => html! {
             <p class="notice exercise-notice" role="alert">
-                { format!("There is no exercise {}: the exercises are numbered 1 to 4.", props.number) }
+                { format!("There is no exercise {n}: the exercises are numbered 1 to {EXERCISES}.") }
             </p>
         },
     }
@@ -45,20 +65,21 @@ pub fn exercise_view(props: &ExerciseViewProps) -> Html {
 
 /// The exercise's state for Yew's `use_reducer`; [`ExerciseState::apply`] does the work.
 #[derive(Debug, Clone)]
-struct ViewState(ExerciseState);
+struct ViewState<S: PageExercise>(ExerciseState<S>);
 
-impl Reducible for ViewState {
-    type Action = Action;
+impl<S: PageExercise> Reducible for ViewState<S> {
+    type Action = Action<S::Control>;
 
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+    fn reduce(self: Rc<Self>, action: Self::Action) -> Rc<Self> {
         Rc::new(ViewState(self.0.clone().apply(action)))
     }
 }
 
 #[derive(Properties, PartialEq)]
-struct BodyProps {
-    which: Which,
+struct BodyProps<S: PartialEq> {
     heading_level: u8,
+    #[prop_or_default]
+    exercise: PhantomData<S>,
 }
 
 /// Text with line breaks as paragraphs.
@@ -70,20 +91,53 @@ pub(crate) fn paragraphs(text: &str) -> Html {
         .collect()
 }
 
+/// The answers saved in this browser for an exercise, if any (and if storage is allowed).
+fn load_answers(key: &str) -> Option<String> {
+    web_sys::window()?
+        .local_storage()
+        .ok()??
+        .get_item(key)
+        .ok()?
+}
+
+/// Keeps the answers, or forgets them when there are none; storage refused is no error (the
+/// answers then last as long as the page).
+fn store_answers(key: &str, json: &str) {
+    let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else {
+        return;
+    };
+    let _ = if json == "{}" {
+        storage.remove_item(key)
+    } else {
+        storage.set_item(key, json)
+    };
+}
+
 #[function_component(ExerciseBody)]
-fn exercise_body(props: &BodyProps) -> Html {
+fn exercise_body<S: ExerciseUi>(props: &BodyProps<S>) -> Html {
     let ids = use_ids();
-    let which = props.which;
-    let state = use_reducer(|| ViewState(ExerciseState::new(which)));
-    let on_action: Callback<Action> = {
+    // The answers typed here before come back with the first state.
+    let state = use_reducer(|| {
+        let fresh = ExerciseState::<S>::new();
+        let saved = load_answers(&fresh.storage_key());
+        ViewState(match saved {
+            Some(json) => fresh.apply(Action::Restore(ExerciseState::<S>::parse_saved(&json))),
+            None => fresh,
+        })
+    });
+    let on_action: Callback<Action<S::Control>> = {
         let dispatcher = state.dispatcher();
-        Callback::from(move |a: Action| dispatcher.dispatch(a))
+        Callback::from(move |a| dispatcher.dispatch(a))
     };
     let s = &state.0;
-    let prefix = which.prefix();
+    {
+        let key = s.storage_key();
+        use_effect_with(s.saved_answers(), move |saved| store_answers(&key, saved));
+    }
+    let prefix = ExerciseState::<S>::prefix();
     let name = |suffix: &str| ids.id(&format!("{prefix}-{suffix}"));
 
-    let title = format!("Exercise {}: {}", which.number(), s.setup.title());
+    let title = format!("Exercise {}: {}", S::NUMBER, s.setup.exercise().title());
     let heading_id = name("title");
     let heading = match props.heading_level {
         3 => html! { <h3 id={heading_id.clone()}>{ title }</h3> },
@@ -91,34 +145,10 @@ fn exercise_body(props: &BodyProps) -> Html {
         _ => html! { <h2 id={heading_id.clone()}>{ title }</h2> },
     };
 
-    let controls = match &s.setup {
-        Setup::Budget(_) => Html::default(),
-        Setup::Breaker(b) => html! {
-            <breaker::BreakerControls setup={b.clone()} on_action={on_action.clone()} />
-        },
-        Setup::Layers(l) => html! {
-            <layers::LayersControls setup={l.clone()} on_action={on_action.clone()} />
-        },
-        Setup::Northwind(n) => html! {
-            <northwind::NorthwindControls setup={n.clone()} on_action={on_action.clone()} />
-        },
-    };
-
-    let shown = s.computed.as_ref().filter(|_| s.shown);
-    let result = match (shown, &s.setup) {
-        (Some(c), Setup::Budget(_)) => html! { <budget::BudgetResult computed={c.clone()} /> },
-        (Some(c), Setup::Breaker(b)) => html! {
-            <breaker::BreakerResult computed={c.clone()} bug_shown={b.bug}
-                min_calls={b.exercise.breaker.min_calls} rule={b.exercise.alert.clone()} />
-        },
-        (Some(c), Setup::Layers(l)) => html! {
-            <layers::LayersResult computed={c.clone()} key_shown={l.idempotency_key} />
-        },
-        (Some(c), Setup::Northwind(n)) => html! {
-            <northwind::NorthwindResult computed={c.clone()} shared_pool={n.shared_pool}
-                sick_from={n.exercise.backlog.sick_from} sick_until={n.exercise.backlog.sick_until} />
-        },
-        _ => html! {
+    let controls = s.setup.controls(on_action.reform(Action::Control));
+    let result = match s.computed.as_ref().filter(|_| s.shown) {
+        Some(c) => s.setup.result(c),
+        None => html! {
             <p class="muted exercise-waiting">
                 { "Make your predictions first, then press \u{201c}Run it\u{201d} to see what happens." }
             </p>
@@ -127,14 +157,15 @@ fn exercise_body(props: &BodyProps) -> Html {
 
     let on_run = on_action.reform(|_: MouseEvent| Action::Run);
     let on_solution = on_action.reform(|_: MouseEvent| Action::ToggleSolution);
+    let on_reset = on_action.reform(|_: MouseEvent| Action::Reset);
     let solution_id = name("solution");
     let solution_open = s.solution_open;
 
     html! {
         <section class="exercise" id={name("exercise")} aria-labelledby={heading_id}>
             { heading }
-            <div class="exercise-question">{ paragraphs(&s.setup.question()) }</div>
-            if !matches!(s.setup, Setup::Budget(_)) {
+            <div class="exercise-question">{ paragraphs(&s.setup.exercise().question()) }</div>
+            if S::HAS_CONTROLS {
                 <div class="exercise-controls" id={name("controls")}>
                     <h3 class="exercise-subhead">{ "Settings" }</h3>
                     { controls }
@@ -143,11 +174,16 @@ fn exercise_body(props: &BodyProps) -> Html {
             if let Some(notice) = &s.notice {
                 <p class="notice" role="alert" id={name("notice")}>{ notice }</p>
             }
+            <details class="number-rule" id={name("number-rule")}>
+                <summary>{ "How numbers are read" }</summary>
+                <p>{ RULE }</p>
+            </details>
             <parts::PartList
                 prefix={prefix.clone()}
                 parts={s.parts().to_vec()}
                 attempts={s.attempts.clone()}
-                on_action={on_action.clone()} />
+                on_type={on_action.reform(|(part, text)| Action::Type { part, text })}
+                on_check={on_action.reform(Action::Check)} />
             <div class="exercise-actions">
                 <button type="button" class="exercise-run" id={name("run")} onclick={on_run}>
                     { if s.shown { "Run it again" } else { "Run it" } }
@@ -156,6 +192,10 @@ fn exercise_body(props: &BodyProps) -> Html {
                     aria-expanded={solution_open.to_string()} aria-controls={solution_id.clone()}
                     onclick={on_solution}>
                     { if solution_open { "Hide the solution" } else { "Show the solution" } }
+                </button>
+                <button type="button" class="exercise-reset" id={name("reset")} onclick={on_reset}
+                    title="Forget the answers kept in this browser and go back to the lesson's settings">
+                    { "Reset answers" }
                 </button>
             </div>
             if let Some(error) = &s.error {

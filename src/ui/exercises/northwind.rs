@@ -7,7 +7,8 @@ use yew::prelude::*;
 use super::gantt::{Gantt, GanttRow};
 use crate::exercises::{fmt_ms, BacklogRun};
 use crate::page::exercise_charts::{fraction, nice_ticks, thousands};
-use crate::page::exercise_view::{Action, Computed, NorthwindSetup, Results};
+use crate::page::exercise_setups::{NorthwindControl, NorthwindResults, NorthwindSetup};
+use crate::page::exercise_view::Computed;
 use crate::page::state::Shared;
 use crate::resilience::SECOND;
 use crate::sim::trace::RouteCounts;
@@ -18,7 +19,7 @@ use crate::ui::ids::use_ids;
 #[derive(Properties, PartialEq)]
 pub struct NorthwindControlsProps {
     pub setup: NorthwindSetup,
-    pub on_action: Callback<Action>,
+    pub on_action: Callback<NorthwindControl>,
 }
 
 /// The settings of exercise 4.
@@ -30,7 +31,7 @@ pub fn northwind_controls(props: &NorthwindControlsProps) -> Html {
         let id = ids.id(&format!("ex4-pool-{key}"));
         let onchange = props
             .on_action
-            .reform(move |_: Event| Action::SetSharedPool(shared));
+            .reform(move |_: Event| NorthwindControl::SharedPool(shared));
         html! {
             <label class="choice" for={id.clone()}>
                 <input type="radio" id={id} name={group.clone()} value={key.to_string()}
@@ -48,7 +49,7 @@ pub fn northwind_controls(props: &NorthwindControlsProps) -> Html {
             </fieldset>
             <Switch id="ex4-job" label="A reconciliation job confirms provisional orders"
                 on={props.setup.exercise.backlog.job.is_some()}
-                on_change={props.on_action.reform(Action::SetJob)} />
+                on_change={props.on_action.reform(NorthwindControl::Job)} />
         </div>
     }
 }
@@ -56,7 +57,7 @@ pub fn northwind_controls(props: &NorthwindControlsProps) -> Html {
 /// Properties of [`NorthwindResult`].
 #[derive(Properties, PartialEq)]
 pub struct NorthwindResultProps {
-    pub computed: Shared<Computed>,
+    pub computed: Shared<Computed<NorthwindResults>>,
     /// Highlight the shared pool (else the separate bulkheads).
     pub shared_pool: bool,
     /// When inventory turns slow in the backlog model, µs.
@@ -79,9 +80,7 @@ const MINUTE: u64 = 60 * SECOND;
 #[function_component(NorthwindResult)]
 pub fn northwind_result(props: &NorthwindResultProps) -> Html {
     let ids = use_ids();
-    let Results::Northwind(r) = &props.computed.results else {
-        return Html::default();
-    };
+    let r = &props.computed.results;
     let run = &r.run;
     let rows = vec![
         GanttRow {
@@ -124,6 +123,23 @@ pub fn northwind_result(props: &NorthwindResultProps) -> Html {
             </li>
         }
     });
+
+    // Part (e)'s own figures, from the parts of this run.
+    let expected = |id: &str| {
+        props
+            .computed
+            .parts
+            .iter()
+            .find(|p| p.id == id)
+            .and_then(|p| p.answer.as_ref())
+            .map(|a| a.expected)
+    };
+    let model = match (expected("e1"), expected("e2")) {
+        (Some(shared), Some(separate)) => {
+            format!("{shared:.0}% answered with one shared pool, {separate:.0}% with a bulkhead.")
+        }
+        _ => String::new(),
+    };
 
     // The backlog over time.
     const W: f64 = 900.0;
@@ -194,7 +210,12 @@ pub fn northwind_result(props: &NorthwindResultProps) -> Html {
                 caption="One reservation at its worst, computed from the settings, then stepped through the retry machine." />
             <figure class="exercise-figure">
                 <ul class="load-bars history-bars" id={ids.id("ex4-history")}>{ for history }</ul>
-                <figcaption>{ "Order-history requests answered while inventory is slow, in the simulator's 60 s run of the incident, with each design." }</figcaption>
+                <figcaption>
+                    { "Order-history requests answered in the simulator's 60 s run of the flash sale, with each design. " }
+                    { "The simulator runs the fixed client (time limiter, retries, breaker), which gives threads back; " }
+                    { "part (e) asks about the incident before the fix, with nothing cutting a reservation short: " }
+                    <strong id={ids.id("ex4-history-model")}>{ model }</strong>
+                </figcaption>
             </figure>
             <figure class="exercise-figure" id={ids.id("ex4-backlog")}>
                 <svg viewBox={format!("0 0 {W} {H}")} role="img"
@@ -229,5 +250,19 @@ pub fn northwind_result(props: &NorthwindResultProps) -> Html {
                 { format!("Peak: {} provisional orders.", thousands(backlog.peak)) }
             </p>
         </div>
+    }
+}
+
+impl super::ExerciseUi for NorthwindSetup {
+    fn controls(&self, on_control: Callback<NorthwindControl>) -> Html {
+        html! { <NorthwindControls setup={self.clone()} on_action={on_control} /> }
+    }
+
+    fn result(&self, computed: &Shared<Computed<NorthwindResults>>) -> Html {
+        let backlog = &self.exercise.backlog;
+        html! {
+            <NorthwindResult computed={computed.clone()} shared_pool={self.shared_pool}
+                sick_from={backlog.sick_from} sick_until={backlog.sick_until} />
+        }
     }
 }

@@ -7,7 +7,7 @@ use web_sys::{HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::exercises::Part;
-use crate::page::exercise_view::{Action, Attempt};
+use crate::page::exercise_view::Attempt;
 use crate::ui::ids::use_ids;
 
 /// Properties of [`PartList`].
@@ -18,7 +18,10 @@ pub struct PartListProps {
     pub parts: Vec<Part>,
     /// What the student wrote, by part id.
     pub attempts: BTreeMap<String, Attempt>,
-    pub on_action: Callback<Action>,
+    /// The student typed: part id and the field's whole text.
+    pub on_type: Callback<(String, String)>,
+    /// The student asked for a part (by id) to be checked.
+    pub on_check: Callback<String>,
 }
 
 /// Every part, in order.
@@ -31,7 +34,8 @@ pub fn part_list(props: &PartListProps) -> Html {
                     prefix={props.prefix.clone()}
                     part={part.clone()}
                     attempt={props.attempts.get(&part.id).cloned().unwrap_or_default()}
-                    on_action={props.on_action.clone()} />
+                    on_type={props.on_type.clone()}
+                    on_check={props.on_check.clone()} />
             }) }
         </ol>
     }
@@ -42,7 +46,8 @@ struct PartRowProps {
     prefix: String,
     part: Part,
     attempt: Attempt,
-    on_action: Callback<Action>,
+    on_type: Callback<(String, String)>,
+    on_check: Callback<String>,
 }
 
 #[function_component(PartRow)]
@@ -52,10 +57,9 @@ fn part_row(props: &PartRowProps) -> Html {
     let name = |suffix: &str| ids.id(&format!("{}-part-{}-{suffix}", props.prefix, part_id));
     let on_type = {
         let part = part_id.clone();
-        props.on_action.reform(move |text: String| Action::Type {
-            part: part.clone(),
-            text,
-        })
+        props
+            .on_type
+            .reform(move |text: String| (part.clone(), text))
     };
     let question = html! {
         <p class="part-question">
@@ -85,9 +89,7 @@ fn part_row(props: &PartRowProps) -> Html {
 
     let check = {
         let part = part_id.clone();
-        props
-            .on_action
-            .reform(move |_: ()| Action::Check(part.clone()))
+        props.on_check.reform(move |_: ()| part.clone())
     };
     let on_input = on_type.reform(|e: InputEvent| {
         let input: HtmlInputElement = e.target_unchecked_into();
@@ -126,6 +128,9 @@ fn part_row(props: &PartRowProps) -> Html {
                         { match f.kind() { "right" => "✓", "wrong" => "✗", _ => "!" } }
                     </span>
                     { " " }{ f.text().to_string() }
+                }
+                if let Some(reading) = &props.attempt.reading {
+                    <span class="verdict-reading">{ " " }{ reading }</span>
                 }
             </p>
         </li>

@@ -1,0 +1,259 @@
+//! End-to-end tests at a phone's size (390 x 844 CSS px, touch, no mouse): nothing scrolls
+//! sideways, the controls live in a drawer, the topology stacks with its arrows pointing
+//! down, chart text is at least 11 CSS px, touch targets at least 44 px, and the keyboard
+//! line is gone. Saves `target/e2e/phone-*.png`. Run by `make test` after the release build
+//! (`cargo test --features e2e --test e2e_phone`).
+
+#[path = "support/browser.rs"]
+mod browser;
+
+use serde_json::Value;
+
+const WIDTH: u32 = 390;
+const HEIGHT: u32 = 844;
+
+/// How far the page reaches past the screen's right edge, and what reaches furthest.
+const OVERFLOW: &str = "
+    const width = document.documentElement.clientWidth;
+    let worst = null;
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.right > width + 1 && getComputedStyle(el).position !== 'fixed'
+          && (!worst || r.right > worst.right)) {
+        worst = { right: r.right, what: el.tagName + '#' + el.id + '.' + el.className };
+      }
+    }
+    return { scroll: document.documentElement.scrollWidth, width, worst };";
+
+/// Visible controls smaller than 44 px in either direction (buttons, selects, text fields,
+/// sliders; a checkbox or radio counts by its label).
+const SMALL_TARGETS: &str = "
+    const small = [];
+    for (const el of document.querySelectorAll('button, select, input')) {
+      const target = (el.type === 'checkbox' || el.type === 'radio') ? (el.closest('label') || el) : el;
+      const r = target.getBoundingClientRect();
+      const shown = r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+      if (shown && r.height < 44) small.push((el.id || el.type) + ' ' + Math.round(r.height));
+    }
+    return small;";
+
+/// The smallest text of the SVG charts on screen, in CSS px once the SVG is scaled.
+const SMALLEST_SVG_TEXT: &str = "
+    let smallest = 1000, what = '';
+    for (const text of document.querySelectorAll('svg text')) {
+      const svg = text.ownerSVGElement;
+      const box = svg.viewBox.baseVal;
+      const shown = svg.getBoundingClientRect().width;
+      if (!box || box.width === 0 || shown === 0 || !text.textContent.trim()) continue;
+      const px = parseFloat(getComputedStyle(text).fontSize) * shown / box.width;
+      if (px < smallest) { smallest = px; what = text.textContent; }
+    }
+    return [smallest, what];";
+
+async fn assert_fits(page: &browser::Page, name: &str) {
+    let fit = page.eval(OVERFLOW).await;
+    assert!(
+        fit["scroll"].as_f64().unwrap() <= f64::from(WIDTH),
+        "{name} scrolls sideways: {fit}"
+    );
+}
+
+#[tokio::test]
+async fn the_playground_fits_a_phone() {
+    browser::run("phone-playground", |page| async move {
+        browser::emulate_phone(&page.client, WIDTH, HEIGHT).await;
+        page.open("index.html", "#resilience-app .topology").await;
+        assert_fits(&page, "the playground").await;
+
+        // The controls: a bar at the foot of the screen that opens a drawer.
+        let drawer = page
+            .eval(
+                "const region = document.querySelector('.rp .controls');
+                 const body = region.querySelector('.drawer-body');
+                 const bar = region.querySelector('.drawer-toggle');
+                 return [getComputedStyle(region).position, getComputedStyle(body).display,
+                         bar.getBoundingClientRect().bottom, bar.getBoundingClientRect().height];",
+            )
+            .await;
+        assert_eq!(drawer[0], "fixed", "{drawer}");
+        assert_eq!(drawer[1], "none", "the drawer starts closed: {drawer}");
+        assert!((drawer[2].as_f64().unwrap() - f64::from(HEIGHT)).abs() < 1.0, "{drawer}");
+        assert!(drawer[3].as_f64().unwrap() >= 44.0, "{drawer}");
+        page.eval("document.querySelector('.rp .drawer-toggle').click(); return true;")
+            .await;
+        let open = page
+            .eval(
+                "const body = document.querySelector('.rp .drawer-body');
+                 const r = body.getBoundingClientRect();
+                 return [getComputedStyle(body).display, getComputedStyle(body).overflowY, r.top, r.bottom];",
+            )
+            .await;
+        assert_eq!(open[0], "block", "the drawer opens: {open}");
+        assert!(open[2].as_f64().unwrap() >= 0.0, "the drawer stays on screen: {open}");
+        page.screenshot("phone-playground-drawer").await;
+        page.eval("document.querySelector('.rp .drawer-toggle').click(); return true;")
+            .await;
+
+        // The topology stacks, and its arrows point down.
+        let topology = page
+            .eval(
+                "const t = document.querySelector('.rp .topology');
+                 const boxes = [...t.querySelectorAll('.node-box')].map(b => b.getBoundingClientRect());
+                 const link = t.querySelector('.link');
+                 return [getComputedStyle(t).flexDirection, boxes[1].top >= boxes[0].bottom,
+                         getComputedStyle(link).transform];",
+            )
+            .await;
+        assert_eq!(topology[0], "column", "{topology}");
+        assert_eq!(topology[1], Value::Bool(true), "{topology}");
+        // rotate(90deg) as a matrix: cos 0, sin 1.
+        let transform = topology[2].as_str().unwrap();
+        assert!(transform.starts_with("matrix(6.12") || transform.starts_with("matrix(0, 1"), "{transform}");
+
+        // Chart text and touch targets.
+        let smallest = page.eval(SMALLEST_SVG_TEXT).await;
+        assert!(smallest[0].as_f64().unwrap() >= 11.0, "SVG text too small: {smallest}");
+        let small = page.eval(SMALL_TARGETS).await;
+        assert_eq!(small, Value::Array(vec![]), "touch targets under 44 px: {small}");
+        // No keyboard on a phone: no keyboard line.
+        let keys = page
+            .eval("const k = document.querySelector('.rp .keys'); return k ? getComputedStyle(k).display : 'absent';")
+            .await;
+        assert_eq!(keys, "none");
+        page.screenshot("phone-playground").await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_exercises_fit_a_phone_with_legible_charts() {
+    browser::run("phone-exercises", |page| async move {
+        browser::emulate_phone(&page.client, WIDTH, HEIGHT).await;
+        page.open("exercises.html", "#exercise-4 [id$='-ex4-run']")
+            .await;
+        for n in 1..=4 {
+            page.eval(&format!(
+                "document.querySelector(\"#exercise-{n} [id$='-ex{n}-run']\").click(); return true;"
+            ))
+            .await;
+        }
+        page.client
+            .wait()
+            .for_element(fantoccini::Locator::Css(
+                "#exercise-4 [id$='-ex4-backlog'] svg",
+            ))
+            .await
+            .expect("exercise 4 runs");
+        assert_fits(&page, "the exercises").await;
+        let smallest = page.eval(SMALLEST_SVG_TEXT).await;
+        assert!(
+            smallest[0].as_f64().unwrap() >= 11.0,
+            "SVG text too small: {smallest}"
+        );
+        let small = page.eval(SMALL_TARGETS).await;
+        assert_eq!(
+            small,
+            Value::Array(vec![]),
+            "touch targets under 44 px: {small}"
+        );
+        page.eval("document.querySelector('#exercise-4').scrollIntoView(); return true;")
+            .await;
+        page.screenshot("phone-exercises").await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_course_page_widgets_fit_a_phone_and_the_table_folds() {
+    browser::run("phone-widgets", |page| async move {
+        browser::emulate_phone(&page.client, WIDTH, HEIGHT).await;
+        page.open("course-demo.html", "#demo-table table").await;
+        assert_fits(&page, "the course page").await;
+        // Every column of the lesson table is on screen, p99 included.
+        let p99 = page
+            .eval(
+                "const cell = document.querySelector('#demo-table td[data-label=\"p99 ms\"]');
+                 const r = cell.getBoundingClientRect();
+                 return [r.left, r.right, getComputedStyle(cell, '::before').content];",
+            )
+            .await;
+        assert!(p99[1].as_f64().unwrap() <= f64::from(WIDTH), "{p99}");
+        assert_eq!(
+            p99[2], "\"p99 ms\"",
+            "each folded value carries its column's name"
+        );
+        page.eval("document.querySelector('#demo-table').scrollIntoView(); return true;")
+            .await;
+        page.screenshot("phone-course-demo").await;
+    })
+    .await;
+}
+
+/// Milliseconds from navigation to the first circuit diagram on the page, on lesson 15's slow
+/// link (1.6 Mbit/s, 150 ms round trip, CPU 4x slower), cache off; `runs` loads.
+async fn time_to_diagram(page: &browser::Page, runs: usize) -> Vec<f64> {
+    let c = &page.client;
+    browser::devtools(c, "Network.enable", serde_json::json!({})).await;
+    browser::devtools(
+        c,
+        "Network.setCacheDisabled",
+        serde_json::json!({"cacheDisabled": true}),
+    )
+    .await;
+    browser::devtools(
+        c,
+        "Network.emulateNetworkConditions",
+        serde_json::json!({"offline": false, "latency": 150,
+            "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 1_600_000 / 8}),
+    )
+    .await;
+    browser::devtools(
+        c,
+        "Emulation.setCPUThrottlingRate",
+        serde_json::json!({"rate": 4}),
+    )
+    .await;
+    browser::devtools(
+        c,
+        "Page.addScriptToEvaluateOnNewDocument",
+        serde_json::json!({"source": "new MutationObserver((_, o) => {
+            if (document.querySelector('.state-diagram')) { window.__diagramAt = performance.now(); o.disconnect(); }
+          }).observe(document, { childList: true, subtree: true });"}),
+    )
+    .await;
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        page.open("index.html", "#resilience-app .state-diagram")
+            .await;
+        let at = page.eval("return window.__diagramAt || null").await;
+        times.push(at.as_f64().expect("the diagram's time"));
+        page.client.goto("about:blank").await.expect("blank");
+    }
+    times
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// Figures for the README, not a test: `make measure-load`.
+#[tokio::test]
+#[ignore]
+async fn measure_time_to_diagram_on_a_slow_link() {
+    for precompressed in [false, true] {
+        browser::run_serving("measure-load", precompressed, move |page| async move {
+            let times = time_to_diagram(&page, 5).await;
+            let served = if precompressed {
+                "precompressed (.br)"
+            } else {
+                "uncompressed"
+            };
+            println!(
+                "time to the diagram, {served}: median {:.0} ms of {times:.0?}",
+                median(times.clone())
+            );
+        })
+        .await;
+    }
+}
