@@ -594,6 +594,14 @@ impl Exercise for BusinessErrors {
         let lesson_low = per_hour(lesson_window, m_low);
         let short_low = per_hour(self.short_window, m_low);
         let short_high = per_hour(self.short_window, m_high);
+        let lesson_reading = format!(
+            "Right by the lesson's reading: with only the last {m_low} calls or so \
+                         deciding, every blip opens the circuit (this page measures that reading \
+                         with the {} window of part b2). With the full {} window the simulator \
+                         counts far fewer: a blip fails only a small share of it.",
+            fmt_ms(self.short_window),
+            fmt_ms(lesson_window)
+        );
         vec![
             Part::open("a1", "What is wrong in the client?".to_string()),
             Part::numeric(
@@ -648,16 +656,14 @@ impl Exercise for BusinessErrors {
                      with the whole window.",
                 )
                 .also_accept(
+                    self.noise.blips_per_hour,
+                    Tolerance::Absolute((0.25 * self.noise.blips_per_hour).max(1.5)),
+                    &lesson_reading,
+                )
+                .also_accept(
                     short_low,
                     Tolerance::Absolute((0.35 * short_low).max(1.5)),
-                    &format!(
-                        "Right by the lesson's reading: with only the last {m_low} calls or so \
-                         deciding, every blip opens the circuit (this page measures that reading \
-                         with the {} window of part b2). With the full {} window the simulator \
-                         counts far fewer: a blip fails only a small share of it.",
-                        fmt_ms(self.short_window),
-                        fmt_ms(lesson_window)
-                    ),
+                    &lesson_reading,
                 ),
             ),
             Part::numeric(

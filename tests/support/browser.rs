@@ -98,47 +98,10 @@ impl StaticServer {
                 let Ok(Some(request)) = server.recv_timeout(Duration::from_millis(50)) else {
                     continue;
                 };
-                let url = request
-                    .url()
-                    .split(['?', '#'])
-                    .next()
-                    .unwrap_or("/")
-                    .to_string();
-                let relative = url.trim_start_matches('/');
-                let relative = if relative.is_empty() || relative.ends_with('/') {
-                    format!("{relative}index.html")
-                } else {
-                    relative.to_string()
-                };
-                let path = root.join(&relative);
-                let response = if relative.split('/').any(|part| part == "..") || !path.is_file() {
-                    tiny_http::Response::from_string("not found").with_status_code(404)
-                } else {
-                    let accepts = |coding: &str| {
-                        request.headers().iter().any(|h| {
-                            h.field.equiv("Accept-Encoding") && h.value.as_str().contains(coding)
-                        })
-                    };
-                    let twin = ["br", "gzip"].into_iter().find_map(|coding| {
-                        let suffix = if coding == "br" { "br" } else { "gz" };
-                        let twin = PathBuf::from(format!("{}.{suffix}", path.display()));
-                        (precompressed && accepts(coding) && twin.is_file())
-                            .then_some((coding, twin))
-                    });
-                    let body =
-                        std::fs::read(twin.as_ref().map_or(&path, |(_, t)| t)).unwrap_or_default();
-                    let header = tiny_http::Header::from_bytes("Content-Type", content_type(&path))
-                        .expect("a valid header");
-                    let response = tiny_http::Response::from_data(body).with_header(header);
-                    match twin {
-                        Some((coding, _)) => response.with_header(
-                            tiny_http::Header::from_bytes("Content-Encoding", coding)
-                                .expect("a valid header"),
-                        ),
-                        None => response,
-                    }
-                };
-                let _ = request.respond(response);
+                // One thread per request, as a real server answers in parallel: a module
+                // script's imports and the wasm may be requested at the same time.
+                let root = root.clone();
+                std::thread::spawn(move || respond(&root, precompressed, request));
             }
         });
         StaticServer {
@@ -159,6 +122,49 @@ impl Drop for StaticServer {
 }
 
 /// A chromedriver process on 127.0.0.1, killed on drop.
+/// Answers one request for a file under `root` (see [`StaticServer::start`]).
+fn respond(root: &Path, precompressed: bool, request: tiny_http::Request) {
+    let url = request
+        .url()
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("/")
+        .to_string();
+    let relative = url.trim_start_matches('/');
+    let relative = if relative.is_empty() || relative.ends_with('/') {
+        format!("{relative}index.html")
+    } else {
+        relative.to_string()
+    };
+    let path = root.join(&relative);
+    let response = if relative.split('/').any(|part| part == "..") || !path.is_file() {
+        tiny_http::Response::from_string("not found").with_status_code(404)
+    } else {
+        let accepts = |coding: &str| {
+            request
+                .headers()
+                .iter()
+                .any(|h| h.field.equiv("Accept-Encoding") && h.value.as_str().contains(coding))
+        };
+        let twin = ["br", "gzip"].into_iter().find_map(|coding| {
+            let suffix = if coding == "br" { "br" } else { "gz" };
+            let twin = PathBuf::from(format!("{}.{suffix}", path.display()));
+            (precompressed && accepts(coding) && twin.is_file()).then_some((coding, twin))
+        });
+        let body = std::fs::read(twin.as_ref().map_or(&path, |(_, t)| t)).unwrap_or_default();
+        let header = tiny_http::Header::from_bytes("Content-Type", content_type(&path))
+            .expect("a valid header");
+        let response = tiny_http::Response::from_data(body).with_header(header);
+        match twin {
+            Some((coding, _)) => response.with_header(
+                tiny_http::Header::from_bytes("Content-Encoding", coding).expect("a valid header"),
+            ),
+            None => response,
+        }
+    };
+    let _ = request.respond(response);
+}
+
 pub struct ChromeDriver {
     pub port: u16,
     child: Child,
