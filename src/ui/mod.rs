@@ -6,6 +6,7 @@ mod controls;
 mod exercises;
 mod histogram;
 mod ids;
+mod jitter;
 mod knob_panel;
 mod lesson_table;
 mod load_chart;
