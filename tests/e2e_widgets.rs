@@ -376,3 +376,132 @@ async fn widgets_follow_the_host_page_and_attributes_set_later() {
     })
     .await;
 }
+
+/// Waits until the jitter view inside `scope` (a CSS prefix, "" for the page) says every
+/// point is computed; returns its progress line.
+async fn jitter_complete(page: &browser::Page, scope: &str) -> String {
+    for _ in 0..600 {
+        let text = page.text(&format!("{scope}[id$='jitter-progress']")).await;
+        if text.starts_with("All 50 points computed") {
+            return text;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the jitter sweep did not complete in 60 s");
+}
+
+/// The figures table of the jitter view, as (strategy, calls, time ms) rows.
+async fn jitter_rows(page: &browser::Page) -> Vec<(String, f64, f64)> {
+    let rows = page
+        .eval(
+            "return [...document.querySelectorAll(\"[id$='jitter-table'] tbody tr\")]
+               .map(r => [r.dataset.strategy, ...[...r.querySelectorAll('td')].map(td => td.textContent)])",
+        )
+        .await;
+    rows.as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            let number = |i: usize| r[i].as_str().unwrap().parse::<f64>().unwrap_or(f64::NAN);
+            (r[0].as_str().unwrap().to_string(), number(1), number(2))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_jitter_widget_runs_the_five_strategies_and_names_bad_attributes() {
+    browser::run("widgets-jitter", |page| async move {
+        page.open(
+            "embed.html?kind=jitter&clients=30&runs=10&colour=red&cap=forever",
+            "[id$='-jitter-table']",
+        )
+        .await;
+        let notices = page.text("[id$='-widget-notices']").await;
+        for named in ["colour", "cap", "forever", "0.1..=10 s"] {
+            assert!(notices.contains(named), "notice should name {named}: {notices}");
+        }
+        let progress = jitter_complete(&page, "").await;
+        assert!(progress.contains("10 runs each"), "{progress}");
+        // The table at 30 clients: five strategies, the blog's ordering.
+        let rows = jitter_rows(&page).await;
+        let keys: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+        assert_eq!(
+            keys,
+            ["no-backoff", "exponential", "full-jitter", "equal-jitter", "decorrelated"]
+        );
+        let (none, expo, full, equal, decor) = (&rows[0], &rows[1], &rows[2], &rows[3], &rows[4]);
+        assert!(rows.iter().all(|r| r.1 > 30.0 && r.2 > 0.0), "{rows:?}");
+        assert!(none.1 > equal.1 && expo.1 > equal.1, "{rows:?}");
+        assert!(expo.2 > 4.0 * equal.2 && none.2 < decor.2, "{rows:?}");
+        assert!(decor.2 < full.2 && full.2 < equal.2, "{rows:?}");
+        // Every chart has its five lines; the strips draw the default pair.
+        let lines = page
+            .eval("return document.querySelectorAll('.jitter-figure polyline').length")
+            .await;
+        assert_eq!(lines, 10);
+        let strips = page
+            .eval("return [...document.querySelectorAll('.jitter-strip')].map(f => f.dataset.strategy)")
+            .await;
+        assert_eq!(strips, serde_json::json!(["exponential", "full-jitter"]));
+        let caption = page.text("[id$='-jitter-strip-chart-1'] figcaption").await;
+        assert!(caption.contains("30 clients"), "{caption}");
+        // The clients slider moves the strips and the table, not the sweep.
+        page.eval(&set_in_widget("widget", "jitter-clients", "60"))
+            .await;
+        let caption = page.text("[id$='-jitter-strip-chart-1'] figcaption").await;
+        assert!(caption.contains("60 clients"), "{caption}");
+        let table = page.text("[id$='-jitter-table'] caption").await;
+        assert!(table.contains("At 60 clients"), "{table}");
+        assert!(page.text("[id$='-jitter-progress']").await.starts_with("All 50"));
+        // A strip can show any strategy.
+        page.eval(&set_in_widget("widget", "jitter-strip-2", "0"))
+            .await;
+        let bottom = page
+            .eval("return document.querySelector(\"[id$='-jitter-strip-chart-2']\").dataset.strategy")
+            .await;
+        assert_eq!(bottom, "no-backoff");
+        page.screenshot("widget-jitter").await;
+        // Base restarts the sweep; it completes again.
+        page.eval(&set_in_widget("widget", "jitter-base", "20"))
+            .await;
+        let restarted = page.text("[id$='-jitter-progress']").await;
+        assert!(restarted.starts_with("Computing"), "{restarted}");
+        jitter_complete(&page, "").await;
+        let duplicates = page.eval(browser::DUPLICATE_IDS).await;
+        assert_eq!(duplicates, Value::Array(vec![]), "duplicate ids");
+    })
+    .await;
+}
+
+/// Frame intervals while the playground computes the jitter sweep (100 runs per point), for
+/// the README (`cargo test --features e2e --test e2e_widgets measure_jitter_frames --
+/// --ignored --nocapture`). A figure, not a test: it asserts nothing about time.
+#[tokio::test]
+#[ignore]
+async fn measure_jitter_frames() {
+    browser::run("jitter-frames", |page| async move {
+        page.open("", "#jitter-start").await;
+        page.eval(
+            "window.__frames = []; window.__long = [];
+             new PerformanceObserver(l => l.getEntries().forEach(e => window.__long.push(e.duration)))
+               .observe({ type: 'longtask', buffered: false });
+             let last = performance.now();
+             const tick = (t) => { window.__frames.push(t - last); last = t; requestAnimationFrame(tick); };
+             requestAnimationFrame(tick);
+             window.__started = performance.now();
+             document.getElementById('jitter-start').click();",
+        )
+        .await;
+        jitter_complete(&page, "").await;
+        let figures = page
+            .eval(
+                "const f = window.__frames.slice(1).sort((a, b) => a - b);
+                 return { frames: f.length, median: f[Math.floor(f.length / 2)], max: f[f.length - 1],
+                          over50: f.filter(x => x > 50).length, long_tasks: window.__long,
+                          seconds: (performance.now() - window.__started) / 1000 };",
+            )
+            .await;
+        println!("jitter sweep frames: {figures}");
+    })
+    .await;
+}

@@ -3,9 +3,11 @@
 //! slice at a time, and the geometry of its charts and strips. Pure and tested on the host.
 
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 use super::exercise_charts::nice_ticks;
 use super::permalink::bad;
+use super::state::Shared;
 use crate::resilience::{Micros, MS, SECOND};
 use crate::sim::experiments::contention::{
     one_run, Batch, Call, ContentionConfig, Strategy, Tally,
@@ -143,6 +145,7 @@ pub struct Sweep {
     done: Vec<Point>,
     pending: Vec<Batch>,
     error: Option<String>,
+    handled: u64,
 }
 
 impl Sweep {
@@ -160,6 +163,7 @@ impl Sweep {
             done: Vec::new(),
             pending,
             error: None,
+            handled: 0,
         }
     }
 
@@ -188,7 +192,13 @@ impl Sweep {
                 }
             }
         }
+        self.handled += handled;
         handled
+    }
+
+    /// Events handled since the sweep began (it grows with every slice of work).
+    pub fn handled(&self) -> u64 {
+        self.handled
     }
 
     /// True once every point is made (or the sweep stopped on an error).
@@ -446,7 +456,9 @@ pub struct JitterState {
     pub settings: JitterSettings,
     pub sweep: Sweep,
     /// The two strips, or why a run could not be made.
-    pub strips: [Result<Strip, String>; 2],
+    pub strips: [Result<Shared<Strip>, String>; 2],
+    /// Whether the sweep may use frames (the playground waits to be asked; a widget starts).
+    pub started: bool,
 }
 
 /// What the student does.
@@ -462,8 +474,15 @@ pub enum JitterAction {
     SetStrip(usize, Strategy),
     /// Logarithmic time axis on or off.
     SetLogTime(bool),
-    /// Make runs worth about this many events (an animation frame's share of the work).
+    /// Make runs worth about this many events (an animation frame's share of the work);
+    /// nothing before [`JitterAction::Start`].
     Work(u64),
+    /// Let the sweep run.
+    Start,
+}
+
+fn shared_strip(settings: &JitterSettings, strategy: Strategy) -> Result<Shared<Strip>, String> {
+    Strip::of(settings, strategy).map(|s| Shared(Rc::new(s)))
 }
 
 fn clamp_finite(v: f64, min: f64, max: f64) -> f64 {
@@ -475,13 +494,20 @@ fn clamp_finite(v: f64, min: f64, max: f64) -> f64 {
 }
 
 impl JitterState {
-    /// The view for `settings`: strips made, the sweep not yet started.
-    pub fn new(settings: JitterSettings) -> JitterState {
+    /// The view for `settings`: strips made, the sweep started or waiting for
+    /// [`JitterAction::Start`].
+    pub fn new(settings: JitterSettings, started: bool) -> JitterState {
         JitterState {
             sweep: Sweep::new(&settings),
-            strips: settings.strips.map(|s| Strip::of(&settings, s)),
+            strips: settings.strips.map(|s| shared_strip(&settings, s)),
             settings,
+            started,
         }
+    }
+
+    /// True while the sweep wants more frames.
+    pub fn is_working(&self) -> bool {
+        self.started && !self.sweep.is_complete()
     }
 
     /// The state after `action`. Settings that change the sweep start it again; the strips
@@ -490,7 +516,13 @@ impl JitterState {
         let mut s = self.settings;
         match action {
             JitterAction::Work(events) => {
-                self.sweep.advance(events);
+                if self.started {
+                    self.sweep.advance(events);
+                }
+                return self;
+            }
+            JitterAction::Start => {
+                self.started = true;
                 return self;
             }
             JitterAction::SetClients(v) => {
@@ -524,7 +556,7 @@ impl JitterState {
             let same_run = (s.clients, s.base, s.cap, s.seed, s.strips[slot])
                 == (old.clients, old.base, old.cap, old.seed, old.strips[slot]);
             if !same_run {
-                self.strips[slot] = Strip::of(&s, s.strips[slot]);
+                self.strips[slot] = shared_strip(&s, s.strips[slot]);
             }
         }
         self.settings = s;
@@ -690,12 +722,20 @@ mod tests {
 
     #[test]
     fn sliders_are_clamped_and_only_what_changed_is_remade() {
-        let state = JitterState::new(JitterSettings {
-            runs: 1,
-            ..JitterSettings::default()
-        });
+        let state = JitterState::new(
+            JitterSettings {
+                runs: 1,
+                ..JitterSettings::default()
+            },
+            false,
+        );
         let state = state.apply(JitterAction::Work(u64::MAX));
-        assert!(state.sweep.is_complete());
+        assert_eq!(state.sweep.handled(), 0, "not started: no work");
+        assert!(!state.is_working());
+        let state = state
+            .apply(JitterAction::Start)
+            .apply(JitterAction::Work(u64::MAX));
+        assert!(state.sweep.is_complete() && !state.is_working());
         // The clients of the strips do not restart the sweep.
         let state = state.apply(JitterAction::SetClients(f64::NAN));
         assert_eq!(state.settings.clients, 10);
@@ -705,7 +745,7 @@ mod tests {
         assert_eq!(state.settings.clients, 100);
         // Base and cap do, and the cap never falls below the base.
         let state = state.apply(JitterAction::SetBaseMs(100.0));
-        assert!(!state.sweep.is_complete());
+        assert!(!state.sweep.is_complete() && state.is_working());
         let state = state.apply(JitterAction::SetCapSeconds(0.0));
         assert_eq!(state.settings.cap, 100 * MS);
         let state = state.apply(JitterAction::SetCapSeconds(-1.0 / 0.0));

@@ -1,6 +1,7 @@
 //! What an embedded widget shows and with which settings, read from its element's attributes
 //! (or an `embed.html` query string). Pure: the browser side only hands over the pairs.
 
+use super::jitter::JitterSettings;
 use super::permalink::{from_pairs, parse_query};
 use super::state::Page;
 use super::widget_look::WidgetLook;
@@ -18,11 +19,13 @@ pub enum WidgetKind {
     LessonTable,
     /// One of the exercises, by its number (1 to 4).
     Exercise(u8),
+    /// The backoff blog's contention experiment, five strategies side by side.
+    Jitter,
 }
 
 impl WidgetKind {
     /// Every kind, in the order a course author's documentation lists them.
-    pub const ALL: [WidgetKind; 8] = [
+    pub const ALL: [WidgetKind; 9] = [
         WidgetKind::Playground,
         WidgetKind::CircuitDiagram,
         WidgetKind::Histogram,
@@ -31,6 +34,7 @@ impl WidgetKind {
         WidgetKind::Exercise(2),
         WidgetKind::Exercise(3),
         WidgetKind::Exercise(4),
+        WidgetKind::Jitter,
     ];
 
     /// The value of the `kind` attribute.
@@ -41,6 +45,7 @@ impl WidgetKind {
             WidgetKind::Histogram => "histogram".into(),
             WidgetKind::LessonTable => "lesson-table".into(),
             WidgetKind::Exercise(n) => format!("exercise-{n}"),
+            WidgetKind::Jitter => "jitter".into(),
         }
     }
 
@@ -123,12 +128,24 @@ impl WidgetSpec {
     }
 
     /// The page state the widget starts from, and every notice (its own and the settings').
+    /// A jitter widget's settings are its own ([`WidgetSpec::jitter`]); its page is the default.
     pub fn page(&self, system_dark: bool) -> (Page, Vec<String>) {
-        let (mut page, more) = from_pairs(&self.settings);
+        let (mut page, more) = match self.kind {
+            WidgetKind::Jitter => {
+                let (page, _) = from_pairs(&[]);
+                (page, JitterSettings::from_pairs(&self.settings).1)
+            }
+            _ => from_pairs(&self.settings),
+        };
         page.dark = self.look.dark(self.dark, system_dark);
         let mut notices = self.notices.clone();
         notices.extend(more);
         (page, notices)
+    }
+
+    /// The settings of a jitter widget (defaults in place of values it cannot use).
+    pub fn jitter(&self) -> JitterSettings {
+        JitterSettings::from_pairs(&self.settings).0
     }
 }
 
@@ -204,6 +221,21 @@ mod tests {
         let bad = WidgetSpec::from_query("chrome=everything&scale=12");
         assert_eq!(bad.notices.len(), 2, "{:?}", bad.notices);
         assert_eq!(bad.look.chrome, Chrome::Compact);
+    }
+
+    #[test]
+    fn a_jitter_widget_reads_its_own_settings_and_names_bad_ones() {
+        let spec = WidgetSpec::from_query("kind=jitter&clients=20&cap=1s&strip=no-backoff");
+        assert_eq!(spec.kind, WidgetKind::Jitter);
+        let (_, notices) = spec.page(false);
+        assert!(notices.is_empty(), "{notices:?}");
+        let s = spec.jitter();
+        assert_eq!((s.clients, s.cap), (20, 1_000_000));
+        let spec = WidgetSpec::from_query("kind=jitter&clients=7&preset=cb");
+        let (_, notices) = spec.page(false);
+        assert_eq!(notices.len(), 2, "{notices:?}");
+        assert!(notices[0].starts_with("clients") && notices[1].starts_with("preset"));
+        assert_eq!(spec.jitter(), JitterSettings::default());
     }
 
     #[test]

@@ -127,6 +127,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
                 { regions::latency(&ids, page, run, &dispatch) }
                 { regions::load(&ids, page, run) }
                 { regions::lesson_table(&ids, page, &dispatch) }
+                { regions::jitter(&ids) }
             </>
         },
         Err(message) => html! {

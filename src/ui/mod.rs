@@ -7,6 +7,7 @@ mod drawer;
 mod exercises;
 mod histogram;
 mod ids;
+mod jitter;
 mod knob_panel;
 mod lesson_table;
 mod load_chart;

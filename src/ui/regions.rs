@@ -8,12 +8,14 @@ use yew::prelude::*;
 use super::drawer::Drawer;
 use super::histogram::Histogram;
 use super::ids::IdScope;
+use super::jitter::JitterView;
 use super::knob_panel::KnobPanel;
 use super::lesson_table::LessonTable;
 use super::load_chart::LoadChart;
 use super::state_diagram::StateDiagram;
 use super::timeline::Timeline;
 use super::topology::Topology;
+use crate::page::jitter::JitterSettings;
 use crate::page::latency::{histogram_until, LatencyKind};
 use crate::page::replay::{breaker_at, frame};
 use crate::page::state::{Action, Page, Run, Shared};
@@ -147,4 +149,16 @@ pub fn lesson_table(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> 
         <LessonTable rows={page.table.clone()} window={page.table_window} on_action={dispatch.clone()} />
     };
     region(ids, "table", "table", "The lesson's table", body)
+}
+
+/// The backoff blog's contention experiment, computed once the student asks.
+pub fn jitter(ids: &IdScope) -> Html {
+    let body = html! { <JitterView settings={JitterSettings::default()} /> };
+    region(
+        ids,
+        "jitter-region",
+        "jitter",
+        "Backoff and jitter, side by side",
+        body,
+    )
 }

@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use super::app::{use_page, Playground};
 use super::ids::{use_ids, IdScope};
+use super::jitter::JitterView;
 use super::playback::shortcut_keys;
 use super::regions;
 use super::state::prefers_dark;
@@ -48,6 +49,12 @@ pub fn widget(props: &WidgetProps) -> Html {
                 playground_url={props.playground_url.clone()} />
         },
         WidgetKind::Exercise(n) => html! { <super::ExerciseView number={n} /> },
+        WidgetKind::Jitter => html! {
+            <div class="widget-body jitter-widget">
+                <h2 class="widget-title">{ "Backoff and jitter, side by side" }</h2>
+                <JitterView settings={props.spec.jitter()} autostart=true />
+            </div>
+        },
     };
     html! {
         <ContextProvider<IdScope> context={props.scope.clone()}>

@@ -58,15 +58,18 @@ impl Strategy {
         }
     }
 
+    /// The names for people, in [`Strategy::ALL`]'s order (a select's options).
+    pub const LABELS: [&'static str; 5] = [
+        "No backoff",
+        "Exponential, no jitter",
+        "Full jitter",
+        "Equal jitter",
+        "Decorrelated jitter",
+    ];
+
     /// The name for people.
     pub fn label(self) -> &'static str {
-        match self {
-            Strategy::NoBackoff => "No backoff",
-            Strategy::Exponential => "Exponential, no jitter",
-            Strategy::FullJitter => "Full jitter",
-            Strategy::EqualJitter => "Equal jitter",
-            Strategy::Decorrelated => "Decorrelated jitter",
-        }
+        Strategy::LABELS[self.index()]
     }
 
     /// The strategy a key names.
@@ -86,8 +89,9 @@ impl Strategy {
         }
     }
 
-    fn index(self) -> u64 {
-        Strategy::ALL.iter().position(|&s| s == self).unwrap_or(0) as u64
+    /// Its place in [`Strategy::ALL`].
+    pub fn index(self) -> usize {
+        Strategy::ALL.iter().position(|&s| s == self).unwrap_or(0)
     }
 }
 
@@ -281,7 +285,7 @@ pub fn run_once<R: Rng + ?Sized>(
 /// figures whether a point is run alone (the command line) or in a sweep (the page).
 pub fn stream(seed: u64, strategy: Strategy, clients: u32) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream((strategy.index() << 32) | u64::from(clients));
+    rng.set_stream(((strategy.index() as u64) << 32) | u64::from(clients));
     rng
 }
 
