@@ -70,6 +70,9 @@ pub struct WidgetSpec {
     pub dark: Option<bool>,
     /// One message per attribute that could not be used, naming it and what it allows.
     pub notices: Vec<String>,
+    /// `debug="panic"`: the widget panics when it is played, so a course page (or a test) can
+    /// check that one failing widget leaves the others working.
+    pub panic_on_play: bool,
 }
 
 impl WidgetSpec {
@@ -83,6 +86,7 @@ impl WidgetSpec {
     pub fn from_attributes(pairs: &[(String, String)], mut notices: Vec<String>) -> WidgetSpec {
         let mut kind = None;
         let mut dark = None;
+        let mut panic_on_play = false;
         let mut settings = Vec::new();
         for (key, value) in pairs {
             let key = key.trim().to_ascii_lowercase();
@@ -104,6 +108,14 @@ impl WidgetSpec {
                         other.chars().take(40).collect::<String>()
                     )),
                 },
+                "debug" => match value.trim() {
+                    "panic" => panic_on_play = true,
+                    other => notices.push(format!(
+                        "debug: \"{}\" is not allowed (panic, to test that a failing widget \
+                         stays alone); ignored.",
+                        other.chars().take(40).collect::<String>()
+                    )),
+                },
                 k if is_html_attribute(k) => {}
                 _ => settings.push((key, value.clone())),
             }
@@ -113,6 +125,7 @@ impl WidgetSpec {
             settings,
             dark,
             notices,
+            panic_on_play,
         }
     }
 
