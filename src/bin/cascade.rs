@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use resilience_playground::resilience::ParamError;
 use resilience_playground::sim::experiments;
 use resilience_playground::sim::model::{run, CascadeConfig};
-use resilience_playground::sim::scenario::{apply_set, Preset, Scenario, SET_KEYS};
+use resilience_playground::sim::scenario::{
+    apply_set, config_from_json, Preset, Scenario, SET_KEYS,
+};
 use resilience_playground::sim::trace::{Outcome, Trace};
 
 /// What one line of output runs.
@@ -49,13 +51,7 @@ fn load_config(path: &str) -> Result<CascadeConfig, String> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         format!("--config {path}: cannot read the file ({e}) (allowed: a readable JSON file)")
     })?;
-    let config: CascadeConfig = serde_json::from_str(&text).map_err(|e| {
-        format!("--config {path}: {e} (allowed: a JSON object with the fields of CascadeConfig)")
-    })?;
-    config
-        .validate()
-        .map_err(|e| format!("--config {path}: {e}"))?;
-    Ok(config)
+    config_from_json(&text).map_err(|e| format!("--config {path}: {e}"))
 }
 
 const USAGE: &str = "\

@@ -54,6 +54,7 @@ pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
     };
     let mut page = Page::new(preset, false);
     let mut actions = Vec::new();
+    let mut seek = None;
     for (key, value) in pairs {
         let v = value.trim();
         match key.as_str() {
@@ -62,6 +63,11 @@ pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
                 Ok(seed) => actions.push(Action::SetSeed(seed)),
                 Err(_) => notices.push(bad("seed", v, &format!("a whole number 0..={}", u64::MAX))),
             },
+            "patterns" if v.is_empty() => notices.push(bad(
+                "patterns",
+                v,
+                "a comma-separated list of patterns, or none",
+            )),
             "patterns" => {
                 let mut on = Vec::new();
                 for name in v
@@ -73,10 +79,11 @@ pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
                         Some(p) => on.push(*p),
                         None => {
                             let names: Vec<&str> = Pattern::ALL.iter().map(|p| p.key()).collect();
-                            notices.push(bad(
-                                "patterns",
-                                name,
-                                &format!("a comma-separated list of {}, or none", names.join(", ")),
+                            notices.push(format!(
+                                "patterns: \"{}\" is not a pattern (a comma-separated list of \
+                                 {}, or none); it is left out.",
+                                quote(name),
+                                names.join(", ")
                             ))
                         }
                     }
@@ -87,7 +94,7 @@ pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
             }
             "t" => match v.parse::<f64>() {
                 Ok(s) if s.is_finite() && s >= 0.0 => {
-                    actions.push(Action::Seek((s * 1e6).round() as u64))
+                    seek = Some(((s * 1e6).round() as u64, v.to_string()))
                 }
                 _ => notices.push(bad("t", v, "seconds, 0 or more")),
             },
@@ -117,14 +124,15 @@ pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
             },
             other => match knob(other) {
                 Some(k) => {
-                    // Parse with the CLI's rules, then keep it on the slider's range.
+                    // The CLI's rules and range: a value past the slider's end is taken as it
+                    // is, so a link never changes what it says without a word.
                     let mut scratch = page.full.clone();
                     match apply_set(&mut scratch, k.key, v) {
-                        // A value the preset already has is left alone, even where it lies
-                        // past the slider's end (exercise 2's inventory degrades after an hour).
+                        // A value the preset already has is left alone (a count window of 20
+                        // reads as 20 and must not become 20 s).
                         Ok(()) if k.read(&scratch) == k.read(&page.full) => {}
-                        Ok(()) => actions.push(Action::SetKnob(k.key, k.read(&scratch))),
-                        Err(e) => notices.push(format!("{e}; using the default.")),
+                        Ok(()) => actions.push(Action::SetKnobText(k.key, v.to_string())),
+                        Err(e) => notices.push(bad(e.field, v, &e.range)),
                     }
                 }
                 None => notices.push(format!(
@@ -136,12 +144,23 @@ pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
             },
         }
     }
-    // Seek last, once the run it seeks in exists.
-    actions.sort_by_key(|a| matches!(a, Action::Seek(_)));
     for a in actions {
         page = page.apply(a);
         if let Some(n) = page.notice.take() {
             notices.push(n);
+        }
+    }
+    // Seek last, once the run it seeks in exists; a time past its end is refused, not clamped.
+    if let Some((at, text)) = seek {
+        if at <= page.span() {
+            page = page.apply(Action::Seek(at));
+        } else {
+            let end = page.span() as f64 / 1e6;
+            notices.push(bad(
+                "t",
+                &text,
+                &format!("seconds, 0 to the run's end at {end}"),
+            ));
         }
     }
     (page, notices)
@@ -333,13 +352,15 @@ mod tests {
             "10 000 threads is off the CLI's range"
         );
         assert!(page.patterns.timeout && !page.patterns.breaker);
-        let (page, notices) = from_pairs(&pairs("threads=5000"));
+        let (page, notices) = from_pairs(&pairs("threads=5000&rate=10000"));
         assert_eq!(
-            page.config().threads,
-            200,
-            "on the CLI's range, clamped to the slider's"
+            (page.config().threads, page.config().rate),
+            (5000, 10_000.0),
+            "on the CLI's range, past the sliders' ends: taken as the link says"
         );
-        assert!(notices[0].contains("Worker threads"), "{notices:?}");
+        assert!(notices.is_empty(), "{notices:?}");
+        assert!(to_query(&page).contains("threads=5000&"));
+        assert!(to_query(&page).contains("rate=10000&"));
         let long = "x".repeat(500);
         let (_, notices) = from_pairs(&pairs(&format!("seed={long}")));
         assert!(notices[0].len() < 200, "a long value is quoted short");

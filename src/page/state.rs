@@ -10,7 +10,7 @@ use super::replay::{breaker_bands, shown_outcomes, span, Band};
 use crate::resilience::Window;
 use crate::sim::latency::Micros;
 use crate::sim::model::{run, CascadeConfig};
-use crate::sim::scenario::{Preset, Scenario};
+use crate::sim::scenario::{apply_set, Preset, Scenario};
 use crate::sim::trace::{Outcome, Trace, BUCKET};
 
 /// Playback speeds the timeline offers.
@@ -131,6 +131,10 @@ pub struct Page {
 pub enum Action {
     /// Sets the knob with this key (see [`super::knobs::KNOBS`]) to a value in its unit.
     SetKnob(&'static str, f64),
+    /// Sets the knob with this key from its `key=value` text, on the CLI's range rather than
+    /// the slider's: what a permalink or a widget attribute says is taken as it is (the number
+    /// field shows a value past the slider's end), or refused with a notice.
+    SetKnobText(&'static str, String),
     /// Switches a pattern on or off.
     SetPattern(Pattern, bool),
     /// Loads a preset (its parameters and patterns).
@@ -225,6 +229,12 @@ impl Page {
                 }
                 None => self.notice = Some(format!("there is no control named {key}")),
             },
+            Action::SetKnobText(key, text) => {
+                self.notice = apply_set(&mut self.full, key, &text)
+                    .err()
+                    .map(|e| format!("{e}; the setting is unchanged."));
+                self.rerun();
+            }
             Action::SetPattern(p, on) => {
                 self.patterns.set(p, on);
                 self.rerun();

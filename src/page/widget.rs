@@ -78,6 +78,9 @@ pub struct WidgetSpec {
     pub look: WidgetLook,
     /// One message per attribute that could not be used, naming it and what it allows.
     pub notices: Vec<String>,
+    /// `debug="panic"`: the widget panics when it is played, so a course page (or a test) can
+    /// check that one failing widget leaves the others working.
+    pub panic_on_play: bool,
 }
 
 impl WidgetSpec {
@@ -92,6 +95,7 @@ impl WidgetSpec {
         let mut kind = None;
         let mut dark = None;
         let mut look = WidgetLook::default();
+        let mut panic_on_play = false;
         let mut settings = Vec::new();
         for (key, value) in pairs {
             let key = key.trim().to_ascii_lowercase();
@@ -114,6 +118,14 @@ impl WidgetSpec {
                     )),
                 },
                 k if WidgetLook::KEYS.contains(&k) => notices.extend(look.read(k, value)),
+                "debug" => match value.trim() {
+                    "panic" => panic_on_play = true,
+                    other => notices.push(format!(
+                        "debug: \"{}\" is not allowed (panic, to test that a failing widget \
+                         stays alone); ignored.",
+                        other.chars().take(40).collect::<String>()
+                    )),
+                },
                 k if is_html_attribute(k) => {}
                 _ => settings.push((key, value.clone())),
             }
@@ -124,6 +136,7 @@ impl WidgetSpec {
             dark,
             look,
             notices,
+            panic_on_play,
         }
     }
 

@@ -524,6 +524,26 @@ fn apply_payments_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result
     Ok(())
 }
 
+/// A whole [`CascadeConfig`] from JSON text (`cascade --config`), checked against every range.
+/// An error names the field, by its path in the JSON (`breaker.cooldown`), and what it allows.
+pub fn config_from_json(text: &str) -> Result<CascadeConfig, String> {
+    let reader = &mut serde_json::Deserializer::from_str(text);
+    let config: CascadeConfig = serde_path_to_error::deserialize(reader).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." || path == "?" {
+            "the config"
+        } else {
+            &path
+        };
+        format!(
+            "{field}: {} (allowed: a JSON object with the fields of CascadeConfig)",
+            e.inner()
+        )
+    })?;
+    config.validate().map_err(|e| e.to_string())?;
+    Ok(config)
+}
+
 /// Applies one `key=value` override to `cfg`. `timeout` only touches a scenario with a timeout,
 /// breaker keys one with a breaker and bulkhead keys one with a bulkhead, so `window=1` or
 /// `timeout=0.2` can be applied to all four and "no protection" stays unprotected.
