@@ -5,10 +5,16 @@
 mod web {
     use wasm_bindgen::prelude::wasm_bindgen;
 
-    /// Mounts a widget into `host`; see `resilience_playground::ui::mount_widget`.
+    /// Mounts widget number `number` of the page into `host`; see
+    /// `resilience_playground::ui::mount_widget`.
     #[wasm_bindgen(js_name = mountWidget)]
-    pub fn mount_widget(host: web_sys::Element, attributes: &str, playground_url: &str) {
-        resilience_playground::ui::mount_widget(host, attributes, playground_url);
+    pub fn mount_widget(
+        host: web_sys::Element,
+        attributes: &str,
+        playground_url: &str,
+        number: u32,
+    ) {
+        resilience_playground::ui::mount_widget(host, attributes, playground_url, number);
     }
 }
 

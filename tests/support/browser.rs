@@ -214,6 +214,31 @@ impl WebDriverCompatibleCommand for BrowserLog {
     }
 }
 
+/// chromedriver's command that sends one Chrome DevTools Protocol command to the page.
+#[derive(Debug)]
+struct DevTools {
+    cmd: String,
+    params: Value,
+}
+
+impl WebDriverCompatibleCommand for DevTools {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
+        let body = json!({"cmd": self.cmd, "params": self.params});
+        (http::Method::POST, Some(body.to_string()))
+    }
+}
+
 /// Console entries of level SEVERE (errors and Rust panics) since the last call.
 pub async fn console_errors(client: &Client) -> Vec<String> {
     let entries = client.issue_cmd(BrowserLog).await.unwrap_or(Value::Null);
@@ -242,12 +267,22 @@ impl Page {
             .goto(&format!("{}{}", self.base_url, path))
             .await
             .expect("page loads");
-        self.client
-            .wait()
-            .at_most(Duration::from_secs(30))
-            .for_element(fantoccini::Locator::Css(ready_css))
-            .await
-            .unwrap_or_else(|e| panic!("{ready_css} did not appear on {path}: {e}"));
+        let started = Instant::now();
+        let script = format!("return !!document.querySelector({});", json!(ready_css));
+        while self.eval(&script).await != Value::Bool(true) {
+            if started.elapsed() > Duration::from_secs(30) {
+                let shown = self
+                    .eval("return location.href + ': ' + document.body.innerText.slice(0, 400)")
+                    .await;
+                let log = self
+                    .client
+                    .issue_cmd(BrowserLog)
+                    .await
+                    .unwrap_or(Value::Null);
+                panic!("{ready_css} did not appear on {path} within 30 s: {shown}\n{log}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 
     /// Runs a script and returns its JSON result.
@@ -256,6 +291,20 @@ impl Page {
             .execute(script, vec![])
             .await
             .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+    }
+
+    /// Sends a Chrome DevTools Protocol command (`Emulation.setEmulatedMedia`,
+    /// `HeapProfiler.collectGarbage`, ...) and returns its result.
+    #[allow(dead_code)] // not every suite uses every helper
+    pub async fn devtools(&self, cmd: &str, params: Value) -> Value {
+        let command = DevTools {
+            cmd: cmd.to_string(),
+            params,
+        };
+        self.client
+            .issue_cmd(command)
+            .await
+            .unwrap_or_else(|e| panic!("DevTools {cmd} failed: {e}"))
     }
 
     /// Text of the first element matching `css`.
