@@ -6,6 +6,7 @@
 # Cargo.lock, so it is read from there.
 TRUNK_VERSION    := 0.21.14
 BINARYEN_VERSION := 132
+AXE_CORE_VERSION := 4.14.1
 WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
 
 SHELL := /bin/bash
@@ -16,7 +17,7 @@ export PATH := $(TOOLS_DIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export TRUNK_TOOLS_WASM_BINDGEN := $(WASM_BINDGEN_VERSION)
 export TRUNK_TOOLS_WASM_OPT := version_$(BINARYEN_VERSION)
 
-.PHONY: measure-load serve test dist dist-single compress-tools tools browser-tools fetch check-fmt clippy test-host test-wasm test-e2e bench measure-page clean-tools
+.PHONY: soak measure-load serve test dist dist-single compress-tools tools browser-tools fetch check-fmt clippy test-host test-wasm test-e2e bench measure-page clean-tools
 
 serve: tools fetch
 	trunk serve --address 127.0.0.1 --port 8080
@@ -70,7 +71,12 @@ tools:
 	@wasm-opt --version | grep -q "version $(BINARYEN_VERSION)" \
 	  || { echo "wasm-opt $(BINARYEN_VERSION) is not first on PATH"; exit 1; }
 
+# Chromium and chromedriver (Debian's), and axe-core (npm, into .tools/) for the accessibility
+# checks; the browser tests read axe.min.js from there and never fetch it at test time.
 browser-tools:
+	@test -f "$(TOOLS_DIR)/node_modules/axe-core/axe.min.js" \
+	  && grep -q '"version": "$(AXE_CORE_VERSION)"' "$(TOOLS_DIR)/node_modules/axe-core/package.json" \
+	  || npm install --prefix "$(TOOLS_DIR)" --no-audit --no-fund --silent axe-core@$(AXE_CORE_VERSION)
 	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
@@ -99,7 +105,12 @@ test-wasm:
 
 test-e2e:
 	cargo test --locked --features e2e --test e2e --test e2e_widgets --test e2e_exercises \
-	  --test e2e_phone --test e2e_offline -- --test-threads=1
+	  --test e2e_phone --test e2e_offline --test e2e_reliability -- --test-threads=1
+
+# The 30-minute soak in headless Chromium (not part of `make test`); SOAK_MINUTES=2 for a
+# short one.
+soak: tools browser-tools fetch dist
+	cargo test --locked --features e2e --test e2e_soak -- --ignored --nocapture
 
 bench:
 	cargo bench --locked

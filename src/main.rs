@@ -19,17 +19,20 @@ mod web {
         }
     }
 
-    /// Mounts a widget into `host`; see `resilience_playground::ui::mount_widget`.
+    /// Mounts widget number `number` of the page into `host`; see
+    /// `resilience_playground::ui::mount_widget`.
     #[wasm_bindgen(js_name = mountWidget)]
     pub fn mount_widget(
         host: web_sys::Element,
         attributes: &str,
         playground_url: &str,
+        number: u32,
     ) -> WidgetHandle {
         WidgetHandle(Some(resilience_playground::ui::mount_widget(
             host,
             attributes,
             playground_url,
+            number,
         )))
     }
 }

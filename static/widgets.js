@@ -6,11 +6,13 @@
 // Every attribute but `kind`, `theme`, `chrome` and `scale` is a setting with the playground's
 // names and units (see the README). A bad value shows a notice inside the widget, which then
 // uses its default. Changing an attribute later mounts the widget again with the new settings.
-// The simulator is loaded once, from next to this file, however many widgets a page holds;
-// while it downloads, each widget shows how far it has got.
+// The simulator is downloaded and compiled once, from next to this file, however many widgets
+// a page holds (while it downloads, each widget shows how far it has got); each widget then
+// runs an instance of its own, so a widget that fails leaves the others working.
 
 const here = new URL(".", import.meta.url);
-let simulator = null;
+let compiled = null;
+let instances = 0;
 const waiting = new Set();
 
 // Tells every widget still waiting how much of the simulator has arrived.
@@ -51,25 +53,34 @@ async function fetchWasm(url) {
   return bytes;
 }
 
-function loadSimulator() {
-  if (!simulator) {
-    simulator = (async () => {
-      if (!document.querySelector("link[data-resilience-playground]")) {
-        const css = document.createElement("link");
-        css.rel = "stylesheet";
-        css.href = new URL("style.css", here).href;
-        css.dataset.resiliencePlayground = "";
-        document.head.append(css);
-      }
-      const [wasm, bytes] = await Promise.all([
-        import(new URL("resilience-playground.js", here).href),
-        fetchWasm(new URL("resilience-playground_bg.wasm", here)),
-      ]);
-      await wasm.default({ module_or_path: bytes });
-      return wasm;
-    })();
+// The simulator's WebAssembly, downloaded and compiled once for the whole page.
+function compileSimulator() {
+  if (!compiled) {
+    if (!document.querySelector("link[data-resilience-playground]")) {
+      const css = document.createElement("link");
+      css.rel = "stylesheet";
+      css.href = new URL("style.css", here).href;
+      css.dataset.resiliencePlayground = "";
+      document.head.append(css);
+    }
+    compiled = fetchWasm(new URL("resilience-playground_bg.wasm", here)).then((bytes) =>
+      WebAssembly.compile(bytes));
   }
-  return simulator;
+  return compiled;
+}
+
+// A fresh instance of the simulator for one widget. Importing the glue under a URL of its own
+// gives it its own module state, and so its own WebAssembly instance and memory: a panic (the
+// build aborts, it cannot unwind) stops that widget alone, never the others on the page.
+async function newSimulator() {
+  const module = await compileSimulator();
+  instances += 1;
+  const number = instances;
+  const glue = new URL("resilience-playground.js", here);
+  glue.searchParams.set("instance", String(number));
+  const wasm = await import(glue.href);
+  const exports = await wasm.default({ module_or_path: module });
+  return { wasm, exports, number };
 }
 
 // The host page's background where the widget sits: the first ancestor that paints one, else
@@ -92,8 +103,11 @@ function settingsOf(element) {
 }
 
 // Mounts a widget into `host`; `settings` is a query string (`kind=histogram&preset=cb`).
-// Resolves to a handle whose `destroy()` unmounts it, or null if it could not start.
-export async function mount(host, settings) {
+// `simulator` is the host's own instance when it has one already (a widget mounted again with
+// new attributes keeps its instance); a new one is made otherwise. Resolves to
+// `{ simulator, handle }`, where `handle.destroy()` unmounts the widget, or null if it could
+// not start.
+export async function mount(host, settings, simulator = null) {
   const loading = document.createElement("div");
   loading.className = "rp-loading";
   loading.setAttribute("role", "status");
@@ -105,8 +119,12 @@ export async function mount(host, settings) {
   host.replaceChildren(loading);
   waiting.add(bar);
   try {
-    const wasm = await loadSimulator();
-    return wasm.mountWidget(host, settings, new URL("index.html", here).href);
+    const own = simulator ?? (await newSimulator());
+    // For measurements: the bytes of this widget's own WebAssembly memory.
+    host.simulatorMemory = own.exports.memory;
+    // The number makes the widget's element ids unique on the page.
+    const handle = own.wasm.mountWidget(host, settings, new URL("index.html", here).href, own.number);
+    return { simulator: own, handle };
   } catch (error) {
     host.textContent = "This widget could not start (" + error + "). It needs a browser with " +
       "WebAssembly and JavaScript modules.";
@@ -132,8 +150,8 @@ class ResilienceWidget extends HTMLElement {
       if (this.isConnected) return;
       this.observer?.disconnect();
       this.started = false;
-      this.handle?.then((h) => h?.destroy());
-      this.handle = null;
+      this.mounted?.then((m) => m?.handle?.destroy());
+      this.mounted = null;
     });
   }
 
@@ -148,11 +166,11 @@ class ResilienceWidget extends HTMLElement {
   }
 
   remount() {
-    const before = this.handle;
-    this.handle = (async () => {
+    const before = this.mounted;
+    this.mounted = (async () => {
       const old = await before;
-      old?.destroy();
-      return mount(this, settingsOf(this));
+      old?.handle?.destroy();
+      return mount(this, settingsOf(this), old?.simulator);
     })();
   }
 }

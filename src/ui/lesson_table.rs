@@ -76,7 +76,8 @@ pub fn lesson_table(props: &LessonTableProps) -> Html {
     });
     html! {
         <>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0" role="region"
+                aria-label="The lesson's four scenarios (scrolls sideways)">
                 <table class="lesson-table">
                     <thead>
                         <tr>

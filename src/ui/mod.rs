@@ -32,14 +32,42 @@ use wasm_bindgen::JsValue;
 /// often have an `#app` of their own.
 pub const ROOT_ID: &str = "resilience-app";
 
-/// Entry point of the page: routes panics to the console and mounts the playground when the
-/// page has its root element.
+thread_local! {
+    /// The element this instance of the module drew into: the page's root, or its one widget
+    /// (`widgets.js` gives every widget an instance of its own).
+    static HOST: std::cell::RefCell<Option<web_sys::Element>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Reports a panic in the console and, in place of the view that failed, inside its own
+/// element. The wasm build aborts on a panic, so this instance is over; other instances (the
+/// other widgets of a course page) go on.
+fn report_panic(info: &std::panic::PanicHookInfo) {
+    let message = format!("resilience-playground panicked: {info}");
+    web_sys::console::error_1(&JsValue::from_str(&message));
+    let Some(host) = HOST.with(|h| h.borrow_mut().take()) else {
+        return;
+    };
+    let Some(document) = host.owner_document() else {
+        return;
+    };
+    let Ok(notice) = document.create_element("p") else {
+        return;
+    };
+    notice.set_class_name("failure widget-failed");
+    let _ = notice.set_attribute("role", "alert");
+    notice.set_text_content(Some(&format!(
+        "This part of the page stopped working ({info}). Everything else on the page still \
+         works; reload the page to start it again."
+    )));
+    host.set_text_content(None);
+    let _ = host.append_child(&notice);
+}
+
+/// Entry point of the page: routes panics to the console and the failed view, and mounts the
+/// playground when the page has its root element.
 pub fn start() {
-    std::panic::set_hook(Box::new(|info| {
-        web_sys::console::error_1(&JsValue::from_str(&format!(
-            "resilience-playground panicked: {info}"
-        )));
-    }));
+    // Through Yew: its renderer would otherwise put its own console hook in place of ours.
+    yew::set_custom_panic_hook(Box::new(report_panic));
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -55,25 +83,21 @@ pub fn start() {
         return;
     };
     root.set_inner_html("");
+    HOST.with(|h| *h.borrow_mut() = Some(root.clone()));
     yew::Renderer::<App>::with_root(root).render();
 }
 
 /// Mounts one widget into `host` (a `<resilience-widget>` element, or `embed.html`'s root),
-/// described by its attributes as a query string. `playground_url` is the full playground's
+/// described by its attributes as a query string. `n` numbers it on the page (each widget has
+/// an instance of the module of its own, so the page counts them) and prefixes its ids. `playground_url` is the full playground's
 /// address for the widget's "open in the playground" link. Never fails: bad attributes become
 /// notices inside the widget. The handle unmounts it (to mount it again with new attributes).
 pub fn mount_widget(
     host: web_sys::Element,
     attributes: &str,
     playground_url: &str,
+    n: u32,
 ) -> yew::AppHandle<widget::Widget> {
-    thread_local! {
-        static MOUNTED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-    }
-    let n = MOUNTED.with(|m| {
-        m.set(m.get() + 1);
-        m.get()
-    });
     let spec = crate::page::widget::WidgetSpec::from_query(attributes);
     let props = widget::WidgetProps {
         spec: crate::page::state::Shared(std::rc::Rc::new(spec)),
@@ -81,5 +105,6 @@ pub fn mount_widget(
         playground_url: playground_url.to_string().into(),
     };
     host.set_inner_html("");
+    HOST.with(|h| *h.borrow_mut() = Some(host.clone()));
     yew::Renderer::<widget::Widget>::with_root_and_props(host, props).render()
 }

@@ -21,11 +21,12 @@ fn meter(id: AttrValue, label: String, value: u64, max: u64) -> Html {
         (value as f64 * 100.0 / max as f64).min(100.0)
     };
     let full = max > 0 && value >= max;
+    let name = label.clone();
     html! {
         <div class="meter-row">
             <span class="meter-label">{ label }</span>
             <div class={classes!("meter", full.then_some("full"))} {id} role="meter"
-                aria-valuemin="0" aria-valuemax={max.to_string()} aria-valuenow={value.to_string()}>
+                aria-label={name} aria-valuemin="0" aria-valuemax={max.to_string()} aria-valuenow={value.to_string()}>
                 <div class="fill" style={format!("width: {pct:.1}%")} />
             </div>
         </div>

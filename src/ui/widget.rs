@@ -46,7 +46,8 @@ pub fn widget(props: &WidgetProps) -> Html {
         WidgetKind::Playground => html! { <Playground initial={initial.clone()} /> },
         WidgetKind::CircuitDiagram | WidgetKind::Histogram | WidgetKind::LessonTable => html! {
             <Views initial={initial.clone()} kind={kind} chrome={chrome}
-                playground_url={props.playground_url.clone()} />
+                playground_url={props.playground_url.clone()}
+                panic_on_play={props.spec.panic_on_play} />
         },
         WidgetKind::Exercise(n) => html! { <super::ExerciseView number={n} /> },
         WidgetKind::Jitter => html! {
@@ -79,6 +80,7 @@ struct ViewsProps {
     kind: WidgetKind,
     chrome: Chrome,
     playground_url: AttrValue,
+    panic_on_play: bool,
 }
 
 /// The circuit diagram or the histogram (each with a timeline to play it), or the lesson table.
@@ -87,6 +89,9 @@ fn views(props: &ViewsProps) -> Html {
     let ids = use_ids();
     let (state, dispatch) = use_page(&props.initial);
     let page = &state.0;
+    if props.panic_on_play && page.playing {
+        panic!("debug=\"panic\": this widget was asked to fail when played");
+    }
     let onkeydown = shortcut_keys(&dispatch);
     let body = match (&page.run, props.kind) {
         (_, WidgetKind::LessonTable) => regions::lesson_table(&ids, page, &dispatch),

@@ -121,7 +121,6 @@ impl Drop for StaticServer {
     }
 }
 
-/// A chromedriver process on 127.0.0.1, killed on drop.
 /// Answers one request for a file under `root` (see [`StaticServer::start`]).
 fn respond(root: &Path, precompressed: bool, request: tiny_http::Request) {
     let url = request
@@ -165,6 +164,7 @@ fn respond(root: &Path, precompressed: bool, request: tiny_http::Request) {
     let _ = request.respond(response);
 }
 
+/// A chromedriver process on 127.0.0.1, killed on drop.
 pub struct ChromeDriver {
     pub port: u16,
     child: Child,
@@ -330,12 +330,22 @@ impl Page {
             .goto(&format!("{}{}", self.base_url, path))
             .await
             .expect("page loads");
-        self.client
-            .wait()
-            .at_most(Duration::from_secs(30))
-            .for_element(fantoccini::Locator::Css(ready_css))
-            .await
-            .unwrap_or_else(|e| panic!("{ready_css} did not appear on {path}: {e}"));
+        let started = Instant::now();
+        let script = format!("return !!document.querySelector({});", json!(ready_css));
+        while self.eval(&script).await != Value::Bool(true) {
+            if started.elapsed() > Duration::from_secs(30) {
+                let shown = self
+                    .eval("return location.href + ': ' + document.body.innerText.slice(0, 400)")
+                    .await;
+                let log = self
+                    .client
+                    .issue_cmd(BrowserLog)
+                    .await
+                    .unwrap_or(Value::Null);
+                panic!("{ready_css} did not appear on {path} within 30 s: {shown}\n{log}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 
     /// Runs a script and returns its JSON result.
@@ -344,6 +354,13 @@ impl Page {
             .execute(script, vec![])
             .await
             .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+    }
+
+    /// Sends a Chrome DevTools Protocol command (`Emulation.setEmulatedMedia`,
+    /// `HeapProfiler.collectGarbage`, ...) and returns its result.
+    #[allow(dead_code)] // not every suite uses every helper
+    pub async fn devtools(&self, cmd: &str, params: Value) -> Value {
+        devtools(&self.client, cmd, params).await
     }
 
     /// Text of the first element matching `css`.

@@ -1,0 +1,5 @@
+// embed.html's start: mounts the widget its query string describes. A file of its own, so the
+// page's Content-Security-Policy allows no inline script.
+import { mount } from "./widgets.js";
+
+mount(document.getElementById("widget"), location.search.replace(/^\?/, ""));

@@ -1,0 +1,389 @@
+//! Reliability and security in the browser: every page's Content-Security-Policy and no
+//! request once it has loaded, axe-core's audit in light, dark and projector modes, the
+//! keyboard alone, a panic that stays inside its widget, and every widget attribute swept with
+//! awkward values. Run by `make test` after the release build.
+
+#[path = "support/browser.rs"]
+mod browser;
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use fantoccini::Locator;
+use resilience_playground::page::knobs::KNOBS;
+use resilience_playground::page::permalink::OTHER_KEYS;
+use serde_json::{json, Value};
+
+/// The policy every page carries (and the README gives to hosts as a header).
+const POLICY: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+                      style-src 'self'; style-src-attr 'unsafe-inline'; object-src 'none'; \
+                      base-uri 'none'";
+
+/// Each page, and an element it shows once its views are drawn.
+const PAGES: [(&str, &str); 4] = [
+    ("index.html", "#scrub"),
+    ("exercises.html", "#exercise-4 [id$='-ex4-run']"),
+    ("course-demo.html", "#demo-table table"),
+    (
+        "embed.html?kind=histogram&preset=cb",
+        "[id$='-latency-chart']",
+    ),
+];
+
+/// Every page's policy, read from the page, and what it loaded: all from its own origin,
+/// and nothing more while it plays and changes preset.
+#[tokio::test]
+async fn every_page_carries_the_policy_and_requests_nothing_once_loaded() {
+    browser::run("csp", |page| async move {
+        for (path, ready) in PAGES {
+            page.open(path, ready).await;
+            let policy = page
+                .eval(
+                    "const m = document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]');
+                     return m ? m.content : null;",
+                )
+                .await;
+            assert_eq!(policy, json!(POLICY.split_whitespace().collect::<Vec<_>>().join(" ")), "{path}");
+            let inline = page
+                .eval("return [...document.scripts].filter(s => !s.src).length + document.querySelectorAll('style').length")
+                .await;
+            assert_eq!(inline, json!(0), "{path}: inline scripts or style elements");
+            let loaded = resources(&page).await;
+            let origin = page.base_url.trim_end_matches('/').to_string();
+            for url in &loaded {
+                assert!(url.starts_with(&origin), "{path} loaded {url} from elsewhere");
+            }
+            // Play for a while and change the preset (or the exercise's answer): the page works
+            // from what it has.
+            page.eval(
+                "const play = document.querySelector(\"[id$='play'], #play, [id$='-ex1-run']\");
+                 if (play) play.click();
+                 const pick = document.querySelector('#scenario');
+                 if (pick) { pick.value = 'bulkhead'; pick.dispatchEvent(new Event('change', { bubbles: true })); }",
+            )
+            .await;
+            tokio::time::sleep(Duration::from_millis(1500)).await;
+            let after = resources(&page).await;
+            assert_eq!(after, loaded, "{path} made requests after it loaded");
+        }
+    })
+    .await;
+}
+
+/// The URLs of every resource the page has fetched so far.
+async fn resources(page: &browser::Page) -> Vec<String> {
+    let value = page
+        .eval("return performance.getEntriesByType('resource').map(e => e.name)")
+        .await;
+    serde_json::from_value(value).expect("a list of URLs")
+}
+
+/// axe-core, as `make browser-tools` installed it from npm.
+fn axe_source() -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(".tools/node_modules/axe-core/axe.min.js");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; run `make browser-tools` to install axe-core",
+            path.display()
+        )
+    })
+}
+
+/// Runs axe-core on the open page and returns its serious and critical violations, one line
+/// each (rule, impact, how many nodes, the first few of them).
+async fn serious_violations(page: &browser::Page, axe: &str) -> Vec<String> {
+    page.eval(&format!("{axe}\nreturn typeof window.axe;"))
+        .await;
+    let found = page
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, { resultTypes: ['violations'] })
+               .then(r => done(r.violations
+                 .filter(v => v.impact === 'serious' || v.impact === 'critical')
+                 .map(v => v.id + ' (' + v.impact + ', ' + v.nodes.length + ' nodes): ' +
+                   v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))))
+               .catch(e => done(['axe failed: ' + e]));",
+            vec![],
+        )
+        .await
+        .expect("axe runs");
+    serde_json::from_value(found).expect("a list of violations")
+}
+
+#[tokio::test]
+async fn axe_finds_no_serious_or_critical_violation_in_light_dark_and_projector_modes() {
+    browser::run("axe", |page| async move {
+        let axe = axe_source();
+        let mut report = Vec::new();
+        for mode in ["light", "dark", "projector"] {
+            let scheme = if mode == "dark" { "dark" } else { "light" };
+            page.devtools(
+                "Emulation.setEmulatedMedia",
+                json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
+            )
+            .await;
+            for (path, ready) in PAGES {
+                let path = if mode == "projector" && path == "index.html" {
+                    "index.html?projector=on".to_string()
+                } else {
+                    path.to_string()
+                };
+                page.open(&path, ready).await;
+                if mode == "projector" {
+                    // The widgets' pages have no switch of their own: the class the
+                    // playground's switch sets.
+                    page.eval("document.documentElement.classList.add('projector')")
+                        .await;
+                }
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                for v in serious_violations(&page, &axe).await {
+                    report.push(format!("{mode} {path}: {v}"));
+                }
+            }
+        }
+        println!("axe, serious and critical:\n{}", report.join("\n"));
+        assert!(report.is_empty(), "axe found:\n{}", report.join("\n"));
+    })
+    .await;
+}
+
+/// A control's name for the Tab walk: a radio button stands for its group (Tab enters a group
+/// once, the arrows move inside it), anything else for itself.
+const CONTROL_NAME: &str = "const name = e => e.type === 'radio' ? 'radio group ' + e.name
+     : (e.id || (e.tagName + ':' + e.textContent.trim().slice(0, 30)));";
+
+/// What has the focus: its name, whether it shows a focus ring, and whether it is the player's
+/// play button.
+fn focused() -> String {
+    format!(
+        "{CONTROL_NAME}
+         const el = document.activeElement;
+         const style = getComputedStyle(el);
+         const ring = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
+           || style.boxShadow !== 'none';
+         return {{ name: name(el), ring, play: el.id === 'play' }};"
+    )
+}
+
+/// Presses Tab once, as a keyboard would.
+async fn tab(page: &browser::Page) -> Value {
+    page.client
+        .active_element()
+        .await
+        .expect("an active element")
+        .send_keys("\u{E004}")
+        .await
+        .expect("Tab");
+    page.eval(&focused()).await
+}
+
+#[tokio::test]
+async fn the_keyboard_alone_reaches_every_control_with_a_visible_focus_and_the_player_in_five_tabs()
+{
+    browser::run("keyboard", |page| async move {
+        page.open("index.html", "#scrub").await;
+        // The skip link comes first; Enter on it, and the player is a few Tabs on.
+        let first = tab(&page).await;
+        assert!(first["name"].as_str().unwrap().contains("Skip"), "{first}");
+        assert_eq!(first["ring"], json!(true), "the skip link shows its focus");
+        page.client
+            .active_element()
+            .await
+            .unwrap()
+            .send_keys("\u{E007}")
+            .await
+            .expect("Enter");
+        let mut stops = 1;
+        loop {
+            stops += 1;
+            let now = tab(&page).await;
+            if now["play"] == json!(true) {
+                break;
+            }
+            assert!(stops < 5, "the play button is not within 5 Tab stops: {now}");
+        }
+        println!("the play button is Tab stop {stops} (Enter on the skip link between)");
+        // Every control on the page, in Tab order from the top, each with a visible focus.
+        page.open("index.html", "#scrub").await;
+        let controls: BTreeSet<String> = serde_json::from_value(
+            page.eval(&format!(
+                "{CONTROL_NAME}
+                 return [...document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')]
+                   .filter(e => !e.disabled && e.tabIndex >= 0 && e.offsetParent !== null)
+                   .map(name)"
+            ))
+            .await,
+        )
+        .unwrap();
+        let mut reached = BTreeSet::new();
+        let mut without_ring = Vec::new();
+        for _ in 0..(controls.len() * 2 + 10) {
+            let now = tab(&page).await;
+            let name = now["name"].as_str().unwrap().to_string();
+            // Past the last control the focus wraps to the document itself.
+            if now["ring"] != json!(true) && !name.starts_with("BODY") {
+                without_ring.push(name.clone());
+            }
+            if !reached.insert(name) && controls.is_subset(&reached) {
+                break;
+            }
+        }
+        let missed: Vec<&String> = controls.difference(&reached).collect();
+        println!("{} controls, {} reached by Tab", controls.len(), reached.len());
+        assert!(missed.is_empty(), "not reachable by Tab: {missed:?}");
+        assert!(without_ring.is_empty(), "no visible focus: {without_ring:?}");
+    })
+    .await;
+}
+
+/// The test may see these errors: the forced panic, reported by the widget that failed.
+fn only_the_forced_panic(errors: &[String]) {
+    for e in errors {
+        assert!(
+            e.contains("panic") || e.contains("unreachable") || e.contains("RuntimeError"),
+            "an error besides the forced panic: {e}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_panic_stays_inside_its_widget_and_the_others_still_play() {
+    browser::run("panic", |page| async move {
+        page.open("course-demo.html", "#demo-table table").await;
+        page.eval(
+            "const w = document.createElement('resilience-widget');
+             w.id = 'doomed';
+             w.setAttribute('kind', 'circuit-diagram');
+             w.setAttribute('debug', 'panic');
+             document.body.prepend(w);",
+        )
+        .await;
+        page.client
+            .wait()
+            .for_element(Locator::Css("#doomed [id$='-play']"))
+            .await
+            .expect("the widget to fail mounts");
+        let memory = page
+            .eval(
+                "return [...document.querySelectorAll('resilience-widget')]
+                   .map(w => w.simulatorMemory ? w.simulatorMemory.buffer.byteLength : 0)",
+            )
+            .await;
+        println!("WebAssembly memory per widget instance, bytes: {memory}");
+        page.eval("document.querySelector(\"#doomed [id$='-play']\").click()")
+            .await;
+        page.client
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::Css("#doomed .widget-failed"))
+            .await
+            .expect("the failed widget says so");
+        let message = page.text("#doomed .widget-failed").await;
+        assert!(message.contains("stopped working"), "{message}");
+        only_the_forced_panic(&browser::console_errors(&page.client).await);
+        // The other widgets still play: the diagram's clock runs, the histogram scrubs.
+        page.eval("document.querySelector(\"#demo-diagram [id$='-play']\").click()")
+            .await;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let clock = page.text("#demo-diagram [id$='-clock']").await;
+        assert!(
+            !clock.contains("0.0 s") || clock.contains("10.0"),
+            "the diagram plays: {clock}"
+        );
+        let playing = page.text("#demo-diagram [id$='-play']").await;
+        assert!(
+            playing.contains("Pause"),
+            "the diagram is playing: {playing}"
+        );
+        page.eval(
+            "const el = document.querySelector(\"#demo-histogram [id$='-scrub']\");
+             el.value = '120'; el.dispatchEvent(new Event('input', { bubbles: true }));",
+        )
+        .await;
+        let total: u64 = page
+            .text("#demo-histogram [id$='-hist-total']")
+            .await
+            .trim()
+            .parse()
+            .expect("a count of finished requests");
+        assert!(total > 1000, "the histogram still answers: {total}");
+        page.eval("window.scrollTo(0, 0)").await;
+        page.screenshot("panic-in-one-widget").await;
+        only_the_forced_panic(&browser::console_errors(&page.client).await);
+    })
+    .await;
+}
+
+/// The awkward values of the sweep: empty, huge, negative, NaN, HTML and 10 KB.
+fn awkward_values() -> Vec<String> {
+    vec![
+        String::new(),
+        "99999999999999999999999".into(),
+        "-1".into(),
+        "NaN".into(),
+        "<img src=x onerror=alert(1)><b>bold</b>".into(),
+        "9".repeat(10 * 1024),
+    ]
+}
+
+#[tokio::test]
+async fn every_attribute_with_every_awkward_value_is_named_never_run_as_html() {
+    browser::run("sweep", |page| async move {
+        let mut names = vec!["kind", "theme"];
+        names.extend(OTHER_KEYS);
+        names.extend(KNOBS.iter().map(|k| k.key));
+        page.open("course-demo.html", "#demo-table table").await;
+        let values = awkward_values();
+        for (i, value) in values.iter().enumerate() {
+            let script = format!(
+                "const w = document.createElement('resilience-widget');
+                 w.id = 'sweep-{i}';
+                 for (const name of {names}) w.setAttribute(name, {value});
+                 document.body.append(w);",
+                names = json!(names),
+                value = json!(value),
+            );
+            page.eval(&script).await;
+        }
+        for (i, value) in values.iter().enumerate() {
+            page.client
+                .wait()
+                .at_most(Duration::from_secs(30))
+                .for_element(Locator::Css(&format!("#sweep-{i} [id$='-widget-notices']")))
+                .await
+                .unwrap_or_else(|e| panic!("sweep-{i}: no notices: {e}"));
+            let named: Vec<String> = serde_json::from_value(
+                page.eval(&format!(
+                    "return [...document.querySelectorAll(\"#sweep-{i} [id$='-widget-notices'] li\")]
+                       .map(li => li.textContent.split(':')[0])"
+                ))
+                .await,
+            )
+            .unwrap();
+            let named: BTreeSet<&str> = named.iter().map(String::as_str).collect();
+            // An empty theme is `auto`; every other attribute refuses every awkward value.
+            let expected: BTreeSet<&str> = names
+                .iter()
+                .copied()
+                .filter(|n| !(value.is_empty() && *n == "theme"))
+                .collect();
+            let short: String = value.chars().take(12).collect();
+            assert_eq!(named, expected, "value {short:?}");
+            let injected = page
+                .eval(&format!("return document.querySelectorAll('#sweep-{i} img, #sweep-{i} b').length"))
+                .await;
+            assert_eq!(injected, json!(0), "value {short:?} reached the page as HTML");
+            // The widget still shows its view (the default circuit diagram's timeline).
+            let widget = page
+                .eval(&format!("return !!document.querySelector(\"#sweep-{i} [id$='-scrub']\")"))
+                .await;
+            assert_eq!(widget, json!(true), "value {short:?}: the widget shows its view");
+        }
+        page.client.set_window_size(1300, 2000).await.expect("window size");
+        page.eval("document.getElementById('sweep-4').scrollIntoView()").await;
+        page.screenshot("attribute-sweep").await;
+    })
+    .await;
+}
