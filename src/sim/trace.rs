@@ -452,7 +452,7 @@ pub struct Bucket {
     pub arrivals: u64,
     /// Requests finished, by outcome (`unfinished` stays 0 here).
     pub completions: OutcomeCounts,
-    /// Calls that reached inventory (every attempt counts).
+    /// Calls that reached the first dependency, inventory (every attempt counts).
     pub inventory_calls: u64,
     /// Workers busy.
     pub workers_busy: u32,
@@ -487,8 +487,8 @@ pub struct Bucket {
     pub payments_calls: u64,
 }
 
-/// What happened at one dependency behind `orders` (so far: payments, the second one; the
-/// request's outcome says how it ended, this says where).
+/// What happened at one dependency behind `orders` (the request's outcome says how it ended,
+/// this says where).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DependencyTotals {
     /// Calls that went out to it (every try counts).
@@ -514,6 +514,17 @@ impl DependencyTotals {
             .find(|c| c.to == BreakerState::Open)
             .map(|c| c.at)
     }
+}
+
+/// One dependency's part in a run, as every dependency has it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DependencyTrace {
+    /// Its name in the config (`inventory`, `payments`, ...).
+    pub name: String,
+    /// Its calls, the requests that failed there and its breaker's transitions.
+    pub totals: DependencyTotals,
+    /// Calls that reached it in each bucket of the series (tries and hedges).
+    pub calls_per_bucket: Vec<u64>,
 }
 
 /// What the hedge on the inventory call did.
@@ -552,7 +563,8 @@ pub struct Trace {
     pub service: Percentiles,
     /// End-to-end time (from arrival, queue wait included), over finished requests.
     pub end_to_end: Percentiles,
-    /// The breaker's changes of state, in order.
+    /// The first dependency's breaker's changes of state, in order (the page's view of
+    /// `dependencies[0]`).
     pub transitions: Vec<BreakerChange>,
     /// Time series, one bucket per [`BUCKET`] from time 0.
     pub series: Vec<Bucket>,
@@ -609,9 +621,13 @@ pub struct Trace {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub orders: Option<OrderCounts>,
     /// Payments' calls and the requests that failed there; `None` (and left out of the JSON)
-    /// unless the config has payments.
+    /// unless the config has payments (the view of the dependency named `payments`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payments: Option<DependencyTotals>,
+    /// Every dependency in call order: its totals, its breaker's transitions and its calls per
+    /// bucket.
+    #[serde(default)]
+    pub dependencies: Vec<DependencyTrace>,
 }
 
 fn is_zero(v: &u64) -> bool {

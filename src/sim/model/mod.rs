@@ -195,11 +195,8 @@ impl<'a> Sim<'a> {
             shed_by_priority: self.service.shed_by_priority(),
             hedged: self.deps.iter().any(|d| d.stack.hedges()),
             recognised: self.service.recognised(),
-            dependencies: self
-                .deps
-                .iter()
-                .map(|d| (d.name.clone(), d.stack.transitions()))
-                .collect(),
+            names: self.deps.iter().map(|d| d.name.clone()).collect(),
+            transitions: self.deps.iter().map(|d| d.stack.transitions()).collect(),
         };
         self.recorder.finish(ending)
     }

@@ -6,8 +6,9 @@ use super::MAX_BUCKETS;
 use crate::resilience::{BreakerState, Bulkhead, CircuitBreaker};
 use crate::sim::latency::Micros;
 use crate::sim::trace::{
-    Bucket, DependencyTotals, HedgeCounts, HistogramsByOutcome, LessonPercentiles, OrderCounts,
-    Outcome, OutcomeCounts, RequestRecord, Route, RouteCounts, BUCKET,
+    BreakerChange, Bucket, DependencyTotals, DependencyTrace, HedgeCounts, HistogramsByOutcome,
+    LessonPercentiles, OrderCounts, Outcome, OutcomeCounts, RequestRecord, Route, RouteCounts,
+    Trace, BUCKET,
 };
 
 /// What the gauges of a bucket read: the state of the rooms at the bucket's end. The
@@ -55,8 +56,10 @@ pub(super) struct Ending {
     pub hedged: bool,
     /// Copies the idempotency store recognised, when the config models idempotency.
     pub recognised: Option<u64>,
-    /// Each dependency's name and breaker transitions, in call order.
-    pub dependencies: Vec<(String, Vec<crate::sim::trace::BreakerChange>)>,
+    /// Each dependency's name, in call order.
+    pub names: Vec<String>,
+    /// Each dependency's breaker transitions, in call order.
+    pub transitions: Vec<Vec<BreakerChange>>,
 }
 
 fn route_index(route: Route) -> usize {
@@ -302,32 +305,44 @@ impl Recorder {
     }
 
     /// The Trace of the run.
-    pub fn finish(mut self, ending: Ending) -> crate::sim::trace::Trace {
+    pub fn finish(mut self, ending: Ending) -> Trace {
         let len = self
             .calls
             .iter()
             .map(Vec::len)
             .fold(self.series.len(), usize::max);
         self.series.resize(len, Bucket::default());
-        let payments = ending
-            .dependencies
-            .iter()
-            .position(|(name, _)| name == "payments");
+        let payments = ending.names.iter().position(|name| name == "payments");
         let calls = &self.calls;
         let at = |dep: usize, i: usize| calls[dep].get(i).copied().unwrap_or(0);
         for (i, b) in self.series.iter_mut().enumerate() {
             b.inventory_calls = at(0, i);
             b.payments_calls = payments.map_or(0, |dep| at(dep, i));
         }
-        let mut transitions = Vec::new();
-        for (totals, (_, changes)) in self.dependencies.iter_mut().zip(ending.dependencies) {
+        for (totals, changes) in self.dependencies.iter_mut().zip(ending.transitions) {
             totals.transitions = changes;
         }
-        if let Some(first) = self.dependencies.first() {
-            transitions.clone_from(&first.transitions);
-        }
+        let transitions = self
+            .dependencies
+            .first()
+            .map(|d| d.transitions.clone())
+            .unwrap_or_default();
         let payments = payments.and_then(|i| self.dependencies.get(i).cloned());
-        crate::sim::trace::Trace {
+        let dependencies = ending
+            .names
+            .into_iter()
+            .zip(self.dependencies)
+            .zip(self.calls)
+            .map(|((name, totals), mut calls_per_bucket)| {
+                calls_per_bucket.resize(len, 0);
+                DependencyTrace {
+                    name,
+                    totals,
+                    calls_per_bucket,
+                }
+            })
+            .collect();
+        Trace {
             sent: self.sent,
             outcomes: self.counts,
             service: self.service.percentiles(),
@@ -354,6 +369,7 @@ impl Recorder {
                 ..self.orders
             }),
             payments,
+            dependencies,
         }
     }
 }
