@@ -293,16 +293,15 @@ impl SimConfig {
             let named_before = self.dependencies[..index]
                 .iter()
                 .any(|d| d.name == dep.name);
-            let checked = if named_before {
-                Err(ParamError {
+            if named_before {
+                return Err(ParamError {
                     field: "name",
                     range: "a name no other dependency has".to_string(),
                     value: dep.name.clone(),
-                })
-            } else {
-                dep.validate()
-            };
-            checked.map_err(|e| dependency_error(index, &dep.name, e))?;
+                });
+            }
+            dep.validate()
+                .map_err(|e| dependency_error(index, &dep.name, e))?;
         }
         Ok(())
     }

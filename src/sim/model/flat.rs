@@ -353,3 +353,49 @@ impl PaymentsConfig {
         }
     }
 }
+
+/// A config file as written: the grouped form, or the flat one from before the rooms.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConfigFile {
+    /// A [`CascadeConfig`]: every field at the top level.
+    Flat(Box<CascadeConfig>),
+    /// A [`SimConfig`]: sections and a list of dependencies.
+    Grouped(Box<SimConfig>),
+}
+
+impl ConfigFile {
+    /// Reads a config's JSON: grouped when it has `dependencies` (or any other section of
+    /// [`SimConfig`]), flat otherwise. A malformed one is an error naming the field.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let Some(fields) = value.as_object() else {
+            return Err("expected a JSON object".to_string());
+        };
+        let sections = ["run", "traffic", "service", "routes", "dependencies"];
+        if sections.iter().any(|s| fields.contains_key(*s)) {
+            serde_json::from_str(text)
+                .map(|grouped| ConfigFile::Grouped(Box::new(grouped)))
+                .map_err(|e| format!("{e} (a grouped config: run, traffic, service, dependencies)"))
+        } else {
+            serde_json::from_str(text)
+                .map(|flat| ConfigFile::Flat(Box::new(flat)))
+                .map_err(|e| format!("{e} (a flat config: the fields of CascadeConfig)"))
+        }
+    }
+
+    /// The config grouped, as the model runs it.
+    pub fn into_sim(self) -> SimConfig {
+        match self {
+            ConfigFile::Flat(flat) => flat.to_sim(),
+            ConfigFile::Grouped(grouped) => *grouped,
+        }
+    }
+}
+
+/// Reads and checks a config's JSON, flat or grouped: the grouped config it describes, or an
+/// error naming the field.
+pub fn load_config_json(text: &str) -> Result<SimConfig, String> {
+    let config = ConfigFile::parse(text)?.into_sim();
+    config.validate().map_err(|e| e.to_string())?;
+    Ok(config)
+}

@@ -45,7 +45,7 @@ pub use config::{
 pub use dependency_config::{
     DependencyConfig, FaultSchedule, HedgeConfig, LayerKind, SidecarConfig, StackConfig,
 };
-pub use flat::{CascadeConfig, PaymentsConfig};
+pub use flat::{load_config_json, CascadeConfig, ConfigFile, PaymentsConfig};
 
 use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};
 use super::latency::Micros;
