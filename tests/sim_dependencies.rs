@@ -178,3 +178,45 @@ fn the_stack_order_is_data_and_only_the_lessons_runs() {
     let t = run(&cfg).unwrap();
     assert!(t.outcomes.get(Outcome::DependencyError) > 0);
 }
+
+#[test]
+fn a_layers_error_names_its_set_key() {
+    let field = |edit: &dyn Fn(&mut CascadeConfig)| {
+        let mut c = Preset::parse("cb").unwrap().config();
+        edit(&mut c);
+        c.validate().unwrap_err().field
+    };
+    let breaker = |c: &mut CascadeConfig| c.breaker.as_mut().unwrap().half_open_probes = 0;
+    assert_eq!(field(&breaker), "probes");
+    let base = |c: &mut CascadeConfig| {
+        apply_set(c, "attempts", "3").unwrap();
+        c.retry.as_mut().unwrap().base = 0;
+    };
+    assert_eq!(field(&base), "retry_base");
+    let cap = |c: &mut CascadeConfig| {
+        apply_set(c, "attempts", "3").unwrap();
+        c.retry.as_mut().unwrap().cap = 1;
+    };
+    assert_eq!(field(&cap), "retry_cap");
+    let ratio = |c: &mut CascadeConfig| {
+        apply_set(c, "retry_budget_ratio", "0.1").unwrap();
+        c.retry_budget.as_mut().unwrap().ratio = 2.0;
+    };
+    assert_eq!(field(&ratio), "retry_budget_ratio");
+    // Payments' own keys; an unknown payments_* key is refused, never written elsewhere.
+    let payments_probes = |c: &mut CascadeConfig| {
+        apply_set(c, "payments", "on").unwrap();
+        c.payments
+            .as_mut()
+            .unwrap()
+            .breaker
+            .as_mut()
+            .unwrap()
+            .min_calls = 0;
+    };
+    assert_eq!(field(&payments_probes), "payments_min_calls");
+    let mut c = Preset::parse("cb").unwrap().config();
+    let e = apply_set(&mut c, "payments_probes", "3").unwrap_err();
+    assert_eq!((e.field, e.value.as_str()), ("key", "payments_probes"));
+    assert_eq!(c, Preset::parse("cb").unwrap().config());
+}

@@ -108,34 +108,3 @@ impl CallEnd {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_outcome_of_a_call_reads_back_as_that_call_end() {
-        for outcome in Outcome::ALL {
-            if let Some(end) = CallEnd::of_outcome(outcome) {
-                assert_eq!(end.outcome(), outcome);
-                assert_eq!(
-                    end.falls_back(),
-                    end != CallEnd::Answered && end != CallEnd::Business
-                );
-            }
-        }
-        assert_eq!(CallEnd::of_outcome(Outcome::Shed), None);
-        assert_eq!(
-            CallEnd::Failed(Failure::TryTimeout).of_stack().outcome(),
-            Outcome::Timeout
-        );
-        assert_eq!(
-            CallEnd::Business.breaker_record(true),
-            Some(CallResult::Failure)
-        );
-        assert_eq!(
-            CallEnd::Refused(Refusal::Breaker).breaker_record(false),
-            None
-        );
-    }
-}

@@ -284,7 +284,8 @@ impl FaultSchedule {
 }
 
 impl StackConfig {
-    /// Checks the order and every layer that is on.
+    /// Checks the order and every layer that is on, naming a parameter by its `--set` key
+    /// where the layer's own name for it differs (`probes`, `retry_base`, ...).
     pub fn validate(&self) -> Result<(), ParamError> {
         if self.order != LayerKind::LESSON_000 {
             return Err(ParamError {
@@ -298,17 +299,30 @@ impl StackConfig {
         if let Some(t) = self.timeout {
             ParamError::check_u64("timeout", t, 1_000, HOUR, "µs")?;
         }
+        let keyed = |renames: &[(&str, &'static str)], e: ParamError| ParamError {
+            field: renames
+                .iter()
+                .find(|(name, _)| *name == e.field)
+                .map_or(e.field, |(_, key)| key),
+            ..e
+        };
         if let Some(b) = &self.breaker {
-            b.validate()?;
+            b.validate()
+                .map_err(|e| keyed(&[("half_open_probes", "probes")], e))?;
         }
         if let Some(b) = &self.bulkhead {
             b.validate()?;
         }
         if let Some(r) = &self.retry {
-            r.validate()?;
+            r.validate()
+                .map_err(|e| keyed(&[("base", "retry_base"), ("cap", "retry_cap")], e))?;
         }
         if let Some(r) = &self.retry_budget {
-            r.validate()?;
+            let renames = [
+                ("ratio", "retry_budget_ratio"),
+                ("minimum", "retry_budget_min"),
+            ];
+            r.validate().map_err(|e| keyed(&renames, e))?;
         }
         if let Some(s) = &self.sidecar {
             s.validate()?;

@@ -8,6 +8,8 @@ use super::config::{
     fallback_policy, Arrivals, GatewayConfig, HistoryBulkhead, OrdersIdempotency, PriorityMix,
     RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic,
 };
+#[cfg(doc)]
+use super::config::{RunSettings, Traffic};
 use super::dependency_config::{
     DependencyConfig, FaultSchedule, HedgeConfig, LayerKind, SidecarConfig, StackConfig,
 };
@@ -24,120 +26,108 @@ use crate::sim::latency::Micros;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CascadeConfig {
-    /// Requests per second (0.1..=10000).
+    /// [`Traffic::rate`].
     pub rate: f64,
-    /// Workers in `orders` (1..=10000).
+    /// [`ServiceConfig::threads`].
     pub threads: u32,
-    /// How long requests keep arriving (1 ms..=600 s).
+    /// [`Traffic::duration`].
     pub duration: Micros,
-    /// Inventory turns slow for calls starting strictly after this (0..=3600 s).
+    /// [`FaultSchedule::degrade_at`] of inventory, the first dependency.
     pub degrade_at: Micros,
-    /// Inventory's latency before `degrade_at` (0..=3600 s); the median when `fast_p99` is set.
+    /// [`FaultSchedule::fast`] of inventory, the first dependency.
     pub fast: Micros,
-    /// Inventory's latency after `degrade_at` (0..=3600 s); the median when `slow_p99` is set.
+    /// [`FaultSchedule::slow`] of inventory, the first dependency.
     pub slow: Micros,
-    /// Timeout on each call to inventory; `None` waits as long as it takes (1 ms..=3600 s).
+    /// [`StackConfig::timeout`] of inventory, the first dependency.
     pub timeout: Option<Micros>,
-    /// Circuit breaker around the calls (around the retries), if any.
+    /// [`StackConfig::breaker`] of inventory, the first dependency.
     pub breaker: Option<BreakerConfig>,
-    /// Bulkhead around the breaker, if any.
+    /// [`StackConfig::bulkhead`] of inventory, the first dependency.
     pub bulkhead: Option<BulkheadConfig>,
-    /// Seed of the run's one random stream (ChaCha8). The lesson's model draws nothing.
+    /// [`RunSettings::seed`].
     pub seed: u64,
-    /// True: run until every request finishes (the lesson). False: stop at `duration` and
-    /// count what is left as unfinished.
+    /// [`RunSettings::drain`].
     pub drain: bool,
-    /// Keep one [`RequestRecord`] per request in [`Trace::requests`] (memory grows with the
-    /// request count; off by default).
+    /// [`RunSettings::record_requests`].
     #[serde(default)]
     pub record_requests: bool,
-    /// Evenly spaced (the lesson) or Poisson arrivals.
+    /// [`Traffic::arrivals`].
     #[serde(default)]
     pub arrivals: Arrivals,
-    /// With it, healthy latency is lognormal with median `fast` and this p99 (`fast..=3600 s`).
+    /// [`FaultSchedule::fast_p99`] of inventory, the first dependency.
     #[serde(default)]
     pub fast_p99: Option<Micros>,
-    /// With it, degraded latency is lognormal with median `slow` and this p99 (`slow..=3600 s`).
+    /// [`FaultSchedule::slow_p99`] of inventory, the first dependency.
     #[serde(default)]
     pub slow_p99: Option<Micros>,
-    /// Inventory is healthy again for calls starting strictly after this (`degrade_at..=3600 s`;
-    /// the failover of 10:12:30).
+    /// [`FaultSchedule::recover_at`] of inventory, the first dependency.
     #[serde(default)]
     pub recover_at: Option<Micros>,
-    /// While degraded, the share of calls that fail with a transient error (0..=1).
+    /// [`FaultSchedule::error_rate`] of inventory, the first dependency.
     #[serde(default)]
     pub error_rate: f64,
-    /// At any time, the share of calls answered with a business "no" (0..=1; exercise 2: 0.6).
+    /// [`FaultSchedule::business_error_rate`] of inventory, the first dependency.
     #[serde(default)]
     pub business_error_rate: f64,
-    /// Exercise 2's bug: the client treats the business "no" as a transient failure, so it
-    /// counts against the breaker.
+    /// [`StackConfig::business_errors_trip_breaker`] of inventory, the first dependency.
     #[serde(default)]
     pub business_errors_trip_breaker: bool,
-    /// Retries in the `orders` library, inside the breaker (attempts 1..=10).
+    /// [`StackConfig::retry`] of inventory, the first dependency.
     #[serde(default)]
     pub retry: Option<RetryPolicy>,
-    /// The retry budget shared by every request's retries.
+    /// [`StackConfig::retry_budget`] of inventory, the first dependency.
     #[serde(default)]
     pub retry_budget: Option<RetryBudgetConfig>,
-    /// An Envoy sidecar retrying inside each library attempt (exercise 3's third layer).
+    /// [`StackConfig::sidecar`] of inventory, the first dependency.
     #[serde(default)]
     pub sidecar: Option<SidecarConfig>,
-    /// Each request's time budget, from its arrival at `orders` (1 ms..=3600 s): queue wait
-    /// spends it too.
+    /// [`ServiceConfig::request_budget`].
     #[serde(default)]
     pub request_budget: Option<Micros>,
-    /// What `POST /orders` answers when inventory cannot be used (timeout, error, breaker,
-    /// bulkhead, budget): with [`FallbackPolicy::Use`], that degraded answer (the order is
-    /// accepted "pending confirmation", lesson 000's `reserve_stock`, or provisional,
-    /// Northwind's) instead of the failure; with [`FallbackPolicy::None`] or `None`, the
-    /// failure. In JSON also `true` (lesson 000's `reserve_stock`) or `false`, as configs
-    /// written before the policy said it.
+    /// [`ServiceConfig::fallback`]; in JSON also `true` (lesson 000's `reserve_stock`) or `false`,
+    /// as configs written before the policy said it.
     #[serde(default, deserialize_with = "fallback_policy")]
     pub fallback: Option<FallbackPolicy>,
-    /// The client leaves after this long without an answer (1 ms..=3600 s); the request, if
-    /// still queued, becomes stale work.
+    /// [`Traffic::client_give_up`].
     #[serde(default)]
     pub client_give_up: Option<Micros>,
-    /// Times the front end sends a request again after a failure or giving up (0..=5).
+    /// [`Traffic::frontend_retries`].
     #[serde(default)]
     pub frontend_retries: u32,
-    /// Wait before a front-end retry (0..=600 s).
+    /// [`Traffic::frontend_backoff`].
     #[serde(default)]
     pub frontend_backoff: Micros,
-    /// The gateway in front of every route, if any.
+    /// [`SimConfig::gateway`].
     #[serde(default)]
     pub gateway: Option<GatewayConfig>,
-    /// Share of requests that are `GET /catalog` (0..=1).
+    /// [`RoutesConfig::catalog_share`].
     #[serde(default)]
     pub catalog_share: f64,
-    /// How long the catalog service takes (0..=3600 s).
+    /// [`RoutesConfig::catalog_latency`].
     #[serde(default)]
     pub catalog_latency: Micros,
-    /// Share of requests that are order-history lookups (0..=1, with the catalog share <= 1).
+    /// [`RoutesConfig::history_share`].
     #[serde(default)]
     pub history_share: f64,
-    /// How long a history lookup takes once it holds its permit (0..=3600 s).
+    /// [`RoutesConfig::history_latency`].
     #[serde(default)]
     pub history_latency: Micros,
-    /// The bulkhead history lookups go through.
+    /// [`RoutesConfig::history_bulkhead`].
     #[serde(default)]
     pub history_bulkhead: HistoryBulkhead,
-    /// Load shedding by priority at the door of `orders` (in flight = busy + queued).
+    /// [`ServiceConfig::load_shed`].
     #[serde(default)]
     pub load_shed: Option<LoadShedConfig>,
-    /// Priorities of the requests.
+    /// [`Traffic::priority_mix`].
     #[serde(default)]
     pub priority_mix: PriorityMix,
-    /// Longest the queue of `orders` may get; arrivals past it are shed (1..=10000000;
-    /// `None`: unbounded, as in the lesson).
+    /// [`ServiceConfig::queue_limit`].
     #[serde(default)]
     pub queue_limit: Option<u64>,
-    /// A hedge on each try of the inventory call (off by default).
+    /// [`StackConfig::hedge`] of inventory, the first dependency.
     #[serde(default)]
     pub hedge: Option<HedgeConfig>,
-    /// Idempotency keys on the front end's copies of `POST /orders`, and the count of
-    /// duplicate orders (off by default).
+    /// [`ServiceConfig::idempotency`].
     #[serde(default)]
     pub idempotency: Option<OrdersIdempotency>,
     /// Payments, called after inventory on `POST /orders` with a stack of its own (off by
@@ -202,35 +192,35 @@ impl Default for CascadeConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PaymentsConfig {
-    /// Latency while healthy (0..=3600 s); the median when `fast_p99` is set.
+    /// [`FaultSchedule::fast`] of payments.
     pub fast: Micros,
-    /// With it, healthy latency is lognormal with median `fast` and this p99 (`fast..=3600 s`).
+    /// [`FaultSchedule::fast_p99`] of payments.
     #[serde(default)]
     pub fast_p99: Option<Micros>,
-    /// Latency while degraded (0..=3600 s); the median when `slow_p99` is set.
+    /// [`FaultSchedule::slow`] of payments.
     pub slow: Micros,
-    /// With it, degraded latency is lognormal with median `slow` and this p99 (`slow..=3600 s`).
+    /// [`FaultSchedule::slow_p99`] of payments.
     #[serde(default)]
     pub slow_p99: Option<Micros>,
-    /// Payments turns slow for calls starting strictly after this (0..=3600 s; `None`: never).
+    /// [`FaultSchedule::degrade_at`] of payments.
     #[serde(default)]
     pub degrade_at: Option<Micros>,
-    /// Healthy again for calls starting strictly after this (`degrade_at..=3600 s`).
+    /// [`FaultSchedule::recover_at`] of payments.
     #[serde(default)]
     pub recover_at: Option<Micros>,
-    /// While degraded, the share of calls that fail with a transient error (0..=1).
+    /// [`FaultSchedule::error_rate`] of payments.
     #[serde(default)]
     pub error_rate: f64,
-    /// Timeout on each call (1 ms..=3600 s; `None`: waits as long as it takes).
+    /// [`StackConfig::timeout`] of payments.
     #[serde(default)]
     pub timeout: Option<Micros>,
-    /// Its circuit breaker, if any.
+    /// [`StackConfig::breaker`] of payments.
     #[serde(default)]
     pub breaker: Option<BreakerConfig>,
-    /// Its bulkhead, if any.
+    /// [`StackConfig::bulkhead`] of payments.
     #[serde(default)]
     pub bulkhead: Option<BulkheadConfig>,
-    /// Its retries in the `orders` library, inside its breaker (attempts 1..=10).
+    /// [`StackConfig::retry`] of payments.
     #[serde(default)]
     pub retry: Option<RetryPolicy>,
 }

@@ -1,4 +1,6 @@
+use super::call_end::{CallEnd, Failure, Refusal};
 use super::*;
+use crate::resilience::CallResult;
 use crate::resilience::TransitionReason;
 use crate::sim::scenario::{apply_set, Scenario};
 use crate::sim::trace::OutcomeCounts;
@@ -226,4 +228,30 @@ fn bad_config_is_an_error() {
     c.rate = 10_000.0;
     c.duration = 600 * SECOND;
     assert!(matches!(run(&c), Err(RunError::Param(e)) if e.field == "rate"));
+}
+
+#[test]
+fn every_outcome_of_a_call_reads_back_as_that_call_end() {
+    for outcome in Outcome::ALL {
+        if let Some(end) = CallEnd::of_outcome(outcome) {
+            assert_eq!(end.outcome(), outcome);
+            assert_eq!(
+                end.falls_back(),
+                end != CallEnd::Answered && end != CallEnd::Business
+            );
+        }
+    }
+    assert_eq!(CallEnd::of_outcome(Outcome::Shed), None);
+    assert_eq!(
+        CallEnd::Failed(Failure::TryTimeout).of_stack().outcome(),
+        Outcome::Timeout
+    );
+    assert_eq!(
+        CallEnd::Business.breaker_record(true),
+        Some(CallResult::Failure)
+    );
+    assert_eq!(
+        CallEnd::Refused(Refusal::Breaker).breaker_record(false),
+        None
+    );
 }
