@@ -8,8 +8,6 @@ use super::config::{
     fallback_policy, Arrivals, GatewayConfig, HistoryBulkhead, OrdersIdempotency, PriorityMix,
     RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic,
 };
-#[cfg(doc)]
-use super::config::{RunSettings, Traffic};
 use super::dependency_config::{
     DependencyConfig, FaultSchedule, HedgeConfig, LayerKind, SidecarConfig, StackConfig,
 };

@@ -166,11 +166,15 @@ impl<'a> Sim<'a> {
         Ok(end)
     }
 
+    #[inline]
     fn fill_gauges(&mut self, now: Micros) {
+        let Some(idx) = self.recorder.gauges_due(now) else {
+            return;
+        };
         let (busy, queue_len) = self.service.load();
         let first = self.deps.first().map(|d| &d.stack);
         self.recorder.fill_gauges(
-            now,
+            idx,
             Gauges {
                 busy,
                 queue_len,
@@ -203,9 +207,9 @@ impl<'a> Sim<'a> {
 
     /// Frees the request once nothing is left to happen to it.
     fn maybe_free(&mut self, id: Id) {
-        if let Some(r) = self.requests.free_if_over(id) {
-            if r.route == super::trace::Route::Orders {
-                self.service.order_released(r.op);
+        if let Some((route, op)) = self.requests.free_if_over(id) {
+            if route == super::trace::Route::Orders {
+                self.service.order_released(op);
             }
         }
     }

@@ -120,14 +120,18 @@ impl Recorder {
         self.series.get_mut(idx)
     }
 
-    /// Sets the gauges of every bucket that ended at or before `now` to the current values.
-    pub fn fill_gauges(&mut self, now: Micros, gauges: Gauges<'_>) {
+    /// The buckets up to which gauges are due at `now`, if any bucket is still to fill.
+    #[inline]
+    pub fn gauges_due(&self, now: Micros) -> Option<usize> {
         let idx = usize::try_from(now / BUCKET)
             .unwrap_or(usize::MAX)
             .min(MAX_BUCKETS);
-        if idx == 0 || self.gauges_filled >= idx {
-            return;
-        }
+        (idx > 0 && self.gauges_filled < idx).then_some(idx)
+    }
+
+    /// Sets the gauges of every bucket up to `idx` (see [`Recorder::gauges_due`]) that is not
+    /// filled yet to the current values.
+    pub fn fill_gauges(&mut self, idx: usize, gauges: Gauges<'_>) {
         if self.series.len() < idx {
             self.series.resize(idx, Bucket::default());
         }

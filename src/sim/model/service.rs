@@ -250,7 +250,7 @@ impl Sim<'_> {
         r.budget = request_budget.map(|b| TimeBudget::from_duration(r.arrived, b));
         let pool = match r.route {
             Route::OrderHistory if !shared_history => Pool::History,
-            _ => Pool::Dependency(0),
+            _ => Pool::Dependency,
         };
         let (record, route, op) = (r.record, r.route, r.op);
         self.recorder.started(record, now);

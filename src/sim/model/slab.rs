@@ -24,8 +24,9 @@ pub(super) enum Server {
 /// Which bulkhead a request holds (or waits for) a permit of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Pool {
-    /// The bulkhead of the dependency at this index.
-    Dependency(usize),
+    /// The bulkhead of the dependency its call is to (the first one for a lookup of order
+    /// history that shares it).
+    Dependency,
     /// The order-history lookups' own.
     History,
 }
@@ -191,17 +192,23 @@ impl Slab {
         s.request.as_mut()
     }
 
-    /// Frees the request if it is over, and returns it.
-    pub fn free_if_over(&mut self, id: Id) -> Option<Request> {
+    /// Frees the request if it is over (in place: a request is large), and returns its route
+    /// and order.
+    pub fn free_if_over(&mut self, id: Id) -> Option<(Route, u64)> {
         let slot = (id & 0xffff_ffff) as usize;
         let s = self.slots.get_mut(slot)?;
-        if u64::from(s.generation) != id >> 32 || !s.request.as_ref().is_some_and(Request::is_over)
-        {
+        if u64::from(s.generation) != id >> 32 {
             return None;
         }
+        let freed = s
+            .request
+            .as_ref()
+            .filter(|r| r.is_over())
+            .map(|r| (r.route, r.op))?;
+        s.request = None;
         s.generation = s.generation.wrapping_add(1);
         self.free.push(slot as u32);
-        s.request.take()
+        Some(freed)
     }
 
     /// Most requests alive at once so far.

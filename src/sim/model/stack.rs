@@ -80,9 +80,10 @@ impl Stack {
 }
 
 impl Sim<'_> {
-    fn bulkhead_mut(&mut self, pool: Pool) -> Option<&mut Bulkhead> {
+    /// The bulkhead `pool` names for a request whose call is to dependency `dep`.
+    fn bulkhead_mut(&mut self, pool: Pool, dep: usize) -> Option<&mut Bulkhead> {
         match pool {
-            Pool::Dependency(dep) => self.deps.get_mut(dep)?.stack.bulkhead.as_mut(),
+            Pool::Dependency => self.deps.get_mut(dep)?.stack.bulkhead.as_mut(),
             Pool::History => self.service.history_bulkhead.as_mut(),
         }
     }
@@ -93,12 +94,15 @@ impl Sim<'_> {
             return;
         };
         r.call = Call::new(dep);
-        self.acquire_permit(now, id, Pool::Dependency(dep));
+        self.acquire_permit(now, id, Pool::Dependency);
     }
 
     /// The request asks `pool` for a permit (no bulkhead: it goes on at once).
     pub(super) fn acquire_permit(&mut self, now: Micros, id: Id, pool: Pool) {
-        let acquire = self.bulkhead_mut(pool).map(|b| b.try_acquire(now, id));
+        let Some(dep) = self.requests.get(id).map(|r| r.call.dep) else {
+            return;
+        };
+        let acquire = self.bulkhead_mut(pool, dep).map(|b| b.try_acquire(now, id));
         if acquire.is_some() {
             if let Some(r) = self.requests.get(id) {
                 r.permit = Some(pool);
@@ -115,11 +119,15 @@ impl Sim<'_> {
 
     /// The request's wait for a permit ran out.
     pub(super) fn bulkhead_expire(&mut self, now: Micros, id: Id) {
-        let Some(pool) = self.requests.get(id).and_then(|r| r.permit) else {
+        let Some((pool, dep)) = self
+            .requests
+            .get(id)
+            .and_then(|r| Some((r.permit?, r.call.dep)))
+        else {
             return;
         };
         if self
-            .bulkhead_mut(pool)
+            .bulkhead_mut(pool, dep)
             .and_then(|b| b.expire(now, id))
             .is_some()
         {
@@ -142,10 +150,14 @@ impl Sim<'_> {
 
     /// Gives back the request's bulkhead permit; a waiter that receives it proceeds now.
     pub(super) fn release_permit(&mut self, now: Micros, id: Id) {
-        let Some(pool) = self.requests.get(id).and_then(|r| r.permit.take()) else {
+        let Some((pool, dep)) = self
+            .requests
+            .get(id)
+            .and_then(|r| Some((r.permit.take()?, r.call.dep)))
+        else {
             return;
         };
-        if let Some(waiter) = self.bulkhead_mut(pool).and_then(|b| b.release(now)) {
+        if let Some(waiter) = self.bulkhead_mut(pool, dep).and_then(|b| b.release(now)) {
             self.q.schedule(now, Event::Proceed(waiter));
         }
     }
