@@ -267,6 +267,29 @@ fn presets_and_config_files_run() {
 }
 
 #[test]
+fn a_grouped_config_file_runs_as_its_flat_twin_and_refuses_set() {
+    let flat = resilience_playground::sim::scenario::Scenario::Cb.config();
+    let grouped = serde_json::to_string(&flat.to_sim()).unwrap();
+    let path = temp_file("grouped", "cb.json", &grouped);
+    let from_file = cascade(&["--json", "--config", path.to_str().unwrap()]);
+    assert!(from_file.status.success(), "{from_file:?}");
+    let mut a: serde_json::Value = serde_json::from_slice(&from_file.stdout).unwrap();
+    let mut b: serde_json::Value =
+        serde_json::from_slice(&cascade(&["--json", "--scenario", "cb"]).stdout).unwrap();
+    a["scenario"] = "cb".into();
+    b["scenario"] = "cb".into();
+    assert_eq!(a, b);
+    let refused = cascade(&["--config", path.to_str().unwrap(), "--set", "rate=50"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8(refused.stderr).unwrap();
+    assert!(
+        err.contains("--set rate") && err.contains("grouped"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+#[test]
 fn bad_presets_and_config_files_exit_2_naming_the_problem() {
     let mut cfg =
         serde_json::to_value(resilience_playground::sim::scenario::Scenario::Cb.config()).unwrap();

@@ -7,10 +7,8 @@ use std::process::ExitCode;
 
 use resilience_playground::resilience::ParamError;
 use resilience_playground::sim::experiments;
-use resilience_playground::sim::model::{run, CascadeConfig};
-use resilience_playground::sim::scenario::{
-    apply_set, config_from_json, Preset, Scenario, SET_KEYS,
-};
+use resilience_playground::sim::model::{run, ConfigFile, SimConfig};
+use resilience_playground::sim::scenario::{apply_set, Preset, Scenario, SET_KEYS};
 use resilience_playground::sim::trace::{Outcome, Trace};
 
 /// What one line of output runs.
@@ -19,7 +17,7 @@ enum Source {
     Preset(Preset),
     Config {
         path: String,
-        config: Box<CascadeConfig>,
+        config: Box<ConfigFile>,
     },
 }
 
@@ -31,27 +29,34 @@ impl Source {
         }
     }
 
-    fn label(&self, cfg: &CascadeConfig) -> String {
-        match self {
-            Source::Preset(Preset::Lesson(s)) => s.label(cfg),
-            Source::Preset(p) => p.key().to_string(),
-            Source::Config { path, .. } => path.clone(),
+    fn label(&self, cfg: &ConfigFile) -> String {
+        match (self, cfg) {
+            (Source::Preset(Preset::Lesson(s)), ConfigFile::Flat(flat)) => s.label(flat),
+            (Source::Preset(p), _) => p.key().to_string(),
+            (Source::Config { path, .. }, _) => path.clone(),
         }
     }
 
-    fn config(&self) -> CascadeConfig {
+    fn config(&self) -> ConfigFile {
         match self {
-            Source::Preset(p) => p.config(),
+            Source::Preset(p) => ConfigFile::Flat(Box::new(p.config())),
             Source::Config { config, .. } => (**config).clone(),
         }
     }
 }
 
-fn load_config(path: &str) -> Result<CascadeConfig, String> {
+fn load_config(path: &str) -> Result<ConfigFile, String> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         format!("--config {path}: cannot read the file ({e}) (allowed: a readable JSON file)")
     })?;
-    config_from_json(&text).map_err(|e| format!("--config {path}: {e}"))
+    let config = ConfigFile::parse(&text)
+        .map_err(|e| format!("--config {path}: {e} (allowed: a JSON object, flat or grouped)"))?;
+    config
+        .clone()
+        .into_sim()
+        .validate()
+        .map_err(|e| format!("--config {path}: {e}"))?;
+    Ok(config)
 }
 
 const USAGE: &str = "\
@@ -66,7 +71,8 @@ circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
   --scenario LIST   comma-separated scenarios to run (default: all four)
   --preset LIST     comma-separated presets: none timeout cb bulkhead saturday ex1-budget
                     ex2-business-errors ex3-retry-layers northwind-shared northwind-separate
-  --config FILE     a whole configuration as JSON (the fields of CascadeConfig)
+  --config FILE     a whole configuration as JSON: flat (the fields of CascadeConfig) or
+                    grouped (run, traffic, gateway, service, routes, dependencies)
   --set KEY=VALUE   override a parameter (repeatable); times in seconds, or with an ms suffix:
                     rate threads duration degrade_at fast slow timeout window min_calls
                     failure_ratio cooldown probes permits max_wait seed arrivals recover_at
@@ -212,24 +218,41 @@ fn describe(e: &ParamError, key: &str) -> String {
     }
 }
 
-fn config_for(s: &Source, args: &Args) -> Result<CascadeConfig, String> {
-    let mut c = s.config();
-    if !args.drain {
-        c.drain = false;
+/// The label and the grouped config of one line of output, overrides applied.
+fn config_for(s: &Source, args: &Args) -> Result<(String, SimConfig), String> {
+    let mut file = s.config();
+    match &mut file {
+        ConfigFile::Flat(c) => {
+            if !args.drain {
+                c.drain = false;
+            }
+            for (k, v) in &args.sets {
+                apply_set(c, k, v).map_err(|e| describe(&e, k))?;
+            }
+        }
+        ConfigFile::Grouped(c) => {
+            if !args.drain {
+                c.run.drain = false;
+            }
+            if let Some((k, _)) = args.sets.first() {
+                return Err(format!(
+                    "--set {k}: applies to presets and flat configs (allowed: a grouped config file runs as written)"
+                ));
+            }
+        }
     }
-    for (k, v) in &args.sets {
-        apply_set(&mut c, k, v).map_err(|e| describe(&e, k))?;
-    }
+    let label = s.label(&file);
+    let c = file.into_sim();
     c.validate()
         .map_err(|e| format!("{} (scenario {})", e, s.key()))?;
-    Ok(c)
+    Ok((label, c))
 }
 
 fn ms(v: Option<u64>) -> f64 {
     v.map_or(0.0, |m| m as f64 / 1_000.0)
 }
 
-fn table_line(s: &Source, cfg: &CascadeConfig, t: &Trace) -> String {
+fn table_line(label: &str, t: &Trace) -> String {
     let counts: Vec<String> = Outcome::ALL
         .iter()
         .filter(|&&o| t.outcomes.get(o) > 0)
@@ -243,7 +266,7 @@ fn table_line(s: &Source, cfg: &CascadeConfig, t: &Trace) -> String {
     });
     format!(
         "{:<34} sent={:4}  {}  p50={:6.0}ms p99={:6.0}ms{}",
-        s.label(cfg),
+        label,
         t.sent,
         counts.join("  "),
         ms(t.service.p50),
@@ -252,7 +275,7 @@ fn table_line(s: &Source, cfg: &CascadeConfig, t: &Trace) -> String {
     )
 }
 
-fn json_line(s: &Source, cfg: &CascadeConfig, t: &Trace) -> String {
+fn json_line(s: &Source, cfg: &SimConfig, t: &Trace) -> String {
     let opt_ms = |v: Option<u64>| v.map(|m| m as f64 / 1_000.0);
     let mut line = serde_json::Map::new();
     line.insert("scenario".into(), s.key().into());
@@ -281,7 +304,7 @@ fn json_line(s: &Source, cfg: &CascadeConfig, t: &Trace) -> String {
         line.insert("hedges_sent".into(), h.sent.into());
         line.insert("hedges_won".into(), h.won.into());
     }
-    if let Some(kind) = cfg.fallback.as_ref().and_then(|p| p.on_failure()) {
+    if let Some(kind) = cfg.service.fallback.as_ref().and_then(|p| p.on_failure()) {
         line.insert("fallback_kind".into(), kind.label().into());
     }
     if let Some(p) = &t.payments {
@@ -339,7 +362,7 @@ fn main() -> ExitCode {
     let mut configs = Vec::new();
     for s in &args.sources {
         match config_for(s, &args) {
-            Ok(c) => configs.push((s, c)),
+            Ok((label, c)) => configs.push((s, label, c)),
             Err(msg) => {
                 eprintln!("cascade: {msg}");
                 return ExitCode::from(2);
@@ -347,10 +370,10 @@ fn main() -> ExitCode {
         }
     }
     let mut lines = Vec::new();
-    for (s, c) in &configs {
+    for (s, label, c) in &configs {
         match run(c) {
             Ok(t) if args.json => lines.push(json_line(s, c, &t)),
-            Ok(t) => lines.push(table_line(s, c, &t)),
+            Ok(t) => lines.push(table_line(label, &t)),
             Err(e) => {
                 eprintln!("cascade: scenario {}: {e}", s.key());
                 return ExitCode::from(1);

@@ -7,4 +7,5 @@ pub mod histogram;
 pub mod latency;
 pub mod model;
 pub mod scenario;
+pub mod set;
 pub mod trace;

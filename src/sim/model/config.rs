@@ -1,0 +1,441 @@
+//! The parameters of one run, grouped by the room that uses them: the run itself, the traffic
+//! and its clients, the gateway, the service `orders`, the routes besides `/orders`, and the
+//! dependencies `/orders` calls, in call order. [`super::CascadeConfig`] is the flat form
+//! these grew out of; it still loads and turns into this one.
+
+use serde::{Deserialize, Serialize};
+
+use super::dependency_config::DependencyConfig;
+use super::{HOUR, MAX_REQUESTS, SECOND};
+use crate::resilience::{
+    BulkheadConfig, FallbackPolicy, IdempotencyConfig, LoadShedConfig, ParamError,
+};
+use crate::sim::latency::Micros;
+use crate::sim::trace::Route;
+
+/// How requests arrive.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arrivals {
+    /// One every `1/rate` s from time 0, as the lesson's loop sends them.
+    #[default]
+    Even,
+    /// A Poisson process of intensity `rate` (exponential gaps, from the run's seeded stream).
+    Poisson,
+}
+
+/// The gateway (Kong) in front of every route.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GatewayConfig {
+    /// Connections towards the services (1..=100000; lesson 000: 200). A request holds one
+    /// from arrival until its answer comes back or the route timeout; none free -> 503.
+    pub pool: u32,
+    /// The route timeout of every route without one of its own in `route_timeouts`: past it
+    /// (each try of the request counts it afresh) the client gets a 504 and the connection is
+    /// freed, while the service may go on working (1 ms..=3600 s; `None`: waits as long as it
+    /// takes).
+    #[serde(default)]
+    pub route_timeout: Option<Micros>,
+    /// Timeouts of single routes, overriding `route_timeout` (each 1 ms..=3600 s).
+    #[serde(default)]
+    pub route_timeouts: RouteTimeouts,
+    /// Kong's `retries` (0..=10; Kong's default is 5, the model's 0): when a try's route
+    /// timeout runs out while the client still waits, the gateway sends the request to the
+    /// service again at once, on every route, `POST /orders` included (Kong retries on
+    /// `error` and `timeout`, whatever the method). A 503 is not retried: the pool's is
+    /// Kong's own answer, and a refusal by `orders` (shed) is an HTTP 503, which Kong's
+    /// default `proxy_next_upstream error timeout` passes back.
+    #[serde(default)]
+    pub retries: u32,
+}
+
+/// Route timeouts of single routes (`None`: the gateway's `route_timeout`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteTimeouts {
+    /// `POST /orders`.
+    #[serde(default)]
+    pub orders: Option<Micros>,
+    /// `GET /catalog`.
+    #[serde(default)]
+    pub catalog: Option<Micros>,
+    /// Order history.
+    #[serde(default)]
+    pub order_history: Option<Micros>,
+}
+
+impl GatewayConfig {
+    /// A pool of `pool` connections, one route timeout for every route, no retries.
+    pub fn new(pool: u32, route_timeout: Option<Micros>) -> Self {
+        GatewayConfig {
+            pool,
+            route_timeout,
+            route_timeouts: RouteTimeouts::default(),
+            retries: 0,
+        }
+    }
+
+    /// The route timeout of `route`: its own, else the default.
+    pub fn timeout_for(&self, route: Route) -> Option<Micros> {
+        let own = match route {
+            Route::Orders => self.route_timeouts.orders,
+            Route::Catalog => self.route_timeouts.catalog,
+            Route::OrderHistory => self.route_timeouts.order_history,
+        };
+        own.or(self.route_timeout)
+    }
+
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        ParamError::check_u64("gateway_pool", self.pool.into(), 1, 100_000, "")?;
+        let timeouts = [
+            ("route_timeout", self.route_timeout),
+            ("orders_timeout", self.route_timeouts.orders),
+            ("catalog_timeout", self.route_timeouts.catalog),
+            ("history_timeout", self.route_timeouts.order_history),
+        ];
+        for (field, t) in timeouts {
+            if let Some(t) = t {
+                ParamError::check_u64(field, t, 1_000, HOUR, "µs")?;
+            }
+        }
+        ParamError::check_u64("gateway_retries", self.retries.into(), 0, 10, "")?;
+        Ok(())
+    }
+}
+
+/// `fallback` in JSON: a [`FallbackPolicy`], `null`, or a bool as before the policy
+/// (`true`: lesson 000's pending confirmation).
+pub(super) fn fallback_policy<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<FallbackPolicy>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Bool(bool),
+        Policy(FallbackPolicy),
+    }
+    Ok(match Option::<Written>::deserialize(deserializer)? {
+        None | Some(Written::Bool(false)) => None,
+        Some(Written::Bool(true)) => Some(FallbackPolicy::reserve_stock()),
+        Some(Written::Policy(p)) => Some(p),
+    })
+}
+
+/// Idempotency keys on `POST /orders` as the front end re-sends it (off by default, and then
+/// not modelled: [`Trace::orders`] is absent). With it, the simulator counts the orders
+/// created and the duplicates among them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OrdersIdempotency {
+    /// True: every copy of one order carries the same `Idempotency-Key`, and `orders` keeps the
+    /// key in an [`IdempotencyStore`]: a copy arriving while the first is being worked on waits
+    /// for its answer, one arriving after gets the stored answer, neither is processed again.
+    /// False: no key; a copy is processed again and may create a second order.
+    pub key: bool,
+    /// How long `orders` keeps a key's answer (1 s..=30 days; lesson 000: 24 h).
+    #[serde(default)]
+    pub store: IdempotencyConfig,
+}
+
+/// Which bulkhead order-history lookups go through.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HistoryBulkhead {
+    /// None: only the workers limit them.
+    #[default]
+    None,
+    /// The same bulkhead as the inventory calls (one shared pool: lesson 004's incident).
+    Shared,
+    /// A bulkhead of their own (lesson 004's fix: `orderHistoryLookup`, 20 permits).
+    Own(BulkheadConfig),
+}
+
+/// Shares of requests marked high and low priority; the rest are normal.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct PriorityMix {
+    /// Share marked high (0..=1).
+    pub high: f64,
+    /// Share marked low (0..=1, with `high + low <= 1`).
+    pub low: f64,
+}
+
+/// One run's parameters, grouped. Times are microseconds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimConfig {
+    /// Seed, draining and the per-request log.
+    pub run: RunSettings,
+    /// How clients send requests, and what they do when one fails.
+    pub traffic: Traffic,
+    /// The gateway in front of every route, if any.
+    #[serde(default)]
+    pub gateway: Option<GatewayConfig>,
+    /// The service `orders`: workers, queue, shedding, idempotency, budget, fallback.
+    pub service: ServiceConfig,
+    /// The routes besides `POST /orders`.
+    #[serde(default)]
+    pub routes: RoutesConfig,
+    /// What `POST /orders` calls, in order: the next one once the one before answered
+    /// (inventory, then payments, in the lesson's shop). At least one.
+    pub dependencies: Vec<DependencyConfig>,
+}
+
+/// How the run itself goes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunSettings {
+    /// Seed of the run's one random stream (ChaCha8). The lesson's model draws nothing.
+    pub seed: u64,
+    /// True: run until every request finishes (the lesson). False: stop at the traffic's
+    /// `duration` and count what is left as unfinished.
+    pub drain: bool,
+    /// Keep one record per request in the Trace (memory grows with the request count).
+    #[serde(default)]
+    pub record_requests: bool,
+}
+
+/// The clients: how many requests, how they arrive, and how they insist.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Traffic {
+    /// Requests per second (0.1..=10000).
+    pub rate: f64,
+    /// How long requests keep arriving (1 ms..=600 s).
+    pub duration: Micros,
+    /// Evenly spaced (the lesson) or Poisson arrivals.
+    #[serde(default)]
+    pub arrivals: Arrivals,
+    /// Priorities of the requests.
+    #[serde(default)]
+    pub priority_mix: PriorityMix,
+    /// The client leaves after this long without an answer (1 ms..=3600 s).
+    #[serde(default)]
+    pub client_give_up: Option<Micros>,
+    /// Times the front end sends a request again after a failure or giving up (0..=5).
+    #[serde(default)]
+    pub frontend_retries: u32,
+    /// Wait before a front-end retry (0..=600 s).
+    #[serde(default)]
+    pub frontend_backoff: Micros,
+}
+
+/// The service `orders`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServiceConfig {
+    /// Workers (1..=10000).
+    pub threads: u32,
+    /// Longest the queue may get; arrivals past it are shed (1..=10000000; `None`: unbounded).
+    #[serde(default)]
+    pub queue_limit: Option<u64>,
+    /// Load shedding by priority at the door (in flight = busy + queued).
+    #[serde(default)]
+    pub load_shed: Option<LoadShedConfig>,
+    /// Each request's time budget from its arrival (1 ms..=3600 s): queue wait spends it, and
+    /// every dependency's timeout layer is cut to what is left of it.
+    #[serde(default)]
+    pub request_budget: Option<Micros>,
+    /// What `POST /orders` answers when its first dependency cannot be used.
+    #[serde(default, deserialize_with = "fallback_policy")]
+    pub fallback: Option<FallbackPolicy>,
+    /// Idempotency keys on the front end's copies of `POST /orders`, and the duplicate count.
+    #[serde(default)]
+    pub idempotency: Option<OrdersIdempotency>,
+}
+
+/// `GET /catalog` and order history: shares of the traffic and how long they take.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoutesConfig {
+    /// Share of requests that are `GET /catalog` (0..=1).
+    #[serde(default)]
+    pub catalog_share: f64,
+    /// How long the catalog service takes (0..=3600 s).
+    #[serde(default)]
+    pub catalog_latency: Micros,
+    /// Share of requests that are order-history lookups (0..=1, with the catalog share <= 1).
+    #[serde(default)]
+    pub history_share: f64,
+    /// How long a lookup takes once it holds its permit (0..=3600 s).
+    #[serde(default)]
+    pub history_latency: Micros,
+    /// The bulkhead lookups go through (`Shared`: the first dependency's).
+    #[serde(default)]
+    pub history_bulkhead: HistoryBulkhead,
+}
+
+pub(super) fn check_share(field: &'static str, v: f64) -> Result<(), ParamError> {
+    ParamError::check_f64(field, v, 0.0, 1.0, "")
+}
+
+/// Most dependencies one config may list.
+pub const MAX_DEPENDENCIES: usize = 8;
+
+impl SimConfig {
+    /// Checks every field against its range, naming the first one that is off by its `--set`
+    /// key: the first dependency's keys are plain (`timeout`), payments' are `payments_...`,
+    /// and another dependency's error names it beside the value.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        self.traffic.validate()?;
+        self.service.validate()?;
+        if let Some(g) = &self.gateway {
+            g.validate()?;
+        }
+        self.routes.validate()?;
+        let count = self.dependencies.len();
+        if !(1..=MAX_DEPENDENCIES).contains(&count) {
+            return Err(ParamError {
+                field: "dependencies",
+                range: format!("1..={MAX_DEPENDENCIES} dependencies"),
+                value: count.to_string(),
+            });
+        }
+        for (index, dep) in self.dependencies.iter().enumerate() {
+            let named_before = self.dependencies[..index]
+                .iter()
+                .any(|d| d.name == dep.name);
+            if named_before {
+                return Err(ParamError {
+                    field: "name",
+                    range: "a name no other dependency has".to_string(),
+                    value: dep.name.clone(),
+                });
+            }
+            dep.validate()
+                .map_err(|e| dependency_error(index, &dep.name, e))?;
+        }
+        Ok(())
+    }
+}
+
+/// The `--set` key of each payments parameter, by the name its layer gives it.
+const PAYMENTS_KEYS: [(&str, &str); 15] = [
+    ("fast", "payments_fast"),
+    ("slow", "payments_slow"),
+    ("fast_p99", "payments_fast_p99"),
+    ("slow_p99", "payments_slow_p99"),
+    ("degrade_at", "payments_degrade_at"),
+    ("recover_at", "payments_recover_at"),
+    ("error_rate", "payments_error_rate"),
+    ("timeout", "payments_timeout"),
+    ("attempts", "payments_attempts"),
+    ("permits", "payments_permits"),
+    ("max_wait", "payments_max_wait"),
+    ("min_calls", "payments_min_calls"),
+    ("cooldown", "payments_cooldown"),
+    ("window", "payments_window"),
+    ("failure_ratio", "payments_failure_ratio"),
+];
+
+/// Names an error of the dependency at `index` as its keys say it.
+fn dependency_error(index: usize, name: &str, e: ParamError) -> ParamError {
+    match (index, name) {
+        (0, _) => e,
+        (_, "payments") => ParamError {
+            field: PAYMENTS_KEYS
+                .iter()
+                .find(|(layer, _)| *layer == e.field)
+                .map_or("payments", |(_, key)| key),
+            ..e
+        },
+        _ => ParamError {
+            value: format!("{} (dependency {name})", e.value),
+            ..e
+        },
+    }
+}
+
+impl Traffic {
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        ParamError::check_f64("rate", self.rate, 0.1, 10_000.0, "requests/s")?;
+        ParamError::check_u64("duration", self.duration, 1_000, 600 * SECOND, "µs")?;
+        if let Some(g) = self.client_give_up {
+            ParamError::check_u64("client_give_up", g, 1_000, HOUR, "µs")?;
+        }
+        ParamError::check_u64("frontend_retries", self.frontend_retries.into(), 0, 5, "")?;
+        ParamError::check_u64(
+            "frontend_backoff",
+            self.frontend_backoff,
+            0,
+            600 * SECOND,
+            "µs",
+        )?;
+        check_share("priority_high", self.priority_mix.high)?;
+        check_share("priority_low", self.priority_mix.low)?;
+        ParamError::check_f64(
+            "priority_low",
+            self.priority_mix.low,
+            0.0,
+            1.0 - self.priority_mix.high,
+            "(priority_high + priority_low <= 1)",
+        )?;
+        if self.requests() > MAX_REQUESTS {
+            return Err(ParamError {
+                field: "rate",
+                range: format!("rate × duration <= {MAX_REQUESTS} requests"),
+                value: format!("{} requests/s for {} µs", self.rate, self.duration),
+            });
+        }
+        Ok(())
+    }
+
+    /// Time between two evenly spaced arrivals, in whole microseconds (at least 1).
+    pub fn interval(&self) -> Micros {
+        if self.rate.is_finite() && self.rate > 0.0 {
+            ((1_000_000.0 / self.rate).round() as Micros).max(1)
+        } else {
+            Micros::MAX
+        }
+    }
+
+    /// Requests the open loop sends when evenly spaced: one at each multiple of the interval
+    /// strictly before `duration` (for Poisson arrivals, the same figure is the mean).
+    pub fn requests(&self) -> u64 {
+        let i = self.interval();
+        if i == Micros::MAX {
+            return 1;
+        }
+        self.duration.div_ceil(i)
+    }
+}
+
+impl ServiceConfig {
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        ParamError::check_u64("threads", self.threads.into(), 1, 10_000, "")?;
+        if let Some(b) = self.request_budget {
+            ParamError::check_u64("request_budget", b, 1_000, HOUR, "µs")?;
+        }
+        if let Some(l) = &self.load_shed {
+            l.validate()?;
+        }
+        if let Some(q) = self.queue_limit {
+            ParamError::check_u64("queue_limit", q, 1, 10_000_000, "")?;
+        }
+        if let Some(i) = &self.idempotency {
+            ParamError::check_u64("idempotency_ttl", i.store.ttl, SECOND, 30 * 24 * HOUR, "µs")?;
+        }
+        Ok(())
+    }
+}
+
+impl RoutesConfig {
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        check_share("catalog_share", self.catalog_share)?;
+        check_share("history_share", self.history_share)?;
+        ParamError::check_f64(
+            "history_share",
+            self.history_share,
+            0.0,
+            1.0 - self.catalog_share,
+            "(catalog_share + history_share <= 1)",
+        )?;
+        ParamError::check_u64("catalog_latency", self.catalog_latency, 0, HOUR, "µs")?;
+        ParamError::check_u64("history_latency", self.history_latency, 0, HOUR, "µs")?;
+        if let HistoryBulkhead::Own(b) = &self.history_bulkhead {
+            b.validate()?;
+        }
+        Ok(())
+    }
+}

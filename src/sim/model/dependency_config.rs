@@ -1,0 +1,350 @@
+//! One dependency behind `orders`, as a value: its name, how it answers (latency and fault
+//! schedule) and the stack `orders` calls it through. A config lists as many as it calls.
+
+use serde::{Deserialize, Serialize};
+
+use super::{HOUR, SECOND};
+use crate::resilience::{
+    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, Hedger, Jitter, ParamError,
+    RetryBudgetConfig, RetryPolicy,
+};
+use crate::sim::latency::{LatencyModel, Micros};
+
+/// A dependency `POST /orders` calls.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DependencyConfig {
+    /// Its name (unique in the config): `inventory`, `payments`, ...
+    pub name: String,
+    /// How it answers, and when it turns slow or failing.
+    pub faults: FaultSchedule,
+    /// The layers `orders` calls it through.
+    #[serde(default)]
+    pub stack: StackConfig,
+}
+
+/// How a dependency answers: healthy, then degraded for calls starting strictly after
+/// `degrade_at`, healthy again strictly after `recover_at`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FaultSchedule {
+    /// Latency while healthy (0..=3600 s); the median when `fast_p99` is set.
+    pub fast: Micros,
+    /// With it, healthy latency is lognormal with median `fast` and this p99 (`fast..=3600 s`).
+    #[serde(default)]
+    pub fast_p99: Option<Micros>,
+    /// Latency while degraded (0..=3600 s); the median when `slow_p99` is set.
+    pub slow: Micros,
+    /// With it, degraded latency is lognormal with median `slow` and this p99 (`slow..=3600 s`).
+    #[serde(default)]
+    pub slow_p99: Option<Micros>,
+    /// Slow for calls starting strictly after this (0..=3600 s; `None`: never).
+    #[serde(default)]
+    pub degrade_at: Option<Micros>,
+    /// Healthy again for calls starting strictly after this (`degrade_at..=3600 s`).
+    #[serde(default)]
+    pub recover_at: Option<Micros>,
+    /// While degraded, the share of calls that fail with a transient error (0..=1).
+    #[serde(default)]
+    pub error_rate: f64,
+    /// At any time, the share of calls answered with a business "no" (0..=1).
+    #[serde(default)]
+    pub business_error_rate: f64,
+}
+
+/// One layer of a stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LayerKind {
+    /// A bulkhead: a permit per call in flight.
+    Bulkhead,
+    /// A circuit breaker.
+    Breaker,
+    /// Retries, with the retry budget when there is one.
+    Retry,
+    /// The timeout of each attempt, cut to what is left of the request budget.
+    Timeout,
+    /// A sidecar proxy retrying each try with a per-try timeout.
+    Sidecar,
+    /// A hedge: copies of a slow try.
+    Hedge,
+}
+
+impl LayerKind {
+    /// Lesson 000's `resilience.py`, outside in: bulkhead -> breaker -> retry (+ budget) ->
+    /// timeout (+ request budget) -> sidecar -> hedge -> the call.
+    pub const LESSON_000: [LayerKind; 6] = [
+        LayerKind::Bulkhead,
+        LayerKind::Breaker,
+        LayerKind::Retry,
+        LayerKind::Timeout,
+        LayerKind::Sidecar,
+        LayerKind::Hedge,
+    ];
+}
+
+fn lesson_000_order() -> Vec<LayerKind> {
+    LayerKind::LESSON_000.to_vec()
+}
+
+/// The stack around a dependency's call: each layer's settings (`None`: the layer is off) and
+/// the order the layers wrap the call in, outside in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StackConfig {
+    /// The layers outside in. Lesson 000's order is the default, and the only one the
+    /// simulator runs so far: other libraries' orders are a configuration to come.
+    #[serde(default = "lesson_000_order")]
+    pub order: Vec<LayerKind>,
+    /// Its bulkhead, if any.
+    #[serde(default)]
+    pub bulkhead: Option<BulkheadConfig>,
+    /// Its circuit breaker, if any.
+    #[serde(default)]
+    pub breaker: Option<BreakerConfig>,
+    /// Exercise 2's bug: the client treats the business "no" as a transient failure, so the
+    /// breaker counts it as one.
+    #[serde(default)]
+    pub business_errors_trip_breaker: bool,
+    /// Retries in the `orders` library, inside the breaker (attempts 1..=10).
+    #[serde(default)]
+    pub retry: Option<RetryPolicy>,
+    /// The retry budget shared by every request's retries of this dependency.
+    #[serde(default)]
+    pub retry_budget: Option<RetryBudgetConfig>,
+    /// Timeout on each attempt (1 ms..=3600 s; `None`: waits as long as it takes, or what is
+    /// left of the request budget).
+    #[serde(default)]
+    pub timeout: Option<Micros>,
+    /// An Envoy sidecar retrying inside each library attempt.
+    #[serde(default)]
+    pub sidecar: Option<SidecarConfig>,
+    /// A hedge on each try.
+    #[serde(default)]
+    pub hedge: Option<HedgeConfig>,
+}
+
+impl Default for StackConfig {
+    /// Every layer off, in lesson 000's order.
+    fn default() -> Self {
+        StackConfig {
+            order: lesson_000_order(),
+            bulkhead: None,
+            breaker: None,
+            business_errors_trip_breaker: false,
+            retry: None,
+            retry_budget: None,
+            timeout: None,
+            sidecar: None,
+            hedge: None,
+        }
+    }
+}
+
+/// A sidecar proxy (Envoy) between `orders` and inventory: it retries on its own, inside each
+/// attempt of the library, with a per-try timeout (lesson 000: 2 retries, 300 ms per try,
+/// back-off 50 ms to 200 ms with jitter).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SidecarConfig {
+    /// Retries after the first try (0..=5; Istio's default: 2).
+    pub retries: u32,
+    /// Each try's timeout (1 ms..=3600 s; `None`: only the library's timeout applies).
+    #[serde(default)]
+    pub per_try_timeout: Option<Micros>,
+    /// Back-off base (1 µs..=60 s); the wait is full jitter up to `min(cap, base × 2^n)`.
+    pub base: Micros,
+    /// Longest back-off (base..=600 s).
+    pub cap: Micros,
+}
+
+impl SidecarConfig {
+    /// Lesson 000's Envoy route: 2 retries, 300 ms per try, back-off 50 ms .. 200 ms.
+    pub fn lesson_000() -> Self {
+        SidecarConfig {
+            retries: 2,
+            per_try_timeout: Some(300_000),
+            base: 50_000,
+            cap: 200_000,
+        }
+    }
+
+    pub(super) fn policy(&self) -> RetryPolicy {
+        RetryPolicy {
+            attempts: self.retries + 1,
+            base: self.base,
+            cap: self.cap,
+            jitter: Jitter::Full,
+        }
+    }
+
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        ParamError::check_u64("sidecar_retries", self.retries.into(), 0, 5, "")?;
+        if let Some(t) = self.per_try_timeout {
+            ParamError::check_u64("per_try_timeout", t, 1_000, HOUR, "µs")?;
+        }
+        ParamError::check_u64("sidecar_base", self.base, 1, 60 * SECOND, "µs")?;
+        ParamError::check_u64("sidecar_cap", self.cap, self.base, 600 * SECOND, "µs")?;
+        Ok(())
+    }
+}
+
+/// A hedge on the call to a dependency: inside each try, once the hedge delay has passed with no
+/// answer yet, another copy of the call goes out; the first answer is used and the copies still
+/// outstanding are cancelled. Only for an idempotent call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HedgeConfig {
+    /// When copies go out and how many (see [`HedgePolicy`]).
+    pub policy: HedgePolicy,
+    /// The reservation carries an idempotency key, so inventory applies a duplicate once and
+    /// the call may be hedged (default true). `false` describes a plain write, which the
+    /// hedger refuses: the config is then out of range.
+    #[serde(default = "idempotent_by_default")]
+    pub idempotency_key: bool,
+}
+
+fn idempotent_by_default() -> bool {
+    true
+}
+
+impl HedgeConfig {
+    /// One copy more after a fixed delay.
+    pub fn fixed(delay: Micros) -> Self {
+        HedgeConfig {
+            policy: HedgePolicy {
+                delay: HedgeDelay::Fixed(delay),
+                max_hedges: 1,
+            },
+            idempotency_key: true,
+        }
+    }
+
+    /// Checks the policy (naming the `--set` keys: `hedge_delay`, `max_hedges`) and that the
+    /// call may be hedged at all.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        self.policy.validate().map_err(|e| ParamError {
+            field: match e.field {
+                "max_hedges" => "max_hedges",
+                _ => "hedge_delay",
+            },
+            ..e
+        })?;
+        let hedger = Hedger::new(self.policy.clone())?;
+        hedger
+            .plan(self.idempotency_key)
+            .map_err(|refused| ParamError {
+                field: "hedge",
+                range: "only for an idempotent call (idempotency_key: true)".to_string(),
+                value: refused.to_string(),
+            })?;
+        Ok(())
+    }
+}
+
+fn latency(p50: Micros, p99: Option<Micros>) -> LatencyModel {
+    match p99 {
+        Some(p99) if p50 > 0 => LatencyModel::LogNormal { p50, p99 },
+        _ => LatencyModel::Fixed { micros: p50 },
+    }
+}
+
+impl FaultSchedule {
+    /// The latency of a call while healthy.
+    pub fn healthy(&self) -> LatencyModel {
+        latency(self.fast, self.fast_p99)
+    }
+
+    /// The latency of a call while degraded.
+    pub fn degraded(&self) -> LatencyModel {
+        latency(self.slow, self.slow_p99)
+    }
+
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        ParamError::check_u64("fast", self.fast, 0, HOUR, "µs")?;
+        ParamError::check_u64("slow", self.slow, 0, HOUR, "µs")?;
+        if let Some(d) = self.degrade_at {
+            ParamError::check_u64("degrade_at", d, 0, HOUR, "µs")?;
+        }
+        if let Some(p) = self.fast_p99 {
+            ParamError::check_u64("fast_p99", p, self.fast.max(1), HOUR, "µs")?;
+        }
+        if let Some(p) = self.slow_p99 {
+            ParamError::check_u64("slow_p99", p, self.slow.max(1), HOUR, "µs")?;
+        }
+        if let Some(r) = self.recover_at {
+            let from = self.degrade_at.unwrap_or(0);
+            ParamError::check_u64("recover_at", r, from, HOUR, "µs")?;
+        }
+        super::config::check_share("error_rate", self.error_rate)?;
+        super::config::check_share("business_error_rate", self.business_error_rate)?;
+        Ok(())
+    }
+}
+
+impl StackConfig {
+    /// Checks the order and every layer that is on, naming a parameter by its `--set` key
+    /// where the layer's own name for it differs (`probes`, `retry_base`, ...).
+    pub fn validate(&self) -> Result<(), ParamError> {
+        if self.order != LayerKind::LESSON_000 {
+            return Err(ParamError {
+                field: "stack_order",
+                range: "lesson 000's order: bulkhead, breaker, retry, timeout, sidecar, hedge \
+                        (other orders are not simulated yet)"
+                    .to_string(),
+                value: format!("{:?}", self.order),
+            });
+        }
+        if let Some(t) = self.timeout {
+            ParamError::check_u64("timeout", t, 1_000, HOUR, "µs")?;
+        }
+        let keyed = |renames: &[(&str, &'static str)], e: ParamError| ParamError {
+            field: renames
+                .iter()
+                .find(|(name, _)| *name == e.field)
+                .map_or(e.field, |(_, key)| key),
+            ..e
+        };
+        if let Some(b) = &self.breaker {
+            b.validate()
+                .map_err(|e| keyed(&[("half_open_probes", "probes")], e))?;
+        }
+        if let Some(b) = &self.bulkhead {
+            b.validate()?;
+        }
+        if let Some(r) = &self.retry {
+            r.validate()
+                .map_err(|e| keyed(&[("base", "retry_base"), ("cap", "retry_cap")], e))?;
+        }
+        if let Some(r) = &self.retry_budget {
+            let renames = [
+                ("ratio", "retry_budget_ratio"),
+                ("minimum", "retry_budget_min"),
+            ];
+            r.validate().map_err(|e| keyed(&renames, e))?;
+        }
+        if let Some(s) = &self.sidecar {
+            s.validate()?;
+        }
+        if let Some(h) = &self.hedge {
+            h.validate()?;
+        }
+        Ok(())
+    }
+}
+
+impl DependencyConfig {
+    /// Checks its name, its fault schedule and its stack.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        if self.name.is_empty() || self.name.len() > 40 {
+            return Err(ParamError {
+                field: "name",
+                range: "1..=40 characters".to_string(),
+                value: format!("{:?}", self.name),
+            });
+        }
+        self.faults.validate()?;
+        self.stack.validate()
+    }
+}

@@ -1,0 +1,42 @@
+//! What can happen in a run: the events of the queue, and the id they carry.
+
+use crate::resilience::Priority;
+use crate::sim::trace::Route;
+
+/// A request's id in events: slot in the slab (low 32 bits) and the slot's generation (high
+/// 32 bits), so an event for a request that is over never touches the one reusing its slot.
+pub(super) type Id = u64;
+
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Event {
+    /// The `n`-th request of the open loop arrives (first class: arrivals win ties).
+    Arrival(u64),
+    /// The front end sends a request again.
+    FrontendRetry {
+        route: Route,
+        priority: Priority,
+        attempt: u32,
+        op: u64,
+    },
+    /// A worker reserved for the request starts on it.
+    Start(Id),
+    /// The request holds its bulkhead permit (or needs none): on to the breaker.
+    Proceed(Id),
+    /// The request's wait for a bulkhead permit has run out.
+    BulkheadExpire(Id),
+    /// The request's call to its dependency (or its history lookup) returns.
+    CallDone(Id),
+    /// The backoff before a library retry is over.
+    RetryCall(Id),
+    /// The backoff before a sidecar retry is over.
+    SidecarTry(Id),
+    /// A hedge goes out to dependency `n` (counted when it goes, so a run stopped at
+    /// `duration` counts only the hedges sent by then).
+    HedgeSent(usize),
+    /// The catalog service answers.
+    CatalogDone(Id),
+    /// The gateway's route timeout.
+    GatewayTimeout(Id),
+    /// The client stops waiting.
+    ClientGiveUp(Id),
+}

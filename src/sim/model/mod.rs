@@ -1,0 +1,256 @@
+//! The cascade as a discrete-event model. Clients send requests (evenly spaced or Poisson) on
+//! three routes through an optional gateway with a connection pool; `orders` serves `/orders`
+//! and order history with a pool of workers behind a FIFO queue (optionally bounded, with
+//! load shedding by priority); each `/orders` request calls its dependencies in order
+//! (inventory, then payments when there is payments), each through a stack of its own
+//! (bulkhead -> circuit breaker -> retries (+ retry budget) -> timeout (+ request budget) ->
+//! sidecar -> call, with an optional hedge), composed from the state machines of
+//! [`crate::resilience`]. A dependency follows a fault schedule: slow (and maybe failing) for
+//! calls starting strictly after `degrade_at`, fast again strictly after `recover_at`.
+//!
+//! The model is split into rooms, each owning its state: [`arrivals`] (the open loop),
+//! [`gateway`] (the edge and the client's answer), [`service`] (workers, queue, shedding,
+//! idempotency), [`stack`] (the layers around a call), [`dependency`] (how a dependency
+//! answers), the request [`slab`], and the [`recorder`], which owns every figure. This file
+//! holds the run loop and dispatches each event to its room.
+//!
+//! Memory does not grow with the number of requests: arrivals are generated one at a time,
+//! a request's state is freed when it is over, and latencies go to histograms. Only the
+//! optional per-request log grows.
+
+mod arrivals;
+pub mod call_end;
+pub mod config;
+mod dependency;
+pub mod dependency_config;
+mod events;
+mod flat;
+mod gateway;
+mod recorder;
+mod service;
+mod slab;
+mod stack;
+#[cfg(test)]
+mod tests;
+
+use std::borrow::Cow;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+pub use config::{
+    Arrivals, GatewayConfig, HistoryBulkhead, OrdersIdempotency, PriorityMix, RouteTimeouts,
+    RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic, MAX_DEPENDENCIES,
+};
+pub use dependency_config::{
+    DependencyConfig, FaultSchedule, HedgeConfig, LayerKind, SidecarConfig, StackConfig,
+};
+pub use flat::{
+    from_json_naming_the_field, load_config_json, CascadeConfig, ConfigFile, PaymentsConfig,
+};
+
+use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};
+use super::latency::Micros;
+use super::trace::{Outcome, Trace, BUCKET};
+use crate::resilience::ParamError;
+use arrivals::ArrivalProcess;
+use dependency::Dependency;
+use events::{Event, Id};
+use gateway::Gateway;
+use recorder::{Ending, Gauges, Recorder};
+use service::Service;
+use slab::Slab;
+
+const SECOND: Micros = 1_000_000;
+const HOUR: Micros = 3_600 * SECOND;
+/// Most requests one run may send (`rate × duration`, its expected value for Poisson).
+pub const MAX_REQUESTS: u64 = 1_000_000;
+/// Most 100 ms buckets one trace keeps (10 000 s of virtual time); later events are counted
+/// in the totals but not in the series.
+pub const MAX_BUCKETS: usize = 100_000;
+
+/// A config the model runs: the grouped [`SimConfig`], or the flat [`CascadeConfig`] it
+/// grew out of.
+pub trait ModelConfig {
+    /// Checks the config and gives it grouped.
+    fn checked(&self) -> Result<Cow<'_, SimConfig>, ParamError>;
+}
+
+impl ModelConfig for SimConfig {
+    fn checked(&self) -> Result<Cow<'_, SimConfig>, ParamError> {
+        self.validate()?;
+        Ok(Cow::Borrowed(self))
+    }
+}
+
+impl ModelConfig for CascadeConfig {
+    fn checked(&self) -> Result<Cow<'_, SimConfig>, ParamError> {
+        let grouped = self.to_sim();
+        grouped.validate()?;
+        Ok(Cow::Owned(grouped))
+    }
+}
+
+/// Why a run could not produce a trace.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RunError {
+    /// A parameter was out of range.
+    #[error("{0}")]
+    Param(#[from] ParamError),
+    /// The run hit the event cap.
+    #[error("{0}")]
+    Engine(#[from] EngineError),
+}
+
+/// The model while it runs: the event queue, the random stream and the rooms.
+struct Sim<'a> {
+    cfg: &'a SimConfig,
+    q: EventQueue<Event>,
+    rng: ChaCha8Rng,
+    requests: Slab,
+    arrivals: ArrivalProcess,
+    gateway: Option<Gateway<'a>>,
+    service: Service,
+    deps: Vec<Dependency>,
+    recorder: Recorder,
+}
+
+/// Runs the cascade described by `cfg`, with [`DEFAULT_EVENT_CAP`].
+pub fn run<C: ModelConfig + ?Sized>(cfg: &C) -> Result<Trace, RunError> {
+    run_with_cap(cfg, DEFAULT_EVENT_CAP)
+}
+
+/// Runs the cascade described by `cfg`, stopping with [`RunError::Engine`] after `cap` events.
+pub fn run_with_cap<C: ModelConfig + ?Sized>(cfg: &C, cap: u64) -> Result<Trace, RunError> {
+    let cfg = cfg.checked()?;
+    let mut sim = Sim::new(&cfg, cap)?;
+    let end = sim.run()?;
+    Ok(sim.finish(end))
+}
+
+impl<'a> Sim<'a> {
+    fn new(cfg: &'a SimConfig, cap: u64) -> Result<Self, ParamError> {
+        let deps = cfg
+            .dependencies
+            .iter()
+            .map(Dependency::new)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Sim {
+            cfg,
+            q: EventQueue::with_cap(cap),
+            rng: ChaCha8Rng::seed_from_u64(cfg.run.seed),
+            requests: Slab::default(),
+            arrivals: ArrivalProcess::new(&cfg.traffic, &cfg.routes)?,
+            gateway: cfg.gateway.as_ref().map(Gateway::new),
+            service: Service::new(&cfg.service, &cfg.routes.history_bulkhead)?,
+            recorder: Recorder::new(cfg.run.record_requests, deps.len()),
+            deps,
+        })
+    }
+
+    /// Runs every event (or those before `duration`, without draining); returns the end.
+    fn run(&mut self) -> Result<Micros, EngineError> {
+        self.arrivals.schedule_first(&mut self.q, &mut self.rng);
+        let duration = self.cfg.traffic.duration;
+        let mut end = 0;
+        loop {
+            if !self.cfg.run.drain && self.q.peek_time().is_some_and(|t| t >= duration) {
+                end = duration;
+                break;
+            }
+            let Some((now, event)) = self.q.pop()? else {
+                break;
+            };
+            end = now;
+            self.fill_gauges(now);
+            self.handle(now, event);
+        }
+        Ok(end)
+    }
+
+    #[inline]
+    fn fill_gauges(&mut self, now: Micros) {
+        let Some(idx) = self.recorder.gauges_due(now) else {
+            return;
+        };
+        let (busy, queue_len) = self.service.load();
+        let first = self.deps.first().map(|d| &d.stack);
+        self.recorder.fill_gauges(
+            idx,
+            Gauges {
+                busy,
+                queue_len,
+                connections: self.gateway.as_ref().map_or(0, Gateway::in_use),
+                breaker: first.and_then(|s| s.breaker.as_ref()),
+                bulkhead: first.and_then(|s| s.bulkhead.as_ref()),
+            },
+        );
+    }
+
+    /// The Trace, once the run has stopped at `end`.
+    fn finish(mut self, end: Micros) -> Trace {
+        self.fill_gauges(end.saturating_add(BUCKET));
+        let unanswered: Vec<_> = self.requests.unanswered().collect();
+        for route in unanswered {
+            self.recorder.unfinished(route);
+        }
+        let ending = Ending {
+            end,
+            events: self.q.processed(),
+            peak_live_requests: self.requests.peak(),
+            shed_by_priority: self.service.shed_by_priority(),
+            hedged: self.deps.iter().any(|d| d.stack.hedges()),
+            recognised: self.service.recognised(),
+            names: self.deps.iter().map(|d| d.name.clone()).collect(),
+            transitions: self.deps.iter().map(|d| d.stack.transitions()).collect(),
+        };
+        self.recorder.finish(ending)
+    }
+
+    /// Frees the request once nothing is left to happen to it.
+    fn maybe_free(&mut self, id: Id) {
+        if let Some((route, op)) = self.requests.free_if_over(id) {
+            if route == super::trace::Route::Orders {
+                self.service.order_released(op);
+            }
+        }
+    }
+
+    /// Hands the event to the room it is for.
+    fn handle(&mut self, now: Micros, event: Event) {
+        match event {
+            Event::Arrival(n) => {
+                self.arrivals
+                    .schedule_next(&mut self.q, &mut self.rng, now, n);
+                let route = self.arrivals.draw_route(&mut self.rng);
+                let priority = self.arrivals.draw_priority(&mut self.rng);
+                self.arrive(now, route, priority, 0, n);
+            }
+            Event::FrontendRetry {
+                route,
+                priority,
+                attempt,
+                op,
+            } => self.arrive(now, route, priority, attempt, op),
+            Event::Start(id) => self.start(now, id),
+            Event::BulkheadExpire(id) => self.bulkhead_expire(now, id),
+            Event::Proceed(id) => self.proceed(now, id),
+            Event::RetryCall(id) => self.attempt(now, id),
+            Event::SidecarTry(id) => self.try_call(now, id),
+            Event::HedgeSent(dep) => self.recorder.hedge_sent(now, dep),
+            Event::CallDone(id) => self.call_done(now, id),
+            Event::CatalogDone(id) => {
+                self.answer(now, id, Outcome::Ok);
+                self.release_connection(id);
+                self.maybe_free(id);
+            }
+            Event::GatewayTimeout(id) => self.gateway_timeout(now, id),
+            Event::ClientGiveUp(id) => {
+                if self.requests.get(id).is_some_and(|r| r.outcome.is_none()) {
+                    self.answer(now, id, Outcome::ClientGaveUp);
+                    self.maybe_free(id);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,379 @@
+//! Every figure a run reports, in one room: the mechanism code tells the recorder what
+//! happened and never touches a count, a bucket or a histogram itself.
+
+use super::call_end::{CallEnd, Failure, Refusal};
+use super::MAX_BUCKETS;
+use crate::resilience::{BreakerState, Bulkhead, CircuitBreaker};
+use crate::sim::latency::Micros;
+use crate::sim::trace::{
+    BreakerChange, Bucket, DependencyTotals, DependencyTrace, HedgeCounts, HistogramsByOutcome,
+    LessonPercentiles, OrderCounts, Outcome, OutcomeCounts, RequestRecord, Route, RouteCounts,
+    Trace, BUCKET,
+};
+
+/// What the gauges of a bucket read: the state of the rooms at the bucket's end. The
+/// breaker's and the bulkhead's are the first dependency's.
+pub(super) struct Gauges<'a> {
+    pub busy: u32,
+    pub queue_len: u64,
+    pub connections: u32,
+    pub breaker: Option<&'a CircuitBreaker>,
+    pub bulkhead: Option<&'a Bulkhead>,
+}
+
+/// The figures of one run as they accumulate.
+pub(super) struct Recorder {
+    record_requests: bool,
+    sent: u64,
+    counts: OutcomeCounts,
+    routes: [RouteCounts; 3],
+    service: LessonPercentiles,
+    end_to_end: LessonPercentiles,
+    service_histograms: HistogramsByOutcome,
+    end_to_end_histograms: HistogramsByOutcome,
+    records: Vec<RequestRecord>,
+    series: Vec<Bucket>,
+    /// Calls per bucket, one series per dependency.
+    calls: Vec<Vec<u64>>,
+    gauges_filled: usize,
+    truncated: bool,
+    stale_work: u64,
+    frontend_retries: u64,
+    gateway_retries: u64,
+    library_retries: u64,
+    sidecar_retries: u64,
+    hedges: HedgeCounts,
+    orders: OrderCounts,
+    dependencies: Vec<DependencyTotals>,
+}
+
+/// What the recorder needs from the rest of the model to write the Trace.
+pub(super) struct Ending {
+    pub end: Micros,
+    pub events: u64,
+    pub peak_live_requests: u64,
+    pub shed_by_priority: [u64; 3],
+    pub hedged: bool,
+    /// Copies the idempotency store recognised, when the config models idempotency.
+    pub recognised: Option<u64>,
+    /// Each dependency's name, in call order.
+    pub names: Vec<String>,
+    /// Each dependency's breaker transitions, in call order.
+    pub transitions: Vec<Vec<BreakerChange>>,
+}
+
+fn route_index(route: Route) -> usize {
+    match route {
+        Route::Orders => 0,
+        Route::Catalog => 1,
+        Route::OrderHistory => 2,
+    }
+}
+
+fn bucket_index(at: Micros) -> Option<usize> {
+    let idx = usize::try_from(at / BUCKET).unwrap_or(usize::MAX);
+    (idx < MAX_BUCKETS).then_some(idx)
+}
+
+impl Recorder {
+    /// An empty record for `dependencies` dependencies.
+    pub fn new(record_requests: bool, dependencies: usize) -> Self {
+        let route_counts = |route| RouteCounts {
+            route,
+            sent: 0,
+            outcomes: OutcomeCounts::default(),
+        };
+        Recorder {
+            record_requests,
+            sent: 0,
+            counts: OutcomeCounts::default(),
+            routes: Route::ALL.map(route_counts),
+            service: LessonPercentiles::default(),
+            end_to_end: LessonPercentiles::default(),
+            service_histograms: HistogramsByOutcome::new(),
+            end_to_end_histograms: HistogramsByOutcome::new(),
+            records: Vec::new(),
+            series: Vec::new(),
+            calls: vec![Vec::new(); dependencies],
+            gauges_filled: 0,
+            truncated: false,
+            stale_work: 0,
+            frontend_retries: 0,
+            gateway_retries: 0,
+            library_retries: 0,
+            sidecar_retries: 0,
+            hedges: HedgeCounts::default(),
+            orders: OrderCounts::default(),
+            dependencies: vec![DependencyTotals::default(); dependencies],
+        }
+    }
+
+    /// The bucket holding `at`; `None` (and the series marked truncated) past [`MAX_BUCKETS`].
+    fn bucket(&mut self, at: Micros) -> Option<&mut Bucket> {
+        let Some(idx) = bucket_index(at) else {
+            self.truncated = true;
+            return None;
+        };
+        if self.series.len() <= idx {
+            self.series.resize(idx + 1, Bucket::default());
+        }
+        self.series.get_mut(idx)
+    }
+
+    /// The buckets up to which gauges are due at `now`, if any bucket is still to fill.
+    #[inline]
+    pub fn gauges_due(&self, now: Micros) -> Option<usize> {
+        let idx = usize::try_from(now / BUCKET)
+            .unwrap_or(usize::MAX)
+            .min(MAX_BUCKETS);
+        (idx > 0 && self.gauges_filled < idx).then_some(idx)
+    }
+
+    /// Sets the gauges of every bucket up to `idx` (see [`Recorder::gauges_due`]) that is not
+    /// filled yet to the current values.
+    pub fn fill_gauges(&mut self, idx: usize, gauges: Gauges<'_>) {
+        if self.series.len() < idx {
+            self.series.resize(idx, Bucket::default());
+        }
+        let state = gauges.breaker.map_or(0, |b| BreakerState::gauge(b.state()));
+        let (in_use, waiting) = gauges.bulkhead.map_or((0, 0), |b| {
+            (b.in_use(), u32::try_from(b.waiting()).unwrap_or(u32::MAX))
+        });
+        let first = self.gauges_filled;
+        for (i, b) in self.series[first..idx].iter_mut().enumerate() {
+            b.workers_busy = gauges.busy;
+            b.queue_len = gauges.queue_len;
+            b.breaker_state = state;
+            b.bulkhead_in_use = in_use;
+            b.bulkhead_waiting = waiting;
+            b.gateway_in_use = gauges.connections;
+            if let Some(breaker) = gauges.breaker {
+                // The window as it stands at the slice's end: entries that have aged out by
+                // then are left out even though the breaker prunes only on its next record.
+                let end = ((first + i + 1) as Micros).saturating_mul(BUCKET);
+                let snap = breaker.snapshot(end);
+                b.window_calls = snap.calls_in_window;
+                b.window_failures = snap.failures_in_window;
+                // The breaker resets its probe count only when it next turns half open, so
+                // outside HALF_OPEN the count it reports is stale: show 0 there.
+                b.probes_in_flight = if snap.state == BreakerState::HalfOpen {
+                    snap.probes_in_flight
+                } else {
+                    0
+                };
+            }
+        }
+        self.gauges_filled = idx;
+    }
+
+    /// A request (or a front-end copy) arrives on `route`; returns its record, if kept.
+    pub fn arrival(&mut self, now: Micros, route: Route, frontend_attempt: u32) -> Option<usize> {
+        self.sent += 1;
+        self.routes[route_index(route)].sent += 1;
+        if frontend_attempt > 0 {
+            self.frontend_retries += 1;
+        }
+        if let Some(b) = self.bucket(now) {
+            b.arrivals += 1;
+        }
+        self.record_requests.then(|| {
+            self.records.push(RequestRecord {
+                arrived: now,
+                started: None,
+                finished: None,
+                outcome: Outcome::Unfinished,
+            });
+            self.records.len() - 1
+        })
+    }
+
+    /// A worker took the request.
+    pub fn started(&mut self, record: Option<usize>, now: Micros) {
+        if let Some(rec) = record.and_then(|i| self.records.get_mut(i)) {
+            rec.started = Some(now);
+        }
+    }
+
+    /// One call (a try) went out to dependency `dep`.
+    pub fn call_sent(&mut self, now: Micros, dep: usize) {
+        self.dependencies[dep].calls += 1;
+        self.count_call(now, dep);
+    }
+
+    fn count_call(&mut self, now: Micros, dep: usize) {
+        let Some(idx) = bucket_index(now) else {
+            self.truncated = true;
+            return;
+        };
+        let series = &mut self.calls[dep];
+        if series.len() <= idx {
+            series.resize(idx + 1, 0);
+        }
+        series[idx] += 1;
+    }
+
+    /// A hedge went out to dependency `dep` (in the series' calls, not in its total).
+    pub fn hedge_sent(&mut self, now: Micros, dep: usize) {
+        self.hedges.sent += 1;
+        self.count_call(now, dep);
+    }
+
+    /// A hedged try was answered, by a hedge when `won`.
+    pub fn hedged_try(&mut self, won: bool) {
+        self.hedges.won += u64::from(won);
+    }
+
+    /// The library retried a call.
+    pub fn library_retry(&mut self) {
+        self.library_retries += 1;
+    }
+
+    /// The sidecar retried a try.
+    pub fn sidecar_retry(&mut self) {
+        self.sidecar_retries += 1;
+    }
+
+    /// The gateway sent a request again after its route timeout.
+    pub fn gateway_retry(&mut self) {
+        self.gateway_retries += 1;
+    }
+
+    /// The stack of dependency `dep` ended a request's call so.
+    pub fn call_ended(&mut self, now: Micros, dep: usize, end: CallEnd) {
+        let totals = &mut self.dependencies[dep];
+        match end {
+            CallEnd::Failed(Failure::Timeout | Failure::TryTimeout) => totals.timeouts += 1,
+            CallEnd::Failed(Failure::Unavailable) => totals.errors += 1,
+            CallEnd::Refused(Refusal::Bulkhead) => totals.rejected += 1,
+            CallEnd::Refused(Refusal::Breaker) => {
+                totals.rejected += 1;
+                if dep == 0 {
+                    if let Some(b) = self.bucket(now) {
+                        b.breaker_rejections += 1;
+                    }
+                }
+            }
+            CallEnd::Answered | CallEnd::Business | CallEnd::Refused(Refusal::Budget) => {}
+        }
+    }
+
+    /// `orders` created an order; `duplicate` when its client order already had one.
+    pub fn order_created(&mut self, duplicate: bool) {
+        self.orders.created += 1;
+        self.orders.duplicates += u64::from(duplicate);
+    }
+
+    /// A worker finished a request after `service` µs, answering `outcome`; `stale` when its
+    /// client already had an answer.
+    pub fn worked(&mut self, service: Micros, outcome: Outcome, stale: bool) {
+        self.stale_work += u64::from(stale);
+        self.service.record(service);
+        self.service_histograms
+            .entry(outcome)
+            .or_default()
+            .record(service);
+    }
+
+    /// The client of a request that arrived at `arrived` got `outcome` at `now`.
+    pub fn answered(
+        &mut self,
+        now: Micros,
+        arrived: Micros,
+        route: Route,
+        record: Option<usize>,
+        outcome: Outcome,
+    ) {
+        self.counts.add(outcome);
+        self.routes[route_index(route)].outcomes.add(outcome);
+        let e2e = now.saturating_sub(arrived);
+        self.end_to_end.record(e2e);
+        self.end_to_end_histograms
+            .entry(outcome)
+            .or_default()
+            .record(e2e);
+        if let Some(b) = self.bucket(now) {
+            b.completions.add(outcome);
+        }
+        if let Some(rec) = record.and_then(|i| self.records.get_mut(i)) {
+            rec.finished = Some(now);
+            rec.outcome = outcome;
+        }
+    }
+
+    /// A request on `route` had no answer when the run stopped.
+    pub fn unfinished(&mut self, route: Route) {
+        self.counts.add(Outcome::Unfinished);
+        self.routes[route_index(route)]
+            .outcomes
+            .add(Outcome::Unfinished);
+    }
+
+    /// The Trace of the run.
+    pub fn finish(mut self, ending: Ending) -> Trace {
+        let len = self
+            .calls
+            .iter()
+            .map(Vec::len)
+            .fold(self.series.len(), usize::max);
+        self.series.resize(len, Bucket::default());
+        let payments = ending.names.iter().position(|name| name == "payments");
+        let calls = &self.calls;
+        let at = |dep: usize, i: usize| calls[dep].get(i).copied().unwrap_or(0);
+        for (i, b) in self.series.iter_mut().enumerate() {
+            b.inventory_calls = at(0, i);
+            b.payments_calls = payments.map_or(0, |dep| at(dep, i));
+        }
+        for (totals, changes) in self.dependencies.iter_mut().zip(ending.transitions) {
+            totals.transitions = changes;
+        }
+        let transitions = self
+            .dependencies
+            .first()
+            .map(|d| d.transitions.clone())
+            .unwrap_or_default();
+        let payments = payments.and_then(|i| self.dependencies.get(i).cloned());
+        let dependencies = ending
+            .names
+            .into_iter()
+            .zip(self.dependencies)
+            .zip(self.calls)
+            .map(|((name, totals), mut calls_per_bucket)| {
+                calls_per_bucket.resize(len, 0);
+                DependencyTrace {
+                    name,
+                    totals,
+                    calls_per_bucket,
+                }
+            })
+            .collect();
+        Trace {
+            sent: self.sent,
+            outcomes: self.counts,
+            service: self.service.percentiles(),
+            end_to_end: self.end_to_end.percentiles(),
+            transitions,
+            series: self.series,
+            series_truncated: self.truncated,
+            end: ending.end,
+            events: ending.events,
+            requests: self.records,
+            service_histograms: self.service_histograms,
+            end_to_end_histograms: self.end_to_end_histograms,
+            routes: self.routes.into_iter().filter(|r| r.sent > 0).collect(),
+            stale_work: self.stale_work,
+            frontend_retries: self.frontend_retries,
+            gateway_retries: self.gateway_retries,
+            library_retries: self.library_retries,
+            sidecar_retries: self.sidecar_retries,
+            peak_live_requests: ending.peak_live_requests,
+            shed_by_priority: ending.shed_by_priority,
+            hedges: ending.hedged.then_some(self.hedges),
+            orders: ending.recognised.map(|recognised| OrderCounts {
+                recognised,
+                ..self.orders
+            }),
+            payments,
+            dependencies,
+        }
+    }
+}

@@ -1,0 +1,365 @@
+//! The stack `orders` calls a dependency through, outside in (lesson 000's order):
+//! bulkhead -> circuit breaker -> retries (+ retry budget) -> timeout (+ request budget) ->
+//! sidecar -> hedge -> the call, each layer a state machine of [`crate::resilience`]. The
+//! request's [`Call`] carries its place in it; the layers' shared state lives here.
+
+use super::call_end::{CallEnd, Failure, Refusal};
+use super::dependency_config::{SidecarConfig, StackConfig};
+use super::events::{Event, Id};
+use super::slab::{Call, Pool};
+use super::Sim;
+use crate::resilience::{
+    Acquire, Admission, Bulkhead, CircuitBreaker, HedgePlan, Hedger, ParamError, Retry,
+    RetryBudget, RetryDecision, RetryPolicy, TimeBudget,
+};
+use crate::sim::latency::Micros;
+use crate::sim::trace::{BreakerChange, Outcome, Route};
+
+/// The layers' state for one dependency, shared by every request calling it.
+pub(super) struct Stack {
+    timeout: Option<Micros>,
+    retry: Option<RetryPolicy>,
+    sidecar: Option<SidecarConfig>,
+    trip_on_business: bool,
+    pub breaker: Option<CircuitBreaker>,
+    pub bulkhead: Option<Bulkhead>,
+    retry_budget: Option<RetryBudget>,
+    hedger: Option<Hedger>,
+    hedge_idempotent: bool,
+}
+
+impl Stack {
+    pub fn new(cfg: &StackConfig) -> Result<Self, ParamError> {
+        Ok(Stack {
+            timeout: cfg.timeout,
+            retry: cfg.retry,
+            sidecar: cfg.sidecar.clone(),
+            trip_on_business: cfg.business_errors_trip_breaker,
+            breaker: cfg.breaker.clone().map(CircuitBreaker::new).transpose()?,
+            bulkhead: cfg.bulkhead.clone().map(Bulkhead::new).transpose()?,
+            retry_budget: cfg.retry_budget.clone().map(RetryBudget::new).transpose()?,
+            hedger: cfg
+                .hedge
+                .as_ref()
+                .map(|h| Hedger::new(h.policy.clone()))
+                .transpose()?,
+            hedge_idempotent: cfg.hedge.as_ref().is_some_and(|h| h.idempotency_key),
+        })
+    }
+
+    /// True when the stack hedges its tries.
+    pub fn hedges(&self) -> bool {
+        self.hedger.is_some()
+    }
+
+    /// The hedger's plan for the next try, when it sends copies at all.
+    pub fn hedge_plan(&self) -> Option<HedgePlan> {
+        self.hedger
+            .as_ref()
+            .and_then(|h| h.plan(self.hedge_idempotent).ok())
+            .filter(|p| p.offsets.len() > 1)
+    }
+
+    /// The breaker's changes of state, as the Trace gives them.
+    pub fn transitions(&self) -> Vec<BreakerChange> {
+        self.breaker
+            .as_ref()
+            .map(|b| {
+                b.transitions()
+                    .iter()
+                    .map(|t| BreakerChange {
+                        at: t.at,
+                        from: t.from,
+                        to: t.to,
+                        reason: t.reason,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+impl Sim<'_> {
+    /// The bulkhead `pool` names for a request whose call is to dependency `dep`.
+    fn bulkhead_mut(&mut self, pool: Pool, dep: usize) -> Option<&mut Bulkhead> {
+        match pool {
+            Pool::Dependency => self.deps.get_mut(dep)?.stack.bulkhead.as_mut(),
+            Pool::History => self.service.history_bulkhead.as_mut(),
+        }
+    }
+
+    /// The request goes on to dependency `dep`: a new call, through its bulkhead first.
+    pub(super) fn start_call(&mut self, now: Micros, id: Id, dep: usize) {
+        let Some(r) = self.requests.get(id) else {
+            return;
+        };
+        r.call = Call::new(dep);
+        self.acquire_permit(now, id, Pool::Dependency);
+    }
+
+    /// The request asks `pool` for a permit (no bulkhead: it goes on at once).
+    pub(super) fn acquire_permit(&mut self, now: Micros, id: Id, pool: Pool) {
+        let Some(dep) = self.requests.get(id).map(|r| r.call.dep) else {
+            return;
+        };
+        let acquire = self.bulkhead_mut(pool, dep).map(|b| b.try_acquire(now, id));
+        if acquire.is_some() {
+            if let Some(r) = self.requests.get(id) {
+                r.permit = Some(pool);
+            }
+        }
+        match acquire {
+            None | Some(Acquire::Granted) => self.q.schedule(now, Event::Proceed(id)),
+            Some(Acquire::Queued { give_up_at }) => {
+                self.q.schedule(give_up_at, Event::BulkheadExpire(id))
+            }
+            Some(Acquire::Rejected(_)) => self.refused_by_bulkhead(now, id),
+        }
+    }
+
+    /// The request's wait for a permit ran out.
+    pub(super) fn bulkhead_expire(&mut self, now: Micros, id: Id) {
+        let Some((pool, dep)) = self
+            .requests
+            .get(id)
+            .and_then(|r| Some((r.permit?, r.call.dep)))
+        else {
+            return;
+        };
+        if self
+            .bulkhead_mut(pool, dep)
+            .and_then(|b| b.expire(now, id))
+            .is_some()
+        {
+            self.refused_by_bulkhead(now, id);
+        }
+    }
+
+    /// No permit: a lookup of order history ends there; a call ends as refused.
+    fn refused_by_bulkhead(&mut self, now: Micros, id: Id) {
+        let Some(r) = self.requests.get(id) else {
+            return;
+        };
+        r.permit = None;
+        if r.route == Route::OrderHistory {
+            self.server_finish(now, id, Outcome::BulkheadFull);
+        } else {
+            self.stack_done(now, id, CallEnd::Refused(Refusal::Bulkhead));
+        }
+    }
+
+    /// Gives back the request's bulkhead permit; a waiter that receives it proceeds now.
+    pub(super) fn release_permit(&mut self, now: Micros, id: Id) {
+        let Some((pool, dep)) = self
+            .requests
+            .get(id)
+            .and_then(|r| Some((r.permit.take()?, r.call.dep)))
+        else {
+            return;
+        };
+        if let Some(waiter) = self.bulkhead_mut(pool, dep).and_then(|b| b.release(now)) {
+            self.q.schedule(now, Event::Proceed(waiter));
+        }
+    }
+
+    /// The request holds its permit: history reads its store; a call asks the breaker.
+    pub(super) fn proceed(&mut self, now: Micros, id: Id) {
+        let Sim { requests, deps, .. } = self;
+        let Some(r) = requests.get(id) else {
+            return;
+        };
+        if r.route == Route::OrderHistory {
+            let at = now.saturating_add(self.cfg.routes.history_latency);
+            self.q.schedule(at, Event::CallDone(id));
+            return;
+        }
+        let stack = &mut deps[r.call.dep].stack;
+        let admission = match stack.breaker.as_mut().map(|b| b.try_acquire(now)) {
+            None => Admission::Call,
+            Some(Ok(a)) => a,
+            Some(Err(_)) => {
+                self.stack_done(now, id, CallEnd::Refused(Refusal::Breaker));
+                return;
+            }
+        };
+        r.call.admission = Some(admission);
+        r.call.started = now;
+        r.call.retry = stack.retry.as_ref().and_then(|p| Retry::new(p).ok());
+        self.attempt(now, id);
+    }
+
+    /// One attempt at the call, within the timeout and what is left of the request budget.
+    pub(super) fn attempt(&mut self, now: Micros, id: Id) {
+        let Sim { requests, deps, .. } = self;
+        let Some(r) = requests.get(id) else {
+            return;
+        };
+        let stack = &mut deps[r.call.dep].stack;
+        if let Some(retry) = r.call.retry.as_mut() {
+            retry.begin_attempt(stack.retry_budget.as_mut());
+        }
+        let mut timeout = stack.timeout;
+        if let Some(b) = r.budget {
+            match b.timeout_for(timeout.unwrap_or(Micros::MAX), now) {
+                Ok(t) => timeout = Some(t),
+                Err(_) => {
+                    self.stack_done(now, id, CallEnd::Refused(Refusal::Budget));
+                    return;
+                }
+            }
+        }
+        r.call.attempt_deadline = timeout.map(|t| now.saturating_add(t));
+        r.call.sidecar = stack
+            .sidecar
+            .as_ref()
+            .and_then(|s| Retry::new(&s.policy()).ok());
+        self.try_call(now, id);
+    }
+
+    /// One try on the wire: through the sidecar when there is one (its per-try timeout), always
+    /// within the library attempt's deadline; hedged when the stack hedges.
+    pub(super) fn try_call(&mut self, now: Micros, id: Id) {
+        let Sim {
+            requests,
+            deps,
+            rng,
+            q,
+            recorder,
+            ..
+        } = self;
+        let Some(r) = requests.get(id) else {
+            return;
+        };
+        let dep = r.call.dep;
+        let dependency = &deps[dep];
+        let per_try = dependency
+            .stack
+            .sidecar
+            .as_ref()
+            .and_then(|s| s.per_try_timeout);
+        if let Some(s) = r.call.sidecar.as_mut() {
+            s.begin_attempt(None);
+        }
+        let attempt_left = r.call.attempt_deadline.map(|d| d.saturating_sub(now));
+        recorder.call_sent(now, dep);
+        let try_ends = match (attempt_left, per_try) {
+            (Some(left), Some(t)) => left.min(t),
+            (Some(left), None) => left,
+            (None, Some(t)) => t,
+            (None, None) => Micros::MAX,
+        };
+        let (latency, end, hedge_won) = dependency.answer_of_try(dep, now, try_ends, rng, q);
+        let (held, end) = match (attempt_left, per_try) {
+            (Some(left), Some(t)) if t < left && latency > t => {
+                (t, CallEnd::Failed(Failure::TryTimeout))
+            }
+            (None, Some(t)) if latency > t => (t, CallEnd::Failed(Failure::TryTimeout)),
+            (Some(left), _) if latency > left => (left, CallEnd::Failed(Failure::Timeout)),
+            _ => (latency, end),
+        };
+        let timed_out = matches!(end, CallEnd::Failed(Failure::Timeout | Failure::TryTimeout));
+        r.call.try_end = end;
+        r.call.try_started = now;
+        r.call.hedge_won = hedge_won && !timed_out;
+        q.schedule(now.saturating_add(held), Event::CallDone(id));
+    }
+
+    /// A try (or a history lookup) returns: the sidecar, then the library's retries, may try
+    /// again; else the stack is over.
+    pub(super) fn call_done(&mut self, now: Micros, id: Id) {
+        let Sim {
+            requests,
+            deps,
+            rng,
+            q,
+            recorder,
+            ..
+        } = self;
+        let Some(r) = requests.get(id) else {
+            return;
+        };
+        if r.route == Route::OrderHistory {
+            self.release_permit(now, id);
+            self.server_finish(now, id, Outcome::Ok);
+            return;
+        }
+        let call = &mut r.call;
+        let stack = &mut deps[call.dep].stack;
+        let end = call.try_end;
+        if let Some(h) = stack.hedger.as_mut() {
+            // What this service saw of the try: its first answer, or the time it waited
+            // before giving up. The percentile delay is taken over these.
+            h.record(now.saturating_sub(call.try_started));
+            recorder.hedged_try(call.hedge_won);
+        }
+        let Some(err) = end.error() else {
+            self.stack_done(now, id, end);
+            return;
+        };
+        if matches!(
+            end,
+            CallEnd::Failed(Failure::TryTimeout | Failure::Unavailable)
+        ) {
+            // The sidecar sees the failed try first and may retry it within the attempt.
+            let deadline = call
+                .attempt_deadline
+                .map(|deadline| TimeBudget { deadline });
+            let decision = call
+                .sidecar
+                .as_mut()
+                .map(|s| s.after_failure(err, true, now, deadline.as_ref(), None, rng));
+            if let Some(RetryDecision::RetryAfter { wait, .. }) = decision {
+                recorder.sidecar_retry();
+                q.schedule(now.saturating_add(wait), Event::SidecarTry(id));
+                return;
+            }
+        }
+        let budget = r.budget;
+        let decision = r.call.retry.as_mut().map(|retry| {
+            retry.after_failure(
+                err,
+                true,
+                now,
+                budget.as_ref(),
+                stack.retry_budget.as_mut(),
+                rng,
+            )
+        });
+        if let Some(RetryDecision::RetryAfter { wait, .. }) = decision {
+            recorder.library_retry();
+            q.schedule(now.saturating_add(wait), Event::RetryCall(id));
+            return;
+        }
+        self.stack_done(now, id, end.of_stack());
+    }
+
+    /// The stack around a dependency's call is over: its breaker records how, the permit goes
+    /// back; an answer goes on to the next dependency, anything else is what `orders` answers.
+    pub(super) fn stack_done(&mut self, now: Micros, id: Id, end: CallEnd) {
+        let Sim {
+            requests,
+            deps,
+            recorder,
+            ..
+        } = self;
+        let Some(r) = requests.get(id) else {
+            return;
+        };
+        let dep = r.call.dep;
+        let stack = &mut deps[dep].stack;
+        let record = end.breaker_record(stack.trip_on_business);
+        if let (Some(b), Some(a), Some(result)) = (stack.breaker.as_mut(), r.call.admission, record)
+        {
+            b.record(now, a, result, now.saturating_sub(r.call.started));
+        }
+        recorder.call_ended(now, dep, end);
+        let next = dep + 1;
+        let has_next = next < deps.len();
+        self.release_permit(now, id);
+        if end == CallEnd::Answered && has_next {
+            self.start_call(now, id, next);
+            return;
+        }
+        self.server_finish(now, id, end.outcome());
+    }
+}

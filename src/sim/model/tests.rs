@@ -1,0 +1,257 @@
+use super::call_end::{CallEnd, Failure, Refusal};
+use super::*;
+use crate::resilience::CallResult;
+use crate::resilience::TransitionReason;
+use crate::sim::scenario::{apply_set, Scenario};
+use crate::sim::trace::OutcomeCounts;
+
+#[test]
+fn same_config_same_trace() {
+    for s in Scenario::ALL {
+        let c = s.config();
+        assert_eq!(run(&c).unwrap(), run(&c).unwrap(), "{s:?}");
+    }
+}
+
+#[test]
+fn every_request_counted_once() {
+    let sets: &[&[(&str, &str)]] = &[
+        &[],
+        &[("window", "1")],
+        &[("threads", "3"), ("rate", "250")],
+        &[("permits", "1"), ("max_wait", "0")],
+        &[("max_wait", "5"), ("fast", "100ms")],
+        &[("degrade_at", "0"), ("duration", "2")],
+        &[("slow", "10ms"), ("timeout", "5ms")],
+    ];
+    for s in Scenario::ALL {
+        for set in sets {
+            for drain in [true, false] {
+                let mut c = s.config();
+                c.drain = drain;
+                for (k, v) in *set {
+                    apply_set(&mut c, k, v).unwrap();
+                }
+                let t = run(&c).unwrap();
+                assert_eq!(t.outcomes.total(), t.sent, "{s:?} {set:?} drain {drain}");
+                let arrivals: u64 = t.series.iter().map(|b| b.arrivals).sum();
+                let done: u64 = t.series.iter().map(|b| b.completions.total()).sum();
+                assert_eq!(arrivals, t.sent);
+                assert_eq!(done + t.outcomes.unfinished, t.sent);
+                if drain {
+                    assert_eq!(t.outcomes.unfinished, 0);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn degrade_is_strictly_after() {
+    let mut c = Scenario::Timeout.config();
+    c.rate = 1.0;
+    c.duration = 4 * SECOND;
+    c.degrade_at = 3 * SECOND;
+    // Calls start at 0, 1, 2 and 3 s: the one at exactly 3 s is still fast.
+    let t = run(&c).unwrap();
+    assert_eq!((t.outcomes.ok, t.outcomes.timeout), (4, 0));
+    c.degrade_at = 3 * SECOND - 1;
+    let t = run(&c).unwrap();
+    assert_eq!((t.outcomes.ok, t.outcomes.timeout), (3, 1));
+    assert_eq!(t.service.p99, Some(300_000));
+}
+
+#[test]
+fn timeout_holds_the_worker_exactly_the_timeout() {
+    let mut c = Scenario::Timeout.config();
+    c.degrade_at = 0;
+    c.rate = 10.0;
+    let t = run(&c).unwrap();
+    assert_eq!(t.outcomes.ok, 1);
+    assert_eq!(t.service.p50, Some(300_000));
+    assert_eq!(t.end_to_end.p50, Some(300_000));
+}
+
+#[test]
+fn queue_wait_is_end_to_end_not_service() {
+    let mut c = Scenario::None.config();
+    c.threads = 1;
+    c.rate = 10.0;
+    c.duration = SECOND;
+    c.fast = 200_000;
+    let t = run(&c).unwrap();
+    assert_eq!(t.service.p99, Some(200_000));
+    assert!(t.end_to_end.p99.unwrap() > SECOND);
+    assert!(t
+        .series
+        .iter()
+        .any(|b| b.queue_len > 0 && b.workers_busy == 1));
+}
+
+#[test]
+fn bulkhead_limits_calls_in_flight() {
+    let mut c = Scenario::Bulkhead.config();
+    c.breaker = None;
+    let t = run(&c).unwrap();
+    assert!(t.outcomes.bulkhead_full > 0);
+    // At most 8 slow calls hold a permit; each holds it 300 ms: under ~27 calls/s.
+    let slow_calls: u64 = t.series[40..100].iter().map(|b| b.inventory_calls).sum();
+    assert!(slow_calls <= 8 * 60 / 3 + 8, "{slow_calls}");
+    assert_eq!(t.outcomes.total(), t.sent);
+}
+
+#[test]
+fn very_long_drains_keep_a_bounded_series() {
+    let mut c = Scenario::None.config();
+    c.threads = 1;
+    c.slow = 3_600 * SECOND;
+    c.rate = 10.0;
+    c.duration = 5 * SECOND;
+    let t = run(&c).unwrap();
+    assert_eq!(t.outcomes.total(), t.sent);
+    assert!(t.series_truncated);
+    assert!(t.series.len() <= MAX_BUCKETS);
+}
+
+#[test]
+fn bucket_gauges_follow_the_bulkhead_and_the_breaker() {
+    let t = run(&Scenario::Bulkhead.config()).unwrap();
+    let permits = Scenario::Bulkhead.config().bulkhead.unwrap().permits;
+    assert!(t.series.iter().all(|b| b.bulkhead_in_use <= permits));
+    assert!(t.series.iter().any(|b| b.bulkhead_in_use == permits));
+    assert!(t.series.iter().any(|b| b.bulkhead_waiting > 0));
+    assert!(t.series.iter().all(|b| b.gateway_in_use == 0));
+    assert!(t.series.iter().all(|b| b.window_failures <= b.window_calls));
+    // In the lesson's model every refusal of the breaker ends a request as circuit_open.
+    let refused: u64 = t.series.iter().map(|b| b.breaker_rejections).sum();
+    assert_eq!(refused, t.outcomes.circuit_open);
+    assert!(refused > 0);
+    // In `cb` the probes hold a worker for the 300 ms timeout, so some slices end with
+    // the three of them in flight, and only while half open.
+    let t = run(&Scenario::Cb.config()).unwrap();
+    assert!(t.series.iter().any(|b| b.probes_in_flight == 3));
+    assert!(t
+        .series
+        .iter()
+        .all(|b| (b.probes_in_flight > 0) == (b.breaker_state == 1)));
+}
+
+#[test]
+fn the_window_gauge_explains_the_first_trip() {
+    let c = Scenario::Cb.config();
+    let t = run(&c).unwrap();
+    let open = t.first_open().unwrap();
+    let change = t.transitions.iter().find(|c| c.at == open).unwrap();
+    let TransitionReason::FailureRatio { failures, calls } = change.reason else {
+        panic!("{change:?}");
+    };
+    assert!(calls >= 20 && 2 * failures >= calls, "{change:?}");
+    // The slice that ended just before the trip: enough calls, ratio still under 50%.
+    let before = &t.series[(open / BUCKET) as usize - 1];
+    assert!(before.window_calls >= 20, "{before:?}");
+    assert!(
+        2 * before.window_failures < before.window_calls,
+        "{before:?}"
+    );
+    // Failures have been landing at 100/s since 3.3 s: nearly 300 of them by then.
+    assert!(before.window_failures > 250, "{before:?}");
+    assert_eq!(before.breaker_state, 0);
+    // Without a breaker the window gauges stay at 0.
+    let t = run(&Scenario::Timeout.config()).unwrap();
+    assert!(t
+        .series
+        .iter()
+        .all(|b| b.window_calls == 0 && b.breaker_rejections == 0));
+}
+
+#[test]
+fn request_records_only_when_asked_and_consistent_with_the_counts() {
+    let mut c = Scenario::Bulkhead.config();
+    assert!(run(&c).unwrap().requests.is_empty());
+    for drain in [true, false] {
+        c.drain = drain;
+        c.record_requests = true;
+        let t = run(&c).unwrap();
+        assert_eq!(t.requests.len() as u64, t.sent);
+        let mut counts = OutcomeCounts::default();
+        for r in &t.requests {
+            counts.add(r.outcome);
+            assert_eq!(
+                r.finished.is_none(),
+                r.outcome == Outcome::Unfinished,
+                "{r:?}"
+            );
+            if let Some(s) = r.started {
+                assert!(s >= r.arrived);
+                assert!(r.finished.is_none_or(|f| f >= s), "{r:?}");
+            }
+        }
+        assert_eq!(counts, t.outcomes);
+        assert!(t.requests.windows(2).all(|w| w[0].arrived <= w[1].arrived));
+    }
+    let mut c = Scenario::None.config();
+    c.drain = false;
+    c.record_requests = true;
+    let t = run(&c).unwrap();
+    assert!(t.outcomes.unfinished > 0);
+    assert!(t
+        .requests
+        .iter()
+        .any(|r| r.started.is_none() && r.outcome == Outcome::Unfinished));
+}
+
+#[test]
+fn memory_follows_requests_alive_not_requests_sent() {
+    // 100,000 requests; with a 300 ms timeout at most ~300 are alive at once.
+    let mut c = Scenario::Timeout.config();
+    c.rate = 1_000.0;
+    c.duration = 100 * SECOND;
+    c.threads = 1_000;
+    let t = run(&c).unwrap();
+    assert_eq!(t.sent, 100_000);
+    assert!(t.peak_live_requests < 1_000, "{}", t.peak_live_requests);
+    assert!(t.requests.is_empty());
+    // Without protection they pile up in the queue: alive grows, as it should.
+    let t = run(&Scenario::None.config()).unwrap();
+    assert!(t.peak_live_requests > 500, "{}", t.peak_live_requests);
+}
+
+#[test]
+fn bad_config_is_an_error() {
+    let mut c = Scenario::None.config();
+    c.threads = 0;
+    match run(&c) {
+        Err(RunError::Param(e)) => assert_eq!(e.field, "threads"),
+        other => panic!("{other:?}"),
+    }
+    let mut c = Scenario::None.config();
+    c.rate = 10_000.0;
+    c.duration = 600 * SECOND;
+    assert!(matches!(run(&c), Err(RunError::Param(e)) if e.field == "rate"));
+}
+
+#[test]
+fn every_outcome_of_a_call_reads_back_as_that_call_end() {
+    for outcome in Outcome::ALL {
+        if let Some(end) = CallEnd::of_outcome(outcome) {
+            assert_eq!(end.outcome(), outcome);
+            assert_eq!(
+                end.falls_back(),
+                end != CallEnd::Answered && end != CallEnd::Business
+            );
+        }
+    }
+    assert_eq!(CallEnd::of_outcome(Outcome::Shed), None);
+    assert_eq!(
+        CallEnd::Failed(Failure::TryTimeout).of_stack().outcome(),
+        Outcome::Timeout
+    );
+    assert_eq!(
+        CallEnd::Business.breaker_record(true),
+        Some(CallResult::Failure)
+    );
+    assert_eq!(
+        CallEnd::Refused(Refusal::Breaker).breaker_record(false),
+        None
+    );
+}
