@@ -38,7 +38,7 @@ SINGLE_DIR := target/single
 dist-single: dist
 	wasm-bindgen --target no-modules --no-typescript --out-dir $(SINGLE_DIR) \
 	  --out-name resilience-playground target/wasm32-unknown-unknown/release/resilience-playground.wasm
-	wasm-opt -Oz --all-features $(SINGLE_DIR)/resilience-playground_bg.wasm \
+	wasm-opt -Oz $(SINGLE_DIR)/resilience-playground_bg.wasm \
 	  -o $(SINGLE_DIR)/resilience-playground_bg.wasm
 	node scripts/single-file.mjs $(SINGLE_DIR) dist dist-single/resilience-playground.html
 

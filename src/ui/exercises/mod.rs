@@ -115,7 +115,6 @@ fn store_answers(key: &str, json: &str) {
 
 #[function_component(ExerciseBody)]
 fn exercise_body<S: ExerciseUi>(props: &BodyProps<S>) -> Html {
-    let ids = use_ids();
     // The answers typed here before come back with the first state.
     let state = use_reducer(|| {
         let fresh = ExerciseState::<S>::new();
@@ -134,44 +133,92 @@ fn exercise_body<S: ExerciseUi>(props: &BodyProps<S>) -> Html {
         let key = s.storage_key();
         use_effect_with(s.saved_answers(), move |saved| store_answers(&key, saved));
     }
-    let prefix = ExerciseState::<S>::prefix();
+    // Only what differs between exercises is generic; the shell draws the rest once.
+    html! {
+        <ExerciseShell
+            number={S::NUMBER}
+            heading_level={props.heading_level}
+            title={s.setup.exercise().title()}
+            question={s.setup.exercise().question()}
+            controls={S::HAS_CONTROLS.then(|| s.setup.controls(on_action.reform(Action::Control)))}
+            result={s.computed.as_ref().filter(|_| s.shown).map(|c| s.setup.result(c))}
+            notice={s.notice.clone()}
+            error={s.error.clone()}
+            parts={s.parts().to_vec()}
+            attempts={s.attempts.clone()}
+            shown={s.shown}
+            solution={s.shown_solution().map(str::to_string)}
+            on_type={on_action.reform(|(part, text)| Action::Type { part, text })}
+            on_check={on_action.reform(Action::Check)}
+            on_run={on_action.reform(|_| Action::Run)}
+            on_solution={on_action.reform(|_| Action::ToggleSolution)}
+            on_reset={on_action.reform(|_| Action::Reset)} />
+    }
+}
+
+/// Properties of [`ExerciseShell`]: one exercise's state, already drawn where it differs.
+#[derive(Properties, PartialEq)]
+struct ShellProps {
+    number: u8,
+    heading_level: u8,
+    title: AttrValue,
+    question: AttrValue,
+    /// The controls, for an exercise that has any.
+    controls: Option<Html>,
+    /// The run, once shown.
+    result: Option<Html>,
+    notice: Option<String>,
+    error: Option<String>,
+    parts: Vec<crate::exercises::Part>,
+    attempts: std::collections::BTreeMap<String, crate::page::exercise_view::Attempt>,
+    shown: bool,
+    /// The solution, when open.
+    solution: Option<String>,
+    on_type: Callback<(String, String)>,
+    on_check: Callback<String>,
+    on_run: Callback<()>,
+    on_solution: Callback<()>,
+    on_reset: Callback<()>,
+}
+
+/// What every exercise shows: title, question, controls, parts, buttons, run and solution.
+#[function_component(ExerciseShell)]
+fn exercise_shell(props: &ShellProps) -> Html {
+    let ids = use_ids();
+    let prefix = format!("ex{}", props.number);
     let name = |suffix: &str| ids.id(&format!("{prefix}-{suffix}"));
 
-    let title = format!("Exercise {}: {}", S::NUMBER, s.setup.exercise().title());
+    let title = format!("Exercise {}: {}", props.number, props.title);
     let heading_id = name("title");
     let heading = match props.heading_level {
         3 => html! { <h3 id={heading_id.clone()}>{ title }</h3> },
         4 => html! { <h4 id={heading_id.clone()}>{ title }</h4> },
         _ => html! { <h2 id={heading_id.clone()}>{ title }</h2> },
     };
-
-    let controls = s.setup.controls(on_action.reform(Action::Control));
-    let result = match s.computed.as_ref().filter(|_| s.shown) {
-        Some(c) => s.setup.result(c),
-        None => html! {
+    let result = props.result.clone().unwrap_or_else(|| {
+        html! {
             <p class="muted exercise-waiting">
                 { "Make your predictions first, then press \u{201c}Run it\u{201d} to see what happens." }
             </p>
-        },
-    };
-
-    let on_run = on_action.reform(|_: MouseEvent| Action::Run);
-    let on_solution = on_action.reform(|_: MouseEvent| Action::ToggleSolution);
-    let on_reset = on_action.reform(|_: MouseEvent| Action::Reset);
+        }
+    });
+    let on_run = props.on_run.reform(|_: MouseEvent| ());
+    let on_solution = props.on_solution.reform(|_: MouseEvent| ());
+    let on_reset = props.on_reset.reform(|_: MouseEvent| ());
     let solution_id = name("solution");
-    let solution_open = s.solution_open;
+    let solution_open = props.solution.is_some();
 
     html! {
         <section class="exercise" id={name("exercise")} aria-labelledby={heading_id}>
             { heading }
-            <div class="exercise-question">{ paragraphs(&s.setup.exercise().question()) }</div>
-            if S::HAS_CONTROLS {
+            <div class="exercise-question">{ paragraphs(&props.question) }</div>
+            if let Some(controls) = &props.controls {
                 <div class="exercise-controls" id={name("controls")}>
                     <h3 class="exercise-subhead">{ "Settings" }</h3>
-                    { controls }
+                    { controls.clone() }
                 </div>
             }
-            if let Some(notice) = &s.notice {
+            if let Some(notice) = &props.notice {
                 <p class="notice" role="alert" id={name("notice")}>{ notice }</p>
             }
             <details class="number-rule" id={name("number-rule")}>
@@ -180,13 +227,13 @@ fn exercise_body<S: ExerciseUi>(props: &BodyProps<S>) -> Html {
             </details>
             <parts::PartList
                 prefix={prefix.clone()}
-                parts={s.parts().to_vec()}
-                attempts={s.attempts.clone()}
-                on_type={on_action.reform(|(part, text)| Action::Type { part, text })}
-                on_check={on_action.reform(Action::Check)} />
+                parts={props.parts.clone()}
+                attempts={props.attempts.clone()}
+                on_type={props.on_type.clone()}
+                on_check={props.on_check.clone()} />
             <div class="exercise-actions">
                 <button type="button" class="exercise-run" id={name("run")} onclick={on_run}>
-                    { if s.shown { "Run it again" } else { "Run it" } }
+                    { if props.shown { "Run it again" } else { "Run it" } }
                 </button>
                 <button type="button" class="exercise-solution-toggle" id={name("solution-toggle")}
                     aria-expanded={solution_open.to_string()} aria-controls={solution_id.clone()}
@@ -198,13 +245,13 @@ fn exercise_body<S: ExerciseUi>(props: &BodyProps<S>) -> Html {
                     { "Reset answers" }
                 </button>
             </div>
-            if let Some(error) = &s.error {
+            if let Some(error) = &props.error {
                 <p class="notice" role="alert" id={name("error")}>{ error }</p>
             }
             <div class="exercise-result" id={name("result")} aria-live="polite">
                 { result }
             </div>
-            if let Some(solution) = s.shown_solution() {
+            if let Some(solution) = &props.solution {
                 <div class="exercise-solution" id={solution_id}>
                     <h3 class="exercise-subhead">{ "Worked solution" }</h3>
                     { paragraphs(solution) }
