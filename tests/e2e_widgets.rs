@@ -461,12 +461,13 @@ async fn the_jitter_widget_runs_the_five_strategies_and_names_bad_attributes() {
             .await;
         assert_eq!(bottom, "no-backoff");
         page.screenshot("widget-jitter").await;
-        // Base restarts the sweep; it completes again.
-        page.eval(&set_in_widget("widget", "jitter-base", "20"))
-            .await;
-        let restarted = page.text("[id$='-jitter-progress']").await;
-        assert!(restarted.starts_with("Computing"), "{restarted}");
+        // Base restarts the sweep: it completes again, with longer waits, fewer jittered calls.
+        page.eval(&set_in_widget("widget", "jitter-clients", "30")).await;
+        page.eval(&set_in_widget("widget", "jitter-base", "20")).await;
         jitter_complete(&page, "").await;
+        let after = jitter_rows(&page).await;
+        assert!(after[1].2 > expo.2, "base 20 ms: {after:?} vs 5 ms: {rows:?}");
+        assert!(after[2].1 < 0.9 * full.1, "base 20 ms: {after:?} vs 5 ms: {rows:?}");
         let duplicates = page.eval(browser::DUPLICATE_IDS).await;
         assert_eq!(duplicates, Value::Array(vec![]), "duplicate ids");
     })
@@ -502,6 +503,42 @@ async fn measure_jitter_frames() {
             )
             .await;
         println!("jitter sweep frames: {figures}");
+    })
+    .await;
+}
+
+/// Screenshots of the jitter view for looking at (`target/e2e/jitter-*.png`): the playground's
+/// section at 1920x1080 (projector mode) and 1366x768, the widget at 390 px wide.
+#[tokio::test]
+#[ignore]
+async fn jitter_screenshots() {
+    browser::run("jitter-shots", |page| async move {
+        for (w, h, query, name) in [
+            (1920, 1080, "?projector=on", "jitter-1920"),
+            (1366, 768, "", "jitter-1366"),
+        ] {
+            page.client.set_window_size(w, h).await.expect("window size");
+            page.open(query, "#jitter-start").await;
+            page.eval("document.getElementById('jitter-start').click()").await;
+            jitter_complete(&page, "").await;
+            page.eval("document.querySelector('.jitter-region').scrollIntoView()").await;
+            page.screenshot(name).await;
+            page.eval("document.querySelector('.jitter-strips').scrollIntoView()").await;
+            page.screenshot(&format!("{name}-strips")).await;
+        }
+        page.client.set_window_size(405, 844).await.expect("window size");
+        page.open("embed.html?kind=jitter&clients=30", "[id$='-jitter-table']").await;
+        jitter_complete(&page, "").await;
+        let width = page.eval("return document.documentElement.clientWidth").await;
+        let overflow = page
+            .eval("return document.documentElement.scrollWidth > document.documentElement.clientWidth")
+            .await;
+        println!("390 px: viewport {width} px wide, horizontal overflow {overflow}");
+        page.screenshot("jitter-390").await;
+        page.eval("document.querySelector('.jitter-charts').scrollIntoView()").await;
+        page.screenshot("jitter-390-charts").await;
+        page.eval("document.querySelector('.jitter-strips').scrollIntoView()").await;
+        page.screenshot("jitter-390-strips").await;
     })
     .await;
 }

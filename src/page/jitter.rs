@@ -170,13 +170,21 @@ impl Sweep {
     /// Makes runs until they have handled at least `events` events (at least one run), or the
     /// sweep is complete. Returns the events handled.
     pub fn advance(&mut self, events: u64) -> u64 {
+        self.advance_while(|handled| handled < events)
+    }
+
+    /// Makes runs while `more(events handled so far)` says so (at least one run), or until the
+    /// sweep is complete. Returns the events handled.
+    pub fn advance_while(&mut self, mut more: impl FnMut(u64) -> bool) -> u64 {
         let mut handled = 0;
-        while handled < events.max(1) {
-            let Some(batch) = self.pending.last_mut() else {
-                break;
-            };
+        while let Some(batch) = self.pending.last_mut() {
             match batch.step() {
-                Ok(Some(n)) => handled += n,
+                Ok(Some(n)) => {
+                    handled += n;
+                    if !more(handled) {
+                        break;
+                    }
+                }
                 Ok(None) => {
                     let point = Point {
                         strategy: batch.strategy(),
@@ -267,13 +275,13 @@ pub struct LineChart {
     pub y_ticks: Vec<(f64, String)>,
 }
 
-fn label(v: f64) -> String {
-    if v >= 1_000.0 && v % 1_000.0 == 0.0 {
+/// A tick's label: thousands as `20k` once the axis reaches 10,000, so one axis never mixes
+/// `1500` and `2k`.
+fn label(v: f64, axis_top: f64) -> String {
+    if axis_top >= 10_000.0 {
         format!("{}k", v / 1_000.0)
-    } else if v >= 1.0 || v == 0.0 {
-        format!("{v}")
     } else {
-        format!("{v:.2}")
+        format!("{v}")
     }
 }
 
@@ -334,7 +342,11 @@ impl ValueAxis {
         } else {
             nice_ticks(self.high, 5)
         };
-        values.into_iter().map(|v| (self.y(v), label(v))).collect()
+        let top = values.last().copied().unwrap_or(0.0);
+        values
+            .into_iter()
+            .map(|v| (self.y(v), label(v, top)))
+            .collect()
     }
 }
 
@@ -462,7 +474,7 @@ pub struct JitterState {
 }
 
 /// What the student does.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy)]
 pub enum JitterAction {
     /// The clients slider (clamped to 10..=100).
     SetClients(f64),
@@ -474,9 +486,11 @@ pub enum JitterAction {
     SetStrip(usize, Strategy),
     /// Logarithmic time axis on or off.
     SetLogTime(bool),
-    /// Make runs worth about this many events (an animation frame's share of the work);
-    /// nothing before [`JitterAction::Start`].
+    /// Make runs worth about this many events; nothing before [`JitterAction::Start`].
     Work(u64),
+    /// Make runs for about `ms` of `clock` (an animation frame's share of the work; the run
+    /// under way when the time is up is finished); nothing before [`JitterAction::Start`].
+    WorkFor { ms: f64, clock: fn() -> f64 },
     /// Let the sweep run.
     Start,
 }
@@ -518,6 +532,13 @@ impl JitterState {
             JitterAction::Work(events) => {
                 if self.started {
                     self.sweep.advance(events);
+                }
+                return self;
+            }
+            JitterAction::WorkFor { ms, clock } => {
+                if self.started {
+                    let start = clock();
+                    self.sweep.advance_while(|_| clock() - start < ms);
                 }
                 return self;
             }
@@ -648,6 +669,36 @@ mod tests {
     }
 
     #[test]
+    fn timed_work_stops_when_the_clock_says_so() {
+        thread_local! {
+            static TICKS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+        }
+        // A clock that moves 1 ms each time it is read: 5 ms of work is a handful of runs.
+        fn clock() -> f64 {
+            TICKS.with(|t| {
+                t.set(t.get() + 1.0);
+                t.get()
+            })
+        }
+        let state = JitterState::new(JitterSettings::default(), true);
+        let state = state.apply(JitterAction::WorkFor { ms: 5.0, clock });
+        let one_run = Batch::new(
+            JitterSettings::default().config(10),
+            Strategy::NoBackoff,
+            1,
+            1,
+        )
+        .finish()
+        .unwrap();
+        let handled = state.sweep.handled();
+        assert!(handled > 0);
+        assert!(
+            handled < 10 * one_run.calls * 4,
+            "{handled} events for 5 clock reads"
+        );
+    }
+
+    #[test]
     fn lines_rise_with_clients_inside_the_frame() {
         let settings = JitterSettings {
             runs: 2,
@@ -673,6 +724,9 @@ mod tests {
                 assert!(pts[9].1 < pts[0].1, "more clients, more calls: higher up");
             }
             assert!(chart.y_ticks.len() >= 2);
+            let labels: Vec<&str> = chart.y_ticks.iter().map(|(_, l)| l.as_str()).collect();
+            let in_k = labels.iter().filter(|l| l.ends_with('k')).count();
+            assert!(in_k == 0 || in_k == labels.len(), "{labels:?}");
         }
         let empty = line_chart(&[], Metric::TimeMs, true, FRAME);
         assert!(empty.lines.is_empty());

@@ -21,9 +21,7 @@ use crate::resilience::{MS, SECOND};
 use crate::sim::experiments::contention::Strategy;
 
 /// The wall time one frame may spend on the sweep, ms.
-const WORK_PER_FRAME_MS: f64 = 12.0;
-/// The first frame's share of events, before the frame time has been measured.
-const FIRST_SLICE_EVENTS: u64 = 20_000;
+const WORK_PER_FRAME_MS: f64 = 8.0;
 
 /// Properties of [`JitterView`].
 #[derive(Properties, PartialEq)]
@@ -52,21 +50,18 @@ fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
-/// While the sweep has work left, sends one slice of it per animation frame, sized so a slice
-/// takes about [`WORK_PER_FRAME_MS`] (measured on the previous frame).
+/// While the sweep has work left, sends one slice of it per animation frame: runs for about
+/// [`WORK_PER_FRAME_MS`] of the page's clock.
 #[hook]
 fn use_sweep_frames(working: bool, handled: u64, dispatch: Callback<JitterAction>) {
-    let events = use_mut_ref(|| FIRST_SLICE_EVENTS);
     use_effect_with((working, handled), move |&(working, _)| {
         let handle = Rc::new(Cell::new(None::<i32>));
         if working {
             let frame = Closure::once_into_js(move |_: f64| {
-                let budget = *events.borrow();
-                let start = now_ms();
-                dispatch.emit(JitterAction::Work(budget));
-                let took = (now_ms() - start).max(0.5);
-                let next = budget as f64 * (WORK_PER_FRAME_MS / took).clamp(0.25, 2.0);
-                *events.borrow_mut() = next.clamp(1_000.0, 2_000_000.0) as u64;
+                dispatch.emit(JitterAction::WorkFor {
+                    ms: WORK_PER_FRAME_MS,
+                    clock: now_ms,
+                });
             });
             if let Some(w) = web_sys::window() {
                 handle.set(w.request_animation_frame(frame.unchecked_ref()).ok());
@@ -308,7 +303,7 @@ const STRIP_FRAME: Frame = Frame {
     left: 44.0,
     top: 6.0,
     width: 426.0,
-    height: 170.0,
+    height: 240.0,
 };
 
 /// One run: a row per client, a mark per write (a longer, darker one for the write that won).
@@ -339,7 +334,7 @@ fn strip_figure(props: &StripFigureProps) -> Html {
         <figure class="jitter-figure jitter-strip" id={ids.id(&format!("jitter-strip-chart-{}", props.slot + 1))}
             data-strategy={s.strategy.key()}>
             <figcaption>{ &caption }</figcaption>
-            <svg viewBox="0 0 480 204" role="img"
+            <svg viewBox="0 0 480 274" role="img"
                 aria-label={format!("{caption}. Each row is a client, each mark a write; the long marks are the writes that succeeded.")}>
                 <rect class="strip-ground" x={n(f.left)} y={n(f.top)} width={n(f.width)} height={n(f.height)} />
                 <path class={classes!("strip-lost", format!("strategy-{}", s.strategy.key()))} d={lost.clone()} />

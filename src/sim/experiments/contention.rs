@@ -192,18 +192,24 @@ struct Client {
 }
 
 /// The network's delay, |N(mean, sd)| rounded to the microsecond.
-struct Network(Option<Normal<f64>>, Micros);
+struct Network {
+    /// The normal distribution; `None` if its parameters cannot make one.
+    normal: Option<Normal<f64>>,
+    mean: Micros,
+}
 
 impl Network {
     fn new(cfg: &ContentionConfig) -> Network {
-        let normal = Normal::new(cfg.delay_mean as f64, cfg.delay_sd as f64).ok();
-        Network(normal, cfg.delay_mean)
+        Network {
+            normal: Normal::new(cfg.delay_mean as f64, cfg.delay_sd as f64).ok(),
+            mean: cfg.delay_mean,
+        }
     }
 
     fn delay<R: Rng + ?Sized>(&self, rng: &mut R) -> Micros {
-        match &self.0 {
+        match &self.normal {
             Some(normal) => normal.sample(rng).abs().round() as Micros,
-            None => self.1,
+            None => self.mean,
         }
     }
 }
