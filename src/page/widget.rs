@@ -18,11 +18,13 @@ pub enum WidgetKind {
     LessonTable,
     /// One of the exercises, by its number (1 to 4).
     Exercise(u8),
+    /// One step of a guided lesson (`lesson`, `step` attributes), with Next and Back.
+    LessonStep,
 }
 
 impl WidgetKind {
     /// Every kind, in the order a course author's documentation lists them.
-    pub const ALL: [WidgetKind; 8] = [
+    pub const ALL: [WidgetKind; 9] = [
         WidgetKind::Playground,
         WidgetKind::CircuitDiagram,
         WidgetKind::Histogram,
@@ -31,6 +33,7 @@ impl WidgetKind {
         WidgetKind::Exercise(2),
         WidgetKind::Exercise(3),
         WidgetKind::Exercise(4),
+        WidgetKind::LessonStep,
     ];
 
     /// The value of the `kind` attribute.
@@ -41,6 +44,7 @@ impl WidgetKind {
             WidgetKind::Histogram => "histogram".into(),
             WidgetKind::LessonTable => "lesson-table".into(),
             WidgetKind::Exercise(n) => format!("exercise-{n}"),
+            WidgetKind::LessonStep => "lesson-step".into(),
         }
     }
 

@@ -45,6 +45,8 @@ pub struct Step {
     pub settings: &'static [(&'static str, &'static str)],
     /// The moment the step plays to, in seconds.
     pub play_to: f64,
+    /// The one control the step offers to try a variation (a knob's key), if any.
+    pub knob: Option<&'static str>,
     /// What to look at, in order.
     pub views: &'static [View],
     /// What to notice.
@@ -192,6 +194,21 @@ impl Step {
     }
 }
 
+/// The step a `lesson-step` widget's settings name (`lesson`, `step`), with a notice per
+/// setting it could not use, other attributes included (a step brings its own settings).
+pub fn widget_step(settings: &[(String, String)]) -> (StepRef, Vec<String>) {
+    let (step, mut notices) = StepRef::from_pairs(settings);
+    for (key, _) in settings {
+        if key != "lesson" && key != "step" {
+            notices.push(format!(
+                "{key}: a lesson-step widget takes only lesson and step (its step sets the rest); \
+                 ignored."
+            ));
+        }
+    }
+    (step, notices)
+}
+
 /// The playground's query string for `page` (for "open this step in the playground").
 pub fn playground_query(page: &Page) -> String {
     to_query(page)
@@ -214,6 +231,9 @@ mod tests {
             for step in lesson.steps() {
                 assert!(!step.text.is_empty() && !step.views.is_empty() && !step.notice.is_empty());
                 assert!(step.play_to > 0.0, "{}", step.title);
+                if let Some(key) = step.knob {
+                    assert!(super::super::knobs::knob(key).is_some(), "{key}");
+                }
             }
         }
     }
@@ -296,6 +316,16 @@ mod tests {
         };
         assert_eq!(last.next(), None);
         assert_eq!(first.next().unwrap().back(), Some(first));
+    }
+
+    #[test]
+    fn a_widget_reads_its_step_and_names_what_it_ignores() {
+        let (s, n) = widget_step(&pairs("lesson=km0&step=3"));
+        assert_eq!((s.lesson, s.index, n.len()), (Lesson::Km0, 2, 0));
+        let (s, n) = widget_step(&pairs("lesson=northwind&step=9&cooldown=2s"));
+        assert_eq!((s.lesson, s.index), (Lesson::Northwind, 0));
+        assert_eq!(n.len(), 2, "{n:?}");
+        assert!(n[1].starts_with("cooldown:"), "{n:?}");
     }
 
     #[test]
