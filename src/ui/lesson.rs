@@ -111,14 +111,17 @@ fn step_address(step: StepRef, projector: bool) -> String {
 pub fn lesson_deck(props: &LessonDeckProps) -> Html {
     let ids = use_ids();
     let at = use_state(|| props.start);
+    let moved = use_state(|| false);
     let projector = use_state(|| props.projector);
     let standalone = props.standalone;
     let go = {
         let at = at.clone();
+        let moved = moved.clone();
         let projector = projector.clone();
         Callback::from(move |to: Option<StepRef>| {
             let Some(to) = to else { return };
             at.set(to);
+            moved.set(true);
             if standalone {
                 if let Some(w) = web_sys::window() {
                     if let Ok(h) = w.history() {
@@ -221,7 +224,7 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
     html! {
         <div {class}>
             if !props.notices.is_empty() {
-                <ul class="notice lesson-page-notices" role="alert" id={ids.id("lesson-notices")}>
+                <ul class="notice lesson-page-notices" role="alert" id={ids.id("lesson-page-notices")}>
                     { for props.notices.iter().map(|n| html! { <li>{ n }</li> }) }
                 </ul>
             }
@@ -242,7 +245,7 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                     <span>{ "Projector" }</span>
                 </label>
             </nav>
-            <LessonStepView key={step.query()} step={step} on_go={go}
+            <LessonStepView key={step.query()} step={step} on_go={go} take_focus={*moved && !standalone}
                 standalone={standalone} playground_url={props.playground_url.clone()} dark={props.dark} />
         </div>
     }
@@ -252,6 +255,9 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
 #[derive(Properties, PartialEq)]
 struct LessonStepViewProps {
     step: StepRef,
+    /// Take the keyboard's focus when mounted (a widget whose step just changed: the button
+    /// pressed went with the old step, and the keys must still reach the widget).
+    take_focus: bool,
     on_go: Callback<Option<StepRef>>,
     standalone: bool,
     playground_url: AttrValue,
@@ -274,6 +280,15 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     let (state, dispatch) = use_page(&initial);
     let page = &state.0;
     let moment = step.moment();
+    let root = use_node_ref();
+    {
+        let root = root.clone();
+        use_effect_with(props.take_focus, move |&take| {
+            if let Some(el) = root.cast::<web_sys::HtmlElement>().filter(|_| take) {
+                let _ = el.focus();
+            }
+        });
+    }
     {
         // Playing from before the moment pauses there, so the class sees what the step is about.
         let last = use_mut_ref(|| page.playhead);
@@ -372,7 +387,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     };
     let widget_keys = (!props.standalone).then_some(keys);
     html! {
-        <article class="lesson-step" data-lesson-step={(here.index + 1).to_string()}
+        <article ref={root} class="lesson-step" data-lesson-step={(here.index + 1).to_string()}
             data-lesson={here.lesson.key()} aria-labelledby={ids.id("lesson-step-title")}
             tabindex={(!props.standalone).then_some("0")} onkeydown={widget_keys}>
             <div class="lesson-text">
