@@ -291,6 +291,25 @@ mod tests {
     }
 
     #[test]
+    fn the_style_sheet_uses_the_checked_colours() {
+        let css = include_str!("../../static/style.css");
+        for (var, at) in [
+            ("--band-closed", 1),
+            ("--band-open", 2),
+            ("--band-half-open", 3),
+            ("--mark", 4),
+        ] {
+            let (_, light, dark) = TIMELINE_COLOURS[at];
+            for colour in [light, dark] {
+                assert!(
+                    css.contains(&format!("{var}: {colour};")),
+                    "{var}: {colour}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn timeline_colours_pass_wcag_aa_on_their_panel() {
         assert!((contrast("#000000", "#ffffff") - 21.0).abs() < 1e-9);
         assert!((contrast("#777777", "#777777") - 1.0).abs() < 1e-9);
