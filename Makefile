@@ -105,7 +105,7 @@ test-wasm:
 
 test-e2e:
 	cargo test --locked --features e2e --test e2e --test e2e_widgets --test e2e_exercises \
-	  --test e2e_phone --test e2e_offline --test e2e_reliability -- --test-threads=1
+	  --test e2e_lessons --test e2e_phone --test e2e_offline --test e2e_reliability -- --test-threads=1
 
 # The 30-minute soak in headless Chromium (not part of `make test`); SOAK_MINUTES=2 for a
 # short one.
@@ -118,6 +118,7 @@ bench:
 # Frame times of the built page in headless Chromium (figures for the README, not a test).
 measure-page: dist
 	cargo test --locked --features e2e --test e2e measure_page_performance -- --ignored --nocapture
+	cargo test --locked --features e2e --test e2e_lessons measure_step_slider -- --ignored --nocapture
 
 # Time to the diagram on a slow link (1.6 Mbit/s, 150 ms, CPU 4x), served plain and
 # precompressed (figures for the README, not a test).

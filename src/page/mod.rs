@@ -8,6 +8,8 @@ pub mod export;
 pub mod jitter;
 pub mod knobs;
 pub mod latency;
+pub mod lessons;
+pub mod markers;
 pub mod permalink;
 pub mod replay;
 pub mod requests;

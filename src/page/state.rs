@@ -55,6 +55,8 @@ pub struct Run {
     pub bands: Vec<Band>,
     /// The outcomes the counters show (see [`shown_outcomes`]).
     pub outcomes: Vec<Outcome>,
+    /// The events the timeline marks (see [`super::markers::markers`]).
+    pub markers: Vec<super::markers::Marker>,
 }
 
 impl Run {
@@ -72,6 +74,7 @@ impl Run {
             Vec::new()
         };
         let outcomes = shown_outcomes(&trace);
+        let markers = super::markers::markers(&trace, &config);
         Ok(Run {
             config,
             trace,
@@ -79,6 +82,7 @@ impl Run {
             finished,
             bands,
             outcomes,
+            markers,
         })
     }
 }

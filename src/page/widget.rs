@@ -21,11 +21,13 @@ pub enum WidgetKind {
     Exercise(u8),
     /// The backoff blog's contention experiment, five strategies side by side.
     Jitter,
+    /// One step of a guided lesson (`lesson`, `step` attributes), with Next and Back.
+    LessonStep,
 }
 
 impl WidgetKind {
     /// Every kind, in the order a course author's documentation lists them.
-    pub const ALL: [WidgetKind; 9] = [
+    pub const ALL: [WidgetKind; 10] = [
         WidgetKind::Playground,
         WidgetKind::CircuitDiagram,
         WidgetKind::Histogram,
@@ -35,6 +37,7 @@ impl WidgetKind {
         WidgetKind::Exercise(3),
         WidgetKind::Exercise(4),
         WidgetKind::Jitter,
+        WidgetKind::LessonStep,
     ];
 
     /// The value of the `kind` attribute.
@@ -46,6 +49,7 @@ impl WidgetKind {
             WidgetKind::LessonTable => "lesson-table".into(),
             WidgetKind::Exercise(n) => format!("exercise-{n}"),
             WidgetKind::Jitter => "jitter".into(),
+            WidgetKind::LessonStep => "lesson-step".into(),
         }
     }
 

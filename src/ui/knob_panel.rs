@@ -18,7 +18,8 @@ pub struct KnobPanelProps {
     pub on_action: Callback<Action>,
 }
 
-fn slider(
+/// The control of one knob: a slider with its number field, or a select for a choice.
+pub(super) fn slider(
     knob: &'static Knob,
     full: &CascadeConfig,
     disabled: bool,

@@ -9,6 +9,7 @@ mod histogram;
 mod ids;
 mod jitter;
 mod knob_panel;
+mod lesson;
 mod lesson_table;
 mod load_chart;
 mod palette;
@@ -76,10 +77,16 @@ pub fn start() {
         &JsValue::from_str("__resiliencePlaygroundStarted"),
         &JsValue::TRUE,
     );
-    let Some(root) = window
-        .document()
-        .and_then(|document| document.get_element_by_id(ROOT_ID))
-    else {
+    let document = window.document();
+    if let Some(root) = document
+        .as_ref()
+        .and_then(|d| d.get_element_by_id(lesson::LESSON_ROOT_ID))
+    {
+        root.set_inner_html("");
+        yew::Renderer::<lesson::LessonApp>::with_root(root).render();
+        return;
+    }
+    let Some(root) = document.and_then(|document| document.get_element_by_id(ROOT_ID)) else {
         return;
     };
     root.set_inner_html("");

@@ -59,19 +59,7 @@ pub fn use_playback(playing: bool, dispatch: Callback<Action>) {
 /// The action a key press asks for: space plays or pauses, arrows step (Shift: ten steps),
 /// `r` goes back to the start. Keys typed into a field or pressed on a control are left to it.
 pub fn shortcut_action(e: &KeyboardEvent) -> Option<Action> {
-    if e.ctrl_key() || e.meta_key() || e.alt_key() {
-        return None;
-    }
-    let on_control = e
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|el| {
-            matches!(
-                el.tag_name().as_str(),
-                "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
-            )
-        });
-    if on_control {
+    if !is_shortcut(e) {
         return None;
     }
     let steps = if e.shift_key() { 10 } else { 1 };
@@ -82,6 +70,24 @@ pub fn shortcut_action(e: &KeyboardEvent) -> Option<Action> {
         "r" | "R" => Some(Action::Seek(0)),
         _ => None,
     }
+}
+
+/// True when a key press may be a shortcut: no Ctrl, Meta or Alt, and not typed into a field
+/// or pressed on a control (those keys are the control's).
+pub fn is_shortcut(e: &KeyboardEvent) -> bool {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() {
+        return false;
+    }
+    let on_control = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| {
+            matches!(
+                el.tag_name().as_str(),
+                "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
+            )
+        });
+    !on_control
 }
 
 /// A key handler for one element (a widget) that sends the shortcuts' actions to `dispatch`.

@@ -76,6 +76,46 @@ pub fn timeline(props: &TimelineProps) -> Html {
             </svg>
         }
     });
+    let markers = &props.run.markers;
+    let marks_strip = (!markers.is_empty()).then(|| {
+        html! {
+            <svg class="marks-strip" viewBox="0 0 1000 10" preserveAspectRatio="none" aria-hidden="true">
+                { for markers.iter().map(|m| {
+                    let x = format!("{:.2}", pct(m.at) * 10.0);
+                    html! { <line class={classes!("mark-line", m.kind.key())} x1={x.clone()} x2={x} y1="0" y2="10" /> }
+                }) }
+            </svg>
+        }
+    });
+    let legend = (!bands.is_empty()).then(|| {
+        html! {
+            <p class="band-legend" id={ids.id("band-legend")}>
+                <span class="band-key band-closed">{ "closed" }</span>
+                <span class="band-key band-open">{ "open" }</span>
+                <span class="band-key band-half-open">{ "half-open" }</span>
+                <span class="band-what">{ "the breaker's state over time" }</span>
+            </p>
+        }
+    });
+    let marker_list = (!markers.is_empty()).then(|| {
+        html! {
+            <ol class="timeline-markers" id={ids.id("timeline-markers")} aria-label="Marked events">
+                { for markers.iter().map(|m| {
+                    let at = m.at;
+                    let onclick = a.reform(move |_: MouseEvent| Action::Seek(at));
+                    html! {
+                        <li class={classes!("marker", m.kind.key())} data-marker={m.kind.key()}
+                            data-at={format!("{:.1}", m.at as f64 / 1e6)}>
+                            <button type="button" class="marker-seek" {onclick}
+                                aria-label={format!("{}: {}; move the playhead there", clock(m.at, props.clock_start), m.label)}>
+                                <strong>{ clock(m.at, props.clock_start) }</strong>{ " " }{ &m.label }
+                            </button>
+                        </li>
+                    }
+                }) }
+            </ol>
+        }
+    });
     let f = &props.frame;
     let in_flight = f.arrived.saturating_sub(f.finished.total());
     let counted = props.counted.as_ref().unwrap_or(&props.run.outcomes);
@@ -111,10 +151,13 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 min="0" max={(props.run.span / BUCKET).to_string()} step="1"
                 value={(props.playhead / BUCKET).to_string()} oninput={on_scrub} />
             { band.unwrap_or_default() }
+            { marks_strip.unwrap_or_default() }
+            { legend.unwrap_or_default() }
             <div class="marks">
                 <span style={format!("left: {:.2}%", pct(props.run.config.duration))}
                     class={classes!("mark", (pct(props.run.config.duration) > 80.0).then_some("from-right"))}>{ "arrivals stop" }</span>
             </div>
+            { marker_list.unwrap_or_default() }
             <div class="counters" aria-label="Requests so far">
                 <span class="chip">{ "arrived " }<strong id={ids.id("count-arrived")}>{ f.arrived }</strong></span>
                 { for counters }

@@ -36,7 +36,14 @@ pub fn widget(props: &WidgetProps) -> Html {
         let (page, notices) = spec.page(prefers_dark());
         (Shared(Rc::new(page)), notices)
     });
-    let (initial, notices) = (&start.0, &start.1);
+    let lesson_step = (props.spec.kind == WidgetKind::LessonStep)
+        .then(|| crate::page::lessons::widget_step(&props.spec.settings));
+    let (initial, mut notices) = (&start.0, start.1.clone());
+    if let Some((_, more)) = &lesson_step {
+        // A step brings its own settings: only the widget's own notices and the step's count.
+        notices = props.spec.notices.clone();
+        notices.extend(more.iter().cloned());
+    }
     let kind = props.spec.kind;
     let look = &props.spec.look;
     let chrome = look.chrome;
@@ -55,6 +62,13 @@ pub fn widget(props: &WidgetProps) -> Html {
                 <h2 class="widget-title">{ "Backoff and jitter, side by side" }</h2>
                 <JitterView settings={props.spec.jitter()} autostart=true />
             </div>
+        },
+        WidgetKind::LessonStep => match lesson_step {
+            Some((step, _)) => html! {
+                <super::lesson::LessonDeck start={step} playground_url={props.playground_url.clone()}
+                    dark={initial.dark} projector={initial.projector} />
+            },
+            None => Html::default(),
         },
     };
     html! {

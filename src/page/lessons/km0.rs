@@ -1,0 +1,243 @@
+//! Lesson 000 as steps: Kilometre Zero's cascade, then one pattern at a time.
+
+use super::{Rule, Step, View};
+
+/// The steps of the Kilometre Zero lesson.
+pub const STEPS: &[Step] = &[
+    Step {
+        title: "A slow inventory, and nothing in the way",
+        text: &[
+            "orders has a fixed number of workers. Every order asks inventory to reserve the \
+             stock, and the worker waits for the answer. At 3 s inventory's disk goes bad: an \
+             answer that took 40 ms now takes 4 s.",
+            "Nothing limits the wait, so the workers are soon all stuck on inventory and new \
+             orders queue behind them. Nobody fails; everybody waits.",
+        ],
+        settings: &[("preset", "none")],
+        play_to: 12.0,
+        knob: Some("threads"),
+        views: &[View::Topology, View::Load],
+        notice: &[Rule::WorkersFull, Rule::QueuePeak, Rule::Drain],
+    },
+    Step {
+        title: "Capacity is workers divided by time per call",
+        text: &[
+            "Kilometre Zero runs 3 replicas of 32 threads: 96 workers. While each call takes \
+             4 s, 96 workers can finish 96 / 4 = 24 orders a second, and 100 keep arriving.",
+            "The difference does not vanish: it piles up in front of the workers, every second \
+             the slowdown lasts.",
+        ],
+        settings: &[("preset", "none"), ("threads", "96")],
+        play_to: 12.0,
+        knob: Some("threads"),
+        views: &[View::Load, View::Topology],
+        notice: &[
+            Rule::Throughput {
+                from: 8.0,
+                to: 12.0,
+            },
+            Rule::WorkersFull,
+            Rule::QueuePeak,
+        ],
+    },
+    Step {
+        title: "Kong's pool runs dry, and /catalog goes down with orders",
+        text: &[
+            "On the Saturday the waiting spreads one hop further out. Kong keeps a connection \
+             open for each request until orders answers it, and its pool has 200. Once they are \
+             all held by stuck orders, Kong refuses everything with a 503.",
+            "GET /catalog does not touch inventory at all, but it shares Kong's pool, so it \
+             fails too. The failover at 10:12:30 comes too late to help at once: the queues are \
+             full of work whose clients have gone.",
+        ],
+        settings: &[("preset", "saturday")],
+        play_to: 35.0,
+        knob: Some("threads"),
+        views: &[View::Topology, View::Load],
+        notice: &[Rule::GatewayFull, Rule::CatalogAnswered, Rule::WorkersFull],
+    },
+    Step {
+        title: "A timeout gives the worker back",
+        text: &[
+            "A timeout of 300 ms, a few times inventory's normal p99, caps what one call can \
+             cost. The worker is free again after 300 ms whatever inventory does, so 32 \
+             workers keep up with 100 orders a second and nothing queues.",
+            "The price: every call after 3 s fails, after 300 ms of useless waiting, and \
+             inventory still receives the full load while it tries to recover.",
+        ],
+        settings: &[("preset", "timeout")],
+        play_to: 12.0,
+        knob: Some("timeout"),
+        views: &[View::Topology, View::Latency],
+        notice: &[Rule::QueuePeak, Rule::Outcomes, Rule::InventoryLoad],
+    },
+    Step {
+        title: "One budget for the whole request, passed down",
+        text: &[
+            "POST /orders promises an answer within 500 ms. That promise is a budget: each call \
+             inside the request spends from it, and the next one only gets what is left. A \
+             retry that cannot finish in the remainder is not started.",
+            "The same deadline travels with the call (a gRPC deadline, or a header holding the \
+             instant), so inventory can stop working on an answer nobody will read.",
+        ],
+        settings: &[("preset", "ex1-budget")],
+        play_to: 12.0,
+        knob: Some("attempts"),
+        views: &[View::Latency, View::Topology],
+        notice: &[Rule::WorstCase, Rule::LongestService, Rule::Outcomes],
+    },
+    Step {
+        title: "Retries multiply the load",
+        text: &[
+            "Retrying a failed call is the obvious reflex. Against a dependency that is slow for \
+             everyone, each retry is one more call of full cost: three attempts of 300 ms hold a \
+             worker for most of a second, so 32 workers fall behind and a queue forms again.",
+            "Inventory gets no rest either: every worker is busy calling it again.",
+        ],
+        settings: &[
+            ("preset", "timeout"),
+            ("patterns", "timeout,retries"),
+            ("attempts", "3"),
+        ],
+        play_to: 12.0,
+        knob: Some("attempts"),
+        views: &[View::Load, View::Topology],
+        notice: &[Rule::Retries, Rule::InventoryLoad, Rule::QueuePeak],
+    },
+    Step {
+        title: "Jitter spreads retries, a budget caps them",
+        text: &[
+            "Two rules make retries safe. Jitter: wait a random time, up to a growing cap, so \
+             clients that failed together do not come back together. A retry budget: retries \
+             may add only a small share (here 10%) to the normal calls, however bad things get.",
+            "Compare the calls reaching inventory with the step before: the budget is spent in \
+             the first moments of the slowdown, then almost every failure is final.",
+        ],
+        settings: &[
+            ("preset", "timeout"),
+            ("patterns", "timeout,retries,retry_budget"),
+            ("attempts", "3"),
+            ("jitter", "full"),
+        ],
+        play_to: 12.0,
+        knob: Some("retry_budget_ratio"),
+        views: &[View::Load, View::Topology],
+        notice: &[Rule::Retries, Rule::InventoryLoad, Rule::Outcomes],
+    },
+    Step {
+        title: "The circuit breaker stops calling",
+        text: &[
+            "A breaker counts the recent results of the call. When too many fail, it opens: \
+             calls fail at once without reaching inventory. After a cool-down it lets a few \
+             probes through, and closes again only if they succeed.",
+            "orders stops wasting 300 ms per request, and inventory gets a break in which it \
+             can recover.",
+        ],
+        settings: &[("preset", "cb")],
+        play_to: 12.0,
+        knob: Some("cooldown"),
+        views: &[View::Diagram, View::Load],
+        notice: &[Rule::BreakerOpens, Rule::BreakerCycle, Rule::Outcomes],
+    },
+    Step {
+        title: "Why the printed table opens in a fifth of a second: the window",
+        text: &[
+            "The lesson's table shows the breaker opening almost as soon as the failures start. \
+             Its code keeps 10 s of results, though: the 3 healthy seconds leave about 300 \
+             successes in the window, and the ratio reaches 50% only once as many failures have \
+             joined them.",
+            "With a 1 s window the old successes leave quickly and the breaker trips about \
+             0.2 s after the first timeout, close to the printed figures. Compare the opening \
+             time with the previous step's.",
+        ],
+        settings: &[("preset", "cb"), ("window", "1")],
+        play_to: 5.0,
+        knob: Some("window"),
+        views: &[View::Diagram, View::Load],
+        notice: &[Rule::BreakerOpens, Rule::Outcomes],
+    },
+    Step {
+        title: "A bulkhead keeps workers for other work",
+        text: &[
+            "A bulkhead is a small, separate allowance for one dependency: here 8 permits for \
+             inventory, a permit being needed to call it. A request that cannot get one within \
+             50 ms fails fast instead of joining the wait.",
+            "This run has no timeout and no breaker, as in the first step. Inventory still \
+             answers in 4 s, but it can hold only 8 workers; the rest stay free for whatever \
+             does not need inventory, and no queue forms.",
+        ],
+        settings: &[("preset", "bulkhead"), ("patterns", "bulkhead")],
+        play_to: 12.0,
+        knob: Some("permits"),
+        views: &[View::Topology, View::Load],
+        notice: &[Rule::BulkheadCap, Rule::QueuePeak, Rule::Outcomes],
+    },
+    Step {
+        title: "Shedding load, lowest priority first",
+        text: &[
+            "When more arrives than can be done, queueing only makes every answer late. Load \
+             shedding refuses early, with a 503 and a Retry-After, once too many requests are \
+             in orders.",
+            "The limit depends on the request's priority: low-priority work (reports, probes) \
+             is refused from 30 in flight, normal from 60, and a customer's order only from \
+             90, so the orders that matter most still get in.",
+        ],
+        settings: &[
+            ("preset", "none"),
+            ("threads", "96"),
+            ("patterns", "load_shed"),
+            ("priority_low", "0.2"),
+            ("priority_high", "0.3"),
+        ],
+        play_to: 12.0,
+        knob: Some("shed_normal"),
+        views: &[View::Topology, View::Load],
+        notice: &[Rule::Shed, Rule::QueuePeak, Rule::Outcomes],
+    },
+    Step {
+        title: "Hedging is for a slow tail, not for a sick dependency",
+        text: &[
+            "A hedged call sends a second copy when the first has not answered by the usual \
+             p95, and keeps whichever answer comes first. When a few calls are slow by bad \
+             luck, it trims the tail for about 5% more load. Only for calls that are safe to \
+             repeat: reads, or writes with an idempotency key.",
+            "Here inventory is slow for everyone: the copies are as slow as the originals.",
+        ],
+        settings: &[("preset", "timeout"), ("patterns", "timeout,hedge")],
+        play_to: 12.0,
+        knob: Some("max_hedges"),
+        views: &[View::Load, View::Latency],
+        notice: &[Rule::Hedges, Rule::InventoryLoad],
+    },
+    Step {
+        title: "Idempotency keys make a resend safe",
+        text: &[
+            "After a timeout Anna's browser cannot tell whether her order was created. If it \
+             sends the order again, the second copy creates a second order, unless both copies \
+             carry the same idempotency key and orders answers the second with the first \
+             one's result.",
+            "On the Saturday the front end resends, and orders keeps finishing work for clients \
+             who stopped waiting long ago.",
+        ],
+        settings: &[("preset", "saturday")],
+        play_to: 50.0,
+        knob: None,
+        views: &[View::Topology, View::Load],
+        notice: &[Rule::StaleWork, Rule::GatewayFull],
+    },
+    Step {
+        title: "Retry in one layer only",
+        text: &[
+            "Inventory is down for 30 s. The front end tries 3 times, the library 3 times for \
+             each of those, and the Envoy sidecar 3 times for each library attempt: one order \
+             becomes up to 27 calls against a service that is trying to come back.",
+            "Pick one layer to retry, the one that knows what is safe to repeat, and set the \
+             others to zero. Timeouts, though, belong in every layer.",
+        ],
+        settings: &[("preset", "ex3-retry-layers")],
+        play_to: 10.0,
+        knob: Some("attempts"),
+        views: &[View::Load],
+        notice: &[Rule::InventoryLoad, Rule::Retries],
+    },
+];

@@ -1,0 +1,344 @@
+//! Guided lessons as data: each lesson a list of steps, each step one idea with a short text,
+//! the run that shows it (a preset and the playground's own settings), the moment to play to,
+//! the views to look at and the rules that say, with the run's own figures, what to notice.
+//! The lesson page, the `lesson-step` widget and the tests all walk these lists.
+
+mod km0;
+mod northwind;
+pub mod rules;
+
+pub use rules::{Reading, Rule};
+
+use super::permalink::{from_pairs, to_query};
+use super::state::Page;
+
+/// One of the two lessons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lesson {
+    /// Lesson 000, Kilometre Zero's Saturday cascade and every pattern that stops it.
+    Km0,
+    /// Lesson 004, Northwind's flash sale and its Resilience4j settings.
+    Northwind,
+}
+
+/// A view a step shows under its timeline (which every step has).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// Anna, Kong, orders and inventory with their meters.
+    Topology,
+    /// The breaker's state diagram.
+    Diagram,
+    /// The latency histogram.
+    Latency,
+    /// Requests per second by outcome, the workers and the queue over time.
+    Load,
+}
+
+/// One step of a lesson.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Step {
+    /// Its heading.
+    pub title: &'static str,
+    /// Its text, a paragraph per item.
+    pub text: &'static [&'static str],
+    /// The run, as the playground's permalink settings (`preset`, `patterns`, knobs, `latency`).
+    pub settings: &'static [(&'static str, &'static str)],
+    /// The moment the step plays to, in seconds.
+    pub play_to: f64,
+    /// The one control the step offers to try a variation (a knob's key), if any.
+    pub knob: Option<&'static str>,
+    /// What to look at, in order.
+    pub views: &'static [View],
+    /// What to notice.
+    pub notice: &'static [Rule],
+}
+
+impl Lesson {
+    /// Both lessons.
+    pub const ALL: [Lesson; 2] = [Lesson::Km0, Lesson::Northwind];
+
+    /// The value of `lesson=` in the address and of the widget's `lesson` attribute.
+    pub fn key(self) -> &'static str {
+        match self {
+            Lesson::Km0 => "km0",
+            Lesson::Northwind => "northwind",
+        }
+    }
+
+    /// Its heading.
+    pub fn title(self) -> &'static str {
+        match self {
+            Lesson::Km0 => "Kilometre Zero: a slow inventory and the patterns that contain it",
+            Lesson::Northwind => "Northwind: the flash sale and its Resilience4j settings",
+        }
+    }
+
+    /// The lesson a key names.
+    pub fn parse(key: &str) -> Option<Lesson> {
+        Lesson::ALL.into_iter().find(|l| l.key() == key.trim())
+    }
+
+    /// Its steps, in order.
+    pub fn steps(self) -> &'static [Step] {
+        match self {
+            Lesson::Km0 => km0::STEPS,
+            Lesson::Northwind => northwind::STEPS,
+        }
+    }
+}
+
+/// A step picked by lesson and number (1-based, as the address writes it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StepRef {
+    /// The lesson.
+    pub lesson: Lesson,
+    /// The step's index in [`Lesson::steps`] (0-based).
+    pub index: usize,
+}
+
+impl StepRef {
+    /// The step itself.
+    pub fn step(self) -> &'static Step {
+        &self.lesson.steps()[self.index.min(self.lesson.steps().len() - 1)]
+    }
+
+    /// The step after this one, if any.
+    pub fn next(self) -> Option<StepRef> {
+        (self.index + 1 < self.lesson.steps().len()).then_some(StepRef {
+            index: self.index + 1,
+            ..self
+        })
+    }
+
+    /// The step before this one, if any.
+    pub fn back(self) -> Option<StepRef> {
+        self.index
+            .checked_sub(1)
+            .map(|index| StepRef { index, ..self })
+    }
+
+    /// The step's own query string, `lesson=km0&step=3`.
+    pub fn query(self) -> String {
+        format!("lesson={}&step={}", self.lesson.key(), self.index + 1)
+    }
+
+    /// Reads `lesson` and `step` from `pairs` (an address's query or a widget's attributes);
+    /// a missing or bad value becomes the first lesson or step, with a notice naming it and
+    /// what it allows. Other keys are left for the caller.
+    pub fn from_pairs(pairs: &[(String, String)]) -> (StepRef, Vec<String>) {
+        let mut notices = Vec::new();
+        let value = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.trim());
+        let names: Vec<&str> = Lesson::ALL.iter().map(|l| l.key()).collect();
+        let lesson = match value("lesson") {
+            None | Some("") => Lesson::Km0,
+            Some(v) => Lesson::parse(v).unwrap_or_else(|| {
+                notices.push(super::permalink::bad(
+                    "lesson",
+                    v,
+                    &format!("one of {}", names.join(", ")),
+                ));
+                Lesson::Km0
+            }),
+        };
+        let last = lesson.steps().len();
+        let index = match value("step") {
+            None | Some("") => 0,
+            Some(v) => match v.parse::<usize>() {
+                Ok(n) if (1..=last).contains(&n) => n - 1,
+                _ => {
+                    notices.push(format!(
+                        "step: \"{}\" is not a step of {} (1 to {last}); showing step 1.",
+                        v.chars().take(40).collect::<String>(),
+                        lesson.key()
+                    ));
+                    0
+                }
+            },
+        };
+        (StepRef { lesson, index }, notices)
+    }
+}
+
+impl Step {
+    /// The moment to play to, in microseconds.
+    pub fn moment(&self) -> u64 {
+        (self.play_to * 1e6).round() as u64
+    }
+
+    /// The playground page of this step, its playhead at the moment; and any setting that
+    /// could not be used (none, for the steps shipped: the tests check).
+    pub fn page(&self) -> (Page, Vec<String>) {
+        let mut pairs: Vec<(String, String)> = self
+            .settings
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        pairs.push(("t".into(), format!("{}", self.play_to)));
+        from_pairs(&pairs)
+    }
+
+    /// What to notice in `page`'s run: one sentence per rule that has something to say.
+    pub fn notices(&self, page: &Page) -> Vec<String> {
+        let Ok(run) = &page.run else {
+            return Vec::new();
+        };
+        let reading = Reading {
+            run,
+            marks: &run.markers,
+            clock_start: page.clock_start(),
+        };
+        self.notice
+            .iter()
+            .filter_map(|&rule| reading.say(rule))
+            .collect()
+    }
+}
+
+/// The step a `lesson-step` widget's settings name (`lesson`, `step`), with a notice per
+/// setting it could not use, other attributes included (a step brings its own settings).
+pub fn widget_step(settings: &[(String, String)]) -> (StepRef, Vec<String>) {
+    let (step, mut notices) = StepRef::from_pairs(settings);
+    for (key, _) in settings {
+        if key != "lesson" && key != "step" {
+            notices.push(format!(
+                "{key}: a lesson-step widget takes only lesson and step (its step sets the rest); \
+                 ignored."
+            ));
+        }
+    }
+    (step, notices)
+}
+
+/// The playground's query string for `page` (for "open this step in the playground").
+pub fn playground_query(page: &Page) -> String {
+    to_query(page)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(q: &str) -> Vec<(String, String)> {
+        super::super::permalink::parse_query(q).0
+    }
+
+    #[test]
+    fn the_lessons_have_the_steps_the_issue_asks_for() {
+        assert!(Lesson::Km0.steps().len() >= 10);
+        assert!(Lesson::Northwind.steps().len() >= 4);
+        for lesson in Lesson::ALL {
+            assert_eq!(Lesson::parse(lesson.key()), Some(lesson));
+            for step in lesson.steps() {
+                assert!(!step.text.is_empty() && !step.views.is_empty() && !step.notice.is_empty());
+                assert!(step.play_to > 0.0, "{}", step.title);
+                if let Some(key) = step.knob {
+                    assert!(super::super::knobs::knob(key).is_some(), "{key}");
+                }
+            }
+        }
+    }
+
+    /// Every step's run starts without a notice, plays to its moment, and every rule of it
+    /// says a sentence with figures from that run: digits, no NaN, no infinity.
+    #[test]
+    fn every_step_runs_and_its_notices_read_figures_from_the_run() {
+        for lesson in Lesson::ALL {
+            for (i, step) in lesson.steps().iter().enumerate() {
+                let (page, problems) = step.page();
+                assert!(
+                    problems.is_empty(),
+                    "{} {}: {problems:?}",
+                    lesson.key(),
+                    i + 1
+                );
+                let run = page.run.as_ref().expect("the step runs");
+                assert_eq!(page.playhead, step.moment().min(run.span), "{}", step.title);
+                let notices = step.notices(&page);
+                println!("{} {}. {}", lesson.key(), i + 1, step.title);
+                for n in &notices {
+                    println!("    - {n}");
+                }
+                assert_eq!(
+                    notices.len(),
+                    step.notice.len(),
+                    "{} {}: every rule has something to say",
+                    lesson.key(),
+                    i + 1
+                );
+                for n in &notices {
+                    assert!(n.chars().any(|c| c.is_ascii_digit()), "no figure: {n}");
+                    let lower = n.to_lowercase();
+                    assert!(!lower.contains("nan") && !lower.contains("inf"), "{n}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_figures_follow_the_run_not_the_text() {
+        // The same step with one knob changed says other figures.
+        let step = &Lesson::Km0.steps()[0];
+        let (page, _) = step.page();
+        let before = step.notices(&page);
+        let page = page.apply(crate::page::state::Action::SetKnob("threads", 64.0));
+        let after = step.notices(&page);
+        assert_ne!(before, after);
+        assert!(after[0].contains("64"), "{after:?}");
+    }
+
+    #[test]
+    fn steps_are_read_from_the_address_with_notices_for_bad_values() {
+        let (s, n) = StepRef::from_pairs(&pairs("lesson=northwind&step=2"));
+        assert_eq!((s.lesson, s.index), (Lesson::Northwind, 1));
+        assert!(n.is_empty());
+        assert_eq!(s.query(), "lesson=northwind&step=2");
+        let (s, n) = StepRef::from_pairs(&pairs(""));
+        assert_eq!((s.lesson, s.index, n.len()), (Lesson::Km0, 0, 0));
+        let (s, n) = StepRef::from_pairs(&pairs("lesson=%3Cb%3E&step=999"));
+        assert_eq!((s.lesson, s.index), (Lesson::Km0, 0));
+        assert_eq!(n.len(), 2, "{n:?}");
+        assert!(
+            n[0].starts_with("lesson:") && n[1].starts_with("step:"),
+            "{n:?}"
+        );
+        for bad in ["0", "-1", "two", "1.5"] {
+            let (s, n) = StepRef::from_pairs(&pairs(&format!("step={bad}")));
+            assert_eq!((s.index, n.len()), (0, 1), "{bad}");
+        }
+        let first = StepRef {
+            lesson: Lesson::Km0,
+            index: 0,
+        };
+        assert_eq!(first.back(), None);
+        let last = StepRef {
+            index: Lesson::Km0.steps().len() - 1,
+            ..first
+        };
+        assert_eq!(last.next(), None);
+        assert_eq!(first.next().unwrap().back(), Some(first));
+    }
+
+    #[test]
+    fn a_widget_reads_its_step_and_names_what_it_ignores() {
+        let (s, n) = widget_step(&pairs("lesson=km0&step=3"));
+        assert_eq!((s.lesson, s.index, n.len()), (Lesson::Km0, 2, 0));
+        let (s, n) = widget_step(&pairs("lesson=northwind&step=9&cooldown=2s"));
+        assert_eq!((s.lesson, s.index), (Lesson::Northwind, 0));
+        assert_eq!(n.len(), 2, "{n:?}");
+        assert!(n[1].starts_with("cooldown:"), "{n:?}");
+    }
+
+    #[test]
+    fn the_playground_link_rebuilds_the_step_s_run() {
+        for lesson in Lesson::ALL {
+            for step in lesson.steps() {
+                let (page, _) = step.page();
+                let query = playground_query(&page);
+                let (again, notices) = from_pairs(&pairs(&query));
+                assert!(notices.is_empty(), "{notices:?}");
+                assert_eq!(again.config(), page.config(), "{}", step.title);
+                assert_eq!(again.playhead, page.playhead);
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! Lesson 004 as steps: Northwind's flash sale, its bulkheads, its worst case and its fallback.
+
+use super::{Rule, Step, View};
+
+/// The steps of the Northwind lesson.
+pub const STEPS: &[Step] = &[
+    Step {
+        title: "The incident: slow, not down",
+        text: &[
+            "During a flash sale inventory-service's database picks a bad query plan: a \
+             reservation takes 8 s instead of 80 ms, and still succeeds. order-service sets no \
+             timeout on that call, and its 200 request threads are shared by every endpoint.",
+            "A fifth of the traffic is customers looking up their order history, which never \
+             touches inventory. Watch it wait all the same, behind the stuck reservations.",
+        ],
+        settings: &[("preset", "northwind-shared"), ("patterns", "none")],
+        play_to: 40.0,
+        knob: Some("threads"),
+        views: &[View::Topology, View::Load],
+        notice: &[Rule::WorkersFull, Rule::QueuePeak, Rule::Latency],
+    },
+    Step {
+        title: "One bulkhead shared by both calls",
+        text: &[
+            "Now the Resilience4j settings are on: a 2 s time limiter, 3 attempts, a breaker \
+             over the last 20 calls, and a bulkhead of 20 concurrent calls. But here the \
+             order-history lookup takes its permits from the same bulkhead.",
+            "Reservations waiting on inventory take the permits, and order history is refused \
+             whenever they are all held.",
+        ],
+        settings: &[("preset", "northwind-shared")],
+        play_to: 30.0,
+        knob: Some("permits"),
+        views: &[View::Topology, View::Diagram],
+        notice: &[Rule::HistoryAnswered, Rule::BulkheadCap, Rule::BreakerOpens],
+    },
+    Step {
+        title: "Separate bulkheads: the line that fixes the incident",
+        text: &[
+            "inventoryReservation and orderHistoryLookup each get their own 20 permits. However \
+             badly inventory behaves, it can only use up its own; the lookups keep theirs.",
+        ],
+        settings: &[("preset", "northwind-separate")],
+        play_to: 30.0,
+        knob: Some("permits"),
+        views: &[View::Topology, View::Load],
+        notice: &[Rule::HistoryAnswered, Rule::BulkheadCap],
+    },
+    Step {
+        title: "The worst case: timeout times attempts, plus the waits",
+        text: &[
+            "Each setting looks reasonable alone. Together, a 2 s limit on each of 3 attempts \
+             with 200 ms and then 400 ms between them means a caller can wait more than 6 s \
+             before it hears anything. Whoever calls order-service must accept that, or the \
+             settings must shrink.",
+        ],
+        settings: &[("preset", "northwind-separate")],
+        play_to: 20.0,
+        knob: Some("timeout"),
+        views: &[View::Latency, View::Diagram],
+        notice: &[Rule::WorstCase, Rule::LongestService, Rule::BreakerOpens],
+    },
+    Step {
+        title: "The fallback, and the job that must follow it",
+        text: &[
+            "When the retries give up, the breaker is open or the bulkhead is full, the order is \
+             not failed: it is accepted as provisional (PendingRetryAsync), a decision the \
+             checkout team made beforehand. The customer gets a fast, honest answer.",
+            "A provisional order is a promise. Something must reconcile each one when inventory \
+             answers again, confirm or cancel it, and flag those that stay provisional too long.",
+        ],
+        settings: &[("preset", "northwind-separate")],
+        play_to: 60.0,
+        knob: Some("cooldown"),
+        views: &[View::Load, View::Diagram],
+        notice: &[Rule::Fallback, Rule::BreakerCycle, Rule::Outcomes],
+    },
+];
