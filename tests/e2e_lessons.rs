@@ -323,6 +323,15 @@ async fn screenshots_of_steps() {
             .await;
             tokio::time::sleep(Duration::from_millis(300)).await;
             page.screenshot(&format!("lesson-{lesson}-{n}-1366")).await;
+            // On a laptop the step's text and its live views stand side by side.
+            let beside = page
+                .eval(
+                    "const t = document.querySelector('[data-lesson-step] .lesson-text').getBoundingClientRect();
+                     const v = document.querySelector('[data-lesson-step] .lesson-views').getBoundingClientRect();
+                     return v.left >= t.right && v.top < t.bottom;",
+                )
+                .await;
+            assert_eq!(beside, true, "{lesson} step {n}: text and views side by side at 1366 px");
         }
         browser::emulate_phone(&page.client, 390, 844).await;
         page.open(

@@ -162,8 +162,10 @@ pub fn state_diagram(props: &StateDiagramProps) -> Html {
             <svg class="state-diagram" viewBox="0 0 640 300" role="img"
                 aria-label={format!("Circuit breaker state diagram; now {state_name}")}>
                 <defs>
-                    <marker id={arrowhead.clone()} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8"
-                        markerHeight="8" orient="auto-start-reverse">
+                    // In user units: sized by the stroke, the head of the taken arrow (and of its
+                    // flash, 12 wide) would grow to several times the others.
+                    <marker id={arrowhead.clone()} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="20"
+                        markerHeight="20" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
                         <path d="M 0 0 L 10 5 L 0 10 z" />
                     </marker>
                 </defs>
