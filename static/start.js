@@ -1,5 +1,5 @@
-// Starts the playground page: downloads the simulator's WebAssembly from next to this file,
-// moving the loading notice's progress bar as the bytes arrive, then starts it. An external
+// Starts the playground page: downloads and compiles the simulator's WebAssembly from next to
+// this file, moving the loading notice's progress bar as the bytes arrive. An external
 // module rather than Trunk's inline start script (Trunk.toml: pattern_script), so the page's
 // Content-Security-Policy needs no 'unsafe-inline' for scripts.
 import init from "./resilience-playground.js";
@@ -15,38 +15,31 @@ function showFailure() {
   }
 }
 
-// The wasm as bytes, read piece by piece for the progress bar. A host that compresses it
-// gives the compressed length (or none), which the received bytes cannot be compared with:
-// the bar then waits without a figure.
+// The wasm's response, its bytes counted for the progress bar on their way to the compiler, so
+// the browser still compiles while it downloads. A host that compresses it gives the compressed
+// length (or none), which the received bytes cannot be compared with: the bar then waits
+// without a figure.
 async function download(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error("HTTP " + response.status);
   const bar = document.getElementById("loading-progress");
+  if (!response.body || !bar || typeof TransformStream !== "function") return response;
   const total = response.headers.get("content-encoding")
     ? 0
     : Number(response.headers.get("content-length")) || 0;
-  if (!response.body || !bar) return new Uint8Array(await response.arrayBuffer());
-  const reader = response.body.getReader();
-  const pieces = [];
   let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    pieces.push(value);
-    received += value.length;
-    stillReceiving();
-    if (total > 0) {
-      bar.max = total;
-      bar.value = Math.min(received, total);
-    }
-  }
-  const bytes = new Uint8Array(received);
-  let at = 0;
-  for (const piece of pieces) {
-    bytes.set(piece, at);
-    at += piece.length;
-  }
-  return bytes;
+  const counted = response.body.pipeThrough(new TransformStream({
+    transform(piece, controller) {
+      received += piece.length;
+      stillReceiving();
+      if (total > 0) {
+        bar.max = total;
+        bar.value = Math.min(received, total);
+      }
+      controller.enqueue(piece);
+    },
+  }));
+  return new Response(counted, { headers: { "Content-Type": "application/wasm" } });
 }
 
 // A download that stalls (a proxy, a blocked file) says so rather than "Loading" forever; a
@@ -58,8 +51,8 @@ function stillReceiving() {
 }
 
 try {
-  const bytes = await download(new URL("resilience-playground_bg.wasm", import.meta.url));
-  const wasm = await init({ module_or_path: bytes });
+  const response = await download(new URL("resilience-playground_bg.wasm", import.meta.url));
+  const wasm = await init({ module_or_path: response });
   // For `make soak`: the simulator's memory, to follow its size.
   window.resiliencePlaygroundMemory = wasm.memory;
 } catch (error) {
