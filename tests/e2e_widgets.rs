@@ -295,7 +295,13 @@ async fn widgets_follow_the_host_page_and_attributes_set_later() {
         )
         .await;
         page.open("course-demo.html", "#demo-table table").await;
-        let light = Value::Array(vec![Value::Bool(false); 3]);
+        let widgets = page
+            .eval("return document.querySelectorAll('resilience-widget').length")
+            .await
+            .as_u64()
+            .unwrap() as usize;
+        assert!(widgets >= 3, "the course demo has its widgets: {widgets}");
+        let light = Value::Array(vec![Value::Bool(false); widgets]);
         wait_until(&page, DARK_WIDGETS, &light).await;
         // Compact by default: no keyboard line, and no counter for an outcome the run cannot
         // have (the timeout preset has no breaker and no bulkhead).
@@ -319,7 +325,7 @@ async fn widgets_follow_the_host_page_and_attributes_set_later() {
              return true;",
         )
         .await;
-        let dark = Value::Array(vec![Value::Bool(true); 3]);
+        let dark = Value::Array(vec![Value::Bool(true); widgets]);
         wait_until(&page, DARK_WIDGETS, &dark).await;
         page.screenshot("course-demo-dark-host").await;
 
