@@ -217,55 +217,38 @@ fn chromium_binary() -> String {
     "chromium".to_string()
 }
 
-/// chromedriver's (non-W3C) command that returns the browser console's entries.
+/// One of chromedriver's own (non-W3C) commands: a POST of `body` to `session/{id}/{path}`.
+/// `se/log` returns the browser console's entries; `goog/cdp/execute` runs a Chrome DevTools
+/// Protocol method (device emulation, network and CPU throttling).
 #[derive(Debug)]
-struct BrowserLog;
+struct Chromedriver {
+    path: &'static str,
+    body: Value,
+}
 
-impl WebDriverCompatibleCommand for BrowserLog {
+/// The command that returns (and clears) the browser console's entries.
+fn browser_log() -> Chromedriver {
+    Chromedriver {
+        path: "se/log",
+        body: json!({"type": "browser"}),
+    }
+}
+
+impl WebDriverCompatibleCommand for Chromedriver {
     fn endpoint(
         &self,
         base_url: &url::Url,
         session_id: Option<&str>,
     ) -> Result<url::Url, url::ParseError> {
         base_url.join(&format!(
-            "session/{}/se/log",
-            session_id.unwrap_or_default()
+            "session/{}/{}",
+            session_id.unwrap_or_default(),
+            self.path
         ))
     }
 
     fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
-        (
-            http::Method::POST,
-            Some(json!({"type": "browser"}).to_string()),
-        )
-    }
-}
-
-/// chromedriver's command that runs one Chrome DevTools Protocol method (device emulation,
-/// network and CPU throttling).
-#[derive(Debug)]
-struct DevTools {
-    method: String,
-    params: Value,
-}
-
-impl WebDriverCompatibleCommand for DevTools {
-    fn endpoint(
-        &self,
-        base_url: &url::Url,
-        session_id: Option<&str>,
-    ) -> Result<url::Url, url::ParseError> {
-        base_url.join(&format!(
-            "session/{}/goog/cdp/execute",
-            session_id.unwrap_or_default()
-        ))
-    }
-
-    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
-        (
-            http::Method::POST,
-            Some(json!({"cmd": self.method, "params": self.params}).to_string()),
-        )
+        (http::Method::POST, Some(self.body.to_string()))
     }
 }
 
@@ -273,9 +256,9 @@ impl WebDriverCompatibleCommand for DevTools {
 #[allow(dead_code)] // not every suite uses every helper
 pub async fn devtools(client: &Client, method: &str, params: Value) -> Value {
     client
-        .issue_cmd(DevTools {
-            method: method.to_string(),
-            params,
+        .issue_cmd(Chromedriver {
+            path: "goog/cdp/execute",
+            body: json!({"cmd": method, "params": params}),
         })
         .await
         .unwrap_or_else(|e| panic!("DevTools {method} failed: {e}"))
@@ -301,7 +284,7 @@ pub async fn emulate_phone(client: &Client, width: u32, height: u32) {
 
 /// Console entries of level SEVERE (errors and Rust panics) since the last call.
 pub async fn console_errors(client: &Client) -> Vec<String> {
-    let entries = client.issue_cmd(BrowserLog).await.unwrap_or(Value::Null);
+    let entries = client.issue_cmd(browser_log()).await.unwrap_or(Value::Null);
     entries
         .as_array()
         .map(|entries| {
@@ -338,7 +321,7 @@ impl Page {
                     .await;
                 let log = self
                     .client
-                    .issue_cmd(BrowserLog)
+                    .issue_cmd(browser_log())
                     .await
                     .unwrap_or(Value::Null);
                 panic!("{ready_css} did not appear on {path} within 30 s: {shown}\n{log}");
