@@ -9,8 +9,9 @@ use resilience_playground::resilience::{
 };
 use resilience_playground::sim::engine::EngineError;
 use resilience_playground::sim::model::{
-    run, run_with_cap, Arrivals, CascadeConfig, GatewayConfig, HedgeConfig, HistoryBulkhead,
-    OrdersIdempotency, PaymentsConfig, PriorityMix, RunError, SidecarConfig,
+    run, run_with_cap, Abandon, Arrivals, CapacityConfig, CascadeConfig, GatewayConfig,
+    HedgeConfig, HistoryBulkhead, OrdersIdempotency, PaymentsConfig, PriorityMix, RunError,
+    SidecarConfig,
 };
 use resilience_playground::sim::trace::{Outcome, Trace};
 
@@ -102,6 +103,13 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
             prop::option::of(1u32..4),
         ),
     ));
+    // Inventory's capacity: slots, a queue bound, dropping abandoned work; orders skipping
+    // requests whose client has gone; payments' capacity.
+    let capacity = (
+        prop::option::of((1u32..40, prop::option::of(0u32..60), any::<bool>())),
+        any::<bool>(),
+        prop::option::of((1u32..40, prop::option::of(0u32..60), any::<bool>())),
+    );
     (
         load,
         stack,
@@ -111,9 +119,18 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
         hedge,
         idempotency,
         payments,
+        capacity,
     )
         .prop_map(
-            |(load, stack, faults, edge, sidecar, hedge, idempotency, payments)| {
+            |(load, stack, faults, edge, sidecar, hedge, idempotency, payments, capacity)| {
+                let (inventory_capacity, orders_drop, payments_capacity) = capacity;
+                let capacity_of = |c: Option<(u32, Option<u32>, bool)>| {
+                    c.map(|(slots, queue, drop)| CapacityConfig {
+                        slots,
+                        queue,
+                        abandon: if drop { Abandon::Drop } else { Abandon::Keep },
+                    })
+                };
                 let (
                     rate,
                     threads,
@@ -217,10 +234,12 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
                     }),
                     priority_mix: PriorityMix { high, low: 0.3 },
                     queue_limit,
-                    hedge: hedge.map(|(delay, max_hedges)| HedgeConfig {
-                        policy: HedgePolicy { delay, max_hedges },
-                        idempotency_key: true,
-                    }),
+                    hedge: hedge.filter(|_| inventory_capacity.is_none()).map(
+                        |(delay, max_hedges)| HedgeConfig {
+                            policy: HedgePolicy { delay, max_hedges },
+                            idempotency_key: true,
+                        },
+                    ),
                     idempotency: idempotency.map(|(key, ttl)| OrdersIdempotency {
                         key,
                         store: IdempotencyConfig { ttl: ttl * SECOND },
@@ -260,9 +279,16 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
                                     attempts,
                                     ..RetryPolicy::lesson_000()
                                 }),
+                                capacity: capacity_of(payments_capacity),
                             }
                         },
                     ),
+                    capacity: capacity_of(inventory_capacity),
+                    orders_abandon: if orders_drop {
+                        Abandon::Drop
+                    } else {
+                        Abandon::Keep
+                    },
                 }
             },
         )
@@ -337,6 +363,54 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
             // No key expired: no order was processed twice.
             assert_eq!(o.duplicates, 0, "{o:?}");
         }
+    }
+    let capacities = [
+        c.capacity.as_ref(),
+        c.payments.as_ref().and_then(|p| p.capacity.as_ref()),
+    ];
+    assert_eq!(
+        t.dependencies.iter().filter(|d| d.load.is_some()).count(),
+        capacities.iter().flatten().count()
+    );
+    assert_eq!(t.recovery.is_some(), capacities.iter().any(Option::is_some));
+    for (d, cap) in t.dependencies.iter().zip(capacities) {
+        let Some(load) = &d.load else { continue };
+        let cap = cap.expect("a load only for a dependency with a capacity");
+        // Every call that reached it is counted once at the dependency too.
+        assert_eq!(
+            load.served + load.dropped + load.refused + load.left,
+            d.totals.calls,
+            "{}: {load:?}",
+            d.name
+        );
+        assert!(load.goodput <= load.served);
+        assert!(load.busy_per_bucket.iter().all(|&b| b <= cap.slots));
+        if let Some(bound) = cap.queue {
+            assert!(load.queue_per_bucket.iter().all(|&q| q <= u64::from(bound)));
+        } else {
+            assert_eq!(load.refused, 0);
+        }
+        if cap.abandon == Abandon::Keep {
+            assert_eq!(load.dropped, 0);
+        } else {
+            // The deadline travels with the call: nothing is served past it.
+            assert_eq!(load.served_late, 0, "{}: {load:?}", d.name);
+        }
+        if c.drain && !t.series_truncated {
+            assert_eq!(load.left, 0);
+        }
+        if !t.series_truncated {
+            assert_eq!(load.served_per_bucket.iter().sum::<u64>(), load.served);
+            assert_eq!(load.goodput_per_bucket.iter().sum::<u64>(), load.goodput);
+        }
+    }
+    if let Some(r) = t.recovery {
+        assert!(r
+            .recovered_after
+            .is_none_or(|a| r.trigger_end.saturating_add(a) <= t.end));
+    }
+    if c.orders_abandon == Abandon::Keep {
+        assert_eq!(t.stale_skipped, 0);
     }
     if let (Some(h), Some(hc)) = (t.hedges, &c.hedge) {
         assert!(h.won <= h.sent, "{h:?}");

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use resilience_playground::resilience::ParamError;
 use resilience_playground::sim::experiments;
-use resilience_playground::sim::model::{run, ConfigFile, SimConfig};
+use resilience_playground::sim::model::{run, Abandon, ConfigFile, SimConfig};
 use resilience_playground::sim::scenario::{apply_set, Preset, Scenario, SET_KEYS};
 use resilience_playground::sim::trace::{Outcome, Trace};
 
@@ -323,6 +323,35 @@ fn json_line(s: &Source, cfg: &SimConfig, t: &Trace) -> String {
         line.insert("orders_created".into(), o.created.into());
         line.insert("duplicates".into(), o.duplicates.into());
         line.insert("duplicates_recognised".into(), o.recognised.into());
+    }
+    if let Some(r) = t.recovery {
+        line.insert(
+            "recovered_ms".into(),
+            serde_json::json!(opt_ms(r.recovered_after)),
+        );
+    }
+    if cfg.service.abandon == Abandon::Drop {
+        line.insert("stale_skipped".into(), t.stale_skipped.into());
+    }
+    for d in &t.dependencies {
+        let Some(load) = &d.load else { continue };
+        let name = &d.name;
+        let counts = [
+            ("served", load.served),
+            ("goodput", load.goodput),
+            ("served_late", load.served_late),
+            ("dropped", load.dropped),
+            ("refused", load.refused),
+        ];
+        for (key, value) in counts {
+            line.insert(format!("{name}_{key}"), value.into());
+        }
+        line.insert(
+            format!("{name}_wait_p99_ms"),
+            serde_json::json!(opt_ms(load.wait.p99)),
+        );
+        let peak_queue = load.queue_per_bucket.iter().max().copied().unwrap_or(0);
+        line.insert(format!("{name}_peak_queue"), peak_queue.into());
     }
     let routes: serde_json::Map<String, serde_json::Value> = t
         .routes

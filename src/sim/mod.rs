@@ -5,6 +5,7 @@ pub mod engine;
 pub mod experiments;
 pub mod histogram;
 pub mod latency;
+pub mod load;
 pub mod model;
 pub mod scenario;
 pub mod set;

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::latency::Micros;
+pub use super::load::{DependencyLoad, Recovery};
 use crate::resilience::{BreakerState, TransitionReason};
 
 /// Width of one time-series bucket: 100 ms.
@@ -525,6 +526,9 @@ pub struct DependencyTrace {
     pub totals: DependencyTotals,
     /// Calls that reached it in each bucket of the series (tries and hedges).
     pub calls_per_bucket: Vec<u64>,
+    /// What its servers did, when it has a capacity (left out of the JSON otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<DependencyLoad>,
 }
 
 /// What the hedge on the inventory call did.
@@ -628,6 +632,13 @@ pub struct Trace {
     /// bucket.
     #[serde(default)]
     pub dependencies: Vec<DependencyTrace>,
+    /// How long the platform took to recover after its trigger; present when some dependency
+    /// has a capacity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recovery: Option<Recovery>,
+    /// Queued requests a worker skipped because their client had gone (`orders_abandon=drop`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stale_skipped: u64,
 }
 
 fn is_zero(v: &u64) -> bool {

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::dependency_config::DependencyConfig;
+use super::dependency_config::{Abandon, DependencyConfig};
 use super::{HOUR, MAX_REQUESTS, SECOND};
 use crate::resilience::{
     BulkheadConfig, FallbackPolicy, IdempotencyConfig, LoadShedConfig, ParamError,
@@ -240,6 +240,14 @@ pub struct ServiceConfig {
     /// Idempotency keys on the front end's copies of `POST /orders`, and the duplicate count.
     #[serde(default)]
     pub idempotency: Option<OrdersIdempotency>,
+    /// What a worker does with a queued request whose client has already gone (given up or
+    /// answered by the gateway's timeout): work on it anyway, or skip it.
+    #[serde(default, skip_serializing_if = "is_keep")]
+    pub abandon: Abandon,
+}
+
+fn is_keep(a: &Abandon) -> bool {
+    *a == Abandon::Keep
 }
 
 /// `GET /catalog` and order history: shares of the traffic and how long they take.

@@ -1,13 +1,19 @@
 //! A dependency at run time: how it answers (its fault schedule drawn from the run's random
-//! stream) and the stack `orders` calls it through.
+//! stream), its servers when it has a capacity, and the stack `orders` calls it through.
+//!
+//! With a capacity a call is answered when a slot has served it, after its wait in the queue;
+//! the caller stops waiting at its try's deadline whatever the dependency is doing, and the
+//! work it leaves behind goes on or is dropped as the capacity's [`Abandon`] says.
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::call_end::{CallEnd, Failure};
-use super::dependency_config::{DependencyConfig, FaultSchedule};
-use super::events::Event;
+use super::dependency_config::{Abandon, DependencyConfig, FaultSchedule};
+use super::events::{Event, Id};
+use super::servers::{Admit, InService, Job, Servers};
 use super::stack::Stack;
+use super::Sim;
 use crate::resilience::ParamError;
 use crate::sim::engine::EventQueue;
 use crate::sim::latency::{LatencyModel, Micros};
@@ -62,6 +68,11 @@ pub(super) struct Dependency {
     pub name: String,
     faults: Faults,
     pub stack: Stack,
+    /// Its servers, when it has a capacity.
+    pub servers: Option<Servers>,
+    /// Tries sent to it so far: each try's number, so an answer reaches its caller only while
+    /// the caller still waits for that very try.
+    tries: u32,
 }
 
 impl Dependency {
@@ -70,7 +81,15 @@ impl Dependency {
             name: cfg.name.clone(),
             faults: Faults::new(&cfg.faults),
             stack: Stack::new(&cfg.stack)?,
+            servers: cfg.capacity.as_ref().map(Servers::new),
+            tries: 0,
         })
+    }
+
+    /// A number for the next try sent to it.
+    pub fn next_try(&mut self) -> u32 {
+        self.tries = self.tries.wrapping_add(1);
+        self.tries
     }
 
     /// The first answer of a try that starts at `now`: its latency, how it ended and whether
@@ -108,5 +127,120 @@ impl Dependency {
             .copied()
             .unwrap_or(CallEnd::Answered);
         (outcome.latency, end, outcome.winner > 0)
+    }
+}
+
+impl Sim<'_> {
+    /// Try `try_no` of request `id` reaches dependency `dep`'s servers: served at once, queued,
+    /// or answered UNAVAILABLE at once when the queue is full. `deadline` is when the caller
+    /// stops waiting, if it ever does.
+    pub(super) fn send_to_servers(
+        &mut self,
+        now: Micros,
+        id: Id,
+        dep: usize,
+        try_no: u32,
+        deadline: Option<Micros>,
+    ) {
+        let Some(servers) = self.deps[dep].servers.as_mut() else {
+            return;
+        };
+        let job = Job {
+            caller: id,
+            try_no,
+            arrived: now,
+            deadline,
+        };
+        match servers.admit(job) {
+            Admit::Serve => self.serve(now, dep, job),
+            Admit::Queued => {}
+            Admit::Full => {
+                self.recorder.dependency_refused(dep);
+                if let Some(r) = self.requests.get(id) {
+                    r.call.try_end = CallEnd::Failed(Failure::Unavailable);
+                    r.call.waiting = false;
+                }
+                self.q.schedule(now, Event::CallDone(id));
+            }
+        }
+    }
+
+    /// A slot of dependency `dep` starts on `job`: its answer is drawn from the regime in force
+    /// now; with its deadline travelling along, the slot stops at the deadline.
+    fn serve(&mut self, now: Micros, dep: usize, job: Job) {
+        let Sim {
+            deps,
+            rng,
+            q,
+            recorder,
+            ..
+        } = self;
+        let d = &mut deps[dep];
+        let Some(servers) = d.servers.as_mut() else {
+            return;
+        };
+        let (latency, end) = d.faults.draw(now, rng);
+        let finish = now.saturating_add(latency);
+        let (at, stopped) = match job.deadline {
+            Some(deadline) if deadline < finish && servers.abandon == Abandon::Drop => {
+                (deadline, true)
+            }
+            _ => (finish, false),
+        };
+        let slot = servers.occupy(InService { job, end, stopped });
+        recorder.dependency_waited(dep, now.saturating_sub(job.arrived));
+        q.schedule(
+            at,
+            Event::Served {
+                dep: dep as u32,
+                slot,
+            },
+        );
+    }
+
+    /// A slot of dependency `dep` is done: the next queued call takes it, and the answer goes
+    /// to its caller if the caller still waits for it.
+    pub(super) fn served(&mut self, now: Micros, dep: usize, slot: u32) {
+        let Some(servers) = self.deps[dep].servers.as_mut() else {
+            return;
+        };
+        let Some(work) = servers.vacate(slot) else {
+            return;
+        };
+        let (next, skipped) = servers.next(now);
+        self.recorder.dependency_dropped(dep, skipped);
+        if let Some(job) = next {
+            self.serve(now, dep, job);
+        }
+        if work.stopped {
+            self.recorder.dependency_dropped(dep, 1);
+            return;
+        }
+        let caller = work.job.caller;
+        let waiting = self.requests.get(caller).is_some_and(|r| {
+            r.call.waiting && r.call.dep == dep && r.call.try_no == work.job.try_no
+        });
+        let late = work.job.deadline.is_some_and(|d| now > d);
+        self.recorder.dependency_served(now, dep, waiting, late);
+        if let (true, Some(r)) = (waiting, self.requests.get(caller)) {
+            r.call.try_end = work.end;
+            r.call.waiting = false;
+            self.call_done(now, caller);
+        }
+    }
+
+    /// The caller's try `try_no` has run out of time: it stops waiting (what it left behind
+    /// at the servers goes on, or is dropped there at the same deadline).
+    pub(super) fn try_timed_out(&mut self, now: Micros, id: Id, try_no: u32) {
+        let waiting = self
+            .requests
+            .get(id)
+            .is_some_and(|r| r.call.waiting && r.call.try_no == try_no);
+        if waiting {
+            if let Some(r) = self.requests.get(id) {
+                r.call.waiting = false;
+            }
+            self.call_done(now, id);
+        }
     }
 }

@@ -21,6 +21,73 @@ pub struct DependencyConfig {
     /// The layers `orders` calls it through.
     #[serde(default)]
     pub stack: StackConfig,
+    /// How much it can serve at once (`None`: without limit, as lesson 000's scenarios assume).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<CapacityConfig>,
+}
+
+/// A dependency that can be overloaded: `slots` calls served at once, the others waiting in its
+/// FIFO queue; the fault schedule's latency is then the service time of one call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CapacityConfig {
+    /// Calls served at once (1..=10000).
+    pub slots: u32,
+    /// Longest its queue may get; a call finding it full is answered UNAVAILABLE at once
+    /// (0..=1000000; `None`: unbounded).
+    #[serde(default)]
+    pub queue: Option<u32>,
+    /// What it does with a call whose caller stopped waiting.
+    #[serde(default)]
+    pub abandon: Abandon,
+}
+
+/// What a server does with work nobody waits for any more.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Abandon {
+    /// It does the work anyway and holds its slot (a Python `sleep`, a `supplyAsync` under a
+    /// time limiter, most HTTP clients).
+    #[default]
+    Keep,
+    /// The caller's deadline travels with the call: work still queued at its deadline is
+    /// skipped, work in progress is stopped there (lesson 000's deadline propagation).
+    Drop,
+}
+
+impl Abandon {
+    /// Its `--set` value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Abandon::Keep => "keep",
+            Abandon::Drop => "drop",
+        }
+    }
+
+    /// The value `--set` names, if it is one.
+    pub fn parse(value: &str) -> Option<Abandon> {
+        match value {
+            "keep" => Some(Abandon::Keep),
+            "drop" => Some(Abandon::Drop),
+            _ => None,
+        }
+    }
+}
+
+impl CapacityConfig {
+    /// Most calls a dependency may serve at once.
+    pub const MAX_SLOTS: u32 = 10_000;
+    /// Longest bound of its queue.
+    pub const MAX_QUEUE: u32 = 1_000_000;
+
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        ParamError::check_u64("capacity", self.slots.into(), 1, Self::MAX_SLOTS.into(), "")?;
+        if let Some(q) = self.queue {
+            ParamError::check_u64("inventory_queue", q.into(), 0, Self::MAX_QUEUE.into(), "")?;
+        }
+        Ok(())
+    }
 }
 
 /// How a dependency answers: healthy, then degraded for calls starting strictly after
@@ -345,6 +412,19 @@ impl DependencyConfig {
             });
         }
         self.faults.validate()?;
-        self.stack.validate()
+        self.stack.validate()?;
+        if let Some(c) = &self.capacity {
+            c.validate()?;
+            if self.stack.hedge.is_some() {
+                return Err(ParamError {
+                    field: "capacity",
+                    range: "off while the call is hedged (hedges at a dependency with a \
+                            capacity are not simulated)"
+                        .to_string(),
+                    value: c.slots.to_string(),
+                });
+            }
+        }
+        Ok(())
     }
 }

@@ -33,6 +33,10 @@ pub(super) enum Event {
     /// A hedge goes out to dependency `n` (counted when it goes, so a run stopped at
     /// `duration` counts only the hedges sent by then).
     HedgeSent(usize),
+    /// A slot of dependency `dep` is done with its call (served, or stopped at its deadline).
+    Served { dep: u32, slot: u32 },
+    /// The caller's try number `try_no` at a dependency with a capacity runs out of time.
+    TryTimedOut { id: Id, try_no: u32 },
     /// The catalog service answers.
     CatalogDone(Id),
     /// The gateway's route timeout.

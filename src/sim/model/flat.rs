@@ -9,7 +9,8 @@ use super::config::{
     RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic,
 };
 use super::dependency_config::{
-    DependencyConfig, FaultSchedule, HedgeConfig, LayerKind, SidecarConfig, StackConfig,
+    Abandon, CapacityConfig, DependencyConfig, FaultSchedule, HedgeConfig, LayerKind,
+    SidecarConfig, StackConfig,
 };
 use super::SECOND;
 use crate::resilience::{
@@ -132,6 +133,16 @@ pub struct CascadeConfig {
     /// default).
     #[serde(default)]
     pub payments: Option<PaymentsConfig>,
+    /// [`DependencyConfig::capacity`] of inventory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<CapacityConfig>,
+    /// [`ServiceConfig::abandon`].
+    #[serde(default, skip_serializing_if = "is_keep")]
+    pub orders_abandon: Abandon,
+}
+
+fn is_keep(a: &Abandon) -> bool {
+    *a == Abandon::Keep
 }
 
 impl Default for CascadeConfig {
@@ -179,6 +190,8 @@ impl Default for CascadeConfig {
             hedge: None,
             idempotency: None,
             payments: None,
+            capacity: None,
+            orders_abandon: Abandon::Keep,
         }
     }
 }
@@ -221,6 +234,9 @@ pub struct PaymentsConfig {
     /// [`StackConfig::retry`] of payments.
     #[serde(default)]
     pub retry: Option<RetryPolicy>,
+    /// [`DependencyConfig::capacity`] of payments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<CapacityConfig>,
 }
 
 impl Default for PaymentsConfig {
@@ -240,6 +256,7 @@ impl Default for PaymentsConfig {
             breaker: Some(BreakerConfig::lesson_000()),
             bulkhead: Some(BulkheadConfig::cascade_sim()),
             retry: None,
+            capacity: None,
         }
     }
 }
@@ -271,6 +288,7 @@ impl CascadeConfig {
                 sidecar: self.sidecar.clone(),
                 hedge: self.hedge.clone(),
             },
+            capacity: self.capacity.clone(),
         };
         let mut dependencies = vec![inventory];
         dependencies.extend(self.payments.as_ref().map(PaymentsConfig::to_dependency));
@@ -297,6 +315,7 @@ impl CascadeConfig {
                 request_budget: self.request_budget,
                 fallback: self.fallback.clone(),
                 idempotency: self.idempotency.clone(),
+                abandon: self.orders_abandon,
             },
             routes: RoutesConfig {
                 catalog_share: self.catalog_share,
@@ -338,6 +357,7 @@ impl PaymentsConfig {
                 timeout: self.timeout,
                 ..StackConfig::default()
             },
+            capacity: self.capacity.clone(),
         }
     }
 }

@@ -26,7 +26,9 @@ pub mod dependency_config;
 mod events;
 mod flat;
 mod gateway;
+mod load_recorder;
 mod recorder;
+mod servers;
 mod service;
 mod slab;
 mod stack;
@@ -43,7 +45,8 @@ pub use config::{
     RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic, MAX_DEPENDENCIES,
 };
 pub use dependency_config::{
-    DependencyConfig, FaultSchedule, HedgeConfig, LayerKind, SidecarConfig, StackConfig,
+    Abandon, CapacityConfig, DependencyConfig, FaultSchedule, HedgeConfig, LayerKind,
+    SidecarConfig, StackConfig,
 };
 pub use flat::{
     from_json_naming_the_field, load_config_json, CascadeConfig, ConfigFile, PaymentsConfig,
@@ -135,6 +138,12 @@ impl<'a> Sim<'a> {
             .iter()
             .map(Dependency::new)
             .collect::<Result<Vec<_>, _>>()?;
+        let mut recorder = Recorder::new(cfg.run.record_requests, deps.len());
+        for (index, dep) in deps.iter().enumerate() {
+            if let Some(servers) = &dep.servers {
+                recorder.watch_load(index, servers.slots());
+            }
+        }
         Ok(Sim {
             cfg,
             q: EventQueue::with_cap(cap),
@@ -143,7 +152,7 @@ impl<'a> Sim<'a> {
             arrivals: ArrivalProcess::new(&cfg.traffic, &cfg.routes)?,
             gateway: cfg.gateway.as_ref().map(Gateway::new),
             service: Service::new(&cfg.service, &cfg.routes.history_bulkhead)?,
-            recorder: Recorder::new(cfg.run.record_requests, deps.len()),
+            recorder,
             deps,
         })
     }
@@ -173,6 +182,11 @@ impl<'a> Sim<'a> {
         let Some(idx) = self.recorder.gauges_due(now) else {
             return;
         };
+        for (dep, d) in self.deps.iter().enumerate() {
+            if let Some((busy, queued)) = d.servers.as_ref().map(|s| s.load()) {
+                self.recorder.fill_load_gauges(dep, idx, busy, queued);
+            }
+        }
         let (busy, queue_len) = self.service.load();
         let first = self.deps.first().map(|d| &d.stack);
         self.recorder.fill_gauges(
@@ -203,8 +217,30 @@ impl<'a> Sim<'a> {
             recognised: self.service.recognised(),
             names: self.deps.iter().map(|d| d.name.clone()).collect(),
             transitions: self.deps.iter().map(|d| d.stack.transitions()).collect(),
+            left_at_servers: self
+                .deps
+                .iter()
+                .map(|d| {
+                    d.servers.as_ref().map_or(0, |s| {
+                        let (busy, queued) = s.load();
+                        u64::from(busy) + queued
+                    })
+                })
+                .collect(),
+            trigger_end: self.trigger_end(),
+            arrivals_end: self.cfg.traffic.duration,
         };
         self.recorder.finish(ending)
+    }
+
+    /// When the trigger ends: the latest `recover_at` of a dependency that degrades (`None`
+    /// when one degrades and never recovers; 0 when none degrades).
+    fn trigger_end(&self) -> Option<Micros> {
+        self.cfg
+            .dependencies
+            .iter()
+            .filter(|d| d.faults.degrade_at.is_some())
+            .try_fold(0, |end: Micros, d| Some(end.max(d.faults.recover_at?)))
     }
 
     /// Frees the request once nothing is left to happen to it.
@@ -239,6 +275,8 @@ impl<'a> Sim<'a> {
             Event::SidecarTry(id) => self.try_call(now, id),
             Event::HedgeSent(dep) => self.recorder.hedge_sent(now, dep),
             Event::CallDone(id) => self.call_done(now, id),
+            Event::Served { dep, slot } => self.served(now, dep as usize, slot),
+            Event::TryTimedOut { id, try_no } => self.try_timed_out(now, id, try_no),
             Event::CatalogDone(id) => {
                 self.answer(now, id, Outcome::Ok);
                 self.release_connection(id);

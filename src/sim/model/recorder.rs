@@ -2,9 +2,11 @@
 //! happened and never touches a count, a bucket or a histogram itself.
 
 use super::call_end::{CallEnd, Failure, Refusal};
+use super::load_recorder::LoadTally;
 use super::MAX_BUCKETS;
 use crate::resilience::{BreakerState, Bulkhead, CircuitBreaker};
 use crate::sim::latency::Micros;
+use crate::sim::load::Recovery;
 use crate::sim::trace::{
     BreakerChange, Bucket, DependencyTotals, DependencyTrace, HedgeCounts, HistogramsByOutcome,
     LessonPercentiles, OrderCounts, Outcome, OutcomeCounts, RequestRecord, Route, RouteCounts,
@@ -45,6 +47,12 @@ pub(super) struct Recorder {
     hedges: HedgeCounts,
     orders: OrderCounts,
     dependencies: Vec<DependencyTotals>,
+    /// Each dependency's servers, for those with a capacity.
+    loads: Vec<Option<LoadTally>>,
+    /// Per bucket of arrival, the requests that ended ok or with a fallback (kept while some
+    /// dependency has a capacity, for the recovery).
+    good_by_arrival: Option<Vec<u64>>,
+    stale_skipped: u64,
 }
 
 /// What the recorder needs from the rest of the model to write the Trace.
@@ -60,6 +68,11 @@ pub(super) struct Ending {
     pub names: Vec<String>,
     /// Each dependency's breaker transitions, in call order.
     pub transitions: Vec<Vec<BreakerChange>>,
+    /// Calls still queued or in service at each dependency (0 without a capacity).
+    pub left_at_servers: Vec<u64>,
+    /// When the trigger ended (`None`: never), and when arrivals stopped.
+    pub trigger_end: Option<Micros>,
+    pub arrivals_end: Micros,
 }
 
 fn route_index(route: Route) -> usize {
@@ -105,7 +118,61 @@ impl Recorder {
             hedges: HedgeCounts::default(),
             orders: OrderCounts::default(),
             dependencies: vec![DependencyTotals::default(); dependencies],
+            loads: (0..dependencies).map(|_| None).collect(),
+            good_by_arrival: None,
+            stale_skipped: 0,
         }
+    }
+
+    /// Dependency `dep` has `slots` servers: its load is recorded, and so is the recovery.
+    pub fn watch_load(&mut self, dep: usize, slots: u32) {
+        self.loads[dep] = Some(LoadTally::new(slots));
+        self.good_by_arrival.get_or_insert_with(Vec::new);
+    }
+
+    fn load(&mut self, dep: usize) -> Option<&mut LoadTally> {
+        self.loads.get_mut(dep)?.as_mut()
+    }
+
+    /// A slot of `dep` finished a call; `waited_for` when its caller still waited, `late` when
+    /// it finished past the caller's deadline.
+    pub fn dependency_served(&mut self, now: Micros, dep: usize, waited_for: bool, late: bool) {
+        if let Some(l) = self.load(dep) {
+            l.served(now, waited_for, late);
+        }
+    }
+
+    /// `calls` calls were dropped at their deadline at `dep`.
+    pub fn dependency_dropped(&mut self, dep: usize, calls: u64) {
+        if let Some(l) = self.load(dep).filter(|_| calls > 0) {
+            l.dropped(calls);
+        }
+    }
+
+    /// A call found `dep`'s queue full.
+    pub fn dependency_refused(&mut self, dep: usize) {
+        if let Some(l) = self.load(dep) {
+            l.refused();
+        }
+    }
+
+    /// A call waited `wait` in `dep`'s queue.
+    pub fn dependency_waited(&mut self, dep: usize, wait: Micros) {
+        if let Some(l) = self.load(dep) {
+            l.waited(wait);
+        }
+    }
+
+    /// Fills `dep`'s gauges up to bucket `idx` with its slots busy and calls queued.
+    pub fn fill_load_gauges(&mut self, dep: usize, idx: usize, busy: u32, queued: u64) {
+        if let Some(l) = self.load(dep) {
+            l.fill_gauges(idx, busy, queued);
+        }
+    }
+
+    /// A worker skipped a queued request whose client had already gone.
+    pub fn stale_skipped(&mut self) {
+        self.stale_skipped += 1;
     }
 
     /// The bucket holding `at`; `None` (and the series marked truncated) past [`MAX_BUCKETS`].
@@ -294,6 +361,16 @@ impl Recorder {
         if let Some(b) = self.bucket(now) {
             b.completions.add(outcome);
         }
+        if let Some(good) = self.good_by_arrival.as_mut() {
+            if matches!(outcome, Outcome::Ok | Outcome::Fallback) {
+                if let Some(idx) = bucket_index(arrived) {
+                    if good.len() <= idx {
+                        good.resize(idx + 1, 0);
+                    }
+                    good[idx] += 1;
+                }
+            }
+        }
         if let Some(rec) = record.and_then(|i| self.records.get_mut(i)) {
             rec.finished = Some(now);
             rec.outcome = outcome;
@@ -332,17 +409,23 @@ impl Recorder {
             .map(|d| d.transitions.clone())
             .unwrap_or_default();
         let payments = payments.and_then(|i| self.dependencies.get(i).cloned());
+        let recovery = self.good_by_arrival.as_ref().map(|good| {
+            Recovery::find(&self.series, good, ending.trigger_end, ending.arrivals_end)
+        });
         let dependencies = ending
             .names
             .into_iter()
             .zip(self.dependencies)
             .zip(self.calls)
-            .map(|((name, totals), mut calls_per_bucket)| {
+            .zip(self.loads)
+            .zip(ending.left_at_servers)
+            .map(|((((name, totals), mut calls_per_bucket), load), left)| {
                 calls_per_bucket.resize(len, 0);
                 DependencyTrace {
                     name,
                     totals,
                     calls_per_bucket,
+                    load: load.map(|l| l.finish(left, len)),
                 }
             })
             .collect();
@@ -374,6 +457,8 @@ impl Recorder {
             }),
             payments,
             dependencies,
+            recovery,
+            stale_skipped: self.stale_skipped,
         }
     }
 }

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use super::call_end::CallEnd;
 use super::config::{HistoryBulkhead, ServiceConfig};
+use super::dependency_config::Abandon;
 use super::events::{Event, Id};
 use super::slab::{Pool, Server};
 use super::Sim;
@@ -240,9 +241,21 @@ impl Sim<'_> {
     pub(super) fn start(&mut self, now: Micros, id: Id) {
         let request_budget = self.cfg.service.request_budget;
         let shared_history = self.cfg.routes.history_bulkhead == HistoryBulkhead::Shared;
+        let skip_stale = self.cfg.service.abandon == Abandon::Drop;
         let Some(r) = self.requests.get(id) else {
             return;
         };
+        if skip_stale && r.outcome.is_some() {
+            // Its client has gone: the worker moves on to the next request.
+            r.server = Server::Done;
+            self.recorder.stale_skipped();
+            if let Some(next) = self.service.next_queued() {
+                self.q.schedule(now, Event::Start(next));
+            }
+            self.release_connection(id);
+            self.maybe_free(id);
+            return;
+        }
         r.started = Some(now);
         r.server = Server::Running;
         // The budget runs from the request's arrival, as the lesson creates it "when the

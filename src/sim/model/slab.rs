@@ -80,6 +80,10 @@ pub(super) struct Call {
     pub try_started: Micros,
     /// The current try's answer came from a hedge, not from the original.
     pub hedge_won: bool,
+    /// The current try's number at a dependency with a capacity.
+    pub try_no: u32,
+    /// The caller still waits for that try's answer.
+    pub waiting: bool,
 }
 
 impl Call {
@@ -95,6 +99,8 @@ impl Call {
             attempt_deadline: None,
             try_started: 0,
             hedge_won: false,
+            try_no: 0,
+            waiting: false,
         }
     }
 }

@@ -248,6 +248,26 @@ impl Sim<'_> {
             (None, Some(t)) => t,
             (None, None) => Micros::MAX,
         };
+        if dependency.servers.is_some() {
+            let limit = match (attempt_left, per_try) {
+                (Some(left), Some(t)) if t < left => Some((t, Failure::TryTimeout)),
+                (None, Some(t)) => Some((t, Failure::TryTimeout)),
+                (Some(left), _) => Some((left, Failure::Timeout)),
+                (None, None) => None,
+            };
+            let try_no = deps[dep].next_try();
+            r.call.try_no = try_no;
+            r.call.waiting = true;
+            r.call.try_started = now;
+            r.call.hedge_won = false;
+            r.call.try_end = limit.map_or(CallEnd::Answered, |(_, f)| CallEnd::Failed(f));
+            let deadline = limit.map(|(t, _)| now.saturating_add(t));
+            if let Some(at) = deadline {
+                q.schedule(at, Event::TryTimedOut { id, try_no });
+            }
+            self.send_to_servers(now, id, dep, try_no, deadline);
+            return;
+        }
         let (latency, end, hedge_won) = dependency.answer_of_try(dep, now, try_ends, rng, q);
         let (held, end) = match (attempt_left, per_try) {
             (Some(left), Some(t)) if t < left && latency > t => {
