@@ -2,7 +2,9 @@
 //! `key=value` overrides live in [`super::set`] and are re-exported here.
 
 use super::latency::Micros;
-use super::model::{CascadeConfig, GatewayConfig, HistoryBulkhead, SidecarConfig};
+use super::model::{
+    Abandon, CapacityConfig, CascadeConfig, GatewayConfig, HistoryBulkhead, SidecarConfig,
+};
 use crate::resilience::{BreakerConfig, BulkheadConfig, FallbackPolicy, RetryPolicy};
 
 pub use super::set::{apply_set, parse_int, parse_time, JITTER_NAMES, SET_KEYS};
@@ -112,11 +114,20 @@ pub enum Preset {
     NorthwindShared,
     /// Lesson 004: the same incident with separate bulkheads of 20.
     NorthwindSeparate,
+    /// A metastable failure: inventory serves 6 calls at once and is slow for 2 s; timeouts,
+    /// three attempts and the work they abandon keep its queue past the timeout for good.
+    RetryStorm,
+    /// The Saturday cascade with inventory serving 8 calls at once: the failover brings no
+    /// relief while stale requests and the front end's retries fill the queues.
+    SaturdayStorm,
+    /// Exercise 3 with inventory serving 8 calls at once: the three layers' retries meet it
+    /// as it recovers.
+    Ex3RetryLayersCapacity,
 }
 
 impl Preset {
     /// Every preset, in the order a list shows them.
-    pub const ALL: [Preset; 10] = [
+    pub const ALL: [Preset; 13] = [
         Preset::Lesson(Scenario::None),
         Preset::Lesson(Scenario::Timeout),
         Preset::Lesson(Scenario::Cb),
@@ -127,6 +138,9 @@ impl Preset {
         Preset::Ex3RetryLayers,
         Preset::NorthwindShared,
         Preset::NorthwindSeparate,
+        Preset::RetryStorm,
+        Preset::SaturdayStorm,
+        Preset::Ex3RetryLayersCapacity,
     ];
 
     /// The short name used in URLs and on the command line.
@@ -139,6 +153,9 @@ impl Preset {
             Preset::Ex3RetryLayers => "ex3-retry-layers",
             Preset::NorthwindShared => "northwind-shared",
             Preset::NorthwindSeparate => "northwind-separate",
+            Preset::RetryStorm => "retry-storm",
+            Preset::SaturdayStorm => "saturday-storm",
+            Preset::Ex3RetryLayersCapacity => "ex3-retry-layers-capacity",
         }
     }
 
@@ -157,6 +174,11 @@ impl Preset {
             }
             Preset::NorthwindShared => "Northwind: one bulkhead shared with order history",
             Preset::NorthwindSeparate => "Northwind: separate bulkheads of 20",
+            Preset::RetryStorm => "Retry storm: a 2 s slowdown that never ends",
+            Preset::SaturdayStorm => "Saturday with a finite inventory: no relief at failover",
+            Preset::Ex3RetryLayersCapacity => {
+                "Exercise 3 with a finite inventory: the retries meet its recovery"
+            }
         }
     }
 
@@ -170,7 +192,7 @@ impl Preset {
     /// those measured in seconds from the start.
     pub fn clock_start(self) -> Option<u64> {
         match self {
-            Preset::Saturday => Some(SATURDAY_CLOCK_START),
+            Preset::Saturday | Preset::SaturdayStorm => Some(SATURDAY_CLOCK_START),
             _ => None,
         }
     }
@@ -219,7 +241,50 @@ impl Preset {
             Preset::NorthwindSeparate => northwind(HistoryBulkhead::Own(
                 BulkheadConfig::northwind_order_history(),
             )),
+            Preset::RetryStorm => retry_storm(),
+            Preset::SaturdayStorm => CascadeConfig {
+                duration: 120 * SECOND,
+                capacity: Some(CapacityConfig {
+                    slots: 5,
+                    queue: None,
+                    abandon: Abandon::Keep,
+                }),
+                ..saturday()
+            },
+            Preset::Ex3RetryLayersCapacity => CascadeConfig {
+                duration: 60 * SECOND,
+                capacity: Some(CapacityConfig {
+                    slots: 8,
+                    queue: None,
+                    abandon: Abandon::Keep,
+                }),
+                ..Preset::Ex3RetryLayers.config()
+            },
         }
+    }
+}
+
+/// 100 orders/s into 200 workers; inventory serves 6 calls at once (40 ms each: 150 calls/s,
+/// two thirds busy), slow (400 ms) from 3 s to 5 s; a 300 ms timeout and three attempts with
+/// full jitter. Once the queue's wait passes the timeout every attempt times out, three
+/// attempts offer 300 calls/s, and the abandoned work holds the slots: it never recovers.
+fn retry_storm() -> CascadeConfig {
+    CascadeConfig {
+        threads: 200,
+        duration: 60 * SECOND,
+        degrade_at: 3 * SECOND,
+        recover_at: Some(5 * SECOND),
+        slow: 400 * MS,
+        timeout: Some(300 * MS),
+        retry: Some(RetryPolicy::reserve_stock()),
+        capacity: Some(CapacityConfig {
+            slots: 6,
+            queue: None,
+            abandon: Abandon::Keep,
+        }),
+        drain: false,
+        seed: 6,
+        ..CascadeConfig::default()
     }
 }
 
