@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use resilience_playground::resilience::ParamError;
 use resilience_playground::sim::experiments;
 use resilience_playground::sim::model::{run, ConfigFile, SimConfig};
-use resilience_playground::sim::scenario::{apply_set, Preset, Scenario, SET_KEYS};
+use resilience_playground::sim::scenario::{apply_set, Applied, Preset, Scenario, SET_KEYS};
 use resilience_playground::sim::trace::{Outcome, Trace};
 
 /// What one line of output runs.
@@ -227,7 +227,10 @@ fn config_for(s: &Source, args: &Args) -> Result<(String, SimConfig), String> {
                 c.drain = false;
             }
             for (k, v) in &args.sets {
-                apply_set(c, k, v).map_err(|e| describe(&e, k))?;
+                let applied = apply_set(c, k, v).map_err(|e| describe(&e, k))?;
+                if applied != Applied::Set {
+                    eprintln!("cascade: --set {applied} (scenario {})", s.key());
+                }
             }
         }
         ConfigFile::Grouped(c) => {

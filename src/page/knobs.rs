@@ -596,7 +596,7 @@ impl Knob {
             (value, None)
         };
         match apply_set(cfg, self.key, &self.override_text(value)) {
-            Ok(()) => notice,
+            Ok(_) => notice,
             Err(e) => Some(e.to_string()),
         }
     }

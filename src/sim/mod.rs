@@ -6,6 +6,6 @@ pub mod experiments;
 pub mod histogram;
 pub mod latency;
 pub mod model;
+pub mod params;
 pub mod scenario;
-pub mod set;
 pub mod trace;

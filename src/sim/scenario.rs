@@ -1,11 +1,11 @@
 //! The lesson's four cascade scenarios and the other presets, as flat configs. The
-//! `key=value` overrides live in [`super::set`] and are re-exported here.
+//! `key=value` overrides live in [`super::params`] and are re-exported here.
 
 use super::latency::Micros;
 use super::model::{CascadeConfig, GatewayConfig, HistoryBulkhead, SidecarConfig};
 use crate::resilience::{BreakerConfig, BulkheadConfig, FallbackPolicy, RetryPolicy};
 
-pub use super::set::{apply_set, parse_int, parse_time, JITTER_NAMES, SET_KEYS};
+pub use super::params::{apply_set, parse_int, parse_time, Applied, JITTER_NAMES, SET_KEYS};
 
 const MS: Micros = 1_000;
 const SECOND: Micros = 1_000_000;
