@@ -321,6 +321,27 @@ impl Param {
         }
     }
 
+    /// One line for a usage text: the range and unit, what it sets, and what it does while its
+    /// part is off.
+    pub fn summary(&self) -> String {
+        let unit = match self.kind {
+            Kind::Time { .. } | Kind::Choice { .. } => "",
+            _ => self.unit,
+        };
+        let unit = if unit.is_empty() {
+            String::new()
+        } else {
+            format!(" {unit}")
+        };
+        let off = match self.needs {
+            Needs::SwitchesOn(part) => format!(" Switches on {}.", part.label()),
+            // Every config has a first dependency: no need to say so.
+            Needs::OnlyWith(Part::Dependency(Dep::First)) | Needs::Nothing => String::new(),
+            Needs::OnlyWith(part) => format!(" Only with {}.", part.label()),
+        };
+        format!("{}{unit}. {}{off}", self.range(), self.doc)
+    }
+
     /// The text of `value` as this key takes it (`250ms`, `0.5`, `poisson`, `p95`).
     pub fn text(&self, value: Value) -> String {
         match (self.kind, value) {
@@ -394,27 +415,6 @@ pub fn dependency_key(index: usize, name: &str, field: &'static str) -> Option<&
             .find(|p| p.key.strip_prefix(name).and_then(|k| k.strip_prefix('_')) == Some(field))
             .map(|p| p.key),
     }
-}
-
-/// Lines of the command line's usage describing every key: the key, its range and unit, and
-/// what it does.
-pub fn usage_lines() -> Vec<String> {
-    PARAMS
-        .iter()
-        .map(|p| {
-            let unit = if p.unit.is_empty() || matches!(p.kind, Kind::Time { .. }) {
-                String::new()
-            } else {
-                format!(" {}", p.unit)
-            };
-            let off = match p.needs {
-                Needs::SwitchesOn(part) => format!(" Switches on {}.", part.label()),
-                Needs::OnlyWith(part) => format!(" Only with {}.", part.label()),
-                Needs::Nothing => String::new(),
-            };
-            format!("{} ({}{unit}): {}{off}", p.key, p.range(), p.doc)
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -213,13 +213,11 @@ impl Part {
 
     /// The part as the usage names it (`inventory's circuit breaker`).
     pub fn label(self) -> String {
-        let dep = |d| match d {
-            Dep::First => "inventory",
-            Dep::Payments => "payments",
-        };
         match self {
-            Part::Dependency(d) => dep(d).to_string(),
-            Part::Layer(d, l) => format!("{}'s {}", dep(d), l.name()),
+            Part::Dependency(Dep::First) => "inventory".to_string(),
+            Part::Dependency(Dep::Payments) => "payments".to_string(),
+            Part::Layer(Dep::First, l) => format!("inventory's {}", l.name()),
+            Part::Layer(Dep::Payments, l) => format!("payments' {}", l.name()),
             Part::Gateway => "the gateway".to_string(),
             Part::LoadShed => "load shedding".to_string(),
             Part::Idempotency => "idempotency keys".to_string(),
