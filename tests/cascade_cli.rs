@@ -431,3 +431,17 @@ fn bad_payments_input_names_the_key_and_its_range() {
         "{err}"
     );
 }
+
+#[test]
+fn help_lists_every_key_of_the_parameter_table_with_its_range() {
+    let out = cascade(&["--help"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    for p in resilience_playground::sim::params::PARAMS {
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(p.key))
+            .unwrap_or_else(|| panic!("{} is not in the usage", p.key));
+        let first_word = p.range().split(' ').next().unwrap().to_string();
+        assert!(line.contains(&first_word), "{line} lacks {first_word}");
+    }
+}

@@ -96,7 +96,7 @@ proptest! {
         let mut cfg = preset.config();
         let before = cfg.clone();
         match apply_set(&mut cfg, &key, &value) {
-            Ok(()) => prop_assert!(SET_KEYS.contains(&key.as_str())),
+            Ok(_) => prop_assert!(SET_KEYS.contains(&key.as_str())),
             Err(e) => {
                 let named = if SET_KEYS.contains(&key.as_str()) { key.as_str() } else { "key" };
                 prop_assert_eq!(e.field, named);

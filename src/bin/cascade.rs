@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use resilience_playground::resilience::ParamError;
 use resilience_playground::sim::experiments;
 use resilience_playground::sim::model::{run, Abandon, ConfigFile, SimConfig};
-use resilience_playground::sim::scenario::{apply_set, Preset, Scenario, SET_KEYS};
+use resilience_playground::sim::params::PARAMS;
+use resilience_playground::sim::scenario::{apply_set, Applied, Preset, Scenario, SET_KEYS};
 use resilience_playground::sim::trace::{Outcome, Trace};
 
 /// What one line of output runs.
@@ -73,36 +74,40 @@ circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
                     ex2-business-errors ex3-retry-layers northwind-shared northwind-separate
   --config FILE     a whole configuration as JSON: flat (the fields of CascadeConfig) or
                     grouped (run, traffic, gateway, service, routes, dependencies)
-  --set KEY=VALUE   override a parameter (repeatable); times in seconds, or with an ms suffix:
-                    rate threads duration degrade_at fast slow timeout window min_calls
-                    failure_ratio cooldown probes permits max_wait seed arrivals recover_at
-                    error_rate business_error_rate fast_p99 slow_p99 attempts
-                    request_budget client_give_up frontend_retries gateway_pool
-                    route_timeout (every route) orders_timeout catalog_timeout
-                    history_timeout gateway_retries (these five need a gateway)
-                    catalog_share history_share queue_limit sidecar_retries
-                    hedge (on/off) hedge_delay (a time, or pN: a percentile) max_hedges
-                    jitter (none/full/equal/decorrelated) retry_base retry_cap
-                    retry_budget_ratio retry_budget_min shed_normal shed_low shed_high
-                    priority_low priority_high
-                    fallback (on, off, none, or a kind: pending_confirmation
-                    pending_retry_async cached_stock charge_later ...)
-                    idempotency_key (on/off: count duplicate orders; with a key or without)
-                    idempotency_ttl
-                    payments (on/off: a second dependency after inventory on POST /orders,
-                    60 ms, with a 300 ms timeout, the lesson's breaker and a bulkhead of 8)
-                    payments_fast payments_slow payments_fast_p99 payments_slow_p99
-                    payments_degrade_at payments_recover_at payments_error_rate
-                    payments_timeout payments_attempts payments_permits payments_max_wait
-                    payments_min_calls payments_cooldown payments_window (each switches
-                    payments on)
+  --set KEY=VALUE   override a parameter (repeatable; the keys are below)
   --no-drain        stop at the end of `duration`; requests left are counted as unfinished
                     (default: drain, as the lesson's code does)
   --json            one JSON object per scenario per line
   --help            this text
 
 p50/p99 are service times (from when a worker takes the request, as the lesson prints);
-the JSON also gives end-to-end times (from arrival, queue wait included).";
+the JSON also gives end-to-end times (from arrival, queue wait included).
+
+Keys of --set (times in seconds, or a number with an ms suffix):";
+
+/// Widest line of the usage's key list.
+const USAGE_WIDTH: usize = 96;
+
+/// The usage: the flags, then every key of the parameter table with its range and doc.
+fn usage() -> String {
+    let mut text = USAGE.to_string();
+    for p in PARAMS {
+        let mut line = format!("  {:<20}", p.key);
+        for word in p.summary().split(' ') {
+            if line.len() + 1 + word.len() > USAGE_WIDTH && line.trim().len() > p.key.len() {
+                text.push('\n');
+                text.push_str(line.trim_end());
+                line = " ".repeat(22);
+            } else if !line.ends_with(' ') {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        text.push('\n');
+        text.push_str(line.trim_end());
+    }
+    text
+}
 
 struct Args {
     sources: Vec<Source>,
@@ -227,7 +232,10 @@ fn config_for(s: &Source, args: &Args) -> Result<(String, SimConfig), String> {
                 c.drain = false;
             }
             for (k, v) in &args.sets {
-                apply_set(c, k, v).map_err(|e| describe(&e, k))?;
+                let applied = apply_set(c, k, v).map_err(|e| describe(&e, k))?;
+                if applied != Applied::Set {
+                    eprintln!("cascade: --set {applied} (scenario {})", s.key());
+                }
             }
         }
         ConfigFile::Grouped(c) => {
@@ -385,7 +393,7 @@ fn main() -> ExitCode {
         }
     };
     if args.help {
-        println!("{USAGE}");
+        println!("{}", usage());
         return ExitCode::SUCCESS;
     }
     let mut configs = Vec::new();

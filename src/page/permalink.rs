@@ -130,8 +130,8 @@ pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
                     match apply_set(&mut scratch, k.key, v) {
                         // A value the preset already has is left alone (a count window of 20
                         // reads as 20 and must not become 20 s).
-                        Ok(()) if k.read(&scratch) == k.read(&page.full) => {}
-                        Ok(()) => actions.push(Action::SetKnobText(k.key, v.to_string())),
+                        Ok(_) if k.read(&scratch) == k.read(&page.full) => {}
+                        Ok(_) => actions.push(Action::SetKnobText(k.key, v.to_string())),
                         Err(e) => notices.push(bad(e.field, v, &e.range)),
                     }
                 }

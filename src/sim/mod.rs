@@ -7,6 +7,6 @@ pub mod histogram;
 pub mod latency;
 pub mod load;
 pub mod model;
+pub mod params;
 pub mod scenario;
-pub mod set;
 pub mod trace;

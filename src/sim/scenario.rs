@@ -1,5 +1,5 @@
 //! The lesson's four cascade scenarios and the other presets, as flat configs. The
-//! `key=value` overrides live in [`super::set`] and are re-exported here.
+//! `key=value` overrides live in [`super::params`] and are re-exported here.
 
 use super::latency::Micros;
 use super::model::{
@@ -7,7 +7,7 @@ use super::model::{
 };
 use crate::resilience::{BreakerConfig, BulkheadConfig, FallbackPolicy, RetryPolicy};
 
-pub use super::set::{apply_set, parse_int, parse_time, JITTER_NAMES, SET_KEYS};
+pub use super::params::{apply_set, parse_int, parse_time, Applied, JITTER_NAMES, SET_KEYS};
 
 const MS: Micros = 1_000;
 const SECOND: Micros = 1_000_000;
@@ -282,7 +282,6 @@ fn retry_storm() -> CascadeConfig {
             queue: None,
             abandon: Abandon::Keep,
         }),
-        drain: false,
         seed: 6,
         ..CascadeConfig::default()
     }

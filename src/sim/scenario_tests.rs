@@ -1,7 +1,7 @@
 use super::*;
 use crate::resilience::{HedgeDelay, Jitter, Window};
 use crate::sim::model::run;
-use crate::sim::set::lesson_hedge;
+use crate::sim::params::lesson_hedge;
 use crate::sim::trace::Outcome;
 
 fn share(n: u64, of: u64) -> f64 {

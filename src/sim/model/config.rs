@@ -11,6 +11,7 @@ use crate::resilience::{
     BulkheadConfig, FallbackPolicy, IdempotencyConfig, LoadShedConfig, ParamError,
 };
 use crate::sim::latency::Micros;
+use crate::sim::params::{dependency_key, renamed};
 use crate::sim::trace::Route;
 
 /// How requests arrive.
@@ -315,37 +316,15 @@ impl SimConfig {
     }
 }
 
-/// The `--set` key of each payments parameter, by the name its layer gives it.
-const PAYMENTS_KEYS: [(&str, &str); 15] = [
-    ("fast", "payments_fast"),
-    ("slow", "payments_slow"),
-    ("fast_p99", "payments_fast_p99"),
-    ("slow_p99", "payments_slow_p99"),
-    ("degrade_at", "payments_degrade_at"),
-    ("recover_at", "payments_recover_at"),
-    ("error_rate", "payments_error_rate"),
-    ("timeout", "payments_timeout"),
-    ("attempts", "payments_attempts"),
-    ("permits", "payments_permits"),
-    ("max_wait", "payments_max_wait"),
-    ("min_calls", "payments_min_calls"),
-    ("cooldown", "payments_cooldown"),
-    ("window", "payments_window"),
-    ("failure_ratio", "payments_failure_ratio"),
-];
-
 /// Names an error of the dependency at `index` as its keys say it.
 fn dependency_error(index: usize, name: &str, e: ParamError) -> ParamError {
-    match (index, name) {
-        (0, _) => e,
-        (_, "payments") => ParamError {
-            field: PAYMENTS_KEYS
-                .iter()
-                .find(|(layer, _)| *layer == e.field)
-                .map_or("payments", |(_, key)| key),
+    match dependency_key(index, name, e.field) {
+        Some(field) => ParamError { field, ..e },
+        None if name == "payments" => ParamError {
+            field: "payments",
             ..e
         },
-        _ => ParamError {
+        None => ParamError {
             value: format!("{} (dependency {name})", e.value),
             ..e
         },
@@ -415,7 +394,12 @@ impl ServiceConfig {
             ParamError::check_u64("request_budget", b, 1_000, HOUR, "µs")?;
         }
         if let Some(l) = &self.load_shed {
-            l.validate()?;
+            let renames = [
+                ("low", "shed_low"),
+                ("normal", "shed_normal"),
+                ("high", "shed_high"),
+            ];
+            l.validate().map_err(|e| renamed(e, &renames))?;
         }
         if let Some(q) = self.queue_limit {
             ParamError::check_u64("queue_limit", q, 1, 10_000_000, "")?;

@@ -9,6 +9,7 @@ use crate::resilience::{
     RetryBudgetConfig, RetryPolicy,
 };
 use crate::sim::latency::{LatencyModel, Micros};
+use crate::sim::params::renamed;
 
 /// A dependency `POST /orders` calls.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -366,30 +367,23 @@ impl StackConfig {
         if let Some(t) = self.timeout {
             ParamError::check_u64("timeout", t, 1_000, HOUR, "µs")?;
         }
-        let keyed = |renames: &[(&str, &'static str)], e: ParamError| ParamError {
-            field: renames
-                .iter()
-                .find(|(name, _)| *name == e.field)
-                .map_or(e.field, |(_, key)| key),
-            ..e
-        };
         if let Some(b) = &self.breaker {
             b.validate()
-                .map_err(|e| keyed(&[("half_open_probes", "probes")], e))?;
+                .map_err(|e| renamed(e, &[("half_open_probes", "probes")]))?;
         }
         if let Some(b) = &self.bulkhead {
             b.validate()?;
         }
         if let Some(r) = &self.retry {
             r.validate()
-                .map_err(|e| keyed(&[("base", "retry_base"), ("cap", "retry_cap")], e))?;
+                .map_err(|e| renamed(e, &[("base", "retry_base"), ("cap", "retry_cap")]))?;
         }
         if let Some(r) = &self.retry_budget {
             let renames = [
                 ("ratio", "retry_budget_ratio"),
                 ("minimum", "retry_budget_min"),
             ];
-            r.validate().map_err(|e| keyed(&renames, e))?;
+            r.validate().map_err(|e| renamed(e, &renames))?;
         }
         if let Some(s) = &self.sidecar {
             s.validate()?;

@@ -335,7 +335,86 @@ impl CascadeConfig {
     }
 }
 
+impl CascadeConfig {
+    /// The flat form of a grouped config, when it has one: inventory first (lesson 000's
+    /// stack order), then payments or nothing, each holding only what the flat form holds.
+    /// `None` for any other config.
+    pub fn from_sim(sim: &SimConfig) -> Option<CascadeConfig> {
+        let (inventory, rest) = sim.dependencies.split_first()?;
+        let payments = match rest {
+            [] => None,
+            [p] => Some(PaymentsConfig::from_dependency(p)?),
+            _ => return None,
+        };
+        let (faults, stack) = (&inventory.faults, &inventory.stack);
+        let flat = CascadeConfig {
+            rate: sim.traffic.rate,
+            threads: sim.service.threads,
+            duration: sim.traffic.duration,
+            degrade_at: faults.degrade_at?,
+            fast: faults.fast,
+            slow: faults.slow,
+            timeout: stack.timeout,
+            breaker: stack.breaker.clone(),
+            bulkhead: stack.bulkhead.clone(),
+            seed: sim.run.seed,
+            drain: sim.run.drain,
+            record_requests: sim.run.record_requests,
+            arrivals: sim.traffic.arrivals,
+            fast_p99: faults.fast_p99,
+            slow_p99: faults.slow_p99,
+            recover_at: faults.recover_at,
+            error_rate: faults.error_rate,
+            business_error_rate: faults.business_error_rate,
+            business_errors_trip_breaker: stack.business_errors_trip_breaker,
+            retry: stack.retry,
+            retry_budget: stack.retry_budget.clone(),
+            sidecar: stack.sidecar.clone(),
+            request_budget: sim.service.request_budget,
+            fallback: sim.service.fallback.clone(),
+            client_give_up: sim.traffic.client_give_up,
+            frontend_retries: sim.traffic.frontend_retries,
+            frontend_backoff: sim.traffic.frontend_backoff,
+            gateway: sim.gateway.clone(),
+            catalog_share: sim.routes.catalog_share,
+            catalog_latency: sim.routes.catalog_latency,
+            history_share: sim.routes.history_share,
+            history_latency: sim.routes.history_latency,
+            history_bulkhead: sim.routes.history_bulkhead.clone(),
+            load_shed: sim.service.load_shed.clone(),
+            priority_mix: sim.traffic.priority_mix,
+            queue_limit: sim.service.queue_limit,
+            hedge: stack.hedge.clone(),
+            idempotency: sim.service.idempotency.clone(),
+            payments,
+            capacity: inventory.capacity.clone(),
+            orders_abandon: sim.service.abandon,
+        };
+        (flat.to_sim() == *sim).then_some(flat)
+    }
+}
+
 impl PaymentsConfig {
+    /// Payments as the flat form holds it, when `dep` is payments and has nothing more.
+    pub fn from_dependency(dep: &DependencyConfig) -> Option<PaymentsConfig> {
+        let (faults, stack) = (&dep.faults, &dep.stack);
+        let payments = PaymentsConfig {
+            fast: faults.fast,
+            fast_p99: faults.fast_p99,
+            slow: faults.slow,
+            slow_p99: faults.slow_p99,
+            degrade_at: faults.degrade_at,
+            recover_at: faults.recover_at,
+            error_rate: faults.error_rate,
+            timeout: stack.timeout,
+            breaker: stack.breaker.clone(),
+            bulkhead: stack.bulkhead.clone(),
+            retry: stack.retry,
+            capacity: dep.capacity.clone(),
+        };
+        (payments.to_dependency() == *dep).then_some(payments)
+    }
+
     /// Payments as the second dependency.
     pub fn to_dependency(&self) -> DependencyConfig {
         DependencyConfig {

@@ -1,0 +1,442 @@
+//! The one table of parameters a run can be given as `key=value` (the command line's `--set`,
+//! permalinks, widget attributes and the page's knobs): for each key, where it lives in a
+//! [`SimConfig`], its kind and range, its unit, a line on what it does, and what setting it
+//! does while its pattern is off. Times are seconds, or a number with an `ms` suffix.
+//!
+//! A new parameter is one more row of [`PARAMS`] (in `rows.rs`); everything else reads it.
+
+mod rows;
+mod switch;
+
+use crate::resilience::{HedgeDelay, Jitter, ParamError};
+use crate::sim::latency::Micros;
+use crate::sim::model::{CascadeConfig, SimConfig};
+
+pub use rows::PARAMS;
+#[cfg(test)]
+pub(crate) use switch::lesson_hedge;
+pub use switch::{Dep, Layer, Part};
+
+pub(crate) const MS: Micros = 1_000;
+pub(crate) const SECOND: Micros = 1_000_000;
+pub(crate) const HOUR: Micros = 3_600 * SECOND;
+
+/// One parameter: a row of [`PARAMS`].
+#[derive(Debug, Clone, Copy)]
+pub struct Param {
+    /// The key, as `--set`, permalinks, widget attributes and error messages name it.
+    pub key: &'static str,
+    /// One line on what it sets.
+    pub doc: &'static str,
+    /// The unit its values are in, as a person reads it (empty for a plain count or a name).
+    pub unit: &'static str,
+    /// What values it takes, and how one is written into the config.
+    pub kind: Kind,
+    /// The part of the config it needs, and what setting it does while that part is off.
+    pub needs: Needs,
+    /// Its value in a config, if the part it tunes is there.
+    pub read: fn(&SimConfig) -> Option<Value>,
+}
+
+/// What values a parameter takes, with the function writing a parsed one into the config.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    /// A time, `min..=max` µs, given in seconds (`0.3`) or milliseconds (`300ms`).
+    Time {
+        /// Least accepted, µs.
+        min: Micros,
+        /// Most accepted, µs.
+        max: Micros,
+        /// Writes it.
+        write: fn(&mut SimConfig, Micros),
+    },
+    /// A whole number, `min..=max`.
+    Count {
+        /// Least accepted.
+        min: u64,
+        /// Most accepted.
+        max: u64,
+        /// Writes it.
+        write: fn(&mut SimConfig, u64),
+    },
+    /// A number, `min..=max` (`min` itself refused when `above_min`).
+    Number {
+        /// Least accepted (or the bound above which values are accepted).
+        min: f64,
+        /// Most accepted.
+        max: f64,
+        /// True when `min` itself is refused.
+        above_min: bool,
+        /// Writes it.
+        write: fn(&mut SimConfig, f64),
+    },
+    /// One of a few names; written by its index in `names`.
+    Choice {
+        /// The names accepted.
+        names: &'static [&'static str],
+        /// Writes the one at this index.
+        write: fn(&mut SimConfig, usize),
+    },
+    /// A whole number, `min..=max`, or `off` (written as `None`).
+    CountOrOff {
+        /// Least accepted.
+        min: u64,
+        /// Most accepted.
+        max: u64,
+        /// Writes it.
+        write: fn(&mut SimConfig, Option<u64>),
+    },
+    /// A hedge delay: a time (1 µs..=60 s) or `pN`, a percentile of the latencies seen.
+    Delay {
+        /// Writes it.
+        write: fn(&mut SimConfig, HedgeDelay),
+    },
+}
+
+/// A parameter's value as [`Param::read`] gives it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value {
+    /// A time, µs.
+    Time(Micros),
+    /// A whole number (also a breaker window counted in calls).
+    Count(u64),
+    /// A number.
+    Number(f64),
+    /// The index of a name in [`Kind::Choice`]'s `names`.
+    Choice(usize),
+    /// A hedge delay.
+    Delay(HedgeDelay),
+    /// `off`, for a [`Kind::CountOrOff`].
+    Off,
+}
+
+/// The part of the config a parameter tunes, and what setting it does while that part is off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    /// Nothing: the parameter is always there.
+    Nothing,
+    /// Setting it switches the part on (with the lesson's values), then sets it.
+    SwitchesOn(Part),
+    /// Setting it while the part is off leaves the config as it is and says so
+    /// ([`Applied::LeftOff`]): `timeout=0.2` applies to the four lesson scenarios and "no
+    /// protection" stays unprotected.
+    OnlyWith(Part),
+}
+
+/// What [`apply`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Applied {
+    /// The value was written.
+    Set,
+    /// The part the key tunes is off, and the key does not switch it on: nothing changed.
+    LeftOff {
+        /// The key.
+        key: &'static str,
+        /// What was missing, for a note (`"no timeout"`).
+        missing: &'static str,
+    },
+}
+
+impl std::fmt::Display for Applied {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Applied::Set => write!(f, "set"),
+            Applied::LeftOff { key, missing } => {
+                write!(f, "{key}: the config has {missing}, so it is left as it is")
+            }
+        }
+    }
+}
+
+const KEY_COUNT: usize = PARAMS.len();
+
+/// Every key of [`PARAMS`], in its order.
+pub const SET_KEYS: [&str; KEY_COUNT] = {
+    let mut keys = [""; KEY_COUNT];
+    let mut i = 0;
+    while i < KEY_COUNT {
+        keys[i] = PARAMS[i].key;
+        i += 1;
+    }
+    keys
+};
+
+/// Jitter modes by the name the `jitter` key takes, in the order a list shows them.
+pub const JITTER_NAMES: [(&str, Jitter); 4] = [
+    ("none", Jitter::None),
+    ("full", Jitter::Full),
+    ("equal", Jitter::Equal),
+    ("decorrelated", Jitter::Decorrelated),
+];
+
+/// The row with `key`.
+pub fn param(key: &str) -> Option<&'static Param> {
+    PARAMS.iter().find(|p| p.key == key)
+}
+
+fn err(field: &'static str, range: &str, value: &str) -> ParamError {
+    ParamError {
+        field,
+        range: range.to_string(),
+        value: value.to_string(),
+    }
+}
+
+/// The error for a key no row has.
+fn unknown_key(key: &str) -> ParamError {
+    err("key", &SET_KEYS.join(", "), key)
+}
+
+/// Parses a time in seconds (`0.3`) or milliseconds (`300ms`) into microseconds, within
+/// `min..=max` microseconds.
+pub fn parse_time(
+    field: &'static str,
+    value: &str,
+    min: Micros,
+    max: Micros,
+) -> Result<Micros, ParamError> {
+    let range = format!(
+        "{}..={} s (or a number with an ms suffix)",
+        fmt_secs(min),
+        fmt_secs(max)
+    );
+    let (number, scale) = match value.strip_suffix("ms") {
+        Some(n) => (n, 1_000.0),
+        None => (value.strip_suffix('s').unwrap_or(value), 1_000_000.0),
+    };
+    let v: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| err(field, &range, value))?;
+    let micros = v * scale;
+    if !micros.is_finite() || micros < min as f64 - 0.5 || micros > max as f64 + 0.5 {
+        return Err(err(field, &range, value));
+    }
+    Ok(micros.round() as Micros)
+}
+
+fn fmt_secs(m: Micros) -> String {
+    if m.is_multiple_of(SECOND) {
+        (m / SECOND).to_string()
+    } else {
+        format!("{}", m as f64 / SECOND as f64)
+    }
+}
+
+/// Parses a whole number within `min..=max`, naming `field` when it is not one.
+pub fn parse_int(field: &'static str, value: &str, min: u64, max: u64) -> Result<u64, ParamError> {
+    let range = format!("{min}..={max}");
+    match value.trim().parse::<u64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(err(field, &range, value)),
+    }
+}
+
+fn parse_number(
+    field: &'static str,
+    value: &str,
+    min: f64,
+    max: f64,
+    above_min: bool,
+) -> Result<f64, ParamError> {
+    let v = match value.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= min && v <= max => v,
+        _ => return Err(err(field, &format!("{min}..={max}"), value)),
+    };
+    if above_min && v <= min {
+        return Err(err(field, &format!("{min} (exclusive)..={max}"), value));
+    }
+    Ok(v)
+}
+
+/// A hedge delay: a time (`80ms`, `0.08`; 1 µs..=60 s) or a percentile of the latencies seen
+/// so far (`p95`; above 0, at most 100).
+fn parse_hedge_delay(field: &'static str, value: &str) -> Result<HedgeDelay, ParamError> {
+    let range = "a time 0.000001..=60 s (or with an ms suffix), or pN for a percentile of the \
+                 latencies seen, 0 < N <= 100";
+    let bad = || err(field, range, value);
+    if let Some(p) = value.trim().strip_prefix('p') {
+        let percentile: f64 = p.parse().map_err(|_| bad())?;
+        if !(percentile.is_finite() && percentile > 0.0 && percentile <= 100.0) {
+            return Err(bad());
+        }
+        return Ok(HedgeDelay::Percentile {
+            percentile,
+            min_samples: 100,
+        });
+    }
+    parse_time(field, value, 1, 60 * SECOND)
+        .map(HedgeDelay::Fixed)
+        .map_err(|_| bad())
+}
+
+/// A parsed value, ready to be written.
+enum Parsed {
+    Time(Micros),
+    Count(u64),
+    Number(f64),
+    Choice(usize),
+    Delay(HedgeDelay),
+    CountOrOff(Option<u64>),
+}
+
+impl Param {
+    /// The accepted values, as an error message or the usage prints them.
+    pub fn range(&self) -> String {
+        match self.kind {
+            Kind::Time { min, max, .. } => format!("{}..={} s", fmt_secs(min), fmt_secs(max)),
+            Kind::Count { min, max, .. } => format!("{min}..={max}"),
+            Kind::CountOrOff { min, max, .. } => format!("{min}..={max}, or off"),
+            Kind::Number {
+                min,
+                max,
+                above_min,
+                ..
+            } => {
+                let open = if above_min { " (exclusive)" } else { "" };
+                format!("{min}{open}..={max}")
+            }
+            Kind::Choice { names, .. } => names.join(", "),
+            Kind::Delay { .. } => "a time 0.000001..=60 s, or pN (a percentile)".to_string(),
+        }
+    }
+
+    fn parse(&self, value: &str) -> Result<Parsed, ParamError> {
+        let key = self.key;
+        Ok(match self.kind {
+            Kind::Time { min, max, .. } => Parsed::Time(parse_time(key, value, min, max)?),
+            Kind::Count { min, max, .. } => Parsed::Count(parse_int(key, value, min, max)?),
+            Kind::CountOrOff { .. } if value.trim() == "off" => Parsed::CountOrOff(None),
+            Kind::CountOrOff { min, max, .. } => Parsed::CountOrOff(Some(
+                parse_int(key, value, min, max).map_err(|_| err(key, &self.range(), value))?,
+            )),
+            Kind::Number {
+                min,
+                max,
+                above_min,
+                ..
+            } => Parsed::Number(parse_number(key, value, min, max, above_min)?),
+            Kind::Choice { names, .. } => Parsed::Choice(
+                names
+                    .iter()
+                    .position(|n| *n == value.trim())
+                    .ok_or_else(|| err(key, &names.join(", "), value))?,
+            ),
+            Kind::Delay { .. } => Parsed::Delay(parse_hedge_delay(key, value)?),
+        })
+    }
+
+    fn write(&self, cfg: &mut SimConfig, value: Parsed) {
+        match (self.kind, value) {
+            (Kind::Time { write, .. }, Parsed::Time(v)) => write(cfg, v),
+            (Kind::Count { write, .. }, Parsed::Count(v)) => write(cfg, v),
+            (Kind::Number { write, .. }, Parsed::Number(v)) => write(cfg, v),
+            (Kind::Choice { write, .. }, Parsed::Choice(v)) => write(cfg, v),
+            (Kind::Delay { write }, Parsed::Delay(v)) => write(cfg, v),
+            (Kind::CountOrOff { write, .. }, Parsed::CountOrOff(v)) => write(cfg, v),
+            // `parse` gives the variant of the row's own kind.
+            _ => {}
+        }
+    }
+
+    /// One line for a usage text: the range and unit, what it sets, and what it does while its
+    /// part is off.
+    pub fn summary(&self) -> String {
+        let unit = match self.kind {
+            Kind::Time { .. } | Kind::Choice { .. } => "",
+            _ => self.unit,
+        };
+        let unit = if unit.is_empty() {
+            String::new()
+        } else {
+            format!(" {unit}")
+        };
+        let off = match self.needs {
+            Needs::SwitchesOn(part) => format!(" Switches on {}.", part.label()),
+            // Every config has a first dependency: no need to say so.
+            Needs::OnlyWith(Part::Dependency(Dep::First)) | Needs::Nothing => String::new(),
+            Needs::OnlyWith(part) => format!(" Only with {}.", part.label()),
+        };
+        format!("{}{unit}. {}{off}", self.range(), self.doc)
+    }
+
+    /// The text of `value` as this key takes it (`250ms`, `0.5`, `poisson`, `p95`).
+    pub fn text(&self, value: Value) -> String {
+        match (self.kind, value) {
+            (Kind::Choice { names, .. }, Value::Choice(i)) => {
+                names.get(i).copied().unwrap_or_default().to_string()
+            }
+            (_, Value::Time(t)) => format!("{}", t as f64 / SECOND as f64),
+            (_, Value::Count(n)) => n.to_string(),
+            (_, Value::Number(v)) => v.to_string(),
+            (_, Value::Delay(HedgeDelay::Fixed(t))) => format!("{}", t as f64 / SECOND as f64),
+            (_, Value::Delay(HedgeDelay::Percentile { percentile, .. })) => {
+                format!("p{percentile}")
+            }
+            (_, Value::Choice(i)) => i.to_string(),
+            (_, Value::Off) => "off".to_string(),
+        }
+    }
+}
+
+/// Applies one `key=value` override to a grouped config. An unknown key, a malformed value or
+/// one out of range is an error naming the key, and leaves `cfg` as it was.
+pub fn apply(cfg: &mut SimConfig, key: &str, value: &str) -> Result<Applied, ParamError> {
+    let row = param(key).ok_or_else(|| unknown_key(key))?;
+    let parsed = row.parse(value)?;
+    match row.needs {
+        Needs::Nothing => {}
+        Needs::SwitchesOn(part) => part.switch_on(cfg),
+        Needs::OnlyWith(part) if part.is_on(cfg) => {}
+        Needs::OnlyWith(part) => {
+            return Ok(Applied::LeftOff {
+                key: row.key,
+                missing: part.missing(),
+            })
+        }
+    }
+    row.write(cfg, parsed);
+    Ok(Applied::Set)
+}
+
+/// Applies one `key=value` override to a flat config, through its grouped form (see
+/// [`apply`]).
+pub fn apply_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<Applied, ParamError> {
+    let mut grouped = cfg.to_sim();
+    let applied = apply(&mut grouped, key, value)?;
+    *cfg = CascadeConfig::from_sim(&grouped).ok_or_else(|| {
+        err(
+            param(key).map_or("key", |p| p.key),
+            "a setting a flat config can hold (inventory, then payments)",
+            value,
+        )
+    })?;
+    Ok(applied)
+}
+
+/// `e` with its field named by its key: a layer's own name for a parameter (`half_open_probes`)
+/// becomes the key the table gives it (`probes`) when `renames` pairs them.
+pub fn renamed(e: ParamError, renames: &[(&str, &'static str)]) -> ParamError {
+    let field = renames
+        .iter()
+        .find(|(name, _)| *name == e.field)
+        .map_or(e.field, |(_, key)| key);
+    ParamError { field, ..e }
+}
+
+/// The `--set` key naming a dependency's parameter in an error: the plain key for the first
+/// dependency, `payments_<key>` for payments when the table has that row; `None` otherwise.
+pub fn dependency_key(index: usize, name: &str, field: &'static str) -> Option<&'static str> {
+    // Inventory's own keys say whose they are (`inventory_queue`); payments' say `payments_`.
+    let own = field.strip_prefix("inventory_").unwrap_or(field);
+    match index {
+        0 => Some(field),
+        _ => PARAMS
+            .iter()
+            .find(|p| p.key.strip_prefix(name).and_then(|k| k.strip_prefix('_')) == Some(own))
+            .map(|p| p.key),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,432 @@
+//! The rows of the parameter table, grouped by the part of the config they tune. Each row says
+//! where its value lives (`read`, and `write` in its kind), so the command line, the page and
+//! the error messages all take their keys, ranges and units from here.
+
+use super::switch::{lesson_hedge, Dep, Layer, Part};
+use super::{Kind, Needs, Param, Value, HOUR, JITTER_NAMES, MS, SECOND};
+use crate::resilience::{
+    BreakerConfig, BulkheadConfig, Fallback, FallbackPolicy, HedgeDelay, LoadShedConfig,
+    RetryBudgetConfig, RetryPolicy, Window,
+};
+use crate::sim::model::{
+    Abandon, Arrivals, CapacityConfig, DependencyConfig, GatewayConfig, HedgeConfig, SimConfig,
+    StackConfig,
+};
+
+const INV: Dep = Dep::First;
+const PAY: Dep = Dep::Payments;
+const ON_OFF: &[&str] = &["on", "off"];
+const ABANDON_NAMES: &[&str] = &["keep", "drop"];
+
+fn abandon(i: usize) -> Abandon {
+    if i == 0 {
+        Abandon::Keep
+    } else {
+        Abandon::Drop
+    }
+}
+
+fn capacity(c: &SimConfig, d: Dep) -> Option<&CapacityConfig> {
+    dep(c, d).and_then(|d| d.capacity.as_ref())
+}
+
+fn capacity_mut(c: &mut SimConfig, d: Dep) -> Option<&mut CapacityConfig> {
+    d.get(c).capacity.as_mut()
+}
+
+fn capacity_of(c: &SimConfig, d: Dep) -> Option<Value> {
+    dep(c, d)?;
+    Some(capacity(c, d).map_or(Value::Off, |k| Value::Count(k.slots.into())))
+}
+
+fn queue_of(c: &SimConfig, d: Dep) -> Option<Value> {
+    capacity(c, d).map(|k| k.queue.map_or(Value::Off, |q| Value::Count(q.into())))
+}
+
+/// Sets a dependency's slots (keeping its queue and abandon), or takes its capacity away.
+fn set_capacity(c: &mut SimConfig, d: Dep, slots: Option<u64>) {
+    let dep = d.get(c);
+    dep.capacity = slots.map(|n| CapacityConfig {
+        slots: u32::try_from(n).unwrap_or(u32::MAX),
+        ..dep.capacity.clone().unwrap_or(CapacityConfig {
+            slots: 1,
+            queue: None,
+            abandon: Abandon::Keep,
+        })
+    });
+}
+
+/// `fallback`'s names: on (lesson 000's pending confirmation), off, none (an explicit "no
+/// degraded answer"), then every [`Fallback`] by its label, in [`Fallback::ALL`]'s order.
+pub(super) const FALLBACK_NAMES: &[&str] = &[
+    "on",
+    "off",
+    "none",
+    "cached_stock",
+    "pending_confirmation",
+    "pending_retry_async",
+    "charge_later",
+    "last_known_position",
+    "database_direct",
+];
+const FALLBACK_FIRST_KIND: usize = 3;
+
+fn dep(c: &SimConfig, d: Dep) -> Option<&DependencyConfig> {
+    d.find(c)
+}
+
+fn stack(c: &SimConfig, d: Dep) -> Option<&StackConfig> {
+    d.find(c).map(|d| &d.stack)
+}
+
+fn breaker(c: &SimConfig, d: Dep) -> Option<&BreakerConfig> {
+    stack(c, d).and_then(|s| s.breaker.as_ref())
+}
+
+fn breaker_mut(c: &mut SimConfig, d: Dep) -> Option<&mut BreakerConfig> {
+    d.stack(c).breaker.as_mut()
+}
+
+fn bulkhead(c: &SimConfig, d: Dep) -> Option<&BulkheadConfig> {
+    stack(c, d).and_then(|s| s.bulkhead.as_ref())
+}
+
+fn bulkhead_mut(c: &mut SimConfig, d: Dep) -> Option<&mut BulkheadConfig> {
+    d.stack(c).bulkhead.as_mut()
+}
+
+fn retry(c: &SimConfig, d: Dep) -> Option<&RetryPolicy> {
+    stack(c, d).and_then(|s| s.retry.as_ref())
+}
+
+fn retry_mut(c: &mut SimConfig, d: Dep) -> Option<&mut RetryPolicy> {
+    d.stack(c).retry.as_mut()
+}
+
+fn budget(c: &SimConfig) -> Option<&RetryBudgetConfig> {
+    stack(c, INV).and_then(|s| s.retry_budget.as_ref())
+}
+
+fn budget_mut(c: &mut SimConfig) -> Option<&mut RetryBudgetConfig> {
+    INV.stack(c).retry_budget.as_mut()
+}
+
+fn hedge(c: &SimConfig) -> Option<&HedgeConfig> {
+    stack(c, INV).and_then(|s| s.hedge.as_ref())
+}
+
+fn hedge_mut(c: &mut SimConfig) -> Option<&mut HedgeConfig> {
+    INV.stack(c).hedge.as_mut()
+}
+
+fn shed(c: &SimConfig) -> Option<&LoadShedConfig> {
+    c.service.load_shed.as_ref()
+}
+
+fn shed_mut(c: &mut SimConfig) -> Option<&mut LoadShedConfig> {
+    c.service.load_shed.as_mut()
+}
+
+fn gateway(c: &SimConfig) -> Option<&GatewayConfig> {
+    c.gateway.as_ref()
+}
+
+fn gateway_mut(c: &mut SimConfig) -> Option<&mut GatewayConfig> {
+    c.gateway.as_mut()
+}
+
+fn window(w: Window) -> Value {
+    match w {
+        Window::Time(t) => Value::Time(t),
+        Window::Count(n) => Value::Count(n.into()),
+    }
+}
+
+fn on_off(on: bool) -> Value {
+    Value::Choice(usize::from(!on))
+}
+
+/// A time row with no part to switch.
+const fn time(
+    key: &'static str,
+    doc: &'static str,
+    min: u64,
+    max: u64,
+    write: fn(&mut SimConfig, u64),
+    read: fn(&SimConfig) -> Option<Value>,
+) -> Param {
+    Param {
+        key,
+        doc,
+        unit: "s",
+        kind: Kind::Time { min, max, write },
+        needs: Needs::Nothing,
+        read,
+    }
+}
+
+/// A share (0..=1) with no part to switch.
+const fn share(
+    key: &'static str,
+    doc: &'static str,
+    write: fn(&mut SimConfig, f64),
+    read: fn(&SimConfig) -> Option<Value>,
+) -> Param {
+    Param {
+        key,
+        doc,
+        unit: "share",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 1.0,
+            above_min: false,
+            write,
+        },
+        needs: Needs::Nothing,
+        read,
+    }
+}
+
+/// Every parameter, in the order the usage lists them.
+pub const PARAMS: &[Param] = &[
+    // The traffic and the service.
+    Param { key: "rate", doc: "Orders per second sent to the service.", unit: "requests/s",
+        kind: Kind::Number { min: 0.1, max: 10_000.0, above_min: false, write: |c, v| c.traffic.rate = v },
+        needs: Needs::Nothing, read: |c| Some(Value::Number(c.traffic.rate)) },
+    Param { key: "threads", doc: "Workers in orders; a request waits in the queue until one is free.", unit: "workers",
+        kind: Kind::Count { min: 1, max: 10_000, write: |c, v| c.service.threads = v as u32 },
+        needs: Needs::Nothing, read: |c| Some(Value::Count(c.service.threads.into())) },
+    time("duration", "How long requests keep arriving.", MS, 600 * SECOND,
+        |c, t| c.traffic.duration = t, |c| Some(Value::Time(c.traffic.duration))),
+    Param { key: "seed", doc: "Seed of the run's one random stream.", unit: "",
+        kind: Kind::Count { min: 0, max: u64::MAX, write: |c, v| c.run.seed = v },
+        needs: Needs::Nothing, read: |c| Some(Value::Count(c.run.seed)) },
+    Param { key: "arrivals", doc: "Evenly spaced arrivals (the lesson) or a Poisson process.", unit: "",
+        kind: Kind::Choice { names: &["even", "poisson"], write: |c, i| c.traffic.arrivals = if i == 0 { Arrivals::Even } else { Arrivals::Poisson } },
+        needs: Needs::Nothing, read: |c| Some(Value::Choice(usize::from(c.traffic.arrivals == Arrivals::Poisson))) },
+    // Inventory, the first dependency: how it answers.
+    Param { key: "degrade_at", doc: "Calls that start after this time get the degraded latency.", unit: "s",
+        kind: Kind::Time { min: 0, max: HOUR, write: |c, t| INV.get(c).faults.degrade_at = Some(t) },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| dep(c, INV).and_then(|d| d.faults.degrade_at).map(Value::Time) },
+    Param { key: "fast", doc: "How long inventory takes before it degrades.", unit: "s",
+        kind: Kind::Time { min: 0, max: HOUR, write: |c, t| INV.get(c).faults.fast = t },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| dep(c, INV).map(|d| Value::Time(d.faults.fast)) },
+    Param { key: "slow", doc: "How long inventory takes once it is sick.", unit: "s",
+        kind: Kind::Time { min: 0, max: HOUR, write: |c, t| INV.get(c).faults.slow = t },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| dep(c, INV).map(|d| Value::Time(d.faults.slow)) },
+    Param { key: "recover_at", doc: "Calls that start after this time are healthy again.", unit: "s",
+        kind: Kind::Time { min: 0, max: HOUR, write: |c, t| INV.get(c).faults.recover_at = Some(t) },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| dep(c, INV).and_then(|d| d.faults.recover_at).map(Value::Time) },
+    Param { key: "error_rate", doc: "While degraded, the share of calls failing with a transient error.", unit: "share",
+        kind: Kind::Number { min: 0.0, max: 1.0, above_min: false, write: |c, v| INV.get(c).faults.error_rate = v },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| dep(c, INV).map(|d| Value::Number(d.faults.error_rate)) },
+    Param { key: "business_error_rate", doc: "The share of calls answered with a business \"no\".", unit: "share",
+        kind: Kind::Number { min: 0.0, max: 1.0, above_min: false, write: |c, v| INV.get(c).faults.business_error_rate = v },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| dep(c, INV).map(|d| Value::Number(d.faults.business_error_rate)) },
+    Param { key: "fast_p99", doc: "With it, healthy latency is lognormal: `fast` its median, this its p99.", unit: "s",
+        kind: Kind::Time { min: 1, max: HOUR, write: |c, t| INV.get(c).faults.fast_p99 = Some(t) },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| dep(c, INV).and_then(|d| d.faults.fast_p99).map(Value::Time) },
+    Param { key: "slow_p99", doc: "With it, degraded latency is lognormal: `slow` its median, this its p99.", unit: "s",
+        kind: Kind::Time { min: 1, max: HOUR, write: |c, t| INV.get(c).faults.slow_p99 = Some(t) },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| dep(c, INV).and_then(|d| d.faults.slow_p99).map(Value::Time) },
+    // Inventory's stack.
+    Param { key: "timeout", doc: "A call slower than this gives up and holds its worker exactly this long.", unit: "s",
+        kind: Kind::Time { min: MS, max: HOUR, write: |c, t| INV.stack(c).timeout = Some(t) },
+        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Timeout)), read: |c| stack(c, INV).and_then(|s| s.timeout).map(Value::Time) },
+    Param { key: "window", doc: "Results younger than this count towards the failure ratio.", unit: "s",
+        kind: Kind::Time { min: MS, max: HOUR, write: |c, t| if let Some(b) = breaker_mut(c, INV) { b.window = Window::Time(t) } },
+        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Breaker)), read: |c| breaker(c, INV).map(|b| window(b.window)) },
+    Param { key: "min_calls", doc: "The circuit may open only with at least this many results in the window.", unit: "calls",
+        kind: Kind::Count { min: 1, max: 100_000, write: |c, n| if let Some(b) = breaker_mut(c, INV) { b.min_calls = n as u32 } },
+        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Breaker)), read: |c| breaker(c, INV).map(|b| Value::Count(b.min_calls.into())) },
+    Param { key: "failure_ratio", doc: "The circuit opens when this share of the window's results failed.", unit: "share",
+        kind: Kind::Number { min: 0.0, max: 1.0, above_min: true, write: |c, v| if let Some(b) = breaker_mut(c, INV) { b.failure_ratio = v } },
+        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Breaker)), read: |c| breaker(c, INV).map(|b| Value::Number(b.failure_ratio)) },
+    Param { key: "cooldown", doc: "How long the circuit stays open before it lets probes through.", unit: "s",
+        kind: Kind::Time { min: MS, max: HOUR, write: |c, t| if let Some(b) = breaker_mut(c, INV) { b.cooldown = t } },
+        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Breaker)), read: |c| breaker(c, INV).map(|b| Value::Time(b.cooldown)) },
+    Param { key: "probes", doc: "Calls let through at once to test a recovering inventory.", unit: "calls",
+        kind: Kind::Count { min: 1, max: 1_000, write: |c, n| if let Some(b) = breaker_mut(c, INV) { b.half_open_probes = n as u32 } },
+        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Breaker)), read: |c| breaker(c, INV).map(|b| Value::Count(b.half_open_probes.into())) },
+    Param { key: "permits", doc: "Calls to inventory allowed in flight at once.", unit: "calls",
+        kind: Kind::Count { min: 1, max: 10_000, write: |c, n| if let Some(b) = bulkhead_mut(c, INV) { b.permits = n as u32 } },
+        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Bulkhead)), read: |c| bulkhead(c, INV).map(|b| Value::Count(b.permits.into())) },
+    Param { key: "max_wait", doc: "How long a call waits for a permit before it is turned away.", unit: "s",
+        kind: Kind::Time { min: 0, max: 60 * SECOND, write: |c, t| if let Some(b) = bulkhead_mut(c, INV) { b.max_wait = t } },
+        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Bulkhead)), read: |c| bulkhead(c, INV).map(|b| Value::Time(b.max_wait)) },
+    Param { key: "attempts", doc: "Calls per request in all, the first one included; 1 means no retry.", unit: "calls",
+        kind: Kind::Count { min: 1, max: 10, write: |c, n| if let Some(r) = retry_mut(c, INV) { r.attempts = n as u32 } },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::Retry)), read: |c| retry(c, INV).map(|r| Value::Count(r.attempts.into())) },
+    Param { key: "jitter", doc: "How each back-off is randomised, so that callers who failed together do not retry together.", unit: "",
+        kind: Kind::Choice { names: &["none", "full", "equal", "decorrelated"], write: |c, i| if let Some(r) = retry_mut(c, INV) { r.jitter = JITTER_NAMES[i].1 } },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::Retry)), read: |c| retry(c, INV).and_then(|r| JITTER_NAMES.iter().position(|(_, j)| *j == r.jitter)).map(Value::Choice) },
+    Param { key: "retry_base", doc: "The longest wait before the first retry; it doubles for each retry after that (the cap follows a base raised past it).", unit: "s",
+        kind: Kind::Time { min: 1, max: 60 * SECOND, write: |c, t| if let Some(r) = retry_mut(c, INV) { r.base = t; r.cap = r.cap.max(t) } },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::Retry)), read: |c| retry(c, INV).map(|r| Value::Time(r.base)) },
+    Param { key: "retry_cap", doc: "No wait between retries is ever longer than this (the base follows a cap lowered under it).", unit: "s",
+        kind: Kind::Time { min: 1, max: 600 * SECOND, write: |c, t| if let Some(r) = retry_mut(c, INV) { r.cap = t; r.base = r.base.min(t) } },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::Retry)), read: |c| retry(c, INV).map(|r| Value::Time(r.cap)) },
+    Param { key: "retry_budget_ratio", doc: "Each call earns this share of a retry; retries stay near this share of all calls.", unit: "share",
+        kind: Kind::Number { min: 0.0, max: 1.0, above_min: false, write: |c, v| if let Some(b) = budget_mut(c) { b.ratio = v } },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::RetryBudget)), read: |c| budget(c).map(|b| Value::Number(b.ratio)) },
+    Param { key: "retry_budget_min", doc: "Retries the budget holds before any call has earned one (the saving cap follows).", unit: "retries",
+        kind: Kind::Count { min: 0, max: 1_000_000, write: |c, n| if let Some(b) = budget_mut(c) { b.minimum = n as u32; b.cap = b.cap.max(b.minimum).max(1) } },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::RetryBudget)), read: |c| budget(c).map(|b| Value::Count(b.minimum.into())) },
+    Param { key: "sidecar_retries", doc: "Retries of an Envoy sidecar inside each library attempt.", unit: "retries",
+        kind: Kind::Count { min: 0, max: 5, write: |c, n| if let Some(s) = INV.stack(c).sidecar.as_mut() { s.retries = n as u32 } },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::Sidecar)), read: |c| stack(c, INV).and_then(|s| s.sidecar.as_ref()).map(|s| Value::Count(s.retries.into())) },
+    Param { key: "hedge", doc: "Lesson 000's hedge on inventory: one more copy of a call slower than the p95 seen.", unit: "",
+        kind: Kind::Choice { names: ON_OFF, write: |c, i| { let s = INV.stack(c); if i == 0 { s.hedge.get_or_insert_with(lesson_hedge); } else { s.hedge = None } } },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| stack(c, INV).map(|s| on_off(s.hedge.is_some())) },
+    Param { key: "hedge_delay", doc: "When a hedge copy leaves: a fixed time, or pN, a percentile of the latencies seen.", unit: "",
+        kind: Kind::Delay { write: |c, delay| if let Some(h) = hedge_mut(c) {
+            h.policy.delay = match (delay, h.policy.delay) {
+                // A new percentile keeps the samples the old one waited for.
+                (HedgeDelay::Percentile { percentile, .. }, HedgeDelay::Percentile { min_samples, .. }) =>
+                    HedgeDelay::Percentile { percentile, min_samples },
+                (delay, _) => delay,
+            }
+        } },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::Hedge)), read: |c| hedge(c).map(|h| Value::Delay(h.policy.delay)) },
+    Param { key: "max_hedges", doc: "Copies of a slow call sent at most; the k-th leaves after k times the hedge delay (the lesson's p95 of the latencies seen).", unit: "copies",
+        kind: Kind::Count { min: 1, max: 8, write: |c, n| if let Some(h) = hedge_mut(c) { h.policy.max_hedges = n as u32 } },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::Hedge)), read: |c| hedge(c).map(|h| Value::Count(h.policy.max_hedges.into())) },
+    // The service `orders`.
+    // Overload: inventory's capacity, its queue, and what becomes of abandoned work.
+    Param { key: "capacity", doc: "Calls inventory serves at once; the others wait in its queue (off: every call at once, as in the lesson).", unit: "calls",
+        kind: Kind::CountOrOff { min: 1, max: CapacityConfig::MAX_SLOTS as u64, write: |c, n| set_capacity(c, INV, n) },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| capacity_of(c, INV) },
+    Param { key: "inventory_queue", doc: "Longest inventory's queue may get; a call finding it full is answered UNAVAILABLE at once (off: unbounded).", unit: "calls",
+        kind: Kind::CountOrOff { min: 0, max: CapacityConfig::MAX_QUEUE as u64, write: |c, n| if let Some(k) = capacity_mut(c, INV) { k.queue = n.map(|n| n as u32) } },
+        needs: Needs::OnlyWith(Part::Capacity(INV)), read: |c| queue_of(c, INV) },
+    Param { key: "abandon", doc: "What inventory does with a call its caller stopped waiting for: keep working on it, or drop it at the deadline the call carries.", unit: "",
+        kind: Kind::Choice { names: ABANDON_NAMES, write: |c, i| if let Some(k) = capacity_mut(c, INV) { k.abandon = abandon(i) } },
+        needs: Needs::OnlyWith(Part::Capacity(INV)), read: |c| capacity(c, INV).map(|k| Value::Choice(usize::from(k.abandon == Abandon::Drop))) },
+    Param { key: "orders_abandon", doc: "What a worker of orders does with a queued request whose client has gone: work on it anyway (keep) or skip it (drop).", unit: "",
+        kind: Kind::Choice { names: ABANDON_NAMES, write: |c, i| c.service.abandon = abandon(i) },
+        needs: Needs::Nothing, read: |c| Some(Value::Choice(usize::from(c.service.abandon == Abandon::Drop))) },
+    Param { key: "request_budget", doc: "Each request's time budget from its arrival; every timeout is cut to what is left.", unit: "s",
+        kind: Kind::Time { min: MS, max: HOUR, write: |c, t| c.service.request_budget = Some(t) },
+        needs: Needs::Nothing, read: |c| c.service.request_budget.map(Value::Time) },
+    Param { key: "queue_limit", doc: "Longest the queue of orders may get; arrivals past it are shed.", unit: "requests",
+        kind: Kind::Count { min: 1, max: 10_000_000, write: |c, n| c.service.queue_limit = Some(n) },
+        needs: Needs::Nothing, read: |c| c.service.queue_limit.map(Value::Count) },
+    Param { key: "shed_normal", doc: "With this many requests in orders (busy or queued), a normal request is turned away at once.", unit: "requests",
+        kind: Kind::Count { min: 0, max: 1_000_000, write: |c, n| if let Some(s) = shed_mut(c) { let n = n as u32; s.normal = n; s.low = s.low.min(n); s.high = s.high.max(n) } },
+        needs: Needs::SwitchesOn(Part::LoadShed), read: |c| shed(c).map(|s| Value::Count(s.normal.into())) },
+    Param { key: "shed_low", doc: "Low-priority requests are turned away from this many in orders on: they go first.", unit: "requests",
+        kind: Kind::Count { min: 0, max: 1_000_000, write: |c, n| if let Some(s) = shed_mut(c) { let n = n as u32; s.low = n; s.normal = s.normal.max(n); s.high = s.high.max(n) } },
+        needs: Needs::SwitchesOn(Part::LoadShed), read: |c| shed(c).map(|s| Value::Count(s.low.into())) },
+    Param { key: "shed_high", doc: "High-priority requests are turned away only from this many in orders on.", unit: "requests",
+        kind: Kind::Count { min: 0, max: 1_000_000, write: |c, n| if let Some(s) = shed_mut(c) { let n = n as u32; s.high = n; s.normal = s.normal.min(n); s.low = s.low.min(n) } },
+        needs: Needs::SwitchesOn(Part::LoadShed), read: |c| shed(c).map(|s| Value::Count(s.high.into())) },
+    share("priority_low", "The share of requests marked low priority (the high share gives way to keep the sum at most 1).",
+        |c, v| { let mix = &mut c.traffic.priority_mix; mix.low = v; mix.high = mix.high.min(1.0 - v) },
+        |c| Some(Value::Number(c.traffic.priority_mix.low))),
+    share("priority_high", "The share of requests marked high priority (the low share gives way).",
+        |c, v| { let mix = &mut c.traffic.priority_mix; mix.high = v; mix.low = mix.low.min(1.0 - v) },
+        |c| Some(Value::Number(c.traffic.priority_mix.high))),
+    Param { key: "fallback", doc: "What POST /orders answers when inventory cannot be used: on (pending confirmation), off, none, or a kind.", unit: "",
+        kind: Kind::Choice { names: FALLBACK_NAMES, write: |c, i| c.service.fallback = match i {
+            0 => Some(FallbackPolicy::reserve_stock()),
+            1 => None,
+            2 => Some(FallbackPolicy::None { reason: "switched off on the command line".to_string() }),
+            _ => Fallback::ALL.get(i - FALLBACK_FIRST_KIND).map(|f| FallbackPolicy::Use(*f)),
+        } },
+        needs: Needs::Nothing, read: |c| Some(Value::Choice(match &c.service.fallback {
+            None => 1,
+            Some(FallbackPolicy::None { .. }) => 2,
+            Some(FallbackPolicy::Use(f)) => FALLBACK_FIRST_KIND + Fallback::ALL.iter().position(|k| k == f).unwrap_or(0),
+        })) },
+    Param { key: "idempotency_key", doc: "Count duplicate orders; on: the front end's copies carry one Idempotency-Key, off: none.", unit: "",
+        kind: Kind::Choice { names: ON_OFF, write: |c, i| if let Some(o) = c.service.idempotency.as_mut() { o.key = i == 0 } },
+        needs: Needs::SwitchesOn(Part::Idempotency), read: |c| c.service.idempotency.as_ref().map(|o| on_off(o.key)) },
+    Param { key: "idempotency_ttl", doc: "How long orders keeps a key's answer.", unit: "s",
+        kind: Kind::Time { min: SECOND, max: 30 * 24 * HOUR, write: |c, t| if let Some(o) = c.service.idempotency.as_mut() { o.store.ttl = t } },
+        needs: Needs::SwitchesOn(Part::Idempotency), read: |c| c.service.idempotency.as_ref().map(|o| Value::Time(o.store.ttl)) },
+    // The clients.
+    Param { key: "client_give_up", doc: "The client leaves after this long without an answer.", unit: "s",
+        kind: Kind::Time { min: MS, max: HOUR, write: |c, t| c.traffic.client_give_up = Some(t) },
+        needs: Needs::Nothing, read: |c| c.traffic.client_give_up.map(Value::Time) },
+    Param { key: "frontend_retries", doc: "Times the front end sends a request again after a failure or giving up.", unit: "retries",
+        kind: Kind::Count { min: 0, max: 5, write: |c, n| c.traffic.frontend_retries = n as u32 },
+        needs: Needs::Nothing, read: |c| Some(Value::Count(c.traffic.frontend_retries.into())) },
+    // The gateway and the other routes.
+    Param { key: "gateway_pool", doc: "The gateway's connections towards the services; none free: 503.", unit: "connections",
+        kind: Kind::Count { min: 1, max: 100_000, write: |c, n| if let Some(g) = gateway_mut(c) { g.pool = n as u32 } },
+        needs: Needs::SwitchesOn(Part::Gateway), read: |c| gateway(c).map(|g| Value::Count(g.pool.into())) },
+    Param { key: "route_timeout", doc: "The gateway's timeout of every route without one of its own: 504 past it.", unit: "s",
+        kind: Kind::Time { min: MS, max: HOUR, write: |c, t| if let Some(g) = gateway_mut(c) { g.route_timeout = Some(t) } },
+        needs: Needs::OnlyWith(Part::Gateway), read: |c| gateway(c).and_then(|g| g.route_timeout).map(Value::Time) },
+    Param { key: "orders_timeout", doc: "The gateway's timeout of POST /orders.", unit: "s",
+        kind: Kind::Time { min: MS, max: HOUR, write: |c, t| if let Some(g) = gateway_mut(c) { g.route_timeouts.orders = Some(t) } },
+        needs: Needs::OnlyWith(Part::Gateway), read: |c| gateway(c).and_then(|g| g.route_timeouts.orders).map(Value::Time) },
+    Param { key: "catalog_timeout", doc: "The gateway's timeout of GET /catalog.", unit: "s",
+        kind: Kind::Time { min: MS, max: HOUR, write: |c, t| if let Some(g) = gateway_mut(c) { g.route_timeouts.catalog = Some(t) } },
+        needs: Needs::OnlyWith(Part::Gateway), read: |c| gateway(c).and_then(|g| g.route_timeouts.catalog).map(Value::Time) },
+    Param { key: "history_timeout", doc: "The gateway's timeout of order-history lookups.", unit: "s",
+        kind: Kind::Time { min: MS, max: HOUR, write: |c, t| if let Some(g) = gateway_mut(c) { g.route_timeouts.order_history = Some(t) } },
+        needs: Needs::OnlyWith(Part::Gateway), read: |c| gateway(c).and_then(|g| g.route_timeouts.order_history).map(Value::Time) },
+    Param { key: "gateway_retries", doc: "Kong's retries: a try whose route timeout ran out is sent again at once.", unit: "retries",
+        kind: Kind::Count { min: 0, max: 10, write: |c, n| if let Some(g) = gateway_mut(c) { g.retries = n as u32 } },
+        needs: Needs::OnlyWith(Part::Gateway), read: |c| gateway(c).map(|g| Value::Count(g.retries.into())) },
+    share("catalog_share", "Share of requests that are GET /catalog.",
+        |c, v| c.routes.catalog_share = v, |c| Some(Value::Number(c.routes.catalog_share))),
+    share("history_share", "Share of requests that are order-history lookups.",
+        |c, v| c.routes.history_share = v, |c| Some(Value::Number(c.routes.history_share))),
+    // Payments, the second dependency: every key switches it on.
+    Param { key: "payments", doc: "A second dependency after inventory on POST /orders: 60 ms, with a 300 ms timeout, the lesson's breaker and a bulkhead of 8.", unit: "",
+        kind: Kind::Choice { names: ON_OFF, write: |c, i| if i == 0 { PAY.get(c); } else { c.dependencies.retain(|d| d.name != "payments") } },
+        needs: Needs::Nothing, read: |c| Some(on_off(dep(c, PAY).is_some())) },
+    Param { key: "payments_fast", doc: "How long payments takes while healthy.", unit: "s",
+        kind: Kind::Time { min: 0, max: HOUR, write: |c, t| PAY.get(c).faults.fast = t },
+        needs: Needs::SwitchesOn(Part::Dependency(PAY)), read: |c| dep(c, PAY).map(|d| Value::Time(d.faults.fast)) },
+    Param { key: "payments_slow", doc: "How long payments takes once degraded.", unit: "s",
+        kind: Kind::Time { min: 0, max: HOUR, write: |c, t| PAY.get(c).faults.slow = t },
+        needs: Needs::SwitchesOn(Part::Dependency(PAY)), read: |c| dep(c, PAY).map(|d| Value::Time(d.faults.slow)) },
+    Param { key: "payments_fast_p99", doc: "Payments' healthy p99 (lognormal latency).", unit: "s",
+        kind: Kind::Time { min: 1, max: HOUR, write: |c, t| PAY.get(c).faults.fast_p99 = Some(t) },
+        needs: Needs::SwitchesOn(Part::Dependency(PAY)), read: |c| dep(c, PAY).and_then(|d| d.faults.fast_p99).map(Value::Time) },
+    Param { key: "payments_slow_p99", doc: "Payments' degraded p99 (lognormal latency).", unit: "s",
+        kind: Kind::Time { min: 1, max: HOUR, write: |c, t| PAY.get(c).faults.slow_p99 = Some(t) },
+        needs: Needs::SwitchesOn(Part::Dependency(PAY)), read: |c| dep(c, PAY).and_then(|d| d.faults.slow_p99).map(Value::Time) },
+    Param { key: "payments_degrade_at", doc: "Payments calls that start after this time are slow.", unit: "s",
+        kind: Kind::Time { min: 0, max: HOUR, write: |c, t| PAY.get(c).faults.degrade_at = Some(t) },
+        needs: Needs::SwitchesOn(Part::Dependency(PAY)), read: |c| dep(c, PAY).and_then(|d| d.faults.degrade_at).map(Value::Time) },
+    Param { key: "payments_recover_at", doc: "Payments calls that start after this time are healthy again.", unit: "s",
+        kind: Kind::Time { min: 0, max: HOUR, write: |c, t| PAY.get(c).faults.recover_at = Some(t) },
+        needs: Needs::SwitchesOn(Part::Dependency(PAY)), read: |c| dep(c, PAY).and_then(|d| d.faults.recover_at).map(Value::Time) },
+    Param { key: "payments_error_rate", doc: "While degraded, the share of payments calls failing with a transient error.", unit: "share",
+        kind: Kind::Number { min: 0.0, max: 1.0, above_min: false, write: |c, v| PAY.get(c).faults.error_rate = v },
+        needs: Needs::SwitchesOn(Part::Dependency(PAY)), read: |c| dep(c, PAY).map(|d| Value::Number(d.faults.error_rate)) },
+    Param { key: "payments_timeout", doc: "Timeout on each call to payments.", unit: "s",
+        kind: Kind::Time { min: MS, max: HOUR, write: |c, t| PAY.stack(c).timeout = Some(t) },
+        needs: Needs::SwitchesOn(Part::Layer(PAY, Layer::Timeout)), read: |c| stack(c, PAY).and_then(|s| s.timeout).map(Value::Time) },
+    Param { key: "payments_attempts", doc: "Calls to payments per request in all, the first one included.", unit: "calls",
+        kind: Kind::Count { min: 1, max: 10, write: |c, n| if let Some(r) = retry_mut(c, PAY) { r.attempts = n as u32 } },
+        needs: Needs::SwitchesOn(Part::Layer(PAY, Layer::Retry)), read: |c| retry(c, PAY).map(|r| Value::Count(r.attempts.into())) },
+    Param { key: "payments_permits", doc: "Calls to payments allowed in flight at once.", unit: "calls",
+        kind: Kind::Count { min: 1, max: 10_000, write: |c, n| if let Some(b) = bulkhead_mut(c, PAY) { b.permits = n as u32 } },
+        needs: Needs::SwitchesOn(Part::Layer(PAY, Layer::Bulkhead)), read: |c| bulkhead(c, PAY).map(|b| Value::Count(b.permits.into())) },
+    Param { key: "payments_max_wait", doc: "How long a payments call waits for a permit.", unit: "s",
+        kind: Kind::Time { min: 0, max: 60 * SECOND, write: |c, t| if let Some(b) = bulkhead_mut(c, PAY) { b.max_wait = t } },
+        needs: Needs::SwitchesOn(Part::Layer(PAY, Layer::Bulkhead)), read: |c| bulkhead(c, PAY).map(|b| Value::Time(b.max_wait)) },
+    Param { key: "payments_min_calls", doc: "Results payments' breaker needs in its window before it may open.", unit: "calls",
+        kind: Kind::Count { min: 1, max: 100_000, write: |c, n| if let Some(b) = breaker_mut(c, PAY) { b.min_calls = n as u32 } },
+        needs: Needs::SwitchesOn(Part::Layer(PAY, Layer::Breaker)), read: |c| breaker(c, PAY).map(|b| Value::Count(b.min_calls.into())) },
+    Param { key: "payments_cooldown", doc: "How long payments' circuit stays open.", unit: "s",
+        kind: Kind::Time { min: MS, max: HOUR, write: |c, t| if let Some(b) = breaker_mut(c, PAY) { b.cooldown = t } },
+        needs: Needs::SwitchesOn(Part::Layer(PAY, Layer::Breaker)), read: |c| breaker(c, PAY).map(|b| Value::Time(b.cooldown)) },
+    Param { key: "payments_capacity", doc: "Calls payments serves at once; the others wait in its queue (off: every call at once).", unit: "calls",
+        kind: Kind::CountOrOff { min: 1, max: CapacityConfig::MAX_SLOTS as u64, write: |c, n| set_capacity(c, PAY, n) },
+        needs: Needs::SwitchesOn(Part::Dependency(PAY)), read: |c| capacity_of(c, PAY) },
+    Param { key: "payments_queue", doc: "Longest payments' queue may get (off: unbounded).", unit: "calls",
+        kind: Kind::CountOrOff { min: 0, max: CapacityConfig::MAX_QUEUE as u64, write: |c, n| if let Some(k) = capacity_mut(c, PAY) { k.queue = n.map(|n| n as u32) } },
+        needs: Needs::OnlyWith(Part::Capacity(PAY)), read: |c| queue_of(c, PAY) },
+    Param { key: "payments_abandon", doc: "What payments does with a call its caller stopped waiting for: keep or drop.", unit: "",
+        kind: Kind::Choice { names: ABANDON_NAMES, write: |c, i| if let Some(k) = capacity_mut(c, PAY) { k.abandon = abandon(i) } },
+        needs: Needs::OnlyWith(Part::Capacity(PAY)), read: |c| capacity(c, PAY).map(|k| Value::Choice(usize::from(k.abandon == Abandon::Drop))) },
+    Param { key: "payments_window", doc: "The window of payments' breaker.", unit: "s",
+        kind: Kind::Time { min: MS, max: HOUR, write: |c, t| if let Some(b) = breaker_mut(c, PAY) { b.window = Window::Time(t) } },
+        needs: Needs::SwitchesOn(Part::Layer(PAY, Layer::Breaker)), read: |c| breaker(c, PAY).map(|b| window(b.window)) },
+];

@@ -1,0 +1,239 @@
+//! The parts of a config a parameter may need (a layer of a dependency's stack, the gateway,
+//! ...): whether a config has one, and how a parameter switches it on with the lesson's values.
+
+use crate::resilience::{
+    BreakerConfig, BulkheadConfig, HedgePolicy, IdempotencyConfig, LoadShedConfig,
+    RetryBudgetConfig, RetryPolicy,
+};
+use crate::sim::model::{
+    Abandon, CapacityConfig, CascadeConfig, DependencyConfig, GatewayConfig, HedgeConfig,
+    OrdersIdempotency, PaymentsConfig, SidecarConfig, SimConfig, StackConfig,
+};
+
+/// Which dependency a parameter tunes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dep {
+    /// The first one `POST /orders` calls (inventory): plain keys (`timeout`).
+    First,
+    /// The one named `payments`: `payments_...` keys.
+    Payments,
+}
+
+/// A layer of a dependency's stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layer {
+    /// Its timeout.
+    Timeout,
+    /// Its retries.
+    Retry,
+    /// Its retry budget.
+    RetryBudget,
+    /// Its circuit breaker.
+    Breaker,
+    /// Its bulkhead.
+    Bulkhead,
+    /// Its sidecar.
+    Sidecar,
+    /// Its hedge.
+    Hedge,
+}
+
+/// A part of a config that may be off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The dependency itself.
+    Dependency(Dep),
+    /// A layer of the dependency's stack (switching it on switches the dependency on).
+    Layer(Dep, Layer),
+    /// A dependency's capacity (its servers and their queue).
+    Capacity(Dep),
+    /// The gateway.
+    Gateway,
+    /// Load shedding in `orders`.
+    LoadShed,
+    /// Idempotency keys on `POST /orders`.
+    Idempotency,
+}
+
+/// Lesson 000's hedge (`GetStock`): one copy more at the observed p95, after 100 samples; the
+/// reservation carries an idempotency key.
+pub(crate) fn lesson_hedge() -> HedgeConfig {
+    HedgeConfig {
+        policy: HedgePolicy::lesson_000(),
+        idempotency_key: true,
+    }
+}
+
+impl Dep {
+    /// The dependency, if the config has it.
+    pub fn find(self, cfg: &SimConfig) -> Option<&DependencyConfig> {
+        match self {
+            Dep::First => cfg.dependencies.first(),
+            Dep::Payments => cfg.dependencies.iter().find(|d| d.name == "payments"),
+        }
+    }
+
+    /// The dependency, switched on first if the config lacks it (inventory as the lesson's
+    /// `cascade.py` has it; payments after the others, with [`PaymentsConfig::default`]).
+    pub fn get(self, cfg: &mut SimConfig) -> &mut DependencyConfig {
+        let index = match self {
+            Dep::First => 0,
+            Dep::Payments => cfg
+                .dependencies
+                .iter()
+                .position(|d| d.name == "payments")
+                .unwrap_or(usize::MAX),
+        };
+        if index >= cfg.dependencies.len() {
+            let fresh = match self {
+                Dep::First => CascadeConfig::default().to_sim().dependencies.remove(0),
+                Dep::Payments => PaymentsConfig::default().to_dependency(),
+            };
+            cfg.dependencies.push(fresh);
+            let last = cfg.dependencies.len() - 1;
+            return &mut cfg.dependencies[last];
+        }
+        &mut cfg.dependencies[index]
+    }
+
+    /// Its stack, the dependency switched on first if need be.
+    pub fn stack(self, cfg: &mut SimConfig) -> &mut StackConfig {
+        &mut self.get(cfg).stack
+    }
+}
+
+impl Layer {
+    fn is_on(self, s: &StackConfig) -> bool {
+        match self {
+            Layer::Timeout => s.timeout.is_some(),
+            Layer::Retry => s.retry.is_some(),
+            Layer::RetryBudget => s.retry_budget.is_some(),
+            Layer::Breaker => s.breaker.is_some(),
+            Layer::Bulkhead => s.bulkhead.is_some(),
+            Layer::Sidecar => s.sidecar.is_some(),
+            Layer::Hedge => s.hedge.is_some(),
+        }
+    }
+
+    /// Switches the layer on with the lesson's values (the breaker as `--set` has always made
+    /// one for payments: lesson 000's).
+    fn switch_on(self, s: &mut StackConfig) {
+        match self {
+            Layer::Timeout => {
+                s.timeout.get_or_insert(300_000);
+            }
+            Layer::Retry => {
+                s.retry.get_or_insert_with(RetryPolicy::lesson_000);
+            }
+            Layer::RetryBudget => {
+                s.retry_budget
+                    .get_or_insert_with(RetryBudgetConfig::lesson_000);
+            }
+            Layer::Breaker => {
+                s.breaker.get_or_insert_with(BreakerConfig::lesson_000);
+            }
+            Layer::Bulkhead => {
+                s.bulkhead.get_or_insert_with(BulkheadConfig::cascade_sim);
+            }
+            Layer::Sidecar => {
+                s.sidecar.get_or_insert_with(SidecarConfig::lesson_000);
+            }
+            Layer::Hedge => {
+                s.hedge.get_or_insert_with(lesson_hedge);
+            }
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Layer::Timeout => "timeout",
+            Layer::Retry => "retries",
+            Layer::RetryBudget => "retry budget",
+            Layer::Breaker => "circuit breaker",
+            Layer::Bulkhead => "bulkhead",
+            Layer::Sidecar => "sidecar",
+            Layer::Hedge => "hedge",
+        }
+    }
+}
+
+impl Part {
+    /// Whether `cfg` has this part.
+    pub fn is_on(self, cfg: &SimConfig) -> bool {
+        match self {
+            Part::Dependency(d) => d.find(cfg).is_some(),
+            Part::Layer(d, l) => d.find(cfg).is_some_and(|d| l.is_on(&d.stack)),
+            Part::Capacity(d) => d.find(cfg).is_some_and(|d| d.capacity.is_some()),
+            Part::Gateway => cfg.gateway.is_some(),
+            Part::LoadShed => cfg.service.load_shed.is_some(),
+            Part::Idempotency => cfg.service.idempotency.is_some(),
+        }
+    }
+
+    /// Switches the part on with the lesson's values, if it is off.
+    pub fn switch_on(self, cfg: &mut SimConfig) {
+        match self {
+            Part::Dependency(d) => {
+                d.get(cfg);
+            }
+            Part::Layer(d, l) => l.switch_on(d.stack(cfg)),
+            Part::Capacity(d) => {
+                d.get(cfg).capacity.get_or_insert(CapacityConfig {
+                    slots: 8,
+                    queue: None,
+                    abandon: Abandon::Keep,
+                });
+            }
+            Part::Gateway => {
+                cfg.gateway.get_or_insert(GatewayConfig::new(200, None));
+            }
+            Part::LoadShed => {
+                cfg.service
+                    .load_shed
+                    .get_or_insert_with(LoadShedConfig::lesson_000);
+            }
+            Part::Idempotency => {
+                cfg.service
+                    .idempotency
+                    .get_or_insert_with(|| OrdersIdempotency {
+                        key: true,
+                        store: IdempotencyConfig::lesson_000(),
+                    });
+            }
+        }
+    }
+
+    /// What a config lacks while this part is off (`"no timeout"`).
+    pub fn missing(self) -> &'static str {
+        match self {
+            Part::Dependency(Dep::First) => "no dependency",
+            Part::Dependency(Dep::Payments) => "no payments",
+            Part::Layer(_, Layer::Timeout) => "no timeout",
+            Part::Layer(_, Layer::Retry) => "no retries",
+            Part::Layer(_, Layer::RetryBudget) => "no retry budget",
+            Part::Layer(_, Layer::Breaker) => "no circuit breaker",
+            Part::Layer(_, Layer::Bulkhead) => "no bulkhead",
+            Part::Layer(_, Layer::Sidecar) => "no sidecar",
+            Part::Layer(_, Layer::Hedge) => "no hedge",
+            Part::Capacity(_) => "no capacity (it serves every call at once)",
+            Part::Gateway => "no gateway",
+            Part::LoadShed => "no load shedding",
+            Part::Idempotency => "no idempotency keys",
+        }
+    }
+
+    /// The part as the usage names it (`inventory's circuit breaker`).
+    pub fn label(self) -> String {
+        match self {
+            Part::Dependency(Dep::First) => "inventory".to_string(),
+            Part::Dependency(Dep::Payments) => "payments".to_string(),
+            Part::Layer(Dep::First, l) => format!("inventory's {}", l.name()),
+            Part::Layer(Dep::Payments, l) => format!("payments' {}", l.name()),
+            Part::Capacity(Dep::First) => "inventory's capacity".to_string(),
+            Part::Capacity(Dep::Payments) => "payments' capacity".to_string(),
+            Part::Gateway => "the gateway".to_string(),
+            Part::LoadShed => "load shedding".to_string(),
+            Part::Idempotency => "idempotency keys".to_string(),
+        }
+    }
+}

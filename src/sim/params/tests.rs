@@ -1,0 +1,242 @@
+use super::*;
+use crate::sim::scenario::{Preset, Scenario};
+
+fn part_of(p: &Param) -> Option<Part> {
+    match p.needs {
+        Needs::Nothing => None,
+        Needs::SwitchesOn(part) | Needs::OnlyWith(part) => Some(part),
+    }
+}
+
+/// The lesson's bulkhead scenario with every part any row needs switched on, for row `row`:
+/// inventory's hedge and its capacity exclude each other, so the one `row` does not tune is
+/// off.
+fn everything_on(row: &Param) -> SimConfig {
+    let mut cfg = Scenario::Bulkhead.config().to_sim();
+    for p in PARAMS {
+        if let Some(part) = part_of(p) {
+            part.switch_on(&mut cfg);
+        }
+    }
+    let inventory = &mut cfg.dependencies[0];
+    if ["capacity", "inventory_queue", "abandon"].contains(&row.key) {
+        inventory.stack.hedge = None;
+    } else {
+        inventory.capacity = None;
+    }
+    cfg
+}
+
+fn secs(t: Micros) -> String {
+    format!("{}", t as f64 / SECOND as f64)
+}
+
+/// Texts the row must accept (with the value it must read back, when one is exact) and texts
+/// one step past its ends, which it must refuse.
+fn ends(p: &Param) -> (Vec<(String, Option<Value>)>, Vec<String>) {
+    match p.kind {
+        Kind::Time { min, max, .. } => {
+            let mut past = vec![secs(max + 1)];
+            past.push(format!("{}", min as f64 / SECOND as f64 - 1e-6));
+            let ok = [min, max].map(|t| (secs(t), Some(Value::Time(t)))).to_vec();
+            (ok, past)
+        }
+        Kind::Count { min, max, .. } => {
+            let ok = [min, max]
+                .map(|n| (n.to_string(), Some(Value::Count(n))))
+                .to_vec();
+            let past = vec![
+                (i128::from(min) - 1).to_string(),
+                (i128::from(max) + 1).to_string(),
+            ];
+            (ok, past)
+        }
+        Kind::CountOrOff { min, max, .. } => {
+            let mut ok: Vec<_> = [min, max]
+                .map(|n| (n.to_string(), Some(Value::Count(n))))
+                .to_vec();
+            ok.push(("off".to_string(), Some(Value::Off)));
+            let past = vec![
+                (i128::from(min) - 1).to_string(),
+                (i128::from(max) + 1).to_string(),
+                "maybe".to_string(),
+            ];
+            (ok, past)
+        }
+        Kind::Number {
+            min,
+            max,
+            above_min,
+            ..
+        } => {
+            let step = 1e-9 * max.abs().max(1.0);
+            let least = if above_min { min + step } else { min };
+            let ok = [least, max]
+                .map(|v| (v.to_string(), Some(Value::Number(v))))
+                .to_vec();
+            let below = if above_min { min } else { min - step };
+            (ok, vec![below.to_string(), (max + step).to_string()])
+        }
+        Kind::Choice { names, .. } => {
+            let ok = names.iter().map(|n| (n.to_string(), None)).collect();
+            (ok, vec!["maybe".to_string(), String::new()])
+        }
+        Kind::Delay { .. } => {
+            let ok = vec![
+                (
+                    "0.000001".to_string(),
+                    Some(Value::Delay(HedgeDelay::Fixed(1))),
+                ),
+                (
+                    "60".to_string(),
+                    Some(Value::Delay(HedgeDelay::Fixed(60 * SECOND))),
+                ),
+                ("p100".to_string(), None),
+            ];
+            (
+                ok,
+                vec!["0".into(), "60.000001".into(), "p0".into(), "p100.1".into()],
+            )
+        }
+    }
+}
+
+#[test]
+fn every_row_takes_its_ends_and_refuses_one_step_past_them_naming_its_key() {
+    // The config bounds these by another parameter's value (a p99 is at least its median):
+    // that one is set to 0 first, so the row's own least value is the bound.
+    let bounded_by = [
+        ("recover_at", "degrade_at"),
+        ("fast_p99", "fast"),
+        ("slow_p99", "slow"),
+        ("payments_recover_at", "payments_degrade_at"),
+        ("payments_fast_p99", "payments_fast"),
+        ("payments_slow_p99", "payments_slow"),
+    ];
+    let mut invalid = Vec::new();
+    for p in PARAMS {
+        let (ok, past) = ends(p);
+        for (text, expected) in ok {
+            let mut cfg = everything_on(p);
+            for (_, floor) in bounded_by.iter().filter(|(key, _)| *key == p.key) {
+                apply(&mut cfg, floor, "0").unwrap();
+            }
+            assert_eq!(
+                apply(&mut cfg, p.key, &text),
+                Ok(Applied::Set),
+                "{}={text}",
+                p.key
+            );
+            let back = (p.read)(&cfg).unwrap_or_else(|| panic!("{} reads nothing", p.key));
+            if let Some(expected) = expected {
+                assert_eq!(back, expected, "{}={text}", p.key);
+            }
+            if let Err(e) = cfg.validate() {
+                invalid.push(format!("{}={text}: {e}", p.key));
+            }
+            // What it reads, written again, changes nothing.
+            let again = p.text(back);
+            let before = cfg.clone();
+            apply(&mut cfg, p.key, &again).unwrap();
+            assert_eq!(cfg, before, "{}={again} after {text}", p.key);
+        }
+        for text in past {
+            let mut cfg = everything_on(p);
+            let e = apply(&mut cfg, p.key, &text).unwrap_err();
+            assert_eq!(e.field, p.key, "{}={text}", p.key);
+            assert!(e.to_string().starts_with(p.key), "{e}");
+            assert_eq!(cfg, everything_on(p), "{}={text} changed the config", p.key);
+        }
+    }
+    assert!(
+        invalid.is_empty(),
+        "accepted, then refused by the config: {invalid:#?}"
+    );
+}
+
+#[test]
+fn a_key_whose_part_is_off_switches_it_on_or_says_it_left_the_config_alone() {
+    let bare = Scenario::None.config().to_sim();
+    for p in PARAMS {
+        let (ok, _) = ends(p);
+        let text = &ok.last().unwrap().0;
+        let mut cfg = bare.clone();
+        let applied = apply(&mut cfg, p.key, text).unwrap();
+        match p.needs {
+            Needs::Nothing => assert_eq!(applied, Applied::Set, "{}", p.key),
+            Needs::SwitchesOn(part) => {
+                assert_eq!(applied, Applied::Set, "{}", p.key);
+                assert!(part.is_on(&cfg), "{} did not switch {part:?} on", p.key);
+            }
+            Needs::OnlyWith(part) if part.is_on(&bare) => assert_eq!(applied, Applied::Set),
+            Needs::OnlyWith(_) => {
+                assert!(
+                    matches!(applied, Applied::LeftOff { key, .. } if key == p.key),
+                    "{}",
+                    p.key
+                );
+                assert!(applied.to_string().contains(p.key));
+                assert_eq!(cfg, bare, "{} changed a config without its part", p.key);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_config_names_a_value_past_its_range_by_the_rows_key() {
+    // Rows whose write moves a partner along (to keep the config valid) see the partner that
+    // followed them past its end named instead: a config file sets each field alone.
+    let partners = [
+        ("retry_budget_min", "cap"),
+        ("shed_normal", "shed_high"),
+        ("shed_low", "shed_high"),
+        ("priority_low", "priority_high"),
+    ];
+    let mut wrong = Vec::new();
+    for p in PARAMS {
+        let mut cfg = everything_on(p);
+        match p.kind {
+            Kind::Time { max, write, .. } if max < u64::MAX => write(&mut cfg, max + 1),
+            Kind::Count { max, write, .. } if max < u64::MAX => write(&mut cfg, max + 1),
+            Kind::CountOrOff { max, write, .. } => write(&mut cfg, Some(max + 1)),
+            Kind::Number { max, write, .. } => write(&mut cfg, max + 0.5),
+            _ => continue,
+        }
+        match cfg.validate() {
+            Err(e) if e.field == p.key => {}
+            Err(e) if partners.contains(&(p.key, e.field)) => {}
+            other => wrong.push(format!("{}: {other:?}", p.key)),
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn keys_are_unique_and_every_flat_preset_comes_back_from_its_grouped_form() {
+    let mut keys = SET_KEYS.to_vec();
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(keys.len(), PARAMS.len());
+    for preset in Preset::ALL {
+        let flat = preset.config();
+        assert_eq!(
+            CascadeConfig::from_sim(&flat.to_sim()),
+            Some(flat),
+            "{preset:?}"
+        );
+    }
+    let names: Vec<String> = crate::resilience::Fallback::ALL
+        .iter()
+        .map(|f| f.label().to_string())
+        .collect();
+    assert_eq!(
+        rows::FALLBACK_NAMES[3..],
+        names[..],
+        "fallback names follow Fallback::ALL"
+    );
+    assert_eq!(
+        dependency_key(1, "payments", "cooldown"),
+        Some("payments_cooldown")
+    );
+    assert_eq!(dependency_key(1, "payments", "probes"), None);
+}
