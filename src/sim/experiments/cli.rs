@@ -4,12 +4,34 @@
 use serde::Serialize;
 
 use super::contention::{Batch, ContentionConfig, Strategy, Tally, MAX_CLIENTS};
+use super::metastability::{Grid, MAX_STEPS};
 use crate::resilience::{ParamError, SECOND};
 use crate::sim::engine::EngineError;
-use crate::sim::scenario::{parse_int, parse_time};
+use crate::sim::scenario::{apply_set, parse_int, parse_time};
 
 /// The experiments there are.
-pub const EXPERIMENTS: [&str; 1] = ["contention"];
+pub const EXPERIMENTS: [&str; 2] = ["contention", "metastability"];
+
+/// The keys `--set` takes with `--experiment metastability` besides every key of the cascade.
+pub const METASTABILITY_KEYS: [&str; 3] = ["steps", "rate_max", "trigger_max"];
+
+const METASTABILITY_USAGE: &str = "\
+usage: cascade --experiment metastability [--set key=value]... [--json]
+
+The metastability explorer: the retry-storm preset (25 s of traffic, not drained) run once per
+cell of a grid of load by trigger length, each cell from the same seed. Inventory serves 6
+calls at once and is slow (400 ms) from 3 s for the trigger's length. Prints, per cell, how
+long after the trigger ended the platform recovered (10 s in a row with at least 90% of each
+second's arrivals answered ok or by a fallback), or that it never did.
+
+  --set steps=N        cells per axis (2..=40; default 12)
+  --set rate_max=R     load of the last column, requests/s (1..=2000; default 150, inventory's capacity); column k
+                       has rate_max * k / steps
+  --set trigger_max=T  trigger of the last row (1ms..=600 s; default 6 s)
+  --set KEY=VALUE      any key of the cascade (see cascade --help), applied to every cell: the
+                       switches that move the boundary, e.g. retry_budget_ratio=0.1,
+                       attempts=1, abandon=drop, jitter=none, capacity=12
+  --json               one JSON object per cell: rate, trigger_s, recovered_ms, ok_share";
 
 /// The keys `--set` takes with `--experiment contention`.
 pub const CONTENTION_KEYS: [&str; 6] = ["clients", "runs", "seed", "strategy", "base", "cap"];
@@ -68,24 +90,33 @@ pub fn run_from_args(args: &[String]) -> Option<Result<Vec<String>, String>> {
     let asked = args
         .iter()
         .any(|a| a == "--experiment" || a.starts_with("--experiment="));
-    asked.then(|| match parse(args)? {
-        None => Ok(USAGE.lines().map(str::to_string).collect()),
-        Some(request) => run(&request).map_err(|e| format!("--experiment contention: {e}")),
+    asked.then(|| {
+        let read = read_args(args)?;
+        if read.experiment.as_deref() == Some("metastability") {
+            return run_metastability(&read);
+        }
+        match parse(args)? {
+            None => Ok(USAGE.lines().map(str::to_string).collect()),
+            Some(request) => run(&request).map_err(|e| format!("--experiment contention: {e}")),
+        }
     })
 }
 
-fn set_error(e: ParamError) -> String {
-    format!(
-        "--set {}: '{}' is out of range or malformed (allowed: {})",
-        e.field, e.value, e.range
-    )
+/// The arguments of `--experiment`, read but not yet applied.
+struct ReadArgs {
+    experiment: Option<String>,
+    sets: Vec<(String, String)>,
+    json: bool,
+    help: bool,
 }
 
-/// Reads the arguments of `--experiment contention`; `None` asks for the usage text.
-pub fn parse(args: &[String]) -> Result<Option<ContentionRequest>, String> {
-    let mut request = ContentionRequest::default();
-    let mut sets: Vec<(String, String)> = Vec::new();
-    let mut experiment = None;
+fn read_args(args: &[String]) -> Result<ReadArgs, String> {
+    let mut read = ReadArgs {
+        experiment: None,
+        sets: Vec::new(),
+        json: false,
+        help: false,
+    };
     let mut i = 0;
     while i < args.len() {
         let (flag, inline) = match args[i].split_once('=') {
@@ -99,15 +130,15 @@ pub fn parse(args: &[String]) -> Result<Option<ContentionRequest>, String> {
             })
         };
         match flag {
-            "--help" | "-h" => return Ok(None),
-            "--json" => request.json = true,
-            "--experiment" => experiment = value(),
+            "--help" | "-h" => read.help = true,
+            "--json" => read.json = true,
+            "--experiment" => read.experiment = value(),
             "--set" => {
                 let kv = value().ok_or("--set: missing value (allowed: key=value)")?;
                 let (k, v) = kv
                     .split_once('=')
                     .ok_or_else(|| format!("--set: expected key=value, got '{kv}'"))?;
-                sets.push((k.trim().to_string(), v.trim().to_string()));
+                read.sets.push((k.trim().to_string(), v.trim().to_string()));
             }
             other => {
                 return Err(format!(
@@ -117,17 +148,113 @@ pub fn parse(args: &[String]) -> Result<Option<ContentionRequest>, String> {
         }
         i += 1;
     }
-    match experiment.as_deref() {
-        Some("contention") => {}
-        other => {
-            return Err(format!(
-                "--experiment: unknown experiment '{}' (allowed: {})",
-                other.unwrap_or(""),
-                EXPERIMENTS.join(", ")
-            ))
+    match read.experiment.as_deref() {
+        Some(name) if EXPERIMENTS.contains(&name) => Ok(read),
+        other => Err(format!(
+            "--experiment: unknown experiment '{}' (allowed: {})",
+            other.unwrap_or(""),
+            EXPERIMENTS.join(", ")
+        )),
+    }
+}
+
+/// Reads the `--set`s of `--experiment metastability` into a grid.
+pub fn parse_metastability(sets: &[(String, String)]) -> Result<Grid, String> {
+    let mut grid = Grid::default();
+    for (key, value) in sets {
+        match key.as_str() {
+            "steps" => {
+                grid.steps = parse_int("steps", value, 2, MAX_STEPS.into()).map_err(set_error)? as u32
+            }
+            "rate_max" => {
+                grid.rate_max = value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|r| r.is_finite() && (1.0..=2_000.0).contains(r))
+                    .ok_or_else(|| {
+                        format!("--set rate_max: '{value}' is out of range or malformed (allowed: 1..=2000 requests/s)")
+                    })?
+            }
+            "trigger_max" => {
+                grid.trigger_max =
+                    parse_time("trigger_max", value, 1_000, 600 * SECOND).map_err(set_error)?
+            }
+            _ => {
+                apply_set(&mut grid.base, key, value).map_err(|e| {
+                    if e.field == "key" {
+                        format!(
+                            "--set {key}: unknown key (allowed: {}, or any key of the cascade)",
+                            METASTABILITY_KEYS.join(", ")
+                        )
+                    } else {
+                        set_error(e)
+                    }
+                })?;
+            }
         }
     }
-    for (key, value) in &sets {
+    grid.validate().map_err(set_error)?;
+    Ok(grid)
+}
+
+fn run_metastability(read: &ReadArgs) -> Result<Vec<String>, String> {
+    if read.help {
+        return Ok(METASTABILITY_USAGE.lines().map(str::to_string).collect());
+    }
+    let grid = parse_metastability(&read.sets)?;
+    let fail = |e| format!("--experiment metastability: {e}");
+    if read.json {
+        return grid
+            .cells()
+            .map(|(rate, trigger)| {
+                let cell = grid.run_cell(rate, trigger).map_err(fail)?;
+                Ok(serde_json::to_string(&cell).unwrap_or_default())
+            })
+            .collect();
+    }
+    let mut lines = vec![format!(
+        "recovered after the trigger, s (-- never); rows: trigger s, columns: requests/s"
+    )];
+    let header: String = (1..=grid.steps)
+        .map(|k| format!("{:>6.0}", grid.rate(k)))
+        .collect();
+    lines.push(format!("{:>8}{header}", "trigger"));
+    for t in 1..=grid.steps {
+        let trigger = grid.trigger(t);
+        let mut row = format!("{:>8.2}", trigger as f64 / SECOND as f64);
+        for r in 1..=grid.steps {
+            let cell = grid.run_cell(grid.rate(r), trigger).map_err(fail)?;
+            match cell.recovered_ms {
+                Some(ms) => row.push_str(&format!("{:>6.1}", ms / 1_000.0)),
+                None => row.push_str(&format!("{:>6}", "--")),
+            }
+        }
+        lines.push(row);
+    }
+    Ok(lines)
+}
+
+fn set_error(e: ParamError) -> String {
+    format!(
+        "--set {}: '{}' is out of range or malformed (allowed: {})",
+        e.field, e.value, e.range
+    )
+}
+
+/// Reads the arguments of `--experiment contention`; `None` asks for the usage text.
+pub fn parse(args: &[String]) -> Result<Option<ContentionRequest>, String> {
+    let read = read_args(args)?;
+    if read.help {
+        return Ok(None);
+    }
+    if read.experiment.as_deref() != Some("contention") {
+        return Err("--experiment: this reads the contention experiment's arguments".to_string());
+    }
+    let mut request = ContentionRequest {
+        json: read.json,
+        ..ContentionRequest::default()
+    };
+    for (key, value) in &read.sets {
         apply(&mut request, key, value).map_err(set_error)?;
     }
     request.config.validate().map_err(set_error)?;
