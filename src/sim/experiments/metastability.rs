@@ -45,7 +45,7 @@ pub struct Cell {
 }
 
 impl Default for Grid {
-    /// The `retry-storm` preset over 25 s of traffic (not drained), 12 × 12 cells up to 200
+    /// The `retry-storm` preset over 25 s of traffic (not drained), 12 × 12 cells up to 150
     /// requests/s (inventory's capacity) and a 6 s trigger.
     fn default() -> Self {
         Grid {
