@@ -1,16 +1,19 @@
-//! The knobs the page offers: each one a parameter of the cascade with a slider range, a unit
-//! and the pattern it belongs to. Values travel through [`apply_set`], the same `key=value`
-//! overrides the `cascade` CLI takes, so the page and the CLI cannot disagree on what a key means.
+//! The knobs the page offers: each one a row of the parameter table
+//! ([`PARAMS`](crate::sim::params::PARAMS)) with a slider range, a unit and the pattern it
+//! belongs to. Values are read through the row and written
+//! through [`apply_set`], the same `key=value` overrides the `cascade` CLI takes, so the page
+//! and the CLI cannot disagree on what a key means.
 
 use serde::{Deserialize, Serialize};
 
 use crate::resilience::{
-    BreakerConfig, BulkheadConfig, HedgePolicy, LoadShedConfig, RetryBudgetConfig, RetryPolicy,
-    Window,
+    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, LoadShedConfig, RetryBudgetConfig,
+    RetryPolicy,
 };
 use crate::sim::latency::Micros;
 use crate::sim::model::{CascadeConfig, HedgeConfig};
-use crate::sim::scenario::{apply_set, JITTER_NAMES};
+use crate::sim::params::{param, Kind, Param, Value};
+use crate::sim::scenario::apply_set;
 
 const MS: f64 = 1_000.0;
 const SECOND: f64 = 1_000_000.0;
@@ -213,310 +216,253 @@ impl Unit {
     }
 }
 
-/// One slider of the page.
+/// One slider (or select) of the page: a row of the parameter table
+/// ([`PARAMS`](crate::sim::params::PARAMS)) with the
+/// label, unit and range the page shows it in. Its hint and its choices are the row's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Knob {
-    /// The override key ([`apply_set`]); also the element id.
+    /// The row's key ([`apply_set`]); also the element id.
     pub key: &'static str,
     /// What the student (and the screen reader) reads.
     pub label: &'static str,
-    /// One line on what it does.
-    pub hint: &'static str,
     /// Unit of `min`, `max`, `step` and the value.
     pub unit: Unit,
-    /// Lowest value the slider offers.
+    /// Lowest value the slider offers (within the row's range).
     pub min: f64,
-    /// Highest value the slider offers.
+    /// Highest value the slider offers (within the row's range).
     pub max: f64,
     /// Slider step.
     pub step: f64,
     /// The pattern the knob tunes, if any (its slider is greyed out while the pattern is off).
     pub pattern: Option<Pattern>,
-    /// For a knob that picks one of a few names (a select): the names, and the knob's value
-    /// is the index of the one picked (`min` 0, `max` the last index, `step` 1). Empty for a
-    /// slider.
-    pub choices: &'static [&'static str],
 }
-
-/// The jitter modes the jitter knob offers, by their `jitter=` names.
-pub const JITTER_CHOICES: [&str; 4] = ["none", "full", "equal", "decorrelated"];
 
 /// Every knob, grouped by what it tunes.
 pub const KNOBS: [Knob; 25] = [
     Knob {
         key: "rate",
         label: "Arrival rate",
-        hint: "Orders per second sent to the service.",
         unit: Unit::PerSecond,
         min: 10.0,
         max: 500.0,
         step: 10.0,
         pattern: None,
-        choices: &[],
     },
     Knob {
         key: "threads",
         label: "Worker threads",
-        hint: "Workers in orders; a request waits in the queue until one is free.",
         unit: Unit::Count,
         min: 1.0,
         max: 200.0,
         step: 1.0,
         pattern: None,
-        choices: &[],
     },
     Knob {
         key: "degrade_at",
         label: "Inventory degrades at",
-        hint: "Calls that start after this time get the degraded latency.",
         unit: Unit::Seconds,
         min: 0.0,
         max: 60.0,
         step: 0.5,
         pattern: None,
-        choices: &[],
     },
     Knob {
         key: "fast",
         label: "Healthy latency",
-        hint: "How long inventory takes before it degrades.",
         unit: Unit::Millis,
         min: 1.0,
         max: 500.0,
         step: 1.0,
         pattern: None,
-        choices: &[],
     },
     Knob {
         key: "slow",
         label: "Degraded latency",
-        hint: "How long inventory takes once it is sick.",
         unit: Unit::Millis,
         min: 50.0,
         max: 10_000.0,
         step: 50.0,
         pattern: None,
-        choices: &[],
     },
     Knob {
         key: "timeout",
         label: "Timeout",
-        hint: "A call slower than this gives up and holds its worker exactly this long.",
         unit: Unit::Millis,
         min: 10.0,
         max: 5_000.0,
         step: 10.0,
         pattern: Some(Pattern::Timeout),
-        choices: &[],
     },
     Knob {
         key: "attempts",
         label: "Attempts",
-        hint: "Calls per request in all, the first one included; 1 means no retry.",
         unit: Unit::Count,
         min: 1.0,
         max: 10.0,
         step: 1.0,
         pattern: Some(Pattern::Retries),
-        choices: &[],
     },
     Knob {
         key: "jitter",
         label: "Jitter",
-        hint: "How each back-off is randomised, so that callers who failed together do not retry together.",
         unit: Unit::Count,
         min: 0.0,
         max: 3.0,
         step: 1.0,
         pattern: Some(Pattern::Retries),
-        choices: &JITTER_CHOICES,
     },
     Knob {
         key: "retry_base",
         label: "Back-off base",
-        hint: "The longest wait before the first retry; it doubles for each retry after that.",
         unit: Unit::Millis,
         min: 5.0,
         max: 2_000.0,
         step: 5.0,
         pattern: Some(Pattern::Retries),
-        choices: &[],
     },
     Knob {
         key: "retry_cap",
         label: "Back-off cap",
-        hint: "No wait between retries is ever longer than this.",
         unit: Unit::Millis,
         min: 5.0,
         max: 60_000.0,
         step: 5.0,
         pattern: Some(Pattern::Retries),
-        choices: &[],
     },
     Knob {
         key: "retry_budget_ratio",
         label: "Retry budget ratio",
-        hint: "Each call earns this share of a retry; retries stay near this share of all calls.",
         unit: Unit::Percent,
         min: 0.0,
         max: 100.0,
         step: 1.0,
         pattern: Some(Pattern::RetryBudget),
-        choices: &[],
     },
     Knob {
         key: "retry_budget_min",
         label: "Retry budget at start",
-        hint: "Retries the budget holds before any call has earned one.",
         unit: Unit::Count,
         min: 0.0,
         max: 1_000.0,
         step: 1.0,
         pattern: Some(Pattern::RetryBudget),
-        choices: &[],
     },
     Knob {
         key: "window",
         label: "Breaker window",
-        hint: "Results younger than this count towards the failure ratio.",
         unit: Unit::Seconds,
         min: 0.5,
         max: 30.0,
         step: 0.5,
         pattern: Some(Pattern::Breaker),
-        choices: &[],
     },
     Knob {
         key: "min_calls",
         label: "Minimum calls",
-        hint: "The circuit may open only with at least this many results in the window.",
         unit: Unit::Count,
         min: 1.0,
         max: 200.0,
         step: 1.0,
         pattern: Some(Pattern::Breaker),
-        choices: &[],
     },
     Knob {
         key: "failure_ratio",
         label: "Failure ratio",
-        hint: "The circuit opens when this share of the window's results failed.",
         unit: Unit::Percent,
         min: 5.0,
         max: 100.0,
         step: 5.0,
         pattern: Some(Pattern::Breaker),
-        choices: &[],
     },
     Knob {
         key: "cooldown",
         label: "Cool-down",
-        hint: "How long the circuit stays open before it lets probes through.",
         unit: Unit::Millis,
         min: 100.0,
         max: 30_000.0,
         step: 100.0,
         pattern: Some(Pattern::Breaker),
-        choices: &[],
     },
     Knob {
         key: "probes",
         label: "Half-open probes",
-        hint: "Calls let through at once to test a recovering inventory.",
         unit: Unit::Count,
         min: 1.0,
         max: 20.0,
         step: 1.0,
         pattern: Some(Pattern::Breaker),
-        choices: &[],
     },
     Knob {
         key: "permits",
         label: "Bulkhead permits",
-        hint: "Calls to inventory allowed in flight at once.",
         unit: Unit::Count,
         min: 1.0,
         max: 64.0,
         step: 1.0,
         pattern: Some(Pattern::Bulkhead),
-        choices: &[],
     },
     Knob {
         key: "max_wait",
         label: "Bulkhead max wait",
-        hint: "How long a call waits for a permit before it is turned away.",
         unit: Unit::Millis,
         min: 0.0,
         max: 1_000.0,
         step: 5.0,
         pattern: Some(Pattern::Bulkhead),
-        choices: &[],
     },
     Knob {
         key: "shed_normal",
         label: "Shedding limit",
-        hint: "With this many requests in orders (busy or queued), a normal request is turned away at once.",
         unit: Unit::Count,
         min: 1.0,
         max: 1_000.0,
         step: 1.0,
         pattern: Some(Pattern::LoadShed),
-        choices: &[],
     },
     Knob {
         key: "shed_low",
         label: "Low-priority limit",
-        hint: "Low-priority requests are turned away from this many in orders on: they go first.",
         unit: Unit::Count,
         min: 0.0,
         max: 1_000.0,
         step: 1.0,
         pattern: Some(Pattern::LoadShed),
-        choices: &[],
     },
     Knob {
         key: "shed_high",
         label: "High-priority limit",
-        hint: "High-priority requests are turned away only from this many in orders on.",
         unit: Unit::Count,
         min: 1.0,
         max: 1_000.0,
         step: 1.0,
         pattern: Some(Pattern::LoadShed),
-        choices: &[],
     },
     Knob {
         key: "priority_low",
         label: "Low-priority share",
-        hint: "The share of requests marked low priority (a checkout page might mark recommendations so).",
         unit: Unit::Percent,
         min: 0.0,
         max: 100.0,
         step: 5.0,
         pattern: Some(Pattern::LoadShed),
-        choices: &[],
     },
     Knob {
         key: "priority_high",
         label: "High-priority share",
-        hint: "The share of requests marked high priority.",
         unit: Unit::Percent,
         min: 0.0,
         max: 100.0,
         step: 5.0,
         pattern: Some(Pattern::LoadShed),
-        choices: &[],
     },
     Knob {
         key: "max_hedges",
         label: "Extra copies",
-        hint: "Copies of a slow call sent at most; the k-th leaves after k times the hedge delay (the lesson's p95 of the latencies seen).",
         unit: Unit::Count,
         min: 1.0,
         max: 8.0,
         step: 1.0,
         pattern: Some(Pattern::Hedge),
-        choices: &[],
     },
 ];
 
@@ -533,54 +479,44 @@ fn micros_in(unit: Unit, micros: Micros) -> f64 {
 }
 
 impl Knob {
-    /// True for a knob that picks one of a few names (shown as a select).
-    pub fn is_choice(&self) -> bool {
-        !self.choices.is_empty()
+    /// Its row of the parameter table (every knob has one: a test checks).
+    pub fn param(&self) -> Option<&'static Param> {
+        param(self.key)
     }
 
-    /// The knob's value in `cfg` (which should have every pattern, see [`with_every_pattern`]).
+    /// One line on what it does: the row's doc.
+    pub fn hint(&self) -> &'static str {
+        self.param().map_or("", |p| p.doc)
+    }
+
+    /// For a knob that picks one of a few names (a select): the row's names, and the knob's
+    /// value is the index of the one picked (`min` 0, `max` the last index, `step` 1). Empty
+    /// for a slider.
+    pub fn choices(&self) -> &'static [&'static str] {
+        match self.param().map(|p| p.kind) {
+            Some(Kind::Choice { names, .. }) => names,
+            _ => &[],
+        }
+    }
+
+    /// True for a knob that picks one of a few names (shown as a select).
+    pub fn is_choice(&self) -> bool {
+        !self.choices().is_empty()
+    }
+
+    /// The knob's value in `cfg` (which should have every pattern, see [`with_every_pattern`]),
+    /// in the knob's unit; its lowest value while the part it tunes is off.
     pub fn read(&self, cfg: &CascadeConfig) -> f64 {
-        let breaker = cfg.breaker.as_ref();
-        let bulkhead = cfg.bulkhead.as_ref();
-        let retry = cfg.retry.as_ref();
-        let budget = cfg.retry_budget.as_ref();
-        let shed = cfg.load_shed.as_ref();
-        match self.key {
-            "rate" => cfg.rate,
-            "threads" => cfg.threads.into(),
-            "degrade_at" => micros_in(self.unit, cfg.degrade_at),
-            "fast" => micros_in(self.unit, cfg.fast),
-            "slow" => micros_in(self.unit, cfg.slow),
-            "timeout" => micros_in(self.unit, cfg.timeout.unwrap_or(0)),
-            "window" => match breaker.map(|b| b.window) {
-                Some(Window::Time(w)) => micros_in(self.unit, w),
-                Some(Window::Count(n)) => n.into(),
-                None => 0.0,
-            },
-            "min_calls" => breaker.map_or(0.0, |b| b.min_calls.into()),
-            "failure_ratio" => breaker.map_or(0.0, |b| (b.failure_ratio * 100.0).round()),
-            "cooldown" => micros_in(self.unit, breaker.map_or(0, |b| b.cooldown)),
-            "probes" => breaker.map_or(0.0, |b| b.half_open_probes.into()),
-            "permits" => bulkhead.map_or(0.0, |b| b.permits.into()),
-            "max_wait" => micros_in(self.unit, bulkhead.map_or(0, |b| b.max_wait)),
-            "attempts" => retry.map_or(1.0, |r| r.attempts.into()),
-            "jitter" => retry
-                .and_then(|r| JITTER_NAMES.iter().position(|(_, j)| *j == r.jitter))
-                .map_or(0.0, |i| i as f64),
-            "retry_base" => micros_in(self.unit, retry.map_or(0, |r| r.base)),
-            "retry_cap" => micros_in(self.unit, retry.map_or(0, |r| r.cap)),
-            "retry_budget_ratio" => budget.map_or(0.0, |b| (b.ratio * 100.0).round()),
-            "retry_budget_min" => budget.map_or(0.0, |b| b.minimum.into()),
-            "shed_normal" => shed.map_or(0.0, |l| l.normal.into()),
-            "shed_low" => shed.map_or(0.0, |l| l.low.into()),
-            "shed_high" => shed.map_or(0.0, |l| l.high.into()),
-            "priority_low" => (cfg.priority_mix.low * 100.0).round(),
-            "priority_high" => (cfg.priority_mix.high * 100.0).round(),
-            "max_hedges" => cfg
-                .hedge
-                .as_ref()
-                .map_or(1.0, |h| h.policy.max_hedges.into()),
-            _ => 0.0,
+        let value = self.param().and_then(|p| (p.read)(&cfg.to_sim()));
+        match value {
+            None => self.min,
+            Some(Value::Time(t)) => micros_in(self.unit, t),
+            Some(Value::Delay(HedgeDelay::Fixed(t))) => micros_in(self.unit, t),
+            Some(Value::Delay(HedgeDelay::Percentile { percentile, .. })) => percentile,
+            Some(Value::Count(n)) => n as f64,
+            Some(Value::Number(v)) if self.unit == Unit::Percent => (v * 100.0).round(),
+            Some(Value::Number(v)) => v,
+            Some(Value::Choice(i)) => i as f64,
         }
     }
 
@@ -607,10 +543,11 @@ impl Knob {
     /// `value` (in the knob's unit) as the `key=value` override text: seconds, or an `ms`
     /// suffix, as the CLI and permalinks write them.
     pub fn override_text(&self, value: f64) -> String {
-        if !self.choices.is_empty() {
-            let last = self.choices.len() - 1;
+        let choices = self.choices();
+        if !choices.is_empty() {
+            let last = choices.len() - 1;
             let index = (value.round().max(0.0) as usize).min(last);
-            return self.choices[index].to_string();
+            return choices[index].to_string();
         }
         match self.unit {
             Unit::Millis => format!("{value}ms"),
@@ -621,13 +558,14 @@ impl Knob {
     }
 
     fn range_message(&self, what: &str) -> String {
-        if !self.choices.is_empty() {
+        let choices = self.choices();
+        if !choices.is_empty() {
             return format!(
                 "{} ({}) must be one of {} (0 to {}); it {what}.",
                 self.label,
                 self.key,
-                self.choices.join(", "),
-                self.choices.len() - 1
+                choices.join(", "),
+                choices.len() - 1
             );
         }
         format!(
@@ -645,7 +583,25 @@ impl Knob {
 mod tests {
     use super::*;
     use crate::resilience::Jitter;
-    use crate::sim::scenario::{Preset, Scenario};
+    use crate::sim::scenario::{Preset, Scenario, JITTER_NAMES};
+
+    #[test]
+    fn every_knob_is_a_row_of_the_table_and_its_slider_stays_in_the_rows_range() {
+        let mut cfg = with_every_pattern(&Scenario::None.config());
+        for k in KNOBS {
+            let p = k.param().unwrap_or_else(|| panic!("{} has no row", k.key));
+            assert!(!k.hint().is_empty(), "{}", k.key);
+            for v in [k.min, k.max] {
+                // The slider's ends are within the row's range: the row takes them.
+                let text = k.override_text(v);
+                assert!(
+                    apply_set(&mut cfg, p.key, &text).is_ok(),
+                    "{}={text}",
+                    k.key
+                );
+            }
+        }
+    }
 
     #[test]
     fn every_knob_reads_back_what_it_wrote() {
@@ -730,10 +686,10 @@ mod tests {
     #[test]
     fn the_jitter_knob_picks_a_mode_by_its_index_and_names_it_in_links() {
         let names: Vec<&str> = JITTER_NAMES.iter().map(|(n, _)| *n).collect();
-        assert_eq!(names, JITTER_CHOICES, "the select and apply_set agree");
         let k = knob("jitter").unwrap();
+        assert_eq!(names, k.choices(), "the select and apply_set agree");
         assert!(k.is_choice() && !knob("retry_base").unwrap().is_choice());
-        assert_eq!((k.min, k.max), (0.0, (JITTER_CHOICES.len() - 1) as f64));
+        assert_eq!((k.min, k.max), (0.0, (names.len() - 1) as f64));
         let mut cfg = with_every_pattern(&Scenario::None.config());
         assert_eq!(k.write(&mut cfg, 3.0), None);
         assert_eq!(cfg.retry.as_ref().unwrap().jitter, Jitter::Decorrelated);

@@ -30,14 +30,14 @@ pub(super) fn slider(
     if knob.is_choice() {
         let value = knob.read(full).round().max(0.0) as usize;
         return html! {
-            <Choice key={key} id={key} label={knob.label} options={knob.choices} {value}
-                hint={AttrValue::from(knob.hint)} {disabled} {on_change} />
+            <Choice key={key} id={key} label={knob.label} options={knob.choices()} {value}
+                hint={AttrValue::from(knob.hint())} {disabled} {on_change} />
         };
     }
     html! {
         <Slider key={key} id={key} label={knob.label} unit={knob.unit.symbol()}
             min={knob.min} max={knob.max} step={knob.step} value={knob.read(full)}
-            hint={AttrValue::from(knob.hint)} {disabled} {on_change} />
+            hint={AttrValue::from(knob.hint())} {disabled} {on_change} />
     }
 }
 
