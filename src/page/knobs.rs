@@ -151,13 +151,10 @@ pub fn with_every_pattern(cfg: &CascadeConfig) -> CascadeConfig {
         .get_or_insert_with(BulkheadConfig::cascade_sim);
     full.load_shed
         .get_or_insert_with(LoadShedConfig::lesson_000);
-    // Hedges at a dependency with a capacity are not simulated: there the pattern stays off.
-    if full.capacity.is_none() {
-        full.hedge.get_or_insert_with(|| HedgeConfig {
-            policy: HedgePolicy::lesson_000(),
-            idempotency_key: true,
-        });
-    }
+    full.hedge.get_or_insert_with(|| HedgeConfig {
+        policy: HedgePolicy::lesson_000(),
+        idempotency_key: true,
+    });
     full
 }
 
@@ -238,7 +235,7 @@ pub struct Knob {
 }
 
 /// Every knob, grouped by what it tunes.
-pub const KNOBS: [Knob; 25] = [
+pub const KNOBS: [Knob; 30] = [
     Knob {
         key: "rate",
         label: "Arrival rate",
@@ -456,6 +453,51 @@ pub const KNOBS: [Knob; 25] = [
         pattern: Some(Pattern::LoadShed),
     },
     Knob {
+        key: "recover_at",
+        label: "Inventory recovers at",
+        unit: Unit::Seconds,
+        min: 0.0,
+        max: 120.0,
+        step: 0.5,
+        pattern: None,
+    },
+    Knob {
+        key: "capacity",
+        label: "Inventory capacity (calls at once; 0: unlimited)",
+        unit: Unit::Count,
+        min: 0.0,
+        max: 40.0,
+        step: 1.0,
+        pattern: None,
+    },
+    Knob {
+        key: "inventory_queue",
+        label: "Inventory queue bound (0: unbounded)",
+        unit: Unit::Count,
+        min: 0.0,
+        max: 1000.0,
+        step: 10.0,
+        pattern: None,
+    },
+    Knob {
+        key: "abandon",
+        label: "Inventory's abandoned work",
+        unit: Unit::Count,
+        min: 0.0,
+        max: 1.0,
+        step: 1.0,
+        pattern: None,
+    },
+    Knob {
+        key: "orders_abandon",
+        label: "Orders' requests whose client left",
+        unit: Unit::Count,
+        min: 0.0,
+        max: 1.0,
+        step: 1.0,
+        pattern: None,
+    },
+    Knob {
         key: "max_hedges",
         label: "Extra copies",
         unit: Unit::Count,
@@ -517,6 +559,7 @@ impl Knob {
             Some(Value::Number(v)) if self.unit == Unit::Percent => (v * 100.0).round(),
             Some(Value::Number(v)) => v,
             Some(Value::Choice(i)) => i as f64,
+            Some(Value::Off) => self.min,
         }
     }
 
@@ -548,6 +591,12 @@ impl Knob {
             let last = choices.len() - 1;
             let index = (value.round().max(0.0) as usize).min(last);
             return choices[index].to_string();
+        }
+        // A count that may be off: the slider's bottom end is off.
+        if let Some(Kind::CountOrOff { .. }) = self.param().map(|p| p.kind) {
+            if value.round() <= self.min {
+                return "off".to_string();
+            }
         }
         match self.unit {
             Unit::Millis => format!("{value}ms"),
@@ -658,11 +707,7 @@ mod tests {
         for preset in Preset::ALL {
             let cfg = preset.config();
             let full = with_every_pattern(&cfg);
-            let possible = |p: &&Pattern| cfg.capacity.is_none() || **p != Pattern::Hedge;
-            assert!(
-                Pattern::ALL.iter().filter(possible).all(|p| p.is_on(&full)),
-                "{preset:?}"
-            );
+            assert!(Pattern::ALL.iter().all(|p| p.is_on(&full)), "{preset:?}");
             assert_eq!(with_patterns(&full, Patterns::of(&cfg)), cfg, "{preset:?}");
             full.validate().unwrap();
         }

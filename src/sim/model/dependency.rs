@@ -141,6 +141,7 @@ impl Sim<'_> {
         dep: usize,
         try_no: u32,
         deadline: Option<Micros>,
+        hedge: bool,
     ) {
         let Some(servers) = self.deps[dep].servers.as_mut() else {
             return;
@@ -150,10 +151,12 @@ impl Sim<'_> {
             try_no,
             arrived: now,
             deadline,
+            hedge,
         };
         match servers.admit(job) {
             Admit::Serve => self.serve(now, dep, job),
             Admit::Queued => {}
+            Admit::Full if hedge => self.recorder.dependency_refused(dep),
             Admit::Full => {
                 self.recorder.dependency_refused(dep);
                 if let Some(r) = self.requests.get(id) {
@@ -225,8 +228,24 @@ impl Sim<'_> {
         if let (true, Some(r)) = (waiting, self.requests.get(caller)) {
             r.call.try_end = work.end;
             r.call.waiting = false;
+            r.call.hedge_won = work.job.hedge;
             self.call_done(now, caller);
         }
+    }
+
+    /// A hedge of try `try_no` is due: it goes out only while the caller still waits for that
+    /// try (the first answer, from the original or a copy, is the one used; the copies still
+    /// out are kept or dropped as the servers' abandon says).
+    pub(super) fn hedge_copy(&mut self, now: Micros, id: Id, try_no: u32) {
+        let Some(r) = self.requests.get(id) else {
+            return;
+        };
+        if !(r.call.waiting && r.call.try_no == try_no) {
+            return;
+        }
+        let (dep, deadline) = (r.call.dep, r.call.try_deadline);
+        self.recorder.hedge_sent(now, dep);
+        self.send_to_servers(now, id, dep, try_no, deadline, true);
     }
 
     /// The caller's try `try_no` has run out of time: it stops waiting (what it left behind

@@ -409,15 +409,6 @@ impl DependencyConfig {
         self.stack.validate()?;
         if let Some(c) = &self.capacity {
             c.validate()?;
-            if self.stack.hedge.is_some() {
-                return Err(ParamError {
-                    field: "capacity",
-                    range: "off while the call is hedged (hedges at a dependency with a \
-                            capacity are not simulated)"
-                        .to_string(),
-                    value: c.slots.to_string(),
-                });
-            }
         }
         Ok(())
     }

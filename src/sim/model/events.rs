@@ -37,6 +37,8 @@ pub(super) enum Event {
     Served { dep: u32, slot: u32 },
     /// The caller's try number `try_no` at a dependency with a capacity runs out of time.
     TryTimedOut { id: Id, try_no: u32 },
+    /// A hedge of try `try_no` is due at a dependency with a capacity.
+    HedgeCopy { id: Id, try_no: u32 },
     /// The catalog service answers.
     CatalogDone(Id),
     /// The gateway's route timeout.

@@ -277,6 +277,7 @@ impl<'a> Sim<'a> {
             Event::CallDone(id) => self.call_done(now, id),
             Event::Served { dep, slot } => self.served(now, dep as usize, slot),
             Event::TryTimedOut { id, try_no } => self.try_timed_out(now, id, try_no),
+            Event::HedgeCopy { id, try_no } => self.hedge_copy(now, id, try_no),
             Event::CatalogDone(id) => {
                 self.answer(now, id, Outcome::Ok);
                 self.release_connection(id);

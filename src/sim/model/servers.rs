@@ -22,6 +22,8 @@ pub(super) struct Job {
     /// When the caller stops waiting, if it ever does (with [`Abandon::Drop`] the deadline
     /// travels with the call and the servers honour it).
     pub deadline: Option<Micros>,
+    /// A hedge: a copy of the try, not the try itself.
+    pub hedge: bool,
 }
 
 /// A call being served: its answer, and whether the server stops it at its deadline instead
@@ -147,6 +149,7 @@ mod tests {
             try_no: 1,
             arrived: 0,
             deadline,
+            hedge: false,
         }
     }
 

@@ -84,6 +84,8 @@ pub(super) struct Call {
     pub try_no: u32,
     /// The caller still waits for that try's answer.
     pub waiting: bool,
+    /// When the caller stops waiting for that try, if it ever does.
+    pub try_deadline: Option<Micros>,
 }
 
 impl Call {
@@ -101,6 +103,7 @@ impl Call {
             hedge_won: false,
             try_no: 0,
             waiting: false,
+            try_deadline: None,
         }
     }
 }

@@ -262,10 +262,17 @@ impl Sim<'_> {
             r.call.hedge_won = false;
             r.call.try_end = limit.map_or(CallEnd::Answered, |(_, f)| CallEnd::Failed(f));
             let deadline = limit.map(|(t, _)| now.saturating_add(t));
+            r.call.try_deadline = deadline;
             if let Some(at) = deadline {
                 q.schedule(at, Event::TryTimedOut { id, try_no });
             }
-            self.send_to_servers(now, id, dep, try_no, deadline);
+            // A hedge goes out at its offset if the try still has no answer by then.
+            if let Some(plan) = deps[dep].stack.hedge_plan() {
+                for &offset in plan.before(try_ends).offsets.iter().skip(1) {
+                    q.schedule(now.saturating_add(offset), Event::HedgeCopy { id, try_no });
+                }
+            }
+            self.send_to_servers(now, id, dep, try_no, deadline, false);
             return;
         }
         let (latency, end, hedge_won) = dependency.answer_of_try(dep, now, try_ends, rng, q);

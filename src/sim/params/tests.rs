@@ -8,21 +8,13 @@ fn part_of(p: &Param) -> Option<Part> {
     }
 }
 
-/// The lesson's bulkhead scenario with every part any row needs switched on, for row `row`:
-/// inventory's hedge and its capacity exclude each other, so the one `row` does not tune is
-/// off.
-fn everything_on(row: &Param) -> SimConfig {
+/// The lesson's bulkhead scenario with every part any row needs switched on.
+fn everything_on() -> SimConfig {
     let mut cfg = Scenario::Bulkhead.config().to_sim();
     for p in PARAMS {
         if let Some(part) = part_of(p) {
             part.switch_on(&mut cfg);
         }
-    }
-    let inventory = &mut cfg.dependencies[0];
-    if ["capacity", "inventory_queue", "abandon"].contains(&row.key) {
-        inventory.stack.hedge = None;
-    } else {
-        inventory.capacity = None;
     }
     cfg
 }
@@ -117,7 +109,7 @@ fn every_row_takes_its_ends_and_refuses_one_step_past_them_naming_its_key() {
     for p in PARAMS {
         let (ok, past) = ends(p);
         for (text, expected) in ok {
-            let mut cfg = everything_on(p);
+            let mut cfg = everything_on();
             for (_, floor) in bounded_by.iter().filter(|(key, _)| *key == p.key) {
                 apply(&mut cfg, floor, "0").unwrap();
             }
@@ -141,11 +133,11 @@ fn every_row_takes_its_ends_and_refuses_one_step_past_them_naming_its_key() {
             assert_eq!(cfg, before, "{}={again} after {text}", p.key);
         }
         for text in past {
-            let mut cfg = everything_on(p);
+            let mut cfg = everything_on();
             let e = apply(&mut cfg, p.key, &text).unwrap_err();
             assert_eq!(e.field, p.key, "{}={text}", p.key);
             assert!(e.to_string().starts_with(p.key), "{e}");
-            assert_eq!(cfg, everything_on(p), "{}={text} changed the config", p.key);
+            assert_eq!(cfg, everything_on(), "{}={text} changed the config", p.key);
         }
     }
     assert!(
@@ -194,7 +186,7 @@ fn the_config_names_a_value_past_its_range_by_the_rows_key() {
     ];
     let mut wrong = Vec::new();
     for p in PARAMS {
-        let mut cfg = everything_on(p);
+        let mut cfg = everything_on();
         match p.kind {
             Kind::Time { max, write, .. } if max < u64::MAX => write(&mut cfg, max + 1),
             Kind::Count { max, write, .. } if max < u64::MAX => write(&mut cfg, max + 1),
