@@ -10,6 +10,7 @@ pub mod knobs;
 pub mod latency;
 pub mod lessons;
 pub mod markers;
+pub mod metastability;
 pub mod permalink;
 pub mod replay;
 pub mod requests;

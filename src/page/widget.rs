@@ -23,11 +23,14 @@ pub enum WidgetKind {
     Jitter,
     /// One step of a guided lesson (`lesson`, `step` attributes), with Next and Back.
     LessonStep,
+    /// The metastability explorer: load by trigger length, and the cures that move the
+    /// boundary.
+    Metastability,
 }
 
 impl WidgetKind {
     /// Every kind, in the order a course author's documentation lists them.
-    pub const ALL: [WidgetKind; 10] = [
+    pub const ALL: [WidgetKind; 11] = [
         WidgetKind::Playground,
         WidgetKind::CircuitDiagram,
         WidgetKind::Histogram,
@@ -38,6 +41,7 @@ impl WidgetKind {
         WidgetKind::Exercise(4),
         WidgetKind::Jitter,
         WidgetKind::LessonStep,
+        WidgetKind::Metastability,
     ];
 
     /// The value of the `kind` attribute.
@@ -50,6 +54,7 @@ impl WidgetKind {
             WidgetKind::Exercise(n) => format!("exercise-{n}"),
             WidgetKind::Jitter => "jitter".into(),
             WidgetKind::LessonStep => "lesson-step".into(),
+            WidgetKind::Metastability => "metastability".into(),
         }
     }
 

@@ -128,6 +128,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
                 { regions::load(&ids, page, run) }
                 { regions::lesson_table(&ids, page, &dispatch) }
                 { regions::jitter(&ids) }
+                { regions::metastability(&ids) }
             </>
         },
         Err(message) => html! {

@@ -12,6 +12,7 @@ mod knob_panel;
 mod lesson;
 mod lesson_table;
 mod load_chart;
+mod metastability;
 mod palette;
 mod playback;
 mod regions;

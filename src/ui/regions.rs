@@ -12,6 +12,7 @@ use super::jitter::JitterView;
 use super::knob_panel::KnobPanel;
 use super::lesson_table::LessonTable;
 use super::load_chart::LoadChart;
+use super::metastability::MetastabilityView;
 use super::state_diagram::StateDiagram;
 use super::timeline::Timeline;
 use super::topology::Topology;
@@ -152,6 +153,18 @@ pub fn lesson_table(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> 
 }
 
 /// The backoff blog's contention experiment, computed once the student asks.
+/// The metastability explorer, computed when the student asks.
+pub fn metastability(ids: &IdScope) -> Html {
+    let body = html! { <MetastabilityView /> };
+    region(
+        ids,
+        "metastability-region",
+        "metastability",
+        "Metastability explorer: does it come back?",
+        body,
+    )
+}
+
 pub fn jitter(ids: &IdScope) -> Html {
     let body = html! { <JitterView settings={JitterSettings::default()} /> };
     region(

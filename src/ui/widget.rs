@@ -63,6 +63,12 @@ pub fn widget(props: &WidgetProps) -> Html {
                 <JitterView settings={props.spec.jitter()} autostart=true />
             </div>
         },
+        WidgetKind::Metastability => html! {
+            <div class="widget-body metastability-widget">
+                <h2 class="widget-title">{ "Metastability explorer: does it come back?" }</h2>
+                <super::metastability::MetastabilityView autostart=true />
+            </div>
+        },
         WidgetKind::LessonStep => match lesson_step {
             Some((step, _)) => html! {
                 <super::lesson::LessonDeck start={step} playground_url={props.playground_url.clone()}
