@@ -1,6 +1,13 @@
 //! The rows of the parameter table, grouped by the part of the config they tune. Each row says
 //! where its value lives (`read`, and `write` in its kind), so the command line, the page and
 //! the error messages all take their keys, ranges and units from here.
+//!
+//! A new parameter is one row: its key, doc and unit; its kind (range, and how a parsed value is
+//! written into the [`SimConfig`]); what it needs (`Needs::Nothing`, `SwitchesOn(part)` or
+//! `OnlyWith(part)`); how it is read. `--set`, `cascade --help`, permalinks and widget
+//! attributes take it at once, a page knob once `KNOBS` names its key, and the row tests walk
+//! it. A payments row is the inventory row with `PAY` and a `payments_` key: the config's
+//! errors for payments' fields name it by that prefix.
 
 use super::switch::{lesson_hedge, Dep, Layer, Part};
 use super::{Kind, Needs, Param, Value, HOUR, JITTER_NAMES, MS, SECOND};
@@ -188,6 +195,8 @@ const fn share(
 }
 
 /// Every parameter, in the order the usage lists them.
+// Laid out as a table, three lines a row (key; kind; needs and read), not as rustfmt would.
+#[rustfmt::skip]
 pub const PARAMS: &[Param] = &[
     // The traffic and the service.
     Param { key: "rate", doc: "Orders per second sent to the service.", unit: "requests/s",
