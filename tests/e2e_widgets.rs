@@ -548,3 +548,66 @@ async fn jitter_screenshots() {
     })
     .await;
 }
+
+/// Waits until the metastability grid inside the page has `cells` cells computed; returns the
+/// status line.
+async fn metastability_complete(page: &browser::Page, cells: u64) -> String {
+    for _ in 0..1_200 {
+        let done = page
+            .eval("return +(document.querySelector(\"[id$='meta-grid']\")?.dataset.done ?? 0)")
+            .await;
+        if done.as_u64() == Some(cells) {
+            return page.text("[id$='meta-status']").await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the metastability grid did not complete in 120 s");
+}
+
+/// The grid's cells that never recovered.
+async fn never_recovered(page: &browser::Page) -> u64 {
+    page.eval("return document.querySelectorAll(\"[id$='meta-grid'] td.meta-never\").length")
+        .await
+        .as_u64()
+        .unwrap_or(0)
+}
+
+#[tokio::test]
+async fn the_metastability_widget_fills_its_grid_and_a_retry_budget_moves_the_boundary() {
+    browser::run("widgets-metastability", |page| async move {
+        page.open("embed.html?kind=metastability", "[id$='meta-grid']")
+            .await;
+        let status = metastability_complete(&page, 144).await;
+        assert!(status.starts_with("Done: 144 runs"), "{status}");
+        let storm = never_recovered(&page).await;
+        // The storm: most of the grid stays down, the lightest load comes back.
+        assert!(storm > 72, "{storm} cells never recovered");
+        let light = page
+            .eval("return document.querySelector(\"[id$='meta-grid'] tbody tr:last-child td\").className")
+            .await;
+        assert_eq!(light, Value::from("meta-quick"));
+        page.screenshot("widget-metastability").await;
+        page.eval(
+            "const el = document.querySelector(\"[id$='meta-budget']\");
+             el.click();
+             return el.checked;",
+        )
+        .await;
+        // The switch starts a new grid: wait for it to restart, then to finish.
+        for _ in 0..50 {
+            let done = page
+                .eval("return +document.querySelector(\"[id$='meta-grid']\").dataset.done")
+                .await;
+            if done.as_u64() != Some(144) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        metastability_complete(&page, 144).await;
+        let budget = never_recovered(&page).await;
+        assert!(budget < storm, "with a retry budget {budget}, without {storm}");
+        let duplicates = page.eval(browser::DUPLICATE_IDS).await;
+        assert_eq!(duplicates, Value::Array(vec![]), "duplicate ids");
+    })
+    .await;
+}
