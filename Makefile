@@ -105,7 +105,8 @@ test-wasm:
 
 test-e2e:
 	cargo test --locked --features e2e --test e2e --test e2e_widgets --test e2e_exercises \
-	  --test e2e_lessons --test e2e_phone --test e2e_offline --test e2e_reliability -- --test-threads=1
+	  --test e2e_lessons --test e2e_phone --test e2e_offline --test e2e_reliability --test e2e_stage \
+	  -- --test-threads=1
 
 # The 30-minute soak in headless Chromium (not part of `make test`); SOAK_MINUTES=2 for a
 # short one.

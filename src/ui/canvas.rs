@@ -1,27 +1,143 @@
-//! A chart drawn on a canvas: redrawn after a render whenever what it shows has changed.
+//! A chart drawn on a canvas: its backing store sized to the canvas's width on the page times
+//! the device pixel ratio (crisp on any screen), redrawn after a render whenever what it shows
+//! or that width has changed.
 
-use web_sys::HtmlCanvasElement;
+use plotters::style::RGBColor;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlCanvasElement, ResizeObserver, ResizeObserverEntry};
 use yew::prelude::*;
 
-/// The canvas's ref; `draw` paints it from `deps` each time they change. A chart that cannot
-/// be drawn says why on the console (naming it `what`) and leaves the page working.
+/// How a chart laid out for a design size maps onto its canvas's backing store.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChartScale {
+    /// Backing-store pixels per design pixel.
+    pub k: f64,
+    /// Backing-store pixels per CSS pixel (the device pixel ratio).
+    pub dpr: f64,
+}
+
+impl ChartScale {
+    /// A design length (margins, label areas, line widths) in backing-store pixels.
+    pub fn px(&self, design: f64) -> u32 {
+        (design * self.k).round().max(1.0) as u32
+    }
+
+    /// A font size in backing-store pixels: `design` scaled like the rest of the chart, and
+    /// never under `min_css` CSS pixels on the page (a 640 px chart in a 340 px phone column
+    /// would halve its text).
+    pub fn text(&self, design: f64, min_css: f64) -> f64 {
+        (design * self.k).max(min_css * self.dpr).ceil()
+    }
+}
+
+/// The smallest chart text, in CSS pixels: 18 in projector mode, 12 otherwise.
+pub fn min_text_css(projector: bool) -> f64 {
+    if projector {
+        18.0
+    } else {
+        12.0
+    }
+}
+
+/// While playing, the shortest time between two draws of one chart (ms): at 20x the data
+/// change every frame, and a chart drawn every frame (its raster included) costs more than
+/// a frame's budget on a busy machine. Ten draws a second still move at 1x, where a slice
+/// of the load chart is 100 ms anyway.
+const LIVE_MIN_INTERVAL_MS: f64 = 100.0;
+
+/// While playing, charts draw in different frames: one drawn less than this long ago (ms)
+/// puts the next one off by a frame.
+const ONE_CHART_PER_FRAME_MS: f64 = 12.0;
+
+thread_local! {
+    /// When a chart of this page last drew (`performance.now()`, ms).
+    static LAST_CHART_DRAW: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NEG_INFINITY) };
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// The canvas's ref; `draw` paints it from `deps` each time they change or the canvas's width
+/// on the page does. `design` is the size the chart is laid out for (its `width` and
+/// `height` attributes); the backing store gets the same shape at the page's width times the
+/// device pixel ratio. The width comes from a `ResizeObserver`, so drawing never asks the
+/// page for its layout (which, after a render, costs a layout of the whole page). While
+/// `live` (playing), draws are spaced (see [`LIVE_MIN_INTERVAL_MS`]); the last change is
+/// always drawn. A chart that cannot be drawn says why on the console (naming it `what`)
+/// and leaves the page working.
 #[hook]
 pub fn use_canvas<D>(
     deps: D,
+    live: bool,
     what: &'static str,
-    draw: fn(HtmlCanvasElement, &D) -> Result<(), String>,
+    design: (u32, u32),
+    draw: fn(HtmlCanvasElement, ChartScale, &D) -> Result<(), String>,
 ) -> NodeRef
 where
-    D: PartialEq + 'static,
+    D: PartialEq + Clone + 'static,
 {
     let canvas_ref = use_node_ref();
+    let css_width = use_state_eq(|| 0.0f64);
+    let last_drawn = use_mut_ref(|| f64::NEG_INFINITY);
+    let pending = use_mut_ref(|| None::<gloo_timers::callback::Timeout>);
+    {
+        let (canvas_ref, css_width) = (canvas_ref.clone(), css_width.clone());
+        use_effect_with((), move |_| {
+            let observer = canvas_ref
+                .cast::<HtmlCanvasElement>()
+                .and_then(|canvas| observe_width(&canvas, css_width));
+            move || {
+                if let Some((observer, callback)) = observer {
+                    observer.disconnect();
+                    drop(callback);
+                }
+            }
+        });
+    }
     {
         let canvas_ref = canvas_ref.clone();
-        use_effect_with(deps, move |deps| {
-            if let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() {
-                if let Err(message) = draw(canvas, deps) {
+        use_effect_with((deps, *css_width), move |(deps, css_width)| {
+            let (deps, css_width) = (deps.clone(), *css_width);
+            let drawn = last_drawn.clone();
+            let paint = move || {
+                let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() else {
+                    return;
+                };
+                let Some(scale) = fit_backing_store(&canvas, design, css_width) else {
+                    return;
+                };
+                if let Err(message) = draw(canvas, scale, &deps) {
                     web_sys::console::warn_1(&format!("{what} not drawn: {message}").into());
                 }
+                let now = now_ms();
+                *drawn.borrow_mut() = now;
+                LAST_CHART_DRAW.with(|t| t.set(now));
+            };
+            // A newer change replaces the draw still waiting (dropping a Timeout cancels it).
+            pending.borrow_mut().take();
+            let wait = if live {
+                let now = now_ms();
+                let own = *last_drawn.borrow() + LIVE_MIN_INTERVAL_MS - now;
+                let other = LAST_CHART_DRAW.with(|t| t.get()) + ONE_CHART_PER_FRAME_MS - now;
+                if other > 0.0 {
+                    own.max(ONE_CHART_PER_FRAME_MS)
+                } else {
+                    own
+                }
+            } else {
+                0.0
+            };
+            if wait <= 0.0 {
+                paint();
+            } else {
+                *pending.borrow_mut() = Some(gloo_timers::callback::Timeout::new(
+                    wait.ceil() as u32,
+                    paint,
+                ));
             }
             || ()
         });
@@ -29,13 +145,99 @@ where
     canvas_ref
 }
 
-/// A font size in canvas pixels that shows at least `min_css` CSS pixels once the canvas is
-/// scaled to its width on the page (a 640 px canvas on a 340 px phone column halves its
-/// text), and never less than `base`.
-pub fn legible_px(canvas: &HtmlCanvasElement, base: f64, min_css: f64) -> f64 {
-    let shown = f64::from(canvas.client_width());
-    if shown <= 0.0 {
-        return base;
+/// What a `ResizeObserver` calls with its entries.
+type ResizeCallback = Closure<dyn Fn(js_sys::Array)>;
+
+/// A `ResizeObserver` keeping `css_width` at the canvas's content width; the callback is
+/// returned with it, to live as long as the observer.
+fn observe_width(
+    canvas: &HtmlCanvasElement,
+    css_width: UseStateHandle<f64>,
+) -> Option<(ResizeObserver, ResizeCallback)> {
+    let callback = ResizeCallback::new(move |entries: js_sys::Array| {
+        if let Ok(entry) = entries.get(0).dyn_into::<ResizeObserverEntry>() {
+            css_width.set(entry.content_rect().width());
+        }
+    });
+    let observer = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+    observer.observe(canvas);
+    Some((observer, callback))
+}
+
+/// Sizes the canvas's backing store for `css_width` CSS pixels at the device pixel ratio, in
+/// the shape of `design`, and says how the design maps onto it; `None` while the canvas is
+/// not laid out (hidden, or not measured yet).
+fn fit_backing_store(
+    canvas: &HtmlCanvasElement,
+    (design_w, design_h): (u32, u32),
+    css_width: f64,
+) -> Option<ChartScale> {
+    if css_width.is_nan() || css_width <= 0.0 {
+        return None;
     }
-    base.max(min_css * f64::from(canvas.width()) / shown).ceil()
+    let dpr = web_sys::window()
+        .map(|w| w.device_pixel_ratio())
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .unwrap_or(1.0);
+    let width = (css_width * dpr).round().max(1.0);
+    let height = (width * f64::from(design_h) / f64::from(design_w)).round();
+    // Setting a size clears the canvas even when it is unchanged: only when it changes.
+    if f64::from(canvas.width()) != width || f64::from(canvas.height()) != height {
+        canvas.set_width(width as u32);
+        canvas.set_height(height as u32);
+    }
+    Some(ChartScale {
+        k: width / f64::from(design_w),
+        dpr,
+    })
+}
+
+/// One key of a chart's legend.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendKey {
+    /// What it names.
+    pub label: String,
+    /// Its colour, as CSS (`#rrggbb`, or a variable such as `var(--ink)`).
+    pub colour: String,
+    /// A line on the chart (else a filled bar).
+    pub line: bool,
+}
+
+impl LegendKey {
+    /// A bar of `colour`.
+    pub fn bar(label: impl Into<String>, colour: RGBColor) -> LegendKey {
+        LegendKey {
+            label: label.into(),
+            colour: css_colour(colour),
+            line: false,
+        }
+    }
+
+    /// A line of `colour` (CSS).
+    pub fn line(label: impl Into<String>, colour: impl Into<String>) -> LegendKey {
+        LegendKey {
+            label: label.into(),
+            colour: colour.into(),
+            line: true,
+        }
+    }
+}
+
+/// `#rrggbb` of a chart colour.
+pub fn css_colour(RGBColor(r, g, b): RGBColor) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// A chart's legend in HTML beside its canvas: as crisp and as large as the page's text, and
+/// no text measured while drawing (plotters measures a label by laying out a span in the
+/// document, which forced a layout of the whole page per label on every frame of playback).
+pub fn chart_legend(id: AttrValue, keys: &[LegendKey]) -> Html {
+    html! {
+        <ul class="legend chart-legend" {id}>
+            { for keys.iter().map(|k| html! {
+                <li class={classes!("key", k.line.then_some("key-line"))}
+                    style={format!("--key: {}", k.colour)}>{ &k.label }</li>
+            }) }
+        </ul>
+    }
 }

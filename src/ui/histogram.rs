@@ -6,13 +6,15 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use super::canvas::use_canvas;
+use super::canvas::{chart_legend, min_text_css, use_canvas, ChartScale, LegendKey};
 use super::ids::use_ids;
 use super::palette::{chart_theme, outcome_colour};
 use crate::page::latency::{LatencyKind, OutcomeHistogram};
 use crate::sim::histogram::{HIGHEST_MS, LOWEST_MS};
 use std::rc::Rc;
 
+/// The size the chart is laid out for (its canvas's `width` and `height`).
+const DESIGN: (u32, u32) = (640, 400);
 const P99: RGBColor = RGBColor(0, 0, 0);
 
 /// Properties of [`Histogram`].
@@ -21,6 +23,12 @@ pub struct HistogramProps {
     pub data: Rc<OutcomeHistogram>,
     pub kind: LatencyKind,
     pub dark: bool,
+    /// Projector mode: larger chart text.
+    #[prop_or_default]
+    pub projector: bool,
+    /// Playing: redraws are spaced (see `use_canvas`).
+    #[prop_or_default]
+    pub playing: bool,
 }
 
 /// The stacked histogram; redrawn only when its data or the theme change.
@@ -28,9 +36,11 @@ pub struct HistogramProps {
 pub fn histogram(props: &HistogramProps) -> Html {
     let ids = use_ids();
     let canvas_ref = use_canvas(
-        (props.data.clone(), props.dark),
+        (props.data.clone(), props.dark, props.projector),
+        props.playing,
         "histogram",
-        |canvas, (data, dark)| draw(canvas, data, *dark),
+        DESIGN,
+        |canvas, scale, (data, dark, projector)| draw(canvas, scale, data, *dark, *projector),
     );
     let d = &props.data;
     let ms = |v: Option<u64>| {
@@ -45,6 +55,18 @@ pub fn histogram(props: &HistogramProps) -> Html {
         ms(d.percentiles.p50),
         ms(d.percentiles.p99)
     );
+    let mut legend: Vec<LegendKey> = d
+        .stacks
+        .iter()
+        .map(|(o, _)| LegendKey::bar(o.name(), outcome_colour(*o)))
+        .collect();
+    if d.total > 0 {
+        legend.push(LegendKey::line("p50", "var(--accent)"));
+        legend.push(LegendKey::line(
+            "p99",
+            if props.dark { "#ffffff" } else { "#000000" },
+        ));
+    }
     html! {
         <>
             <div class="readout">
@@ -52,6 +74,7 @@ pub fn histogram(props: &HistogramProps) -> Html {
                 <span>{ "p50 " }<strong id={ids.id("readout-p50")}>{ ms(d.percentiles.p50) }</strong></span>
                 <span>{ "p99 " }<strong id={ids.id("readout-p99")}>{ ms(d.percentiles.p99) }</strong></span>
             </div>
+            { chart_legend(ids.id("latency-legend"), &legend) }
             <canvas id={ids.id("latency-chart")} class="chart" ref={canvas_ref} width="640" height="400"
                 role="img" aria-label={label} />
             <p class="hint">{ "Refused calls take no time at all; they are drawn in the first bar (1 ms and below)." }</p>
@@ -59,9 +82,15 @@ pub fn histogram(props: &HistogramProps) -> Html {
     }
 }
 
-fn draw(canvas: HtmlCanvasElement, data: &OutcomeHistogram, dark: bool) -> Result<(), String> {
+fn draw(
+    canvas: HtmlCanvasElement,
+    scale: ChartScale,
+    data: &OutcomeHistogram,
+    dark: bool,
+    projector: bool,
+) -> Result<(), String> {
     let theme = chart_theme(dark);
-    let text_px = super::canvas::legible_px(&canvas, 16.0, 12.0);
+    let text_px = scale.text(16.0, min_text_css(projector));
     let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
     let root = backend.into_drawing_area();
     root.fill(&theme.background).map_err(|e| e.to_string())?;
@@ -77,10 +106,10 @@ fn draw(canvas: HtmlCanvasElement, data: &OutcomeHistogram, dark: bool) -> Resul
     let ink = theme.ink;
     let text = ("sans-serif", text_px).into_font().color(&ink);
     let mut chart = ChartBuilder::on(&root)
-        .margin(12)
-        .margin_right(36)
-        .x_label_area_size(44)
-        .y_label_area_size(60)
+        .margin(scale.px(12.0))
+        .margin_right(scale.px(36.0))
+        .x_label_area_size(scale.px(44.0).max((text_px * 2.8) as u32))
+        .y_label_area_size(scale.px(60.0).max((text_px * 4.0) as u32))
         .build_cartesian_2d(
             (LOWEST_MS..HIGHEST_MS).log_scale(),
             0u64..tallest + tallest / 8 + 1,
@@ -116,40 +145,21 @@ fn draw(canvas: HtmlCanvasElement, data: &OutcomeHistogram, dark: bool) -> Resul
                 r
             })
             .collect();
-        chart
-            .draw_series(bars)
-            .map_err(|e| e.to_string())?
-            .label(outcome.name())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour.filled()));
+        chart.draw_series(bars).map_err(|e| e.to_string())?;
     }
     let p99_colour = if dark { WHITE } else { P99 };
-    for (value, colour, name) in [
-        (data.percentiles.p50, theme.marker, "p50"),
-        (data.percentiles.p99, p99_colour, "p99"),
+    for (value, colour) in [
+        (data.percentiles.p50, theme.marker),
+        (data.percentiles.p99, p99_colour),
     ] {
         let Some(micros) = value else { continue };
         let ms = (micros as f64 / 1000.0).clamp(LOWEST_MS, HIGHEST_MS);
         chart
             .draw_series(std::iter::once(PathElement::new(
                 vec![(ms, 0), (ms, tallest)],
-                colour.stroke_width(3),
+                colour.stroke_width(scale.px(3.0)),
             )))
-            .map_err(|e| e.to_string())?
-            .label(format!("{name} {:.0} ms", micros as f64 / 1000.0))
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3))
-            });
+            .map_err(|e| e.to_string())?;
     }
-    if data.total == 0 {
-        return root.present().map_err(|e| e.to_string());
-    }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(theme.background.mix(0.85))
-        .border_style(ink)
-        .label_font(text)
-        .draw()
-        .map_err(|e| e.to_string())?;
     root.present().map_err(|e| e.to_string())
 }

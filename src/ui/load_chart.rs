@@ -7,7 +7,7 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use super::canvas::use_canvas;
+use super::canvas::{chart_legend, css_colour, min_text_css, use_canvas, ChartScale, LegendKey};
 use super::ids::use_ids;
 use super::palette::{chart_theme, outcome_colour};
 use crate::page::state::{Run, Shared};
@@ -16,6 +16,8 @@ use crate::sim::trace::{Outcome, BUCKET};
 
 /// Most bars the upper panel draws; longer runs merge neighbouring slices.
 const MAX_BARS: usize = 150;
+/// The size the chart is laid out for (its canvas's `width` and `height`).
+const DESIGN: (u32, u32) = (800, 380);
 const INVENTORY: RGBColor = RGBColor(0, 114, 178);
 const QUEUE: RGBColor = RGBColor(213, 94, 0);
 const GATEWAY: RGBColor = RGBColor(204, 121, 167);
@@ -26,6 +28,12 @@ pub struct LoadChartProps {
     pub run: Shared<Run>,
     pub playhead: Micros,
     pub dark: bool,
+    /// Projector mode: larger chart text.
+    #[prop_or_default]
+    pub projector: bool,
+    /// Playing: redraws are spaced (see `use_canvas`).
+    #[prop_or_default]
+    pub playing: bool,
 }
 
 /// The two panels; redrawn when the playhead enters a new slice.
@@ -33,30 +41,81 @@ pub struct LoadChartProps {
 pub fn load_chart(props: &LoadChartProps) -> Html {
     let ids = use_ids();
     let canvas_ref = use_canvas(
-        (props.run.clone(), props.playhead / BUCKET, props.dark),
+        (
+            props.run.clone(),
+            props.playhead / BUCKET,
+            props.dark,
+            props.projector,
+        ),
+        props.playing,
         "load chart",
-        |canvas, (run, slice, dark)| draw(canvas, run, *slice, *dark),
+        DESIGN,
+        |canvas, scale, (run, slice, dark, projector)| {
+            draw(canvas, scale, run, *slice, *dark, *projector)
+        },
     );
     let label = if props.run.config.gateway.is_some() {
         "Requests per second by outcome, calls per second reaching inventory, workers busy, queue length and the gateway pool in use, up to the playhead"
     } else {
         "Requests per second by outcome, calls per second reaching inventory, workers busy and queue length, up to the playhead"
     };
+    let run = &props.run;
+    let mut upper: Vec<LegendKey> = shown_outcomes(run)
+        .into_iter()
+        .map(|o| LegendKey::bar(o.name(), outcome_colour(o)))
+        .collect();
+    upper.push(LegendKey::line("calls to inventory", css_colour(INVENTORY)));
+    let mut lower = vec![
+        LegendKey::line(
+            format!("workers busy (of {})", run.config.threads),
+            "var(--ink)",
+        ),
+        LegendKey::line("queue length", css_colour(QUEUE)),
+    ];
+    if let Some(g) = &run.config.gateway {
+        lower.push(LegendKey::line(
+            format!("gateway pool in use (of {})", g.pool),
+            css_colour(GATEWAY),
+        ));
+    }
     html! {
-        <canvas id={ids.id("load-chart")} class="chart" ref={canvas_ref} width="800" height="380" role="img"
-            aria-label={label} />
+        <>
+            <p class="chart-caption">{ "Requests finished per second, and calls reaching inventory; below, workers busy and the queue" }</p>
+            { chart_legend(ids.id("load-legend"), &upper) }
+            <canvas id={ids.id("load-chart")} class="chart" ref={canvas_ref} width="800" height="380" role="img"
+                aria-label={label} />
+            { chart_legend(ids.id("load-legend-lower"), &lower) }
+        </>
     }
 }
 
-fn draw(canvas: HtmlCanvasElement, run: &Run, slice: u64, dark: bool) -> Result<(), String> {
+/// The outcomes the upper panel stacks: those the run had, unfinished left out.
+fn shown_outcomes(run: &Run) -> Vec<Outcome> {
+    Outcome::ALL
+        .into_iter()
+        .filter(|&o| o != Outcome::Unfinished && run.trace.outcomes.get(o) > 0)
+        .collect()
+}
+
+fn draw(
+    canvas: HtmlCanvasElement,
+    scale: ChartScale,
+    run: &Run,
+    slice: u64,
+    dark: bool,
+    projector: bool,
+) -> Result<(), String> {
     let theme = chart_theme(dark);
-    let text_px = super::canvas::legible_px(&canvas, 15.0, 12.0);
+    let text_px = scale.text(15.0, min_text_css(projector));
+    // Label areas fit their text, which may be larger than the design's (a phone, a projector).
+    let x_labels = scale.px(30.0).max((text_px * 2.0) as u32);
+    let y_labels = scale.px(60.0).max((text_px * 4.0) as u32);
     let ink = theme.ink;
     let text = ("sans-serif", text_px).into_font().color(&ink);
     let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
     let root = backend.into_drawing_area();
     root.fill(&theme.background).map_err(|e| e.to_string())?;
-    let (upper, lower) = root.split_vertically(230);
+    let (upper, lower) = root.split_vertically(scale.px(230.0));
     let series = &run.trace.series;
     let slices = usize::try_from(run.span / BUCKET).unwrap_or(1).max(1);
     let per_bar = slices.div_ceil(MAX_BARS).max(1);
@@ -66,10 +125,7 @@ fn draw(canvas: HtmlCanvasElement, run: &Run, slice: u64, dark: bool) -> Result<
         .min(series.len());
     let span_s = run.span as f64 / 1e6;
     let bar_s = per_bar as f64 * BUCKET as f64 / 1e6;
-    let outcomes: Vec<Outcome> = Outcome::ALL
-        .into_iter()
-        .filter(|&o| o != Outcome::Unfinished && run.trace.outcomes.get(o) > 0)
-        .collect();
+    let outcomes = shown_outcomes(run);
     // Per bar: completions per second by outcome, and inventory calls per second.
     let bars: Vec<(f64, Vec<f64>, f64)> = series[..shown]
         .chunks(per_bar)
@@ -92,14 +148,10 @@ fn draw(canvas: HtmlCanvasElement, run: &Run, slice: u64, dark: bool) -> Result<
         })
         .fold(1.0, f64::max);
     let mut top = ChartBuilder::on(&upper)
-        .margin(10)
-        .margin_right(24)
-        .x_label_area_size(30)
-        .y_label_area_size(60)
-        .caption(
-            "requests finished per second, and calls reaching inventory",
-            text.clone(),
-        )
+        .margin(scale.px(10.0))
+        .margin_right(scale.px(24.0))
+        .x_label_area_size(x_labels)
+        .y_label_area_size(y_labels)
         .build_cartesian_2d(0f64..span_s, 0f64..peak * 1.1)
         .map_err(|e| e.to_string())?;
     top.configure_mesh()
@@ -126,34 +178,23 @@ fn draw(canvas: HtmlCanvasElement, run: &Run, slice: u64, dark: bool) -> Result<
                     Rectangle::new([(*x, below), (x + bar_s, below + by[k])], colour.filled())
                 }),
         )
-        .map_err(|e| e.to_string())?
-        .label(outcome.name())
-        .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour.filled()));
+        .map_err(|e| e.to_string())?;
     }
     top.draw_series(LineSeries::new(
         bars.iter().map(|(x, _, calls)| (x + bar_s / 2.0, *calls)),
-        INVENTORY.stroke_width(3),
+        INVENTORY.stroke_width(scale.px(3.0)),
     ))
-    .map_err(|e| e.to_string())?
-    .label("calls to inventory")
-    .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], INVENTORY.stroke_width(3)));
-    top.configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(theme.background.mix(0.85))
-        .border_style(ink)
-        .label_font(text.clone())
-        .draw()
-        .map_err(|e| e.to_string())?;
+    .map_err(|e| e.to_string())?;
 
     let threads = f64::from(run.config.threads);
     let queue_peak = series.iter().map(|b| b.queue_len).max().unwrap_or(0) as f64;
     let pool = run.config.gateway.as_ref().map(|g| g.pool);
     let pool_height = f64::from(pool.unwrap_or(0));
     let mut bottom = ChartBuilder::on(&lower)
-        .margin(10)
-        .margin_right(24)
-        .x_label_area_size(34)
-        .y_label_area_size(60)
+        .margin(scale.px(10.0))
+        .margin_right(scale.px(24.0))
+        .x_label_area_size(x_labels + scale.px(4.0))
+        .y_label_area_size(y_labels)
         .build_cartesian_2d(
             0f64..span_s,
             0f64..threads.max(queue_peak).max(pool_height).max(1.0) * 1.1,
@@ -180,42 +221,28 @@ fn draw(canvas: HtmlCanvasElement, run: &Run, slice: u64, dark: bool) -> Result<
                 .iter()
                 .enumerate()
                 .map(|(i, b)| (at(i), f64::from(b.workers_busy))),
-            ink.stroke_width(2),
+            ink.stroke_width(scale.px(2.0)),
         ))
-        .map_err(|e| e.to_string())?
-        .label(format!("workers busy (of {})", run.config.threads))
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], ink.stroke_width(2)));
+        .map_err(|e| e.to_string())?;
     bottom
         .draw_series(LineSeries::new(
             series[..shown]
                 .iter()
                 .enumerate()
                 .map(|(i, b)| (at(i), b.queue_len as f64)),
-            QUEUE.stroke_width(2),
+            QUEUE.stroke_width(scale.px(2.0)),
         ))
-        .map_err(|e| e.to_string())?
-        .label("queue length")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], QUEUE.stroke_width(2)));
-    if let Some(pool) = pool {
+        .map_err(|e| e.to_string())?;
+    if pool.is_some() {
         bottom
             .draw_series(LineSeries::new(
                 series[..shown]
                     .iter()
                     .enumerate()
                     .map(|(i, b)| (at(i), f64::from(b.gateway_in_use))),
-                GATEWAY.stroke_width(2),
+                GATEWAY.stroke_width(scale.px(2.0)),
             ))
-            .map_err(|e| e.to_string())?
-            .label(format!("gateway pool in use (of {pool})"))
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], GATEWAY.stroke_width(2)));
+            .map_err(|e| e.to_string())?;
     }
-    bottom
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(theme.background.mix(0.85))
-        .border_style(ink)
-        .label_font(text)
-        .draw()
-        .map_err(|e| e.to_string())?;
     root.present().map_err(|e| e.to_string())
 }

@@ -132,7 +132,7 @@ pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callbac
                 <legend class="visually-hidden">{ "Which latency" }</legend>
                 { for switch }
             </fieldset>
-            <Histogram data={data} kind={page.latency} dark={page.dark} />
+            <Histogram data={data} kind={page.latency} dark={page.dark} projector={page.projector} playing={page.playing} />
         </>
     };
     region(ids, "histogram", "histogram", "Latency", body)
@@ -140,7 +140,8 @@ pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callbac
 
 /// Requests per second by outcome and the load on inventory, over the whole run.
 pub fn load(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
-    let body = html! { <LoadChart run={run.clone()} playhead={page.playhead} dark={page.dark} /> };
+    let body = html! { <LoadChart run={run.clone()} playhead={page.playhead} dark={page.dark}
+    projector={page.projector} playing={page.playing} /> };
     region(ids, "load", "load", "Load over time", body)
 }
 
