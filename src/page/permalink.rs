@@ -6,7 +6,7 @@
 use super::knobs::{knob, Pattern, KNOBS};
 use super::latency::LatencyKind;
 use super::state::{Action, Page, SPEEDS, TABLE_WINDOW_RANGE};
-use crate::sim::scenario::{apply_set, Preset, Scenario};
+use crate::sim::scenario::{apply_set, Preset};
 use crate::sim::trace::BUCKET;
 
 /// Keys a permalink or widget may carry besides the knobs.
@@ -40,10 +40,16 @@ pub(crate) fn bad(key: &str, value: &str, range: &str) -> String {
     )
 }
 
-/// A page restored from `pairs`, with one notice per value it could not use.
+/// The playground restored from `pairs` (opening on [`Preset::OPENING`] when they name no
+/// preset), with one notice per value it could not use.
 pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
+    from_pairs_or(pairs, Preset::OPENING)
+}
+
+/// A page restored from `pairs`, on `default` when they name no preset (or a bad one), with
+/// one notice per value it could not use.
+pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<String>) {
     let mut notices = Vec::new();
-    let default = Preset::Lesson(Scenario::Cb);
     let preset = match pairs.iter().find(|(k, _)| k == "preset") {
         None => default,
         Some((_, v)) => Preset::parse(v.trim()).unwrap_or_else(|| {
@@ -223,6 +229,7 @@ pub fn to_query(page: &Page) -> String {
 mod tests {
     use super::*;
     use crate::page::state::Action;
+    use crate::sim::scenario::Scenario;
 
     fn pairs(q: &str) -> Vec<(String, String)> {
         let (p, n) = parse_query(q);
@@ -344,7 +351,7 @@ mod tests {
         ] {
             assert!(all.contains(needle), "no notice names {needle}:\n{all}");
         }
-        assert_eq!(page.preset, Preset::Lesson(Scenario::Cb));
+        assert_eq!(page.preset, Preset::OPENING);
         assert_eq!(page.full.breaker.as_ref().unwrap().cooldown, 2_000_000);
         assert_eq!(
             page.config().threads,

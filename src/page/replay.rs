@@ -62,6 +62,13 @@ pub struct Frame {
     pub inventory_rate: u64,
 }
 
+impl Frame {
+    /// Clients still waiting at the playhead: arrived and not answered yet.
+    pub fn waiting(&self) -> u64 {
+        self.arrived.saturating_sub(self.finished.total())
+    }
+}
+
 /// Counts and gauges at `at`. The series has whole 100 ms slices: a slice counts once the
 /// playhead has passed its end, and the gauges are those at the end of the last such slice.
 pub fn frame(trace: &Trace, at: Micros) -> Frame {
@@ -178,7 +185,11 @@ mod tests {
             let end = span(&t, cfg.duration);
             let f = frame(&t, end);
             assert_eq!(f.arrived, t.sent, "{s:?}");
-            assert_eq!(f.finished, t.outcomes, "{s:?}");
+            // A run stopped at its duration leaves clients waiting: the frame counts them.
+            let mut answered = t.outcomes;
+            answered.unfinished = 0;
+            assert_eq!(f.finished, answered, "{s:?}");
+            assert_eq!(f.waiting(), t.outcomes.unfinished, "{s:?}");
             assert_eq!(frame(&t, 0).arrived, 0, "{s:?}");
             assert_eq!(frame(&t, 99_999).arrived, 0, "{s:?}");
         }

@@ -219,6 +219,10 @@ pub struct RouteCounts {
     pub sent: u64,
     /// How they ended.
     pub outcomes: OutcomeCounts,
+    /// End-to-end p50 and p99 of the route's answered requests (from arrival, queue wait
+    /// included), by the lesson's rule.
+    #[serde(default)]
+    pub end_to_end: Percentiles,
 }
 
 impl RouteCounts {
@@ -482,6 +486,10 @@ pub struct Bucket {
     /// Calls the breaker refused inside the slice (a counter, not a gauge).
     #[serde(default)]
     pub breaker_rejections: u64,
+    /// Tries at inventory in progress: sent by a worker of `orders` that is still waiting
+    /// for their answer (a gauge; 0 without any).
+    #[serde(default)]
+    pub inventory_in_progress: u32,
     /// Calls that reached payments (every try counts); always 0, and left out of the JSON,
     /// when the config has no payments.
     #[serde(default, skip_serializing_if = "is_zero")]
