@@ -401,6 +401,29 @@ fn presets_key_figures() {
             6_000,
             &[(Outcome::Ok, 2_029), (Outcome::Fallback, 3_971)],
         ),
+        (
+            "story-none",
+            1_500,
+            &[(Outcome::Ok, 470), (Outcome::Unfinished, 1_030)],
+        ),
+        (
+            "story-bulkhead",
+            1_500,
+            &[
+                (Outcome::Ok, 627),
+                (Outcome::BulkheadFull, 860),
+                (Outcome::Unfinished, 13),
+            ],
+        ),
+        (
+            "cb-like-table",
+            1_200,
+            &[
+                (Outcome::Ok, 301),
+                (Outcome::Timeout, 76),
+                (Outcome::CircuitOpen, 823),
+            ],
+        ),
     ];
     assert_eq!(golden.len(), Preset::ALL.len());
     for (key, sent, counts) in golden {

@@ -76,6 +76,7 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
             )),
             "patterns" => {
                 let mut on = Vec::new();
+                let mut unknown = Vec::new();
                 for name in v
                     .split(',')
                     .map(str::trim)
@@ -83,19 +84,30 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
                 {
                     match Pattern::ALL.iter().find(|p| p.key() == name) {
                         Some(p) => on.push(*p),
-                        None => {
-                            let names: Vec<&str> = Pattern::ALL.iter().map(|p| p.key()).collect();
-                            notices.push(format!(
-                                "patterns: \"{}\" is not a pattern (a comma-separated list of \
-                                 {}, or none); it is left out.",
-                                quote(name),
-                                names.join(", ")
-                            ))
-                        }
+                        None => unknown.push(name),
                     }
                 }
-                for p in Pattern::ALL {
-                    actions.push(Action::SetPattern(p, on.contains(&p)));
+                // Nothing usable: the preset's patterns stay, so the run is still the preset's
+                // and its name on the page stays true.
+                let keep = !unknown.is_empty() && on.is_empty();
+                let names: Vec<&str> = Pattern::ALL.iter().map(|p| p.key()).collect();
+                for name in unknown {
+                    notices.push(format!(
+                        "patterns: \"{}\" is not a pattern (a comma-separated list of {}, or \
+                         none); {}",
+                        quote(name),
+                        names.join(", "),
+                        if keep {
+                            "no pattern is named, so the scenario keeps its own."
+                        } else {
+                            "it is left out."
+                        }
+                    ));
+                }
+                if !keep {
+                    for p in Pattern::ALL {
+                        actions.push(Action::SetPattern(p, on.contains(&p)));
+                    }
                 }
             }
             "t" => match v.parse::<f64>() {
@@ -329,6 +341,24 @@ mod tests {
             notices[0].contains("retry_budget"),
             "the notice lists the patterns: {notices:?}"
         );
+    }
+
+    #[test]
+    fn unknown_patterns_get_a_notice_and_leave_the_scenario_as_it_is() {
+        let (page, notices) = from_pairs(&pairs("preset=cb&patterns=foo,bar"));
+        let all = notices.join("\n");
+        assert!(all.contains("foo") && all.contains("bar"), "{all}");
+        assert!(all.contains("the scenario keeps its own"), "{all}");
+        assert_eq!(
+            page.patterns,
+            Page::new(Preset::Lesson(Scenario::Cb), false).patterns
+        );
+        assert!(!page.modified(), "the name on the page stays true");
+        // A known pattern among them is taken: the run is then modified, and says so.
+        let (page, notices) = from_pairs(&pairs("preset=cb&patterns=foo,timeout"));
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert!(page.patterns.timeout && !page.patterns.breaker);
+        assert!(page.modified());
     }
 
     #[test]

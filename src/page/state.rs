@@ -207,6 +207,12 @@ impl Page {
         with_patterns(&self.full, self.patterns)
     }
 
+    /// Whether the run is no longer the preset's own: a control, a pattern or the seed has
+    /// changed it (the scenario selector then says "modified").
+    pub fn modified(&self) -> bool {
+        self.config() != self.preset.config()
+    }
+
     /// The wall-clock time of simulated time 0 (seconds after midnight), when the preset
     /// tells its story at a time of day; `None` for plain simulated seconds.
     pub fn clock_start(&self) -> Option<u64> {
@@ -431,6 +437,26 @@ mod tests {
         assert_eq!(ten.table.len(), 4);
         assert!(cb(&one) > cb(&ten) + 200, "{} vs {}", cb(&one), cb(&ten));
         assert_eq!(ten.table[2].label, "timeout + circuit breaker");
+    }
+
+    #[test]
+    fn a_changed_control_marks_the_scenario_modified_and_reset_clears_it() {
+        for preset in Preset::ALL {
+            let p = Page::new(preset, false);
+            assert!(!p.modified(), "{preset:?}");
+            let threads = p.config().threads;
+            let p = p.apply(Action::SetKnob("threads", f64::from(threads - 1)));
+            assert!(p.modified(), "{preset:?}");
+            let p = p.apply(Action::Reset);
+            assert!(!p.modified(), "{preset:?}");
+        }
+        let p = Page::default();
+        assert!(p
+            .clone()
+            .apply(Action::SetPattern(Pattern::Breaker, false))
+            .modified());
+        assert!(p.clone().apply(Action::SetSeed(p.full.seed + 1)).modified());
+        assert!(!p.apply(Action::SetDark(true)).modified());
     }
 
     #[test]

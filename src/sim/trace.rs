@@ -184,10 +184,13 @@ impl OutcomeCounts {
 }
 
 /// The routes clients call through the gateway.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Route {
     /// `POST /orders`: a worker of `orders` reserves stock in inventory.
+    #[default]
     Orders,
     /// `GET /catalog`: served by another service; it only shares the gateway's pool.
     Catalog,
@@ -446,6 +449,9 @@ pub struct RequestRecord {
     pub finished: Option<Micros>,
     /// How it ended ([`Outcome::Unfinished`] when `finished` is `None`).
     pub outcome: Outcome,
+    /// The route it came on.
+    #[serde(default)]
+    pub route: Route,
 }
 
 /// One 100 ms slice of the run. Counters count events inside the slice; gauges (workers busy,

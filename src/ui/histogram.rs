@@ -21,6 +21,50 @@ pub struct HistogramProps {
     pub data: Rc<OutcomeHistogram>,
     pub kind: LatencyKind,
     pub dark: bool,
+    /// The bulkhead's longest wait for a permit, when the run has a bulkhead.
+    #[prop_or_default]
+    pub bulkhead_wait: Option<u64>,
+}
+
+fn css(c: RGBColor) -> String {
+    format!("rgb({}, {}, {})", c.0, c.1, c.2)
+}
+
+/// The legend under the chart, as text: each outcome drawn, then the two percentile lines.
+fn legend(data: &OutcomeHistogram, dark: bool) -> Html {
+    let outcomes = data
+        .stacks
+        .iter()
+        .filter(|(_, b)| b.counts().iter().any(|&c| c > 0))
+        .map(|(o, _)| {
+            html! {
+                <li><span class="swatch" aria-hidden="true"
+                    style={format!("background: {}", css(outcome_colour(*o)))} />{ o.name() }</li>
+            }
+        });
+    let theme = chart_theme(dark);
+    let lines = [
+        ("p50", data.percentiles.p50, theme.marker),
+        ("p99", data.percentiles.p99, p99_colour(dark)),
+    ]
+    .into_iter()
+    .filter_map(|(name, v, colour)| {
+        let v = v?;
+        Some(html! {
+            <li><span class="swatch line" aria-hidden="true"
+                style={format!("border-color: {}", css(colour))} />
+                { format!("{name} {}", crate::page::lessons::rules::duration(v)) }</li>
+        })
+    });
+    html! { <ul class="hist-legend">{ for outcomes }{ for lines }</ul> }
+}
+
+fn p99_colour(dark: bool) -> RGBColor {
+    if dark {
+        WHITE
+    } else {
+        P99
+    }
 }
 
 /// The stacked histogram; redrawn only when its data or the theme change.
@@ -54,7 +98,8 @@ pub fn histogram(props: &HistogramProps) -> Html {
             </div>
             <canvas id={ids.id("latency-chart")} class="chart" ref={canvas_ref} width="640" height="400"
                 role="img" aria-label={label} />
-            <p class="hint">{ "Refused calls take no time at all; they are drawn in the first bar (1 ms and below)." }</p>
+            { legend(d, props.dark) }
+            <p class="hint">{ crate::page::latency::refusal_note(props.kind, props.bulkhead_wait) }</p>
         </>
     }
 }
@@ -78,7 +123,8 @@ fn draw(canvas: HtmlCanvasElement, data: &OutcomeHistogram, dark: bool) -> Resul
     let text = ("sans-serif", text_px).into_font().color(&ink);
     let mut chart = ChartBuilder::on(&root)
         .margin(12)
-        .margin_right(36)
+        // Room for half of the last tick's label ("10000") past the axis' end.
+        .margin_right((text_px * 2.2).ceil() as u32)
         .x_label_area_size(44)
         .y_label_area_size(60)
         .build_cartesian_2d(
@@ -116,16 +162,11 @@ fn draw(canvas: HtmlCanvasElement, data: &OutcomeHistogram, dark: bool) -> Resul
                 r
             })
             .collect();
-        chart
-            .draw_series(bars)
-            .map_err(|e| e.to_string())?
-            .label(outcome.name())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour.filled()));
+        chart.draw_series(bars).map_err(|e| e.to_string())?;
     }
-    let p99_colour = if dark { WHITE } else { P99 };
-    for (value, colour, name) in [
-        (data.percentiles.p50, theme.marker, "p50"),
-        (data.percentiles.p99, p99_colour, "p99"),
+    for (value, colour) in [
+        (data.percentiles.p50, theme.marker),
+        (data.percentiles.p99, p99_colour(dark)),
     ] {
         let Some(micros) = value else { continue };
         let ms = (micros as f64 / 1000.0).clamp(LOWEST_MS, HIGHEST_MS);
@@ -134,22 +175,7 @@ fn draw(canvas: HtmlCanvasElement, data: &OutcomeHistogram, dark: bool) -> Resul
                 vec![(ms, 0), (ms, tallest)],
                 colour.stroke_width(3),
             )))
-            .map_err(|e| e.to_string())?
-            .label(format!("{name} {:.0} ms", micros as f64 / 1000.0))
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3))
-            });
+            .map_err(|e| e.to_string())?;
     }
-    if data.total == 0 {
-        return root.present().map_err(|e| e.to_string());
-    }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(theme.background.mix(0.85))
-        .border_style(ink)
-        .label_font(text)
-        .draw()
-        .map_err(|e| e.to_string())?;
     root.present().map_err(|e| e.to_string())
 }

@@ -14,6 +14,7 @@ mod lesson_table;
 mod load_chart;
 mod palette;
 mod playback;
+mod pool;
 mod regions;
 mod share;
 mod state;

@@ -259,6 +259,7 @@ impl Recorder {
                 started: None,
                 finished: None,
                 outcome: Outcome::Unfinished,
+                route,
             });
             self.records.len() - 1
         })
