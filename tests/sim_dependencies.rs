@@ -135,7 +135,14 @@ const OLD_FLAT_CONFIGS: &[(&str, &str)] = &[
 ];
 
 /// Presets added after the flat configs above were written: they have no old file.
-const NEWER_PRESETS: [&str; 3] = ["story-none", "story-bulkhead", "cb-like-table"];
+const NEWER_PRESETS: [&str; 6] = [
+    "story-none",
+    "story-bulkhead",
+    "cb-like-table",
+    "retry-storm",
+    "saturday-storm",
+    "ex3-retry-layers-capacity",
+];
 
 #[test]
 fn old_flat_configs_still_load_and_run_as_before() {
