@@ -735,6 +735,11 @@ async fn the_page_opens_on_the_cascade_with_the_lookups_and_the_clients_still_wa
             format!("{} calls in progress", slice.inventory_in_progress)
         );
         assert!(page.text("#traffic-mix").await.contains("order lookups/s"));
+        // The pool as slots: every cell filled, the queue's column at its peak.
+        let busy = page.eval("return document.querySelectorAll('#pool rect.slot.busy').length").await;
+        assert_eq!(busy, serde_json::json!(slice.workers_busy), "one filled cell per busy worker");
+        let caption = page.text("#pool-caption").await;
+        assert!(caption.contains(&format!("queue {}", slice.queue_len)), "{caption}");
         // The summary is spoken once paused, and the app itself is no live region.
         let live = page
             .eval("return [...document.querySelectorAll('[aria-live]')].filter(e => e.getAttribute('aria-live') !== 'off').map(e => e.id)")

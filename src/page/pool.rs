@@ -6,7 +6,7 @@ use super::replay::Frame;
 use crate::sim::trace::Trace;
 
 /// Most cells drawn; past it a cell stands for several workers.
-pub const MOST_CELLS: u32 = 256;
+pub const MOST_CELLS: u32 = 128;
 
 /// The pool at a playhead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -58,7 +58,7 @@ pub fn pool_slots(props: &PoolSlotsProps) -> Html {
                 if p.refused > 0 {
                     // Keyed by the count so each new slice with refusals starts the bounce again.
                     <g class="bounce" key={p.refused.to_string()}>
-                        <text class="pool-text refused" x={format!("{:.0}", COLUMN_WIDTH + 4.0)}
+                        <text class="pool-text bounce-mark" x={format!("{:.0}", COLUMN_WIDTH + 4.0)}
                             y={format!("{:.0}", COLUMN / 2.0)}>{ "↩" }</text>
                     </g>
                 }
