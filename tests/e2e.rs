@@ -11,10 +11,10 @@ use std::time::{Duration, Instant};
 use fantoccini::key::Key;
 use fantoccini::Locator;
 use resilience_playground::page::knobs::{Pattern, KNOBS};
-use resilience_playground::page::replay::{clock, span};
+use resilience_playground::page::replay::{clock, frame, route_at, span};
 use resilience_playground::sim::model::run;
 use resilience_playground::sim::scenario::{Preset, Scenario};
-use resilience_playground::sim::trace::Outcome;
+use resilience_playground::sim::trace::{Outcome, Route};
 
 /// A script that hashes the pixels of the canvas matching a selector.
 fn canvas_hash(css: &str) -> String {
@@ -214,7 +214,7 @@ async fn the_cb_scenario_plays_to_the_end_and_opens_when_the_simulator_says() {
 #[tokio::test]
 async fn the_cool_down_slider_changes_the_diagram_and_the_histogram() {
     browser::run("cooldown", |page| async move {
-        page.open("", "#scrub").await;
+        page.open("?preset=cb", "#scrub").await;
         page.eval(&seek(12.0)).await;
         let label_before = page.text("#arrow-label-1").await;
         assert_eq!(label_before, "after 2 s");
@@ -252,7 +252,7 @@ async fn the_cool_down_slider_changes_the_diagram_and_the_histogram() {
 #[tokio::test]
 async fn the_bulkhead_switch_changes_the_counters() {
     browser::run("bulkhead", |page| async move {
-        page.open("", "#scrub").await;
+        page.open("?preset=cb", "#scrub").await;
         page.eval(&seek(12.0)).await;
         assert_eq!(count(&page, "bulkhead_full").await, 0);
         let ok_timeout = (
@@ -427,7 +427,12 @@ async fn every_preset_is_offered_and_runs() {
                     o.name()
                 );
             }
-            assert_eq!(count(&page, "in-flight").await, 0, "{preset:?}");
+            // A drained run answers everyone; one stopped at its duration shows who still waits.
+            assert_eq!(
+                count(&page, "in-flight").await,
+                trace.outcomes.unfinished,
+                "{preset:?}"
+            );
             // The link field follows at once (the address bar after a short settle delay).
             let address = page
                 .eval("return document.getElementById('permalink').value")
@@ -555,7 +560,7 @@ async fn the_retries_switch_changes_the_counters() {
 async fn screenshots_of_the_cb_scenario() {
     browser::run("screens", |page| async move {
         page.client.set_window_size(1600, 2300).await.unwrap();
-        page.open("", "#scrub").await;
+        page.open("?preset=cb", "#scrub").await;
         for (seconds, name) in [(2.0, "cb-2s"), (5.0, "cb-5s"), (12.0, "cb-12s")] {
             page.eval(&seek(seconds)).await;
             page.screenshot(name).await;
@@ -603,7 +608,7 @@ async fn the_favicon_is_served() {
 #[ignore = "a measurement, run by `make measure-page`"]
 async fn measure_page_performance() {
     browser::run("measure", |page| async move {
-        page.open("", "#scrub").await;
+        page.open("?preset=cb", "#scrub").await;
         page.eval(&seek(12.0)).await;
         // Slider moved -> state reduced, whole cb scenario re-simulated, views and both
         // canvases redrawn: from the input event to the end of the task that handles it.
@@ -685,6 +690,129 @@ async fn measure_page_performance() {
                 1000.0 / gaps[n / 2]
             );
         }
+    })
+    .await;
+}
+
+/// The selected scenario's text in the picker.
+async fn scenario_shown(page: &browser::Page) -> String {
+    page.eval(
+        "const s = document.getElementById('scenario'); return s.options[s.selectedIndex].text",
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+#[tokio::test]
+async fn the_page_opens_on_the_cascade_with_the_lookups_and_the_clients_still_waiting() {
+    let cfg = Preset::OPENING.config();
+    let trace = run(&resilience_playground::sim::model::CascadeConfig {
+        record_requests: true,
+        ..cfg.clone()
+    })
+    .unwrap();
+    browser::run("story-opening", |page| async move {
+        page.open("", "#scrub").await;
+        let picked = page.eval("return document.getElementById('scenario').value").await;
+        assert_eq!(picked, Preset::OPENING.key());
+        assert!(!scenario_shown(&page).await.contains("modified"));
+        page.eval(&seek(12.0)).await;
+        assert_eq!(count(&page, "in-flight").await, trace.outcomes.unfinished);
+        assert!(page.text(".counters").await.contains("still waiting when the run stopped"));
+        let lookups = route_at(&trace, Route::OrderHistory, cfg.duration).unwrap();
+        let shown = page.text("#lookups").await;
+        assert!(
+            shown.contains(&format!("{} answered, {} waiting", lookups.ok, lookups.waiting)),
+            "{shown}"
+        );
+        // Inventory: the calls its workers wait on, not the calls started lately.
+        let slice = frame(&trace, 12_000_000).slice;
+        assert!(slice.inventory_in_progress > 0);
+        assert_eq!(
+            page.text("#inventory-in-progress").await,
+            format!("{} calls in progress", slice.inventory_in_progress)
+        );
+        assert!(page.text("#traffic-mix").await.contains("order lookups/s"));
+        // The pool as slots: every cell filled, the queue's column at its peak.
+        let busy = page.eval("return document.querySelectorAll('#pool rect.slot.busy').length").await;
+        assert_eq!(busy, serde_json::json!(slice.workers_busy), "one filled cell per busy worker");
+        let caption = page.text("#pool-caption").await;
+        assert!(caption.contains(&format!("queue {}", slice.queue_len)), "{caption}");
+        // The summary is spoken once paused, and the app itself is no live region.
+        let live = page
+            .eval("return [...document.querySelectorAll('[aria-live]')].filter(e => e.getAttribute('aria-live') !== 'off').map(e => e.id)")
+            .await;
+        assert!(!live.to_string().contains("resilience-app"), "{live}");
+        let summary = page
+            .eval("return document.getElementById('run-summary').textContent")
+            .await;
+        assert!(
+            summary.as_str().unwrap().contains(&format!("{} still waiting", trace.outcomes.unfinished)),
+            "{summary}"
+        );
+        page.eval(&seek(0.0)).await;
+        page.client.find(Locator::Css("#play")).await.unwrap().click().await.unwrap();
+        let playing = page
+            .eval("return document.getElementById('run-summary').textContent")
+            .await;
+        assert_eq!(playing, "", "nothing is announced while it plays");
+        page.client.find(Locator::Css("#play")).await.unwrap().click().await.unwrap();
+        // Every control has a whole name: none ends in "()".
+        let names = page
+            .eval("return [...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')).concat([...document.querySelectorAll('label')].map(l => l.textContent.trim()))")
+            .await;
+        for name in names.as_array().unwrap() {
+            assert!(!name.as_str().unwrap().trim_end().ends_with("()"), "{name}");
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_scenario_name_follows_the_controls_and_the_notices() {
+    browser::run("scenario-name", |page| async move {
+        page.open("?preset=cb", "#scrub").await;
+        assert_eq!(
+            scenario_shown(&page).await,
+            Preset::Lesson(Scenario::Cb).title()
+        );
+        page.eval(&set_value("threads-number", "40")).await;
+        assert!(scenario_shown(&page).await.ends_with("(modified)"));
+        page.client
+            .find(Locator::Css("#reset"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        assert!(!scenario_shown(&page).await.contains("modified"));
+        // Unknown patterns: a notice names them, the scenario keeps its patterns and its name.
+        page.open("?preset=cb&patterns=foo,bar", "#scrub").await;
+        let body = page.text("body").await;
+        assert!(body.contains("foo") && body.contains("bar"), "no notice");
+        assert!(!scenario_shown(&page).await.contains("modified"));
+        let breaker_on = page
+            .eval("return document.getElementById('switch-breaker').checked")
+            .await;
+        assert_eq!(breaker_on, true);
+        // Saturday after its failover: inventory is healthy again.
+        page.open("?preset=saturday&t=45", "#scrub").await;
+        let health = page.text("#inventory-latency").await;
+        assert!(health.contains("healthy again"), "{health}");
+        // The bulkhead's refusals are drawn at their wait, and the note says so.
+        page.open("?preset=bulkhead&t=12", "#scrub").await;
+        let note = page.text("section.histogram .hint").await;
+        assert!(
+            note.contains("bulkhead_full") && note.contains("50 ms"),
+            "{note}"
+        );
+        let legend = page.text(".hist-legend").await;
+        assert!(
+            legend.contains("bulkhead_full") && legend.contains("p99"),
+            "{legend}"
+        );
     })
     .await;
 }

@@ -388,3 +388,32 @@ async fn measure_step_slider() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn the_bulkhead_step_shows_the_lookups_it_saves() {
+    let index = Lesson::Km0
+        .steps()
+        .iter()
+        .position(|s| s.settings.contains(&("preset", "story-bulkhead")))
+        .expect("a step on the story's bulkhead");
+    let (_, notices) = host_step(Lesson::Km0, index);
+    let saved = notices
+        .iter()
+        .find(|n| n.starts_with("With the bulkhead the order lookups"))
+        .expect("the step compares the lookups")
+        .clone();
+    browser::run("lesson-lookups", |page| async move {
+        page.open(
+            &format!("lesson.html?lesson=km0&step={}", index + 1),
+            "[data-lesson-step]",
+        )
+        .await;
+        wait_for_step(&page, "km0", index + 1).await;
+        let shown = page.text("#lesson-notices").await;
+        assert!(shown.contains(&saved), "{shown}\nlacks\n{saved}");
+        let lookups = page.text("#lookups").await;
+        assert!(lookups.contains("0 waiting"), "{lookups}");
+        page.screenshot("lesson-km0-bulkhead-lookups").await;
+    })
+    .await;
+}

@@ -401,6 +401,52 @@ fn presets_key_figures() {
             6_000,
             &[(Outcome::Ok, 2_029), (Outcome::Fallback, 3_971)],
         ),
+        (
+            "story-none",
+            1_500,
+            &[(Outcome::Ok, 470), (Outcome::Unfinished, 1_030)],
+        ),
+        (
+            "story-bulkhead",
+            1_500,
+            &[
+                (Outcome::Ok, 627),
+                (Outcome::BulkheadFull, 860),
+                (Outcome::Unfinished, 13),
+            ],
+        ),
+        (
+            "cb-like-table",
+            1_200,
+            &[
+                (Outcome::Ok, 301),
+                (Outcome::Timeout, 76),
+                (Outcome::CircuitOpen, 823),
+            ],
+        ),
+        (
+            "retry-storm",
+            6_000,
+            &[(Outcome::Ok, 301), (Outcome::Timeout, 5_699)],
+        ),
+        (
+            "saturday-storm",
+            22_835,
+            &[
+                (Outcome::Ok, 11_146),
+                (Outcome::ClientGaveUp, 230),
+                (Outcome::GatewayRejected, 11_459),
+            ],
+        ),
+        (
+            "ex3-retry-layers-capacity",
+            17_943,
+            &[
+                (Outcome::Ok, 55),
+                (Outcome::Timeout, 9_111),
+                (Outcome::DependencyError, 8_777),
+            ],
+        ),
     ];
     assert_eq!(golden.len(), Preset::ALL.len());
     for (key, sent, counts) in golden {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use resilience_playground::resilience::ParamError;
 use resilience_playground::sim::experiments;
-use resilience_playground::sim::model::{run, Abandon, ConfigFile, SimConfig};
+use resilience_playground::sim::model::{run, Abandon, ConfigFile, HistoryBulkhead, SimConfig};
 use resilience_playground::sim::params::PARAMS;
 use resilience_playground::sim::scenario::{apply_set, Applied, Preset, Scenario, SET_KEYS};
 use resilience_playground::sim::trace::{Outcome, Trace};
@@ -70,8 +70,9 @@ then 4 s from second 3. Scenarios: none (no protection), timeout (300 ms), cb (t
 circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
 
   --scenario LIST   comma-separated scenarios to run (default: all four)
-  --preset LIST     comma-separated presets: none timeout cb bulkhead saturday ex1-budget
-                    ex2-business-errors ex3-retry-layers northwind-shared northwind-separate
+  --preset LIST     comma-separated presets: none timeout cb bulkhead story-none
+                    story-bulkhead cb-like-table saturday ex1-budget ex2-business-errors
+                    ex3-retry-layers northwind-shared northwind-separate
   --config FILE     a whole configuration as JSON: flat (the fields of CascadeConfig) or
                     grouped (run, traffic, gateway, service, routes, dependencies)
   --set KEY=VALUE   override a parameter (repeatable; the keys are below)
@@ -361,6 +362,11 @@ fn json_line(s: &Source, cfg: &SimConfig, t: &Trace) -> String {
         let peak_queue = load.queue_per_bucket.iter().max().copied().unwrap_or(0);
         line.insert(format!("{name}_peak_queue"), peak_queue.into());
     }
+    // Order lookups outside every bulkhead (the story presets) are there to show what the
+    // inventory bulkhead protects, so those runs give each route's own end-to-end p50/p99;
+    // every other run prints its routes as it always has.
+    let route_latency =
+        cfg.routes.history_share > 0.0 && cfg.routes.history_bulkhead == HistoryBulkhead::None;
     let routes: serde_json::Map<String, serde_json::Value> = t
         .routes
         .iter()
@@ -368,6 +374,10 @@ fn json_line(s: &Source, cfg: &SimConfig, t: &Trace) -> String {
             let mut v = serde_json::to_value(r.outcomes).unwrap_or_default();
             v["sent"] = r.sent.into();
             v["success_rate"] = serde_json::json!(r.success_rate());
+            if route_latency {
+                v["e2e_p50_ms"] = serde_json::json!(opt_ms(r.end_to_end.p50));
+                v["e2e_p99_ms"] = serde_json::json!(opt_ms(r.end_to_end.p99));
+            }
             (r.route.name().to_string(), v)
         })
         .collect();

@@ -30,6 +30,27 @@ impl LatencyKind {
     }
 }
 
+/// The histogram's note on where refused requests are drawn: a refusal by the breaker or by
+/// shedding takes no time, one by the bulkhead takes its wait for a permit (`bulkhead_wait`,
+/// µs, when the run has a bulkhead); end to end, the queue wait comes on top.
+pub fn refusal_note(kind: LatencyKind, bulkhead_wait: Option<Micros>) -> String {
+    let mut note = "Refused requests sit where they ended: circuit_open and shed at once, in \
+                    the first bar (1 ms and below)"
+        .to_string();
+    if let Some(wait) = bulkhead_wait {
+        let wait = crate::page::lessons::rules::duration(wait);
+        note.push_str(&format!(
+            "; bulkhead_full only after waiting {wait} for a permit, so at {wait}, stacked \
+             with the calls answered as fast"
+        ));
+    }
+    note.push_str(match kind {
+        LatencyKind::Service => ".",
+        LatencyKind::EndToEnd => ", plus whatever each waited in the queue for a worker first.",
+    });
+    note
+}
+
 /// One finished request as the histogram needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Finished {
@@ -86,6 +107,20 @@ pub fn histogram_until<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_note_puts_bulkhead_refusals_at_their_wait() {
+        let cfg = crate::sim::scenario::Scenario::Bulkhead.config();
+        let wait = cfg.bulkhead.unwrap().max_wait;
+        let with = refusal_note(LatencyKind::Service, Some(wait));
+        assert!(
+            with.contains("bulkhead_full") && with.contains("50 ms"),
+            "{with}"
+        );
+        let without = refusal_note(LatencyKind::Service, None);
+        assert!(!without.contains("bulkhead_full"), "{without}");
+        assert!(refusal_note(LatencyKind::EndToEnd, None).contains("queue"));
+    }
 
     fn log() -> Vec<Finished> {
         (0..100)

@@ -6,7 +6,7 @@
 use super::knobs::{knob, Pattern, KNOBS};
 use super::latency::LatencyKind;
 use super::state::{Action, Page, SPEEDS, TABLE_WINDOW_RANGE};
-use crate::sim::scenario::{apply_set, Preset, Scenario};
+use crate::sim::scenario::{apply_set, Preset};
 use crate::sim::trace::BUCKET;
 
 /// Keys a permalink or widget may carry besides the knobs.
@@ -40,10 +40,16 @@ pub(crate) fn bad(key: &str, value: &str, range: &str) -> String {
     )
 }
 
-/// A page restored from `pairs`, with one notice per value it could not use.
+/// The playground restored from `pairs` (opening on [`Preset::OPENING`] when they name no
+/// preset), with one notice per value it could not use.
 pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
+    from_pairs_or(pairs, Preset::OPENING)
+}
+
+/// A page restored from `pairs`, on `default` when they name no preset (or a bad one), with
+/// one notice per value it could not use.
+pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<String>) {
     let mut notices = Vec::new();
-    let default = Preset::Lesson(Scenario::Cb);
     let preset = match pairs.iter().find(|(k, _)| k == "preset") {
         None => default,
         Some((_, v)) => Preset::parse(v.trim()).unwrap_or_else(|| {
@@ -70,6 +76,7 @@ pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
             )),
             "patterns" => {
                 let mut on = Vec::new();
+                let mut unknown = Vec::new();
                 for name in v
                     .split(',')
                     .map(str::trim)
@@ -77,19 +84,30 @@ pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
                 {
                     match Pattern::ALL.iter().find(|p| p.key() == name) {
                         Some(p) => on.push(*p),
-                        None => {
-                            let names: Vec<&str> = Pattern::ALL.iter().map(|p| p.key()).collect();
-                            notices.push(format!(
-                                "patterns: \"{}\" is not a pattern (a comma-separated list of \
-                                 {}, or none); it is left out.",
-                                quote(name),
-                                names.join(", ")
-                            ))
-                        }
+                        None => unknown.push(name),
                     }
                 }
-                for p in Pattern::ALL {
-                    actions.push(Action::SetPattern(p, on.contains(&p)));
+                // Nothing usable: the preset's patterns stay, so the run is still the preset's
+                // and its name on the page stays true.
+                let keep = !unknown.is_empty() && on.is_empty();
+                let names: Vec<&str> = Pattern::ALL.iter().map(|p| p.key()).collect();
+                for name in unknown {
+                    notices.push(format!(
+                        "patterns: \"{}\" is not a pattern (a comma-separated list of {}, or \
+                         none); {}",
+                        quote(name),
+                        names.join(", "),
+                        if keep {
+                            "no pattern is named, so the scenario keeps its own."
+                        } else {
+                            "it is left out."
+                        }
+                    ));
+                }
+                if !keep {
+                    for p in Pattern::ALL {
+                        actions.push(Action::SetPattern(p, on.contains(&p)));
+                    }
                 }
             }
             "t" => match v.parse::<f64>() {
@@ -223,6 +241,7 @@ pub fn to_query(page: &Page) -> String {
 mod tests {
     use super::*;
     use crate::page::state::Action;
+    use crate::sim::scenario::Scenario;
 
     fn pairs(q: &str) -> Vec<(String, String)> {
         let (p, n) = parse_query(q);
@@ -325,6 +344,24 @@ mod tests {
     }
 
     #[test]
+    fn unknown_patterns_get_a_notice_and_leave_the_scenario_as_it_is() {
+        let (page, notices) = from_pairs(&pairs("preset=cb&patterns=foo,bar"));
+        let all = notices.join("\n");
+        assert!(all.contains("foo") && all.contains("bar"), "{all}");
+        assert!(all.contains("the scenario keeps its own"), "{all}");
+        assert_eq!(
+            page.patterns,
+            Page::new(Preset::Lesson(Scenario::Cb), false).patterns
+        );
+        assert!(!page.modified(), "the name on the page stays true");
+        // A known pattern among them is taken: the run is then modified, and says so.
+        let (page, notices) = from_pairs(&pairs("preset=cb&patterns=foo,timeout"));
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert!(page.patterns.timeout && !page.patterns.breaker);
+        assert!(page.modified());
+    }
+
+    #[test]
     fn widget_style_values_use_the_clis_units() {
         let (page, notices) = from_pairs(&pairs("preset=cb&cooldown=2s&timeout=250ms&window=1"));
         assert!(notices.is_empty(), "{notices:?}");
@@ -344,7 +381,7 @@ mod tests {
         ] {
             assert!(all.contains(needle), "no notice names {needle}:\n{all}");
         }
-        assert_eq!(page.preset, Preset::Lesson(Scenario::Cb));
+        assert_eq!(page.preset, Preset::OPENING);
         assert_eq!(page.full.breaker.as_ref().unwrap().cooldown, 2_000_000);
         assert_eq!(
             page.config().threads,

@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
-use crate::sim::trace::{BreakerChange, Bucket, Outcome, OutcomeCounts, Trace, BUCKET};
+use crate::sim::trace::{
+    BreakerChange, Bucket, LessonPercentiles, Outcome, OutcomeCounts, Route, Trace, BUCKET,
+};
 
 /// The outcomes a run's counters show: the lesson's four always (so the lesson's scenarios
 /// read the same every time), then any other outcome the run produced.
@@ -60,6 +62,71 @@ pub struct Frame {
     pub slice: Bucket,
     /// Calls reaching inventory per second, over the last second before the playhead.
     pub inventory_rate: u64,
+}
+
+impl Frame {
+    /// Clients still waiting at the playhead: arrived and not answered yet.
+    pub fn waiting(&self) -> u64 {
+        self.arrived.saturating_sub(self.finished.total())
+    }
+}
+
+/// What a screen reader hears when the run pauses: the playhead, the requests so far and how
+/// they ended (each of `outcomes` with a count), and the clients still waiting.
+pub fn spoken_summary(f: &Frame, outcomes: &[Outcome], clock_start: Option<u64>) -> String {
+    let counts: Vec<String> = outcomes
+        .iter()
+        .map(|&o| (o, f.finished.get(o)))
+        .filter(|&(_, n)| n > 0)
+        .map(|(o, n)| format!("{} {n}", o.name()))
+        .collect();
+    let ended = if counts.is_empty() {
+        "none answered yet".to_string()
+    } else {
+        counts.join(", ")
+    };
+    format!(
+        "Paused at {}: {} requests arrived; {ended}; {} still waiting.",
+        clock(f.at, clock_start),
+        f.arrived,
+        f.waiting()
+    )
+}
+
+/// One route's requests up to a playhead, from the per-request log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RouteAt {
+    /// Arrived by the playhead.
+    pub arrived: u64,
+    /// Answered `ok` by the playhead.
+    pub ok: u64,
+    /// Arrived and not answered yet: their clients are still waiting.
+    pub waiting: u64,
+    /// End-to-end p99 of those answered, by the lesson's rule.
+    pub p99: Option<Micros>,
+}
+
+/// The requests of `route` up to `at`; `None` when the log has none of that route.
+pub fn route_at(trace: &Trace, route: Route, at: Micros) -> Option<RouteAt> {
+    let mut seen = false;
+    let mut r = RouteAt::default();
+    let mut times = LessonPercentiles::default();
+    for req in trace.requests.iter().filter(|q| q.route == route) {
+        seen = true;
+        if req.arrived > at {
+            continue;
+        }
+        r.arrived += 1;
+        match req.finished {
+            Some(done) if done <= at => {
+                r.ok += u64::from(req.outcome == Outcome::Ok);
+                times.record(done - req.arrived);
+            }
+            _ => r.waiting += 1,
+        }
+    }
+    r.p99 = times.percentiles().p99;
+    seen.then_some(r)
 }
 
 /// Counts and gauges at `at`. The series has whole 100 ms slices: a slice counts once the
@@ -171,6 +238,54 @@ mod tests {
     use crate::sim::scenario::{Preset, Scenario};
 
     #[test]
+    fn the_summary_says_the_counts_at_the_playhead() {
+        let cfg = Preset::StoryNone.config();
+        let t = run(&cfg).unwrap();
+        let f = frame(&t, cfg.duration);
+        let said = spoken_summary(&f, &shown_outcomes(&t), None);
+        assert!(said.starts_with("Paused at 12.0 s"), "{said}");
+        assert!(said.contains(&format!("ok {}", t.outcomes.ok)), "{said}");
+        assert!(
+            said.contains(&format!("{} still waiting", t.outcomes.unfinished)),
+            "{said}"
+        );
+        let start = spoken_summary(&frame(&t, 0), &shown_outcomes(&t), None);
+        assert!(start.contains("none answered yet"), "{start}");
+    }
+
+    #[test]
+    fn the_lookups_at_the_end_are_the_traces_own() {
+        for preset in [
+            Preset::StoryNone,
+            Preset::StoryBulkhead,
+            Preset::NorthwindShared,
+        ] {
+            let cfg = crate::sim::model::CascadeConfig {
+                record_requests: true,
+                ..preset.config()
+            };
+            let t = run(&cfg).unwrap();
+            let whole = t
+                .routes
+                .iter()
+                .find(|r| r.route == Route::OrderHistory)
+                .unwrap();
+            let end = route_at(&t, Route::OrderHistory, t.end).unwrap();
+            assert_eq!(end.arrived, whole.sent, "{preset:?}");
+            assert_eq!(end.ok, whole.outcomes.ok, "{preset:?}");
+            assert_eq!(end.waiting, whole.outcomes.unfinished, "{preset:?}");
+            assert_eq!(end.p99, whole.end_to_end.p99, "{preset:?}");
+            let early = route_at(&t, Route::OrderHistory, cfg.degrade_at).unwrap();
+            assert!(
+                early.arrived < end.arrived && early.ok <= end.ok,
+                "{preset:?}"
+            );
+        }
+        let lesson = run(&Scenario::None.config()).unwrap();
+        assert_eq!(route_at(&lesson, Route::OrderHistory, lesson.end), None);
+    }
+
+    #[test]
     fn the_frame_at_the_end_counts_every_request() {
         for s in Preset::ALL {
             let cfg = s.config();
@@ -178,7 +293,11 @@ mod tests {
             let end = span(&t, cfg.duration);
             let f = frame(&t, end);
             assert_eq!(f.arrived, t.sent, "{s:?}");
-            assert_eq!(f.finished, t.outcomes, "{s:?}");
+            // A run stopped at its duration leaves clients waiting: the frame counts them.
+            let mut answered = t.outcomes;
+            answered.unfinished = 0;
+            assert_eq!(f.finished, answered, "{s:?}");
+            assert_eq!(f.waiting(), t.outcomes.unfinished, "{s:?}");
             assert_eq!(frame(&t, 0).arrived, 0, "{s:?}");
             assert_eq!(frame(&t, 99_999).arrived, 0, "{s:?}");
         }

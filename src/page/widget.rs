@@ -2,9 +2,14 @@
 //! (or an `embed.html` query string). Pure: the browser side only hands over the pairs.
 
 use super::jitter::JitterSettings;
-use super::permalink::{from_pairs, parse_query};
+use super::permalink::{from_pairs_or, parse_query};
 use super::state::Page;
 use super::widget_look::WidgetLook;
+use crate::sim::scenario::{Preset, Scenario};
+
+/// The preset of a widget whose attributes name none: the lesson's timeout and breaker, so a
+/// circuit diagram has a breaker to draw.
+pub const WIDGET_PRESET: Preset = Preset::Lesson(Scenario::Cb);
 
 /// One kind of widget a course page can embed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,15 +154,15 @@ impl WidgetSpec {
         }
     }
 
-    /// The page state the widget starts from, and every notice (its own and the settings').
+    /// The page state the widget starts from (on [`WIDGET_PRESET`] without a `preset`), and every notice (its own and the settings').
     /// A jitter widget's settings are its own ([`WidgetSpec::jitter`]); its page is the default.
     pub fn page(&self, system_dark: bool) -> (Page, Vec<String>) {
         let (mut page, more) = match self.kind {
             WidgetKind::Jitter => {
-                let (page, _) = from_pairs(&[]);
+                let (page, _) = from_pairs_or(&[], WIDGET_PRESET);
                 (page, JitterSettings::from_pairs(&self.settings).1)
             }
-            _ => from_pairs(&self.settings),
+            _ => from_pairs_or(&self.settings, WIDGET_PRESET),
         };
         page.dark = self.look.dark(self.dark, system_dark);
         let mut notices = self.notices.clone();
@@ -174,7 +179,6 @@ impl WidgetSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::scenario::{Preset, Scenario};
 
     #[test]
     fn every_kind_reads_back_from_its_key() {

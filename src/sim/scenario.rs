@@ -5,7 +5,7 @@ use super::latency::Micros;
 use super::model::{
     Abandon, CapacityConfig, CascadeConfig, GatewayConfig, HistoryBulkhead, SidecarConfig,
 };
-use crate::resilience::{BreakerConfig, BulkheadConfig, FallbackPolicy, RetryPolicy};
+use crate::resilience::{BreakerConfig, BulkheadConfig, FallbackPolicy, RetryPolicy, Window};
 
 pub use super::params::{apply_set, parse_int, parse_time, Applied, JITTER_NAMES, SET_KEYS};
 
@@ -123,15 +123,27 @@ pub enum Preset {
     /// Exercise 3 with inventory serving 8 calls at once: the three layers' retries meet it
     /// as it recovers.
     Ex3RetryLayersCapacity,
+    /// The lesson's cascade told as a story: no protection, order lookups (which never call
+    /// inventory) beside the orders, stopped at 12 s with the clients still waiting counted.
+    StoryNone,
+    /// The story with a bulkhead of 8 on inventory and nothing else: the lookups keep their
+    /// workers.
+    StoryBulkhead,
+    /// The lesson's timeout and breaker with a 1 s window, so the breaker opens about as soon
+    /// as the printed table says.
+    CbLikeTable,
 }
 
 impl Preset {
     /// Every preset, in the order a list shows them.
-    pub const ALL: [Preset; 13] = [
+    pub const ALL: [Preset; 16] = [
         Preset::Lesson(Scenario::None),
         Preset::Lesson(Scenario::Timeout),
         Preset::Lesson(Scenario::Cb),
         Preset::Lesson(Scenario::Bulkhead),
+        Preset::StoryNone,
+        Preset::StoryBulkhead,
+        Preset::CbLikeTable,
         Preset::Saturday,
         Preset::Ex1Budget,
         Preset::Ex2BusinessErrors,
@@ -142,6 +154,10 @@ impl Preset {
         Preset::SaturdayStorm,
         Preset::Ex3RetryLayersCapacity,
     ];
+
+    /// The preset the playground opens on: the story from its start, the cascade with no
+    /// protection.
+    pub const OPENING: Preset = Preset::StoryNone;
 
     /// The short name used in URLs and on the command line.
     pub fn key(self) -> &'static str {
@@ -156,6 +172,9 @@ impl Preset {
             Preset::RetryStorm => "retry-storm",
             Preset::SaturdayStorm => "saturday-storm",
             Preset::Ex3RetryLayersCapacity => "ex3-retry-layers-capacity",
+            Preset::StoryNone => "story-none",
+            Preset::StoryBulkhead => "story-bulkhead",
+            Preset::CbLikeTable => "cb-like-table",
         }
     }
 
@@ -179,6 +198,9 @@ impl Preset {
             Preset::Ex3RetryLayersCapacity => {
                 "Exercise 3 with a finite inventory: the retries meet its recovery"
             }
+            Preset::StoryNone => "The cascade: no protection, with order lookups, the first 12 s",
+            Preset::StoryBulkhead => "The cascade with a bulkhead(8): order lookups keep working",
+            Preset::CbLikeTable => "Timeout + breaker with a 1 s window, like the printed table",
         }
     }
 
@@ -260,6 +282,15 @@ impl Preset {
                 }),
                 ..Preset::Ex3RetryLayers.config()
             },
+            Preset::StoryNone => story(None),
+            Preset::StoryBulkhead => story(Some(BulkheadConfig::cascade_sim())),
+            Preset::CbLikeTable => CascadeConfig {
+                breaker: Some(BreakerConfig {
+                    window: Window::Time(SECOND),
+                    ..BreakerConfig::cascade_sim()
+                }),
+                ..Scenario::Cb.config()
+            },
         }
     }
 }
@@ -284,6 +315,23 @@ fn retry_storm() -> CascadeConfig {
         }),
         seed: 6,
         ..CascadeConfig::default()
+    }
+}
+
+/// The lesson's cascade (100 orders/s into 32 workers, inventory 40 ms -> 4 s at 3 s) with 25
+/// order lookups a second beside the orders: `GET /orders/{id}` reads orders' own database in
+/// 10 ms, so it needs a worker but never inventory, and passes no bulkhead. The run stops at
+/// 12 s: what is still queued or running then is a client still waiting (`unfinished`).
+/// `bulkhead` guards the inventory call and nothing else.
+fn story(bulkhead: Option<BulkheadConfig>) -> CascadeConfig {
+    CascadeConfig {
+        rate: 125.0,
+        history_share: 0.2,
+        history_latency: 10 * MS,
+        history_bulkhead: HistoryBulkhead::None,
+        drain: false,
+        bulkhead,
+        ..Scenario::None.config()
     }
 }
 

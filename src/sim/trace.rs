@@ -184,10 +184,13 @@ impl OutcomeCounts {
 }
 
 /// The routes clients call through the gateway.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Route {
     /// `POST /orders`: a worker of `orders` reserves stock in inventory.
+    #[default]
     Orders,
     /// `GET /catalog`: served by another service; it only shares the gateway's pool.
     Catalog,
@@ -219,6 +222,10 @@ pub struct RouteCounts {
     pub sent: u64,
     /// How they ended.
     pub outcomes: OutcomeCounts,
+    /// End-to-end p50 and p99 of the route's answered requests (from arrival, queue wait
+    /// included), by the lesson's rule.
+    #[serde(default)]
+    pub end_to_end: Percentiles,
 }
 
 impl RouteCounts {
@@ -442,6 +449,9 @@ pub struct RequestRecord {
     pub finished: Option<Micros>,
     /// How it ended ([`Outcome::Unfinished`] when `finished` is `None`).
     pub outcome: Outcome,
+    /// The route it came on.
+    #[serde(default)]
+    pub route: Route,
 }
 
 /// One 100 ms slice of the run. Counters count events inside the slice; gauges (workers busy,
@@ -482,6 +492,10 @@ pub struct Bucket {
     /// Calls the breaker refused inside the slice (a counter, not a gauge).
     #[serde(default)]
     pub breaker_rejections: u64,
+    /// Tries at inventory in progress: sent by a worker of `orders` that is still waiting
+    /// for their answer (a gauge; 0 without any).
+    #[serde(default)]
+    pub inventory_in_progress: u32,
     /// Calls that reached payments (every try counts); always 0, and left out of the JSON,
     /// when the config has no payments.
     #[serde(default, skip_serializing_if = "is_zero")]

@@ -11,6 +11,7 @@ use super::state::PageState;
 use super::toolbar::Toolbar;
 use crate::page::export::{run_json, series_csv};
 use crate::page::permalink::to_query;
+use crate::page::replay::{frame, spoken_summary};
 use crate::page::state::{Action, Page, Shared};
 
 /// How long the settings must stay unchanged before the address bar follows them.
@@ -109,8 +110,8 @@ pub fn playground(props: &PlaygroundProps) -> Html {
     };
     let toolbar = html! {
         <>
-            <Toolbar preset={page.preset} seed={page.full.seed} dark={page.dark}
-                projector={page.projector} on_action={dispatch.clone()} />
+            <Toolbar preset={page.preset} modified={page.modified()} seed={page.full.seed}
+                dark={page.dark} projector={page.projector} on_action={dispatch.clone()} />
             if standalone {
                 <Share export={export} query={AttrValue::from(query)} />
             }
@@ -145,8 +146,18 @@ pub fn playground(props: &PlaygroundProps) -> Html {
     } else {
         classes!("playground", "rp", page.dark.then_some("theme-dark"))
     };
+    // Spoken once the run pauses, not at every tick of the counters.
+    let summary = match (&page.run, page.playing) {
+        (Ok(run), false) => spoken_summary(
+            &frame(&run.trace, page.playhead),
+            &run.outcomes,
+            page.clock_start(),
+        ),
+        _ => String::new(),
+    };
     html! {
         <div {class} tabindex={(!standalone).then_some("0")} {onkeydown}>
+            <p class="visually-hidden" role="status" id={ids.id("run-summary")}>{ summary }</p>
             { toolbar }
             <div class="layout">{ body }</div>
         </div>

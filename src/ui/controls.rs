@@ -28,6 +28,15 @@ pub struct SliderProps {
     pub disabled: bool,
 }
 
+/// A number field's accessible name: the label, with the unit when there is one.
+fn labelled(label: &str, unit: &str) -> String {
+    if unit.trim().is_empty() {
+        label.to_string()
+    } else {
+        format!("{label} ({unit})")
+    }
+}
+
 /// A slider and a number field kept in step; a value outside the range is clamped and the
 /// student is told the range.
 #[function_component(Slider)]
@@ -80,7 +89,7 @@ pub fn slider(props: &SliderProps) -> Html {
                     oninput={on_input.reform(|e: InputEvent| Event::from(e))}
                     onchange={on_input.clone()} />
                 <input type="number" id={number_id} disabled={props.disabled}
-                    aria-label={format!("{} ({})", props.label, props.unit)}
+                    aria-label={labelled(&props.label, &props.unit)}
                     min={props.min.to_string()} max={props.max.to_string()} step={props.step.to_string()}
                     value={props.value.to_string()}
                     onchange={on_input} />

@@ -29,6 +29,9 @@ pub struct HistogramProps {
     /// Playing: redraws are spaced (see `use_canvas`).
     #[prop_or_default]
     pub playing: bool,
+    /// The bulkhead's longest wait for a permit, when the run has a bulkhead.
+    #[prop_or_default]
+    pub bulkhead_wait: Option<u64>,
 }
 
 /// The stacked histogram; redrawn only when its data or the theme change.
@@ -77,7 +80,7 @@ pub fn histogram(props: &HistogramProps) -> Html {
             { chart_legend(ids.id("latency-legend"), &legend) }
             <canvas id={ids.id("latency-chart")} class="chart" ref={canvas_ref} width="640" height="400"
                 role="img" aria-label={label} />
-            <p class="hint">{ "Refused calls take no time at all; they are drawn in the first bar (1 ms and below)." }</p>
+            <p class="hint">{ crate::page::latency::refusal_note(props.kind, props.bulkhead_wait) }</p>
         </>
     }
 }
@@ -107,7 +110,8 @@ fn draw(
     let text = ("sans-serif", text_px).into_font().color(&ink);
     let mut chart = ChartBuilder::on(&root)
         .margin(scale.px(12.0))
-        .margin_right(scale.px(36.0))
+        // Room for half of the last tick's label ("10000") past the axis' end.
+        .margin_right(scale.px(36.0).max((text_px * 2.2).ceil() as u32))
         .x_label_area_size(scale.px(44.0).max((text_px * 2.8) as u32))
         .y_label_area_size(scale.px(60.0).max((text_px * 4.0) as u32))
         .build_cartesian_2d(

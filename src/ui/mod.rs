@@ -15,6 +15,7 @@ mod load_chart;
 mod metastability;
 mod palette;
 mod playback;
+mod pool;
 mod regions;
 mod share;
 mod state;

@@ -13,13 +13,16 @@ use super::knob_panel::KnobPanel;
 use super::lesson_table::LessonTable;
 use super::load_chart::LoadChart;
 use super::metastability::MetastabilityView;
+use super::pool::PoolSlots;
 use super::state_diagram::StateDiagram;
 use super::timeline::Timeline;
 use super::topology::Topology;
 use crate::page::jitter::JitterSettings;
 use crate::page::latency::{histogram_until, LatencyKind};
-use crate::page::replay::{breaker_at, frame};
+use crate::page::pool::pool_at;
+use crate::page::replay::{breaker_at, frame, route_at};
 use crate::page::state::{Action, Page, Run, Shared};
+use crate::sim::trace::Route;
 
 /// A panel with a heading the screen reader announces as its name.
 fn region(ids: &IdScope, class: &str, name: &str, title: &str, body: Html) -> Html {
@@ -85,8 +88,13 @@ pub fn timeline_counting(
 
 /// Anna, Kong, orders and inventory with their meters.
 pub fn topology(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
+    let now = frame(&run.trace, page.playhead);
     let body = html! {
-        <Topology config={run.config.clone()} frame={frame(&run.trace, page.playhead)} />
+        <>
+            <Topology config={run.config.clone()} frame={now}
+                lookups={route_at(&run.trace, Route::OrderHistory, page.playhead)} />
+            <PoolSlots pool={pool_at(&run.trace, run.config.threads, &now)} />
+        </>
     };
     region(
         ids,
@@ -132,7 +140,8 @@ pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callbac
                 <legend class="visually-hidden">{ "Which latency" }</legend>
                 { for switch }
             </fieldset>
-            <Histogram data={data} kind={page.latency} dark={page.dark} projector={page.projector} playing={page.playing} />
+            <Histogram data={data} kind={page.latency} dark={page.dark} projector={page.projector} playing={page.playing}
+                bulkhead_wait={run.config.bulkhead.as_ref().map(|b| b.max_wait)} />
         </>
     };
     region(ids, "histogram", "histogram", "Latency", body)

@@ -117,7 +117,14 @@ pub fn timeline(props: &TimelineProps) -> Html {
         }
     });
     let f = &props.frame;
-    let in_flight = f.arrived.saturating_sub(f.finished.total());
+    let in_flight = f.waiting();
+    let stopped = !props.run.config.drain;
+    // A run that stops at its duration leaves clients waiting for good: say so at the end.
+    let waiting_label = if stopped && props.playhead >= props.run.config.duration {
+        "still waiting when the run stopped "
+    } else {
+        "in service or queued "
+    };
     let counted = props.counted.as_ref().unwrap_or(&props.run.outcomes);
     let counters = counted.iter().map(|&o| {
             html! {
@@ -155,13 +162,14 @@ pub fn timeline(props: &TimelineProps) -> Html {
             { legend.unwrap_or_default() }
             <div class="marks">
                 <span style={format!("left: {:.2}%", pct(props.run.config.duration))}
-                    class={classes!("mark", (pct(props.run.config.duration) > 80.0).then_some("from-right"))}>{ "arrivals stop" }</span>
+                    class={classes!("mark", (pct(props.run.config.duration) > 80.0).then_some("from-right"))}>
+                    { if stopped { "arrivals and the run stop" } else { "arrivals stop" } }</span>
             </div>
             { marker_list.unwrap_or_default() }
             <div class="counters" aria-label="Requests so far">
                 <span class="chip">{ "arrived " }<strong id={ids.id("count-arrived")}>{ f.arrived }</strong></span>
                 { for counters }
-                <span class="chip">{ "in service or queued " }<strong id={ids.id("count-in-flight")}>{ in_flight }</strong></span>
+                <span class="chip">{ waiting_label }<strong id={ids.id("count-in-flight")}>{ in_flight }</strong></span>
             </div>
             if props.counted.is_none() {
                 <p class="hint keys">{ "Keys: space plays or pauses, ← → step 0.1 s (with Shift 1 s), r goes back to the start." }</p>

@@ -6,21 +6,29 @@ use yew::prelude::*;
 use super::controls::Switch;
 use super::ids::use_ids;
 use crate::page::state::Action;
-use crate::sim::scenario::{Preset, Scenario};
+use crate::sim::scenario::Preset;
 
 /// Properties of [`Toolbar`].
 #[derive(Properties, PartialEq)]
 pub struct ToolbarProps {
     pub preset: Preset,
+    /// A control has changed the run since the preset was picked.
+    #[prop_or_default]
+    pub modified: bool,
     pub seed: u64,
     pub dark: bool,
     pub projector: bool,
     pub on_action: Callback<Action>,
 }
 
-fn option(preset: Preset, picked: Preset) -> Html {
+fn option(preset: Preset, picked: Preset, modified: bool) -> Html {
+    let title = if preset == picked && modified {
+        format!("{} (modified)", preset.title())
+    } else {
+        preset.title().to_string()
+    };
     html! {
-        <option value={preset.key()} selected={preset == picked}>{ preset.title() }</option>
+        <option value={preset.key()} selected={preset == picked}>{ title }</option>
     }
 }
 
@@ -40,7 +48,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
     let seed_notice = use_state(|| None::<String>);
     let on_pick = props.on_action.reform(|e: Event| {
         let select: HtmlSelectElement = e.target_unchecked_into();
-        Action::PickPreset(Preset::parse(&select.value()).unwrap_or(Preset::Lesson(Scenario::Cb)))
+        Action::PickPreset(Preset::parse(&select.value()).unwrap_or(Preset::OPENING))
     });
     let on_seed = {
         let on_action = props.on_action.clone();
@@ -74,10 +82,10 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
             <label class="picker">{ "Scenario " }
                 <select id={ids.id("scenario")} onchange={on_pick}>
                     <optgroup label="The lesson's four runs">
-                        { for Preset::ALL.iter().filter(|p| matches!(p, Preset::Lesson(_))).map(|&p| option(p, props.preset)) }
+                        { for Preset::ALL.iter().filter(|p| matches!(p, Preset::Lesson(_))).map(|&p| option(p, props.preset, props.modified)) }
                     </optgroup>
-                    <optgroup label="Incidents and exercises">
-                        { for Preset::ALL.iter().filter(|p| !matches!(p, Preset::Lesson(_))).map(|&p| option(p, props.preset)) }
+                    <optgroup label="Stories, incidents and exercises">
+                        { for Preset::ALL.iter().filter(|p| !matches!(p, Preset::Lesson(_))).map(|&p| option(p, props.preset, props.modified)) }
                     </optgroup>
                 </select>
             </label>

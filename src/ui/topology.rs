@@ -4,7 +4,8 @@ use yew::prelude::*;
 
 use super::ids::use_ids;
 
-use crate::page::replay::Frame;
+use crate::page::replay::{Frame, RouteAt};
+use crate::page::topology::{inventory_health, traffic_mix, InventoryHealth};
 use crate::sim::model::CascadeConfig;
 
 /// Properties of [`Topology`].
@@ -12,6 +13,9 @@ use crate::sim::model::CascadeConfig;
 pub struct TopologyProps {
     pub config: CascadeConfig,
     pub frame: Frame,
+    /// The order lookups at the playhead, when the run has them.
+    #[prop_or_default]
+    pub lookups: Option<RouteAt>,
 }
 
 fn meter(id: AttrValue, label: String, value: u64, max: u64) -> Html {
@@ -39,8 +43,18 @@ pub fn topology(props: &TopologyProps) -> Html {
     let ids = use_ids();
     let c = &props.config;
     let s = &props.frame.slice;
-    let sick = props.frame.at > c.degrade_at;
+    let health = inventory_health(c, props.frame.at);
+    let sick = health == InventoryHealth::Sick;
     let latency = if sick { c.slow } else { c.fast };
+    let lookups = props.lookups.map(|l| {
+        let p99 = l.p99.map_or("no answer yet".to_string(), |p| {
+            format!("p99 {}", crate::page::lessons::rules::duration(p))
+        });
+        html! {
+            <p id={ids.id("lookups")}>{ format!("order lookups: {} answered, {} waiting, {p99}", l.ok, l.waiting) }</p>
+        }
+    });
+    let in_progress = s.inventory_in_progress;
     let bulkhead = c.bulkhead.as_ref().map(|b| {
         meter(
             ids.id("meter-bulkhead"),
@@ -67,7 +81,7 @@ pub fn topology(props: &TopologyProps) -> Html {
         <div class="topology" role="group" aria-label="The path of a request at the playhead">
             <div class="node-box">
                 <h3>{ "Anna" }</h3>
-                <p>{ format!("{} orders/s", c.rate) }</p>
+                <p id={ids.id("traffic-mix")}>{ traffic_mix(c) }</p>
             </div>
             <span class="link" aria-hidden="true">{ "→" }</span>
             <div class="node-box">
@@ -80,12 +94,14 @@ pub fn topology(props: &TopologyProps) -> Html {
                 { meter(ids.id("meter-workers"), format!("workers {} / {} busy", s.workers_busy, c.threads), u64::from(s.workers_busy), u64::from(c.threads)) }
                 <p id={ids.id("queue-length")}>{ format!("queue: {} waiting", s.queue_len) }</p>
                 { bulkhead.unwrap_or_default() }
+                { lookups.unwrap_or_default() }
             </div>
             <span class="link" aria-hidden="true">{ "→" }</span>
             <div class={classes!("node-box", sick.then_some("sick"))}>
                 <h3>{ "inventory" }</h3>
-                <p id={ids.id("inventory-latency")}>{ format!("answers in {} ms{}", latency / 1000, if sick { " (sick)" } else { "" }) }</p>
-                <p id={ids.id("inventory-rate")}>{ format!("{} calls in the last second", props.frame.inventory_rate) }</p>
+                <p id={ids.id("inventory-latency")}>{ format!("answers in {} ms ({})", latency / 1000, health.label()) }</p>
+                <p id={ids.id("inventory-in-progress")}>{ format!("{in_progress} {} in progress", if in_progress == 1 { "call" } else { "calls" }) }</p>
+                <p id={ids.id("inventory-rate")}>{ format!("{} started in the last second", props.frame.inventory_rate) }</p>
             </div>
         </div>
     }

@@ -8,16 +8,24 @@ pub const STEPS: &[Step] = &[
         title: "A slow inventory, and nothing in the way",
         text: &[
             "orders has a fixed number of workers. Every order asks inventory to reserve the \
-             stock, and the worker waits for the answer. At 3 s inventory's disk goes bad: an \
-             answer that took 40 ms now takes 4 s.",
-            "Nothing limits the wait, so the workers are soon all stuck on inventory and new \
-             orders queue behind them. Nobody fails; everybody waits.",
+             stock, and the worker waits for the answer. Beside the orders come order lookups: \
+             a customer checking an order, which orders reads from its own database in 10 ms \
+             without asking inventory anything. At 3 s inventory's disk goes bad: an answer \
+             that took 40 ms now takes 4 s.",
+            "Nothing limits the wait, so the workers are soon all stuck on inventory and \
+             everything queues behind them, the lookups too. Nobody fails; everybody waits. \
+             The run stops at 12 s with those clients still waiting.",
         ],
-        settings: &[("preset", "none")],
+        settings: &[("preset", "story-none")],
         play_to: 12.0,
         knob: Some("threads"),
         views: &[View::Topology, View::Load],
-        notice: &[Rule::WorkersFull, Rule::QueuePeak, Rule::Drain],
+        notice: &[
+            Rule::WorkersFull,
+            Rule::QueuePeak,
+            Rule::StillWaiting,
+            Rule::LookupsAnswered,
+        ],
     },
     Step {
         title: "Capacity is workers divided by time per call",
@@ -140,17 +148,18 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::BreakerOpens, Rule::BreakerCycle, Rule::Outcomes],
     },
     Step {
-        title: "Why the printed table opens in a fifth of a second: the window",
+        title: "Why the printed table's breaker opens almost at once: the window",
         text: &[
             "The lesson's table shows the breaker opening almost as soon as the failures start. \
              Its code keeps 10 s of results, though: the 3 healthy seconds leave about 300 \
              successes in the window, and the ratio reaches 50% only once as many failures have \
              joined them.",
-            "With a 1 s window the old successes leave quickly and the breaker trips about \
-             0.2 s after the first timeout, close to the printed figures. Compare the opening \
-             time with the previous step's.",
+            "This run is the same with a 1 s window, as the printed table behaves: the old \
+             successes leave within a second, and the breaker trips a few tenths of a second \
+             after the first timeout, with timeouts and refusals close to the printed figures. \
+             Compare the opening time with the previous step's.",
         ],
-        settings: &[("preset", "cb"), ("window", "1")],
+        settings: &[("preset", "cb-like-table")],
         play_to: 5.0,
         knob: Some("window"),
         views: &[View::Diagram, View::Load],
@@ -162,15 +171,16 @@ pub const STEPS: &[Step] = &[
             "A bulkhead is a small, separate allowance for one dependency: here 8 permits for \
              inventory, a permit being needed to call it. A request that cannot get one within \
              50 ms fails fast instead of joining the wait.",
-            "This run has no timeout and no breaker, as in the first step. Inventory still \
-             answers in 4 s, but it can hold only 8 workers; the rest stay free for whatever \
-             does not need inventory, and no queue forms.",
+            "This is the first step's run with a bulkhead and nothing else: no timeout, no \
+             breaker. Inventory still answers in 4 s, but it can hold only 8 workers; the rest \
+             stay free for the work that does not need inventory, so the order lookups are \
+             answered as fast as before the trouble, and no queue forms.",
         ],
-        settings: &[("preset", "bulkhead"), ("patterns", "bulkhead")],
+        settings: &[("preset", "story-bulkhead")],
         play_to: 12.0,
         knob: Some("permits"),
         views: &[View::Topology, View::Load],
-        notice: &[Rule::BulkheadCap, Rule::QueuePeak, Rule::Outcomes],
+        notice: &[Rule::LookupsSaved, Rule::BulkheadCap, Rule::QueuePeak],
     },
     Step {
         title: "Shedding load, lowest priority first",

@@ -8,7 +8,8 @@ use crate::page::state::Run;
 use crate::resilience::worst_case::{Backoff, WorstCaseInput};
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
-use crate::sim::trace::{Outcome, Route, BUCKET};
+use crate::sim::model::CascadeConfig;
+use crate::sim::trace::{Outcome, Route, RouteCounts, Trace, BUCKET};
 
 /// One thing a step asks the class to notice.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -48,6 +49,12 @@ pub enum Rule {
     BulkheadCap,
     /// The share of order-history lookups answered.
     HistoryAnswered,
+    /// A run stopped at its duration: the clients still waiting then, and where.
+    StillWaiting,
+    /// The order lookups: answered, their end-to-end p99, still waiting.
+    LookupsAnswered,
+    /// The order lookups with the bulkhead against the same run without it.
+    LookupsSaved,
     /// Retries by layer, against the requests sent.
     Retries,
     /// Requests turned away by load shedding, by priority.
@@ -114,6 +121,27 @@ fn percent(part: u64, whole: u64) -> String {
     } else {
         format!("{p:.0}%")
     }
+}
+
+/// The order lookups of a trace, if it has any.
+fn lookups(t: &Trace) -> Option<RouteCounts> {
+    t.routes
+        .iter()
+        .find(|r| r.route == Route::OrderHistory)
+        .copied()
+}
+
+/// "107 of 312 (34%), end-to-end p99 7.3 s": how the lookups of one run fared.
+fn lookups_fared(r: &RouteCounts) -> String {
+    let p99 = r.end_to_end.p99.map_or("none answered".to_string(), |p| {
+        format!("end-to-end p99 {}", duration(p))
+    });
+    format!(
+        "{} of {} answered ({}), {p99}",
+        count(r.outcomes.ok),
+        count(r.sent),
+        percent(r.outcomes.ok, r.sent)
+    )
 }
 
 impl Reading<'_> {
@@ -438,6 +466,57 @@ impl Reading<'_> {
                     count(r.sent),
                     percent(answered, r.sent),
                     count(r.outcomes.bulkhead_full)
+                ))
+            }
+            Rule::StillWaiting => {
+                let waiting = t.outcomes.unfinished;
+                if waiting == 0 {
+                    return Some(format!("Every client had an answer by {}.", self.at(t.end)));
+                }
+                let last = t.series.last().copied().unwrap_or_default();
+                let oldest = t
+                    .requests
+                    .iter()
+                    .filter(|r| r.finished.is_none())
+                    .map(|r| r.arrived)
+                    .min();
+                let answered = oldest.map_or(String::new(), |a| {
+                    format!(
+                        "; the longest of them has waited {}",
+                        duration(t.end.saturating_sub(a))
+                    )
+                });
+                Some(format!(
+                    "When the run stops at {}, {} clients are still waiting ({} of all who came): \
+                     {} in the queue and {} held by a worker{answered}.",
+                    self.at(t.end),
+                    count(waiting),
+                    percent(waiting, t.sent),
+                    count(last.queue_len),
+                    count(last.workers_busy.into())
+                ))
+            }
+            Rule::LookupsAnswered => {
+                let r = lookups(t)?;
+                Some(format!(
+                    "Order lookups never call inventory: {}; {} were still waiting at the end.",
+                    lookups_fared(&r),
+                    count(r.outcomes.unfinished)
+                ))
+            }
+            Rule::LookupsSaved => {
+                cfg.bulkhead.as_ref()?;
+                let with = lookups(t)?;
+                let twin = crate::sim::model::run(&CascadeConfig {
+                    bulkhead: None,
+                    ..cfg.clone()
+                })
+                .ok()?;
+                let without = lookups(&twin)?;
+                Some(format!(
+                    "With the bulkhead the order lookups got {}; the same run without it: {}.",
+                    lookups_fared(&with),
+                    lookups_fared(&without)
                 ))
             }
             Rule::Retries => {

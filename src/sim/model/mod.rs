@@ -138,7 +138,11 @@ impl<'a> Sim<'a> {
             .iter()
             .map(Dependency::new)
             .collect::<Result<Vec<_>, _>>()?;
-        let mut recorder = Recorder::new(cfg.run.record_requests, deps.len());
+        let mut recorder = Recorder::new(
+            cfg.run.record_requests,
+            deps.len(),
+            cfg.routes.catalog_share > 0.0 || cfg.routes.history_share > 0.0,
+        );
         for (index, dep) in deps.iter().enumerate() {
             if let Some(servers) = &dep.servers {
                 recorder.watch_load(index, servers.slots());

@@ -9,8 +9,8 @@ use crate::sim::latency::Micros;
 use crate::sim::load::Recovery;
 use crate::sim::trace::{
     BreakerChange, Bucket, DependencyTotals, DependencyTrace, HedgeCounts, HistogramsByOutcome,
-    LessonPercentiles, OrderCounts, Outcome, OutcomeCounts, RequestRecord, Route, RouteCounts,
-    Trace, BUCKET,
+    LessonPercentiles, OrderCounts, Outcome, OutcomeCounts, Percentiles, RequestRecord, Route,
+    RouteCounts, Trace, BUCKET,
 };
 
 /// What the gauges of a bucket read: the state of the rooms at the bucket's end. The
@@ -29,6 +29,9 @@ pub(super) struct Recorder {
     sent: u64,
     counts: OutcomeCounts,
     routes: [RouteCounts; 3],
+    /// End-to-end times by route, kept only when more than one route has traffic (else the
+    /// run's own are the route's).
+    route_end_to_end: Option<[LessonPercentiles; 3]>,
     service: LessonPercentiles,
     end_to_end: LessonPercentiles,
     service_histograms: HistogramsByOutcome,
@@ -37,6 +40,8 @@ pub(super) struct Recorder {
     series: Vec<Bucket>,
     /// Calls per bucket, one series per dependency.
     calls: Vec<Vec<u64>>,
+    /// Tries sent to the first dependency whose worker still waits for them.
+    first_in_progress: u32,
     gauges_filled: usize,
     truncated: bool,
     stale_work: u64,
@@ -89,18 +94,21 @@ fn bucket_index(at: Micros) -> Option<usize> {
 }
 
 impl Recorder {
-    /// An empty record for `dependencies` dependencies.
-    pub fn new(record_requests: bool, dependencies: usize) -> Self {
+    /// An empty record for `dependencies` dependencies; `several_routes` when requests come
+    /// on more than one route.
+    pub fn new(record_requests: bool, dependencies: usize, several_routes: bool) -> Self {
         let route_counts = |route| RouteCounts {
             route,
             sent: 0,
             outcomes: OutcomeCounts::default(),
+            end_to_end: Percentiles::default(),
         };
         Recorder {
             record_requests,
             sent: 0,
             counts: OutcomeCounts::default(),
             routes: Route::ALL.map(route_counts),
+            route_end_to_end: several_routes.then(Default::default),
             service: LessonPercentiles::default(),
             end_to_end: LessonPercentiles::default(),
             service_histograms: HistogramsByOutcome::new(),
@@ -108,6 +116,7 @@ impl Recorder {
             records: Vec::new(),
             series: Vec::new(),
             calls: vec![Vec::new(); dependencies],
+            first_in_progress: 0,
             gauges_filled: 0,
             truncated: false,
             stale_work: 0,
@@ -214,6 +223,7 @@ impl Recorder {
             b.bulkhead_in_use = in_use;
             b.bulkhead_waiting = waiting;
             b.gateway_in_use = gauges.connections;
+            b.inventory_in_progress = self.first_in_progress;
             if let Some(breaker) = gauges.breaker {
                 // The window as it stands at the slice's end: entries that have aged out by
                 // then are left out even though the breaker prunes only on its next record.
@@ -249,6 +259,7 @@ impl Recorder {
                 started: None,
                 finished: None,
                 outcome: Outcome::Unfinished,
+                route,
             });
             self.records.len() - 1
         })
@@ -264,7 +275,18 @@ impl Recorder {
     /// One call (a try) went out to dependency `dep`.
     pub fn call_sent(&mut self, now: Micros, dep: usize) {
         self.dependencies[dep].calls += 1;
+        if dep == 0 {
+            self.first_in_progress += 1;
+        }
         self.count_call(now, dep);
+    }
+
+    /// The worker stopped waiting for a try at dependency `dep`: its answer came, or its
+    /// timeout ran out.
+    pub fn try_over(&mut self, dep: usize) {
+        if dep == 0 {
+            self.first_in_progress = self.first_in_progress.saturating_sub(1);
+        }
     }
 
     fn count_call(&mut self, now: Micros, dep: usize) {
@@ -354,6 +376,9 @@ impl Recorder {
         self.routes[route_index(route)].outcomes.add(outcome);
         let e2e = now.saturating_sub(arrived);
         self.end_to_end.record(e2e);
+        if let Some(by_route) = self.route_end_to_end.as_mut() {
+            by_route[route_index(route)].record(e2e);
+        }
         self.end_to_end_histograms
             .entry(outcome)
             .or_default()
@@ -393,6 +418,14 @@ impl Recorder {
             .map(Vec::len)
             .fold(self.series.len(), usize::max);
         self.series.resize(len, Bucket::default());
+        let end_to_end = self.end_to_end.percentiles();
+        for (i, r) in self.routes.iter_mut().enumerate() {
+            r.end_to_end = match &self.route_end_to_end {
+                Some(by_route) => by_route[i].percentiles(),
+                None if r.sent > 0 => end_to_end,
+                None => Percentiles::default(),
+            };
+        }
         let payments = ending.names.iter().position(|name| name == "payments");
         let calls = &self.calls;
         let at = |dep: usize, i: usize| calls[dep].get(i).copied().unwrap_or(0);
@@ -433,7 +466,7 @@ impl Recorder {
             sent: self.sent,
             outcomes: self.counts,
             service: self.service.percentiles(),
-            end_to_end: self.end_to_end.percentiles(),
+            end_to_end,
             transitions,
             series: self.series,
             series_truncated: self.truncated,

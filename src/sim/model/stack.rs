@@ -311,6 +311,7 @@ impl Sim<'_> {
             return;
         }
         let call = &mut r.call;
+        recorder.try_over(call.dep);
         let stack = &mut deps[call.dep].stack;
         let end = call.try_end;
         if let Some(h) = stack.hedger.as_mut() {
