@@ -62,6 +62,24 @@ pub struct Frame {
     pub slice: Bucket,
     /// Calls reaching inventory per second, over the last second before the playhead.
     pub inventory_rate: u64,
+    /// Inventory's servers at the playhead, when it has a capacity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servers: Option<ServersAt>,
+}
+
+/// A dependency's servers at a playhead.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServersAt {
+    /// Calls it serves at once.
+    pub slots: u32,
+    /// Slots busy.
+    pub busy: u32,
+    /// Calls waiting in its queue.
+    pub queued: u64,
+    /// Calls served over the last second (throughput).
+    pub served: u64,
+    /// Of those, answers the caller still waited for (goodput).
+    pub goodput: u64,
 }
 
 impl Frame {
@@ -152,6 +170,30 @@ pub fn frame(trace: &Trace, at: Micros) -> Frame {
     if let Some(b) = upto.checked_sub(1).and_then(|i| trace.series.get(i)) {
         f.slice = *b;
     }
+    f.servers = trace
+        .dependencies
+        .first()
+        .and_then(|d| d.load.as_ref())
+        .map(|load| {
+            let last = upto.checked_sub(1);
+            let second = upto.saturating_sub(per_second)..upto;
+            let sum = |series: &[u64]| -> u64 {
+                series.get(second.clone()).map_or(0, |s| s.iter().sum())
+            };
+            ServersAt {
+                slots: load.slots,
+                busy: last
+                    .and_then(|i| load.busy_per_bucket.get(i))
+                    .copied()
+                    .unwrap_or(0),
+                queued: last
+                    .and_then(|i| load.queue_per_bucket.get(i))
+                    .copied()
+                    .unwrap_or(0),
+                served: sum(&load.served_per_bucket),
+                goodput: sum(&load.goodput_per_bucket),
+            }
+        });
     f
 }
 
@@ -233,6 +275,29 @@ pub fn clock(at: Micros, clock_start: Option<u64>) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_frame_reads_inventorys_servers_when_it_has_a_capacity() {
+        use crate::sim::scenario::Preset;
+        let storm = crate::sim::model::run(&Preset::RetryStorm.config()).unwrap();
+        let before = super::frame(&storm, 2_000_000).servers.unwrap();
+        let after = super::frame(&storm, 10_000_000).servers.unwrap();
+        assert_eq!(before.slots, 6);
+        assert!(
+            before.queued == 0 && before.goodput == before.served,
+            "{before:?}"
+        );
+        // Down for good: every slot busy, a long queue, throughput without goodput.
+        assert_eq!(after.busy, 6);
+        assert!(
+            after.queued > 100 && after.served > 100 && after.goodput == 0,
+            "{after:?}"
+        );
+        let lesson =
+            crate::sim::model::run(&Preset::Lesson(crate::sim::scenario::Scenario::Cb).config())
+                .unwrap();
+        assert_eq!(super::frame(&lesson, 5_000_000).servers, None);
+    }
+
     use super::*;
     use crate::sim::model::run;
     use crate::sim::scenario::{Preset, Scenario};

@@ -21,6 +21,8 @@ const DESIGN: (u32, u32) = (800, 380);
 const INVENTORY: RGBColor = RGBColor(0, 114, 178);
 const QUEUE: RGBColor = RGBColor(213, 94, 0);
 const GATEWAY: RGBColor = RGBColor(204, 121, 167);
+const SERVED: RGBColor = RGBColor(230, 159, 0);
+const GOODPUT: RGBColor = RGBColor(0, 158, 115);
 
 /// Properties of [`LoadChart`].
 #[derive(Properties, PartialEq)]
@@ -65,6 +67,21 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
         .map(|o| LegendKey::bar(o.name(), outcome_colour(o)))
         .collect();
     upper.push(LegendKey::line("calls to inventory", css_colour(INVENTORY)));
+    if run
+        .trace
+        .dependencies
+        .first()
+        .is_some_and(|d| d.load.is_some())
+    {
+        upper.push(LegendKey::line(
+            "inventory served (throughput)",
+            css_colour(SERVED),
+        ));
+        upper.push(LegendKey::line(
+            "answers still awaited (goodput)",
+            css_colour(GOODPUT),
+        ));
+    }
     let mut lower = vec![
         LegendKey::line(
             format!("workers busy (of {})", run.config.threads),
@@ -185,6 +202,24 @@ fn draw(
         INVENTORY.stroke_width(scale.px(3.0)),
     ))
     .map_err(|e| e.to_string())?;
+    // With a capacity: what inventory served, and how much of it someone still waited for.
+    if let Some(load) = run.trace.dependencies.first().and_then(|d| d.load.as_ref()) {
+        let lines = [
+            (&load.served_per_bucket, SERVED),
+            (&load.goodput_per_bucket, GOODPUT),
+        ];
+        for (per_bucket, colour) in lines {
+            let shown_part = &per_bucket[..shown.min(per_bucket.len())];
+            top.draw_series(LineSeries::new(
+                shown_part.chunks(per_bar).enumerate().map(|(i, chunk)| {
+                    let rate = chunk.iter().sum::<u64>() as f64 / bar_s;
+                    (i as f64 * bar_s + bar_s / 2.0, rate)
+                }),
+                colour.stroke_width(scale.px(2.5)),
+            ))
+            .map_err(|e| e.to_string())?;
+        }
+    }
 
     let threads = f64::from(run.config.threads);
     let queue_peak = series.iter().map(|b| b.queue_len).max().unwrap_or(0) as f64;

@@ -66,6 +66,16 @@ pub fn topology(props: &TopologyProps) -> Html {
             u64::from(b.permits),
         )
     });
+    let servers = props.frame.servers.map(|sv| {
+        html! {
+            <>
+                { meter(ids.id("meter-inventory-slots"),
+                    format!("slots {} / {} busy, {} queued", sv.busy, sv.slots, sv.queued),
+                    u64::from(sv.busy), u64::from(sv.slots)) }
+                <p id={ids.id("inventory-goodput")}>{ format!("served {}/s, of which {}/s still awaited", sv.served, sv.goodput) }</p>
+            </>
+        }
+    });
     let gateway = match &c.gateway {
         Some(g) => meter(
             ids.id("meter-gateway"),
@@ -102,6 +112,7 @@ pub fn topology(props: &TopologyProps) -> Html {
                 <p id={ids.id("inventory-latency")}>{ format!("answers in {} ms ({})", latency / 1000, health.label()) }</p>
                 <p id={ids.id("inventory-in-progress")}>{ format!("{in_progress} {} in progress", if in_progress == 1 { "call" } else { "calls" }) }</p>
                 <p id={ids.id("inventory-rate")}>{ format!("{} started in the last second", props.frame.inventory_rate) }</p>
+                { servers.unwrap_or_default() }
             </div>
         </div>
     }
