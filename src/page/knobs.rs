@@ -577,8 +577,17 @@ impl Knob {
         } else {
             (value, None)
         };
+        let before = cfg.clone();
         match apply_set(cfg, self.key, &self.override_text(value)) {
-            Ok(_) => notice,
+            // A value can be in its own range and still clash with another one (recovering
+            // before degrading): then nothing changes, and the notice says why.
+            Ok(_) => match cfg.validate() {
+                Ok(()) => notice,
+                Err(e) => {
+                    *cfg = before;
+                    Some(format!("{e}; the setting is unchanged."))
+                }
+            },
             Err(e) => Some(e.to_string()),
         }
     }
@@ -656,6 +665,10 @@ mod tests {
     fn every_knob_reads_back_what_it_wrote() {
         let mut cfg = with_every_pattern(&Scenario::None.config());
         for k in KNOBS {
+            if k.key == "recover_at" {
+                // Its slider starts at 0: a run that degrades from 0 may recover at any of it.
+                apply_set(&mut cfg, "degrade_at", "0").unwrap();
+            }
             for v in [k.min, k.max, (k.min + k.max) / 2.0] {
                 let v = (v / k.step).round() * k.step;
                 assert_eq!(k.write(&mut cfg, v), None, "{}", k.key);
@@ -700,6 +713,20 @@ mod tests {
                 k.key
             );
         }
+    }
+
+    #[test]
+    fn a_value_that_clashes_with_another_leaves_the_config_unchanged_and_says_why() {
+        let mut cfg = with_every_pattern(&Preset::Lesson(Scenario::Cb).config());
+        let before = cfg.clone();
+        let notice = knob("recover_at").unwrap().write(&mut cfg, 1.0).unwrap();
+        assert!(
+            notice.contains("recover_at") && notice.contains("unchanged"),
+            "{notice}"
+        );
+        assert_eq!(cfg, before);
+        assert_eq!(knob("recover_at").unwrap().write(&mut cfg, 8.0), None);
+        assert_eq!(cfg.recover_at, Some(8_000_000));
     }
 
     #[test]

@@ -117,7 +117,7 @@ pub enum Preset {
     /// A metastable failure: inventory serves 6 calls at once and is slow for 2 s; timeouts,
     /// three attempts and the work they abandon keep its queue past the timeout for good.
     RetryStorm,
-    /// The Saturday cascade with inventory serving 8 calls at once: the failover brings no
+    /// The Saturday cascade with inventory serving 4 calls at once (100 calls/s): the failover brings no
     /// relief while stale requests and the front end's retries fill the queues.
     SaturdayStorm,
     /// Exercise 3 with inventory serving 8 calls at once: the three layers' retries meet it
@@ -267,7 +267,7 @@ impl Preset {
             Preset::SaturdayStorm => CascadeConfig {
                 duration: 120 * SECOND,
                 capacity: Some(CapacityConfig {
-                    slots: 5,
+                    slots: 4,
                     queue: None,
                     abandon: Abandon::Keep,
                 }),

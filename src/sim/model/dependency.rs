@@ -70,9 +70,6 @@ pub(super) struct Dependency {
     pub stack: Stack,
     /// Its servers, when it has a capacity.
     pub servers: Option<Servers>,
-    /// Tries sent to it so far: each try's number, so an answer reaches its caller only while
-    /// the caller still waits for that very try.
-    tries: u32,
 }
 
 impl Dependency {
@@ -82,14 +79,7 @@ impl Dependency {
             faults: Faults::new(&cfg.faults),
             stack: Stack::new(&cfg.stack)?,
             servers: cfg.capacity.as_ref().map(Servers::new),
-            tries: 0,
         })
-    }
-
-    /// A number for the next try sent to it.
-    pub fn next_try(&mut self) -> u32 {
-        self.tries = self.tries.wrapping_add(1);
-        self.tries
     }
 
     /// The first answer of a try that starts at `now`: its latency, how it ended and whether

@@ -116,6 +116,10 @@ struct Sim<'a> {
     service: Service,
     deps: Vec<Dependency>,
     recorder: Recorder,
+    /// Tries sent to dependencies with a capacity so far, all dependencies together: each
+    /// try's number, so an answer, a hedge or a timeout reaches the request only while it
+    /// still waits for that very try.
+    tries_sent: u32,
 }
 
 /// Runs the cascade described by `cfg`, with [`DEFAULT_EVENT_CAP`].
@@ -158,6 +162,7 @@ impl<'a> Sim<'a> {
             service: Service::new(&cfg.service, &cfg.routes.history_bulkhead)?,
             recorder,
             deps,
+            tries_sent: 0,
         })
     }
 

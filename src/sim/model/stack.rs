@@ -225,6 +225,7 @@ impl Sim<'_> {
             rng,
             q,
             recorder,
+            tries_sent,
             ..
         } = self;
         let Some(r) = requests.get(id) else {
@@ -255,7 +256,8 @@ impl Sim<'_> {
                 (Some(left), _) => Some((left, Failure::Timeout)),
                 (None, None) => None,
             };
-            let try_no = deps[dep].next_try();
+            *tries_sent = tries_sent.wrapping_add(1);
+            let try_no = *tries_sent;
             r.call.try_no = try_no;
             r.call.waiting = true;
             r.call.try_started = now;
