@@ -808,7 +808,7 @@ async fn the_scenario_name_follows_the_controls_and_the_notices() {
             note.contains("bulkhead_full") && note.contains("50 ms"),
             "{note}"
         );
-        let legend = page.text(".hist-legend").await;
+        let legend = page.text("[id$='latency-legend']").await;
         assert!(
             legend.contains("bulkhead_full") && legend.contains("p99"),
             "{legend}"
