@@ -2,6 +2,7 @@
 //! events per second. Run with `make bench` (or `cargo bench`).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use resilience_playground::sim::experiments::metastability::Grid;
 use resilience_playground::sim::model::{run, CascadeConfig};
 use resilience_playground::sim::scenario::{apply_set, Scenario};
 
@@ -38,5 +39,50 @@ fn million_requests(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, four_scenario_table, million_requests);
+/// The same million requests at an inventory that can be overloaded: 500 calls at once
+/// (12,500 calls/s at 40 ms, so the 10,000 requests/s keep it four fifths busy) with its
+/// queue, slowing from 3 s as the lesson's does.
+fn million_requests_with_capacity(c: &mut Criterion) {
+    let mut cfg = Scenario::Bulkhead.config();
+    for (key, value) in [
+        ("rate", "10000"),
+        ("duration", "100"),
+        ("threads", "1000"),
+        ("capacity", "500"),
+        ("recover_at", "5"),
+    ] {
+        apply_set(&mut cfg, key, value).expect("valid override");
+    }
+    let events = run(&cfg).expect("large run").events;
+    let mut group = c.benchmark_group("scale");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(events));
+    group.bench_function("one_million_requests_capacity", |b| {
+        b.iter(|| std::hint::black_box(run(&cfg).expect("large run")))
+    });
+    group.finish();
+}
+
+/// The metastability explorer's 12 x 12 grid, natively.
+fn metastability_grid(c: &mut Criterion) {
+    let grid = Grid::default();
+    let mut group = c.benchmark_group("experiments");
+    group.sample_size(10);
+    group.bench_function("metastability_grid_12x12", |b| {
+        b.iter(|| {
+            for (rate, trigger) in grid.cells() {
+                std::hint::black_box(grid.run_cell(rate, trigger).expect("cell runs"));
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    four_scenario_table,
+    million_requests,
+    million_requests_with_capacity,
+    metastability_grid
+);
 criterion_main!(benches);
