@@ -401,6 +401,58 @@ fn presets_key_figures() {
             6_000,
             &[(Outcome::Ok, 2_029), (Outcome::Fallback, 3_971)],
         ),
+        // The overload presets, as they run on main (their figures are docs/overload.md's).
+        (
+            "retry-storm",
+            6_000,
+            &[(Outcome::Ok, 301), (Outcome::Timeout, 5_699)],
+        ),
+        (
+            "saturday-storm",
+            22_835,
+            &[
+                (Outcome::Ok, 11_146),
+                (Outcome::ClientGaveUp, 230),
+                (Outcome::GatewayRejected, 11_459),
+            ],
+        ),
+        (
+            "ex3-retry-layers-capacity",
+            17_943,
+            &[
+                (Outcome::Ok, 55),
+                (Outcome::Timeout, 9_111),
+                (Outcome::DependencyError, 8_777),
+            ],
+        ),
+        (
+            "northwind-as-written-shared",
+            6_000,
+            &[
+                (Outcome::Ok, 1_865),
+                (Outcome::Fallback, 3_971),
+                (Outcome::BulkheadFull, 164),
+            ],
+        ),
+        (
+            "northwind-as-written-separate",
+            6_000,
+            &[(Outcome::Ok, 2_029), (Outcome::Fallback, 3_971)],
+        ),
+        (
+            "northwind-as-meant-shared",
+            6_000,
+            &[
+                (Outcome::Ok, 1_865),
+                (Outcome::Fallback, 3_971),
+                (Outcome::BulkheadFull, 164),
+            ],
+        ),
+        (
+            "northwind-as-meant-separate",
+            6_000,
+            &[(Outcome::Ok, 2_029), (Outcome::Fallback, 3_971)],
+        ),
     ];
     assert_eq!(golden.len(), Preset::ALL.len());
     for (key, sent, counts) in golden {

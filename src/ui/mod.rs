@@ -16,6 +16,7 @@ mod metastability;
 mod palette;
 mod playback;
 mod regions;
+mod resilience4j_paste;
 mod share;
 mod state;
 mod state_diagram;

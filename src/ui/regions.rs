@@ -13,6 +13,7 @@ use super::knob_panel::KnobPanel;
 use super::lesson_table::LessonTable;
 use super::load_chart::LoadChart;
 use super::metastability::MetastabilityView;
+use super::resilience4j_paste::Resilience4jPaste;
 use super::state_diagram::StateDiagram;
 use super::timeline::Timeline;
 use super::topology::Topology;
@@ -40,6 +41,7 @@ pub fn controls(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> Html
                 <p class="notice" role="alert" id={ids.id("page-notice")}>{ text }</p>
             }
             <KnobPanel full={page.full.clone()} patterns={page.patterns} on_action={dispatch.clone()} />
+            <Resilience4jPaste on_action={dispatch.clone()} />
         </Drawer>
     };
     region(ids, "controls", "controls", "Controls", body)
