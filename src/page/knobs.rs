@@ -722,7 +722,8 @@ mod tests {
             let cfg = preset.config();
             let full = with_every_pattern(&cfg);
             let outside_resilience4j = [Pattern::RetryBudget, Pattern::Hedge];
-            let on_for = |p: &Pattern| cfg.resilience4j.is_none() || !outside_resilience4j.contains(p);
+            let on_for =
+                |p: &Pattern| cfg.resilience4j.is_none() || !outside_resilience4j.contains(p);
             assert!(
                 Pattern::ALL.iter().all(|p| p.is_on(&full) == on_for(p)),
                 "{preset:?}"

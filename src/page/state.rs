@@ -227,7 +227,24 @@ impl Page {
     }
 
     /// The page after `action`.
-    pub fn apply(mut self, action: Action) -> Page {
+    pub fn apply(self, action: Action) -> Page {
+        let tunes = matches!(
+            action,
+            Action::SetKnob(..) | Action::SetKnobText(..) | Action::SetPattern(..)
+        );
+        let before = (tunes && self.run.is_ok()).then(|| (self.full.clone(), self.patterns));
+        let mut page = self.apply_now(action);
+        // A setting the config refuses (a hedge on a Resilience4j stack, ...) leaves the run
+        // as it was and says why.
+        if let (Some((full, patterns)), Err(e)) = (before, page.run.as_ref()) {
+            page.notice = Some(format!("{e}; the setting is unchanged."));
+            (page.full, page.patterns) = (full, patterns);
+            page.rerun();
+        }
+        page
+    }
+
+    fn apply_now(mut self, action: Action) -> Page {
         match action {
             Action::SetKnob(key, value) => match knob(key) {
                 Some(k) => {
@@ -241,6 +258,15 @@ impl Page {
                     .err()
                     .map(|e| format!("{e}; the setting is unchanged."));
                 self.rerun();
+            }
+            Action::SetPattern(p, true)
+                if self.full.resilience4j.is_some()
+                    && matches!(p, Pattern::Hedge | Pattern::RetryBudget) =>
+            {
+                self.notice = Some(format!(
+                    "{} is not one of Resilience4j's aspects (stack=resilience4j); it stays off.",
+                    p.label()
+                ));
             }
             Action::SetPattern(p, on) => {
                 self.patterns.set(p, on);
@@ -382,6 +408,22 @@ mod tests {
     }
 
     const LESSON_YAML: &str = include_str!("../../tests/fixtures/northwind-resilience4j.yml");
+
+    #[test]
+    fn a_pattern_a_resilience4j_stack_refuses_leaves_the_run_and_says_why() {
+        let page = Page::new(Preset::NorthwindAsWrittenShared, false);
+        let before = trace(&page).clone();
+        for action in [
+            Action::SetPattern(Pattern::Hedge, true),
+            Action::SetPattern(Pattern::RetryBudget, true),
+            Action::SetKnobText("jitter", "full".to_string()),
+        ] {
+            let after = page.clone().apply(action.clone());
+            assert_eq!(trace(&after), &before, "{action:?}");
+            let notice = after.notice.unwrap();
+            assert!(notice.contains("stack=resilience4j"), "{notice}");
+        }
+    }
 
     #[test]
     fn pasting_the_lessons_yaml_runs_the_as_written_separate_preset() {

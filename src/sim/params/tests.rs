@@ -151,7 +151,12 @@ fn every_row_takes_its_ends_and_refuses_one_step_past_them_naming_its_key() {
             let e = apply(&mut cfg, p.key, &text).unwrap_err();
             assert_eq!(e.field, p.key, "{}={text}", p.key);
             assert!(e.to_string().starts_with(p.key), "{e}");
-            assert_eq!(cfg, everything_on_for(p), "{}={text} changed the config", p.key);
+            assert_eq!(
+                cfg,
+                everything_on_for(p),
+                "{}={text} changed the config",
+                p.key
+            );
         }
     }
     assert!(
