@@ -445,3 +445,52 @@ fn help_lists_every_key_of_the_parameter_table_with_its_range() {
         assert!(line.contains(&first_word), "{line} lacks {first_word}");
     }
 }
+
+#[test]
+fn a_resilience4j_file_runs_on_the_flash_sale_and_bad_ones_are_named() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/northwind-resilience4j.yml"
+    );
+    let out = cascade(&["--resilience4j", fixture, "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pasted: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let preset = cascade(&["--preset", "northwind-as-written-separate", "--json"]);
+    let mut preset: serde_json::Value = serde_json::from_slice(&preset.stdout).unwrap();
+    preset["scenario"] = pasted["scenario"].clone();
+    assert_eq!(pasted, preset);
+    assert_eq!(pasted["stack"], "resilience4j");
+
+    let dir = std::env::temp_dir().join(format!("cascade-r4j-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.yml");
+    let text = std::fs::read_to_string(fixture).unwrap();
+    std::fs::write(
+        &bad,
+        text.replace(
+            "max-wait-duration: 100ms\n      orderHistoryLookup",
+            "max-wait-duration: 90s\n      orderHistoryLookup",
+        ),
+    )
+    .unwrap();
+    let out = cascade(&["--resilience4j", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("resilience4j.bulkhead.instances.inventoryReservation.max-wait-duration"),
+        "{err}"
+    );
+    std::fs::write(&bad, "resilience4j: [").unwrap();
+    let out = cascade(&["--resilience4j", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("not valid YAML"));
+    let out = cascade(&["--resilience4j", "/no/such/file.yml"]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -590,6 +590,65 @@ async fn screenshots_of_the_cb_scenario() {
     .await;
 }
 
+/// A script that types `text` into the text area `id` and presses the button `button`.
+fn paste_and_press(id: &str, text: &str, button: &str) -> String {
+    format!(
+        "const el = document.getElementById('{id}');
+         el.value = {text};
+         el.dispatchEvent(new Event('input', {{ bubbles: true }}));
+         document.getElementById('{button}').click();
+         return true;",
+        text = serde_json::to_string(text).unwrap()
+    )
+}
+
+#[tokio::test]
+async fn pasting_the_lessons_resilience4j_yaml_gives_the_as_written_separate_run() {
+    const LESSON_YAML: &str = include_str!("fixtures/northwind-resilience4j.yml");
+    browser::run("resilience4j-paste", |page| async move {
+        page.client.set_window_size(1366, 2000).await.unwrap();
+        page.open("?preset=northwind-shared", "#r4j-yaml").await;
+        page.eval(&seek(1_000_000.0)).await;
+        let lesson = run(&Preset::NorthwindShared.config()).unwrap();
+        assert_eq!(
+            count_or_zero(&page, "bulkhead_full").await,
+            lesson.outcomes.bulkhead_full
+        );
+        page.eval(&paste_and_press("r4j-yaml", LESSON_YAML, "r4j-run"))
+            .await;
+        page.eval(&seek(1_000_000.0)).await;
+        let expected = run(&Preset::NorthwindAsWrittenSeparate.config()).unwrap();
+        assert_ne!(expected.outcomes, lesson.outcomes);
+        assert_eq!(count(&page, "arrived").await, expected.sent);
+        for o in every_counted_outcome() {
+            assert_eq!(
+                count_or_zero(&page, o.name()).await,
+                expected.outcomes.get(o),
+                "{}",
+                o.name()
+            );
+        }
+        let notice = page.text("#page-notice").await;
+        assert!(notice.contains("Resilience4j's semantics"), "{notice}");
+        page.eval("document.getElementById('r4j-yaml').scrollIntoView(); return true;")
+            .await;
+        page.screenshot("resilience4j-paste").await;
+        // A value the simulator cannot take is named by its path, and the run stays.
+        let bad = LESSON_YAML.replace("max-attempts: 3", "max-attempts: 50");
+        page.eval(&paste_and_press("r4j-yaml", &bad, "r4j-run"))
+            .await;
+        let notice = page.text("#page-notice").await;
+        assert!(
+            notice.contains("resilience4j.retry.instances.inventoryReservation.max-attempts"),
+            "{notice}"
+        );
+        assert_eq!(count(&page, "arrived").await, expected.sent);
+        let body = page.text("body").await;
+        assert!(!body.contains("NaN") && !body.contains("cannot start"));
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn the_favicon_is_served() {
     browser::run("favicon", |page| async move {

@@ -193,3 +193,76 @@ fn durations_as_spring_boot_writes_them() {
     }
     assert!(duration(&Yaml::Integer(-5)).is_err());
 }
+
+mod run_on_a_scenario {
+    use resilience_playground::library_config::resilience4j_run::apply_yaml;
+    use resilience_playground::sim::model::{run, FallbackPlace};
+    use resilience_playground::sim::scenario::Preset;
+
+    use super::LESSON;
+
+    #[test]
+    fn the_lessons_yaml_on_the_flash_sale_is_the_as_written_separate_run() {
+        // Whatever stack the scenario had (here lesson 000's), the YAML replaces it.
+        for base in [Preset::NorthwindShared, Preset::NorthwindAsWrittenSeparate] {
+            let mut cfg = base.config();
+            let notices = apply_yaml(LESSON, &mut cfg).unwrap();
+            assert_eq!(notices, vec![], "{base:?}");
+            assert_eq!(
+                run(&cfg).unwrap(),
+                run(&Preset::NorthwindAsWrittenSeparate.config()).unwrap(),
+                "{base:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_fixes_in_yaml_on_the_as_meant_preset_keep_its_fallback_on_retry() {
+        let meant = LESSON
+            .replace(
+                "        exponential-backoff-multiplier: 2",
+                "        enable-exponential-backoff: true\n        exponential-backoff-multiplier: 2",
+            )
+            .replace(
+                "          - in.o612.eng.northwind.order.internal.TransientInventoryException",
+                "          - in.o612.eng.northwind.order.internal.TransientInventoryException\n          - java.util.concurrent.TimeoutException",
+            );
+        let mut cfg = Preset::NorthwindAsMeantSeparate.config();
+        apply_yaml(&meant, &mut cfg).unwrap();
+        assert_eq!(
+            cfg.resilience4j.as_ref().map(|s| s.fallback_on),
+            Some(FallbackPlace::Retry)
+        );
+        assert_eq!(
+            run(&cfg).unwrap(),
+            run(&Preset::NorthwindAsMeantSeparate.config()).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_value_the_simulator_cannot_take_is_named_by_its_yaml_path() {
+        let mut cfg = Preset::NorthwindAsWrittenSeparate.config();
+        let bad = LESSON.replace("max-attempts: 3", "max-attempts: 50");
+        let e = apply_yaml(&bad, &mut cfg).unwrap_err();
+        assert_eq!(
+            e.path,
+            "resilience4j.retry.instances.inventoryReservation.max-attempts"
+        );
+        assert!(
+            e.message.contains("50") && e.message.contains("1..=10"),
+            "{e}"
+        );
+        // A missing instance falls back to the library's defaults, with a notice.
+        let without_limiter = LESSON.replace("  timelimiter:", "  timelimiterx:");
+        let notices = apply_yaml(&without_limiter, &mut cfg).unwrap();
+        assert!(
+            notices
+                .iter()
+                .any(|n| n.path == "resilience4j.timelimiter.instances.inventoryReservation"),
+            "{notices:?}"
+        );
+        assert_eq!(cfg.timeout, Some(1_000_000));
+        // Text that is not YAML is refused, naming it.
+        assert_eq!(apply_yaml("a: [", &mut cfg).unwrap_err().path, "yaml");
+    }
+}

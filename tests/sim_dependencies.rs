@@ -135,13 +135,17 @@ const OLD_FLAT_CONFIGS: &[(&str, &str)] = &[
 ];
 
 /// Presets added after the flat configs above were written: they have no old file.
-const NEWER_PRESETS: [&str; 6] = [
+const NEWER_PRESETS: [&str; 10] = [
     "story-none",
     "story-bulkhead",
     "cb-like-table",
     "retry-storm",
     "saturday-storm",
     "ex3-retry-layers-capacity",
+    "northwind-as-written-shared",
+    "northwind-as-written-separate",
+    "northwind-as-meant-shared",
+    "northwind-as-meant-separate",
 ];
 
 #[test]

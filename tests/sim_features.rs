@@ -424,6 +424,7 @@ fn presets_key_figures() {
                 (Outcome::CircuitOpen, 823),
             ],
         ),
+        // The overload presets, as they run on main (their figures are docs/overload.md's).
         (
             "retry-storm",
             6_000,
@@ -446,6 +447,34 @@ fn presets_key_figures() {
                 (Outcome::Timeout, 9_111),
                 (Outcome::DependencyError, 8_777),
             ],
+        ),
+        (
+            "northwind-as-written-shared",
+            6_000,
+            &[
+                (Outcome::Ok, 1_865),
+                (Outcome::Fallback, 3_971),
+                (Outcome::BulkheadFull, 164),
+            ],
+        ),
+        (
+            "northwind-as-written-separate",
+            6_000,
+            &[(Outcome::Ok, 2_029), (Outcome::Fallback, 3_971)],
+        ),
+        (
+            "northwind-as-meant-shared",
+            6_000,
+            &[
+                (Outcome::Ok, 1_865),
+                (Outcome::Fallback, 3_971),
+                (Outcome::BulkheadFull, 164),
+            ],
+        ),
+        (
+            "northwind-as-meant-separate",
+            6_000,
+            &[(Outcome::Ok, 2_029), (Outcome::Fallback, 3_971)],
         ),
     ];
     assert_eq!(golden.len(), Preset::ALL.len());

@@ -4,14 +4,14 @@
 
 use proptest::prelude::*;
 use resilience_playground::resilience::{
-    BreakerConfig, BulkheadConfig, FallbackPolicy, HedgeDelay, HedgePolicy, IdempotencyConfig,
-    Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy, Window,
+    BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule, HedgeDelay, HedgePolicy,
+    IdempotencyConfig, Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy, Window,
 };
 use resilience_playground::sim::engine::EngineError;
 use resilience_playground::sim::model::{
     run, run_with_cap, Abandon, Arrivals, CapacityConfig, CascadeConfig, GatewayConfig,
-    HedgeConfig, HistoryBulkhead, OrdersIdempotency, PaymentsConfig, PriorityMix, RunError,
-    SidecarConfig,
+    HedgeConfig, HistoryBulkhead, OrdersIdempotency, PaymentsConfig, PriorityMix,
+    Resilience4jStack, RunError, SidecarConfig,
 };
 use resilience_playground::sim::trace::{Outcome, Trace};
 
@@ -242,6 +242,7 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
                         key,
                         store: IdempotencyConfig { ttl: ttl * SECOND },
                     }),
+                    resilience4j: None,
                     payments: payments.map(
                         |((fast, slow, p99), (degrade_at, recover_after, error_rate), protect)| {
                             let (timeout, breaker, bulkhead, attempts) = protect;
@@ -424,8 +425,63 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
     }
 }
 
+/// The same run through Resilience4j's stack: the layers it has no place for off, its
+/// half-open rule, and lesson 004's settings as written or as meant.
+fn through_resilience4j(mut c: CascadeConfig, meant: bool, frees: bool) -> CascadeConfig {
+    c.sidecar = None;
+    c.hedge = None;
+    c.retry_budget = None;
+    c.request_budget = None;
+    c.business_errors_trip_breaker = false;
+    if let Some(r) = c.retry.as_mut() {
+        r.jitter = Jitter::None;
+    }
+    if let Some(b) = c.breaker.as_mut() {
+        b.half_open_rule = HalfOpenRule::RateOverPermitted;
+    }
+    let mut settings = if meant {
+        Resilience4jStack::lesson_004_as_meant()
+    } else {
+        Resilience4jStack::lesson_004_as_written()
+    };
+    settings.time_limiter_frees_permit = frees;
+    c.resilience4j = Some(settings);
+    c
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn resilience4j_counts_every_request_once_and_gives_every_permit_back(
+        c in config(),
+        meant in any::<bool>(),
+        frees in any::<bool>(),
+    ) {
+        let c = through_resilience4j(c, meant, frees);
+        match run(&c) {
+            Ok(t) => {
+                check_counts(&c, &t);
+                prop_assert_eq!(&t, &run(&c).unwrap());
+                // Each copy of a request retries each dependency at most attempts - 1 times.
+                let retries_per_copy: u64 = [c.retry, c.payments.as_ref().and_then(|p| p.retry)]
+                    .iter()
+                    .flatten()
+                    .map(|r| u64::from(r.attempts) - 1)
+                    .sum();
+                let copies = t.sent + t.gateway_retries + t.frontend_retries;
+                prop_assert!(t.library_retries <= copies * retries_per_copy);
+                if c.drain && !t.series_truncated {
+                    // The calls the time limiter stopped waiting for have all answered and
+                    // handed their permits back.
+                    let last = t.series.last().map_or(0, |b| b.bulkhead_in_use);
+                    prop_assert_eq!(last, 0);
+                }
+            }
+            Err(RunError::Param(e)) => prop_assert!(!e.field.is_empty() && !e.range.is_empty()),
+            Err(e) => prop_assert!(false, "{e}"),
+        }
+    }
 
     #[test]
     fn every_request_is_counted_once_and_the_seed_replays(c in config()) {

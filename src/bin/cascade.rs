@@ -5,6 +5,7 @@
 
 use std::process::ExitCode;
 
+use resilience_playground::library_config::resilience4j_run::apply_yaml;
 use resilience_playground::resilience::ParamError;
 use resilience_playground::sim::experiments;
 use resilience_playground::sim::model::{run, Abandon, ConfigFile, HistoryBulkhead, SimConfig};
@@ -62,7 +63,7 @@ fn load_config(path: &str) -> Result<ConfigFile, String> {
 
 const USAGE: &str = "\
 usage: cascade [--scenario LIST] [--preset LIST] [--config FILE.json] [--set key=value]...
-               [--no-drain] [--json]
+               [--resilience4j FILE.yml] [--no-drain] [--json]
        cascade --experiment contention [--set key=value]... [--json]   (see its --help)
 
 Runs the lesson's cascade: 100 requests/s for 12 s into 32 workers; inventory takes 40 ms,
@@ -73,8 +74,18 @@ circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
   --preset LIST     comma-separated presets: none timeout cb bulkhead story-none
                     story-bulkhead cb-like-table saturday ex1-budget ex2-business-errors
                     ex3-retry-layers northwind-shared northwind-separate
+                    (these two with lesson 000's semantics) northwind-as-written-shared
+                    northwind-as-written-separate northwind-as-meant-shared
+                    northwind-as-meant-separate (Resilience4j's semantics)
   --config FILE     a whole configuration as JSON: flat (the fields of CascadeConfig) or
                     grouped (run, traffic, gateway, service, routes, dependencies)
+  --resilience4j FILE.yml
+                    a Spring Boot `resilience4j:` block (circuitbreaker, retry, bulkhead,
+                    timelimiter instances): lesson 004's annotated reserveStock runs with
+                    the `inventoryReservation` instances under Resilience4j's semantics, on
+                    each preset given (default: northwind-as-written-separate); a bulkhead
+                    `orderHistoryLookup` gives order history its own. What is not simulated
+                    is printed as a notice on stderr
   --set KEY=VALUE   override a parameter (repeatable; the keys are below)
   --no-drain        stop at the end of `duration`; requests left are counted as unfinished
                     (default: drain, as the lesson's code does)
@@ -112,6 +123,8 @@ fn usage() -> String {
 
 struct Args {
     sources: Vec<Source>,
+    /// `--resilience4j FILE.yml`: its path and text.
+    resilience4j: Option<(String, String)>,
     explicit: bool,
     sets: Vec<(String, String)>,
     drain: bool,
@@ -122,6 +135,7 @@ struct Args {
 fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut out = Args {
         sources: Vec::new(),
+        resilience4j: None,
         explicit: false,
         sets: Vec::new(),
         drain: true,
@@ -186,6 +200,13 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                     config: Box::new(config),
                 });
             }
+            "--resilience4j" => {
+                let path = value("--resilience4j")?;
+                let text = std::fs::read_to_string(&path).map_err(|e| {
+                    format!("--resilience4j {path}: cannot read the file ({e}) (allowed: a readable YAML file)")
+                })?;
+                out.resilience4j = Some((path, text));
+            }
             "--set" => {
                 let kv = value("--set")?;
                 let Some((k, v)) = kv.split_once('=') else {
@@ -195,13 +216,15 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             }
             _ => {
                 return Err(format!(
-                "unknown argument '{arg}' (allowed: --scenario, --preset, --config, --set, --no-drain, --json, --help)"
+                "unknown argument '{arg}' (allowed: --scenario, --preset, --config, --resilience4j, --set, --no-drain, --json, --help)"
             ))
             }
         }
         i += 1;
     }
-    if !out.explicit {
+    if !out.explicit && out.resilience4j.is_some() {
+        out.sources = vec![Source::Preset(Preset::NorthwindAsWrittenSeparate)];
+    } else if !out.explicit {
         out.sources = Scenario::ALL
             .iter()
             .map(|&s| Source::Preset(Preset::Lesson(s)))
@@ -227,10 +250,19 @@ fn describe(e: &ParamError, key: &str) -> String {
 /// The label and the grouped config of one line of output, overrides applied.
 fn config_for(s: &Source, args: &Args) -> Result<(String, SimConfig), String> {
     let mut file = s.config();
+    let mut label = None;
     match &mut file {
         ConfigFile::Flat(c) => {
             if !args.drain {
                 c.drain = false;
+            }
+            if let Some((path, text)) = &args.resilience4j {
+                let notices =
+                    apply_yaml(text, c).map_err(|n| format!("--resilience4j {path}: {n}"))?;
+                for n in notices {
+                    eprintln!("cascade: --resilience4j {path}: notice: {n}");
+                }
+                label = Some(format!("{} with {path}", s.key()));
             }
             for (k, v) in &args.sets {
                 let applied = apply_set(c, k, v).map_err(|e| describe(&e, k))?;
@@ -243,6 +275,11 @@ fn config_for(s: &Source, args: &Args) -> Result<(String, SimConfig), String> {
             if !args.drain {
                 c.run.drain = false;
             }
+            if let Some((path, _)) = &args.resilience4j {
+                return Err(format!(
+                    "--resilience4j {path}: applies to presets and flat configs (allowed: a grouped config file runs as written)"
+                ));
+            }
             if let Some((k, _)) = args.sets.first() {
                 return Err(format!(
                     "--set {k}: applies to presets and flat configs (allowed: a grouped config file runs as written)"
@@ -250,7 +287,7 @@ fn config_for(s: &Source, args: &Args) -> Result<(String, SimConfig), String> {
             }
         }
     }
-    let label = s.label(&file);
+    let label = label.unwrap_or_else(|| s.label(&file));
     let c = file.into_sim();
     c.validate()
         .map_err(|e| format!("{} (scenario {})", e, s.key()))?;
@@ -382,7 +419,47 @@ fn json_line(s: &Source, cfg: &SimConfig, t: &Trace) -> String {
         })
         .collect();
     line.insert("routes".into(), routes.into());
+    if cfg
+        .dependencies
+        .first()
+        .is_some_and(|d| d.stack.is_resilience4j())
+    {
+        resilience4j_figures(&mut line, t);
+    }
     serde_json::Value::Object(line).to_string()
+}
+
+/// What a `resilience4j` run adds to its line: the stack, the longest request (end to end and
+/// in service) and the breaker's transitions in the first 60 s.
+fn resilience4j_figures(line: &mut serde_json::Map<String, serde_json::Value>, t: &Trace) {
+    let longest = |h: &resilience_playground::sim::trace::HistogramsByOutcome| {
+        h.values()
+            .filter_map(|h| h.buckets().last().map(|b| b.0))
+            .max()
+            .map(|m| m as f64 / 1_000.0)
+    };
+    line.insert("stack".into(), "resilience4j".into());
+    line.insert(
+        "e2e_max_ms".into(),
+        serde_json::json!(longest(&t.end_to_end_histograms)),
+    );
+    line.insert(
+        "service_max_ms".into(),
+        serde_json::json!(longest(&t.service_histograms)),
+    );
+    let transitions: Vec<serde_json::Value> = t
+        .transitions
+        .iter()
+        .filter(|c| c.at <= 60_000_000)
+        .map(|c| {
+            serde_json::json!({
+                "at_ms": c.at as f64 / 1_000.0,
+                "from": format!("{:?}", c.from),
+                "to": format!("{:?}", c.to),
+            })
+        })
+        .collect();
+    line.insert("transitions_60s".into(), transitions.into());
 }
 
 fn main() -> ExitCode {

@@ -533,7 +533,15 @@ impl Exercise for Northwind {
              accepts the order as provisional, to be confirmed later. Inventory's database \
              turns slow, not down: reservations that took {healthy} now take {slow}, and still \
              succeed eventually.\n\
-             (a) How long can one reservation take, at worst, before the fallback answers?\n\
+             The client is lesson 004's: Spring Boot applies its four annotations as \
+             Retry ( CircuitBreaker ( TimeLimiter ( Bulkhead ( call ) ) ) ), whatever order \
+             they are written in; `fallbackMethod` sits on @CircuitBreaker; retry-exceptions \
+             lists only TransientInventoryException; the multiplier is set but \
+             enable-exponential-backoff is not.\n\
+             (a) As written, with the breaker closed and a bulkhead permit free, how long can \
+             one reservation take, at worst, before the fallback answers? And with the two \
+             fixes the lesson's own sum assumes (the fallback on @Retry, TimeoutException \
+             retried, the backoff enabled)?\n\
              (b) {rate} orders a minute arrive; inventory is slow from minute {from} to minute \
              {until}, and every order in that time ends provisional. How many provisional orders \
              are there at the peak?\n\
@@ -592,10 +600,31 @@ impl Exercise for Northwind {
             .backlog
             .drained_at
             .map_or(f64::INFINITY, |t| (t - until) as f64 / MINUTE as f64);
+        let as_written = self.time_limit as f64 / SECOND as f64;
         let mut parts = vec![
             Part::numeric(
-                "a",
-                "Worst-case time before the fallback answers, in seconds?".to_string(),
+                "a1",
+                "As written: worst-case time before the fallback answers, in seconds?".to_string(),
+                Answer::two_sided(
+                    as_written,
+                    Tolerance::Relative(0.03),
+                    "s",
+                    "Follow the first attempt's timeout outwards: which aspect meets it first, \
+                     and what does the outer Retry then see?",
+                    "The fallback on @CircuitBreaker turns the timeout into a normal result \
+                     inside Retry, so there is no second attempt (and TimeoutException is not \
+                     on the whitelist anyway).",
+                )
+                .on_misreading(
+                    run.worst_case.total as f64 / SECOND as f64,
+                    "That is the lesson's sum, which needs the fallback on @Retry and the \
+                     timeout retried: as written, Retry never sees the failure.",
+                ),
+            ),
+            Part::numeric(
+                "a2",
+                "With the two fixes: worst-case time before the fallback answers, in seconds?"
+                    .to_string(),
                 Answer::two_sided(
                     run.worst_case.total as f64 / SECOND as f64,
                     Tolerance::Relative(0.03),
@@ -752,12 +781,22 @@ impl Exercise for Northwind {
             _ => String::new(),
         };
         format!(
-            "(a) Add up the worst case: every attempt runs until the time limiter cuts it, and \
-             every wait is as long as the backoff allows: {pieces} = {total}. Stepping one \
-             request through the retry machine against an inventory answering in {slow} gives \
-             the same: {attempts} attempts cut at {limit}, giving up after {stepped}. A healthy inventory \
-             answers in {healthy} on the first attempt. Whoever calls the order service must be \
-             ready to wait {total}, or the settings must shrink.\n\
+            "(a) As written, the worst case is one attempt: {limit}. Spring Boot orders the \
+             aspects by their precedence, not by the order of the annotations, so the call runs \
+             as Retry ( CircuitBreaker ( TimeLimiter ( Bulkhead ( call ) ) ) ). The time \
+             limiter completes the attempt with a TimeoutException at {limit}; the breaker's \
+             advice records it and its fallbackMethod answers PendingRetryAsync at once. Retry, \
+             outside, sees a normal result and never retries; TimeoutException is not in \
+             retry-exceptions either, and without enable-exponential-backoff the multiplier \
+             would not be read. (A full bulkhead adds its wait before the attempt starts.) \
+             The lesson's figure is what two fixes give: the fallback moved to @Retry and \
+             TimeoutException retried, with the backoff enabled: every attempt runs until the \
+             time limiter cuts it, and every wait is as long as the backoff allows: {pieces} = \
+             {total}. Stepping one request through the retry machine against an inventory \
+             answering in {slow} gives the same: {attempts} attempts cut at {limit}, giving up \
+             after {stepped}. A healthy inventory answers in {healthy} on the first attempt. \
+             Whoever calls the order service must be ready to wait {total} once the fixes are \
+             in, or the settings must shrink.\n\
              (b) Orders arrive at {rate} a minute for {sick} of slowness: {became} become \
              provisional, and the backlog peaks at {peak}.\n\
              (c) {job} With no job, the backlog is {nojob}.\n\
@@ -781,7 +820,9 @@ impl Exercise for Northwind {
              and lookups, needing {lookup_threads} threads on average, keep succeeding: \
              {separate:.0}%.{history}",
             pieces = pieces.join(" + "),
-            wanted = crate::exercises::number::plain(self.pool.threads_wanted(self.slow_latency).round()),
+            wanted = crate::exercises::number::plain(
+                self.pool.threads_wanted(self.slow_latency).round()
+            ),
             reservations = crate::exercises::number::plain(self.pool.reservations_per_sec),
             lookups = crate::exercises::number::plain(self.pool.history_per_sec),
             lookup = fmt_ms(self.pool.history_latency),
@@ -793,7 +834,10 @@ impl Exercise for Northwind {
             shared = self.pool.shared_success(self.slow_latency) * 100.0,
             bulkhead = self.pool.reservation_bulkhead,
             lookup_threads = crate::exercises::number::plain(
-                (self.pool.history_per_sec * self.pool.history_latency as f64 / SECOND as f64 * 10.0).round() / 10.0
+                (self.pool.history_per_sec * self.pool.history_latency as f64 / SECOND as f64
+                    * 10.0)
+                    .round()
+                    / 10.0
             ),
             separate = self.pool.separate_success() * 100.0,
             total = fmt_ms(w.total),
@@ -942,7 +986,10 @@ mod tests {
         let run = e.run().unwrap();
         let parts = e.parts_for(&run);
         let v = |id: &str, x: f64| check_part(&parts, id, x).unwrap();
-        assert!(v("a", 6.6).correct);
+        assert!(v("a1", 2.0).correct);
+        assert!(v("a2", 6.6).correct);
+        // The lesson's sum is a slip for the configuration as written.
+        assert!(v("a1", 6.6).hint.unwrap().contains("@Retry"));
         assert!(v("b", 1_200.0).correct);
         assert!(v("c1", 6.0).correct);
         assert!(v("c2", 1_200.0).correct);
@@ -950,9 +997,11 @@ mod tests {
         assert!(v("e1", 0.0).correct);
         assert!(v("e2", 100.0).correct);
         for (id, wrong) in [
-            ("a", 24.6),
-            ("a", 6.0),
-            ("a", 8.0),
+            ("a1", 6.0),
+            ("a1", 8.0),
+            ("a2", 24.6),
+            ("a2", 6.0),
+            ("a2", 8.0),
             ("b", 600.0),
             ("c1", 12.0),
             ("c1", 2.0),
@@ -966,7 +1015,7 @@ mod tests {
             assert!(!verdict.hint.unwrap().is_empty());
         }
         // Every attempt waiting for the full 8 s is a slip with its own hint.
-        assert!(v("a", 24.0).hint.unwrap().contains("time limiter cuts"));
+        assert!(v("a2", 24.0).hint.unwrap().contains("time limiter cuts"));
         let filled = Northwind {
             order_history: BulkheadHook {
                 shared_success: Some(0.12),
@@ -992,6 +1041,10 @@ mod tests {
         let s = e.solution_for(&run);
         assert!(
             s.contains("2 s + 200 ms + 2 s + 400 ms + 2 s = 6.6 s"),
+            "{s}"
+        );
+        assert!(
+            s.contains("worst case is one attempt: 2 s") && s.contains("never retries"),
             "{s}"
         );
         assert!(s.contains("never empty"));

@@ -2,3 +2,4 @@
 //! that a student can paste the settings of their own service and watch them run.
 
 pub mod resilience4j;
+pub mod resilience4j_run;

@@ -7,8 +7,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::resilience::{
-    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, LoadShedConfig, RetryBudgetConfig,
-    RetryPolicy,
+    BreakerConfig, BulkheadConfig, HalfOpenRule, HedgeDelay, HedgePolicy, Jitter, LoadShedConfig,
+    RetryBudgetConfig, RetryPolicy,
 };
 use crate::sim::latency::Micros;
 use crate::sim::model::{CascadeConfig, HedgeConfig};
@@ -143,14 +143,28 @@ impl Patterns {
 pub fn with_every_pattern(cfg: &CascadeConfig) -> CascadeConfig {
     let mut full = cfg.clone();
     full.timeout.get_or_insert(300_000);
+    full.load_shed
+        .get_or_insert_with(LoadShedConfig::lesson_000);
+    if cfg.resilience4j.is_some() {
+        // Resilience4j's stack has no retry budget and no hedge, and its waits no jitter.
+        full.retry.get_or_insert(RetryPolicy {
+            jitter: Jitter::None,
+            ..RetryPolicy::northwind()
+        });
+        full.breaker.get_or_insert_with(|| BreakerConfig {
+            half_open_rule: HalfOpenRule::RateOverPermitted,
+            ..BreakerConfig::cascade_sim()
+        });
+        full.bulkhead
+            .get_or_insert_with(BulkheadConfig::cascade_sim);
+        return full;
+    }
     full.retry.get_or_insert_with(RetryPolicy::lesson_000);
     full.retry_budget
         .get_or_insert_with(RetryBudgetConfig::lesson_000);
     full.breaker.get_or_insert_with(BreakerConfig::cascade_sim);
     full.bulkhead
         .get_or_insert_with(BulkheadConfig::cascade_sim);
-    full.load_shed
-        .get_or_insert_with(LoadShedConfig::lesson_000);
     full.hedge.get_or_insert_with(|| HedgeConfig {
         policy: HedgePolicy::lesson_000(),
         idempotency_key: true,
@@ -734,7 +748,13 @@ mod tests {
         for preset in Preset::ALL {
             let cfg = preset.config();
             let full = with_every_pattern(&cfg);
-            assert!(Pattern::ALL.iter().all(|p| p.is_on(&full)), "{preset:?}");
+            let outside_resilience4j = [Pattern::RetryBudget, Pattern::Hedge];
+            let on_for =
+                |p: &Pattern| cfg.resilience4j.is_none() || !outside_resilience4j.contains(p);
+            assert!(
+                Pattern::ALL.iter().all(|p| p.is_on(&full) == on_for(p)),
+                "{preset:?}"
+            );
             assert_eq!(with_patterns(&full, Patterns::of(&cfg)), cfg, "{preset:?}");
             full.validate().unwrap();
         }

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use super::knobs::{knob, with_every_pattern, with_patterns, Pattern, Patterns};
 use super::latency::{Finished, LatencyKind};
 use super::replay::{breaker_bands, shown_outcomes, span, Band};
+use crate::library_config::resilience4j_run::apply_yaml;
 use crate::resilience::Window;
 use crate::sim::latency::Micros;
 use crate::sim::model::{run, CascadeConfig};
@@ -165,6 +166,8 @@ pub enum Action {
     SetProjector(bool),
     /// Sets the lesson table's breaker window (seconds, 0.5..=30).
     SetTableWindow(f64),
+    /// Runs a pasted `resilience4j:` YAML block on the current scenario.
+    PasteResilience4j(String),
 }
 
 /// Breaker windows the lesson table's slider offers, in seconds.
@@ -230,7 +233,24 @@ impl Page {
     }
 
     /// The page after `action`.
-    pub fn apply(mut self, action: Action) -> Page {
+    pub fn apply(self, action: Action) -> Page {
+        let tunes = matches!(
+            action,
+            Action::SetKnob(..) | Action::SetKnobText(..) | Action::SetPattern(..)
+        );
+        let before = (tunes && self.run.is_ok()).then(|| (self.full.clone(), self.patterns));
+        let mut page = self.apply_now(action);
+        // A setting the config refuses (a hedge on a Resilience4j stack, ...) leaves the run
+        // as it was and says why.
+        if let (Some((full, patterns)), Err(e)) = (before, page.run.as_ref()) {
+            page.notice = Some(format!("{e}; the setting is unchanged."));
+            (page.full, page.patterns) = (full, patterns);
+            page.rerun();
+        }
+        page
+    }
+
+    fn apply_now(mut self, action: Action) -> Page {
         match action {
             Action::SetKnob(key, value) => match knob(key) {
                 Some(k) => {
@@ -244,6 +264,15 @@ impl Page {
                     .err()
                     .map(|e| format!("{e}; the setting is unchanged."));
                 self.rerun();
+            }
+            Action::SetPattern(p, true)
+                if self.full.resilience4j.is_some()
+                    && matches!(p, Pattern::Hedge | Pattern::RetryBudget) =>
+            {
+                self.notice = Some(format!(
+                    "{} is not one of Resilience4j's aspects (stack=resilience4j); it stays off.",
+                    p.label()
+                ));
             }
             Action::SetPattern(p, on) => {
                 self.patterns.set(p, on);
@@ -303,6 +332,7 @@ impl Page {
                     }
                 }
             }
+            Action::PasteResilience4j(text) => self.paste_resilience4j(&text),
             Action::SetLatency(kind) => self.latency = kind,
             Action::SetDark(on) => self.dark = on,
             Action::SetProjector(on) => self.projector = on,
@@ -325,6 +355,33 @@ impl Page {
             }
         }
         self
+    }
+}
+
+impl Page {
+    /// The pasted settings on the current config: run, with their notices as the page's
+    /// notice; or, when they cannot run, the setting unchanged and the reason.
+    fn paste_resilience4j(&mut self, text: &str) {
+        let mut cfg = self.config();
+        match apply_yaml(text, &mut cfg) {
+            Ok(notices) => {
+                self.full = with_every_pattern(&cfg);
+                self.patterns = Patterns::of(&cfg);
+                let read = "Resilience4j configuration running (Resilience4j's semantics).";
+                self.notice = Some(if notices.is_empty() {
+                    read.to_string()
+                } else {
+                    let list: Vec<String> = notices.iter().map(ToString::to_string).collect();
+                    format!("{read} Not used as written: {}.", list.join("; "))
+                });
+                self.rerun();
+            }
+            Err(e) => {
+                self.notice = Some(format!(
+                    "Resilience4j configuration: {e}; the setting is unchanged."
+                ));
+            }
+        }
     }
 }
 
@@ -354,6 +411,57 @@ mod tests {
 
     fn trace(p: &Page) -> &Trace {
         &p.run.as_ref().unwrap().trace
+    }
+
+    const LESSON_YAML: &str = include_str!("../../tests/fixtures/northwind-resilience4j.yml");
+
+    #[test]
+    fn a_pattern_a_resilience4j_stack_refuses_leaves_the_run_and_says_why() {
+        let page = Page::new(Preset::NorthwindAsWrittenShared, false);
+        let before = trace(&page).clone();
+        for action in [
+            Action::SetPattern(Pattern::Hedge, true),
+            Action::SetPattern(Pattern::RetryBudget, true),
+            Action::SetKnobText("jitter", "full".to_string()),
+        ] {
+            let after = page.clone().apply(action.clone());
+            assert_eq!(trace(&after), &before, "{action:?}");
+            let notice = after.notice.unwrap();
+            assert!(notice.contains("stack=resilience4j"), "{notice}");
+        }
+    }
+
+    #[test]
+    fn pasting_the_lessons_yaml_runs_the_as_written_separate_preset() {
+        let pasted = Page::new(Preset::NorthwindShared, false)
+            .apply(Action::PasteResilience4j(LESSON_YAML.to_string()));
+        let preset = Page::new(Preset::NorthwindAsWrittenSeparate, false);
+        assert_eq!(trace(&pasted), trace(&preset));
+        assert!(pasted
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("Resilience4j's semantics"));
+        // A value out of range is named by its path, and nothing changes.
+        let before = Page::new(Preset::NorthwindShared, false);
+        let bad = LESSON_YAML.replace("max-attempts: 3", "max-attempts: 50");
+        let after = before.clone().apply(Action::PasteResilience4j(bad));
+        assert_eq!(trace(&after), trace(&before));
+        let notice = after.notice.unwrap();
+        assert!(
+            notice.contains("retry.instances.inventoryReservation.max-attempts"),
+            "{notice}"
+        );
+        // A bad value the reader replaces by the default runs, and the notice names it.
+        let odd = LESSON_YAML.replace("failure-rate-threshold: 50", "failure-rate-threshold: 0");
+        let after = before.clone().apply(Action::PasteResilience4j(odd));
+        assert_eq!(trace(&after), trace(&preset));
+        let notice = after.notice.unwrap();
+        assert!(notice.contains("failure-rate-threshold"), "{notice}");
+        let after = before
+            .clone()
+            .apply(Action::PasteResilience4j("{".to_string()));
+        assert!(after.notice.unwrap().contains("not valid YAML"));
     }
 
     #[test]

@@ -523,6 +523,18 @@ impl CircuitBreaker {
         }
     }
 
+    /// Gives back an admitted call's place without a result (Resilience4j's
+    /// `releasePermission`, for an exception its ignore list names): a half-open trial slot
+    /// of the current period is free again; a call admitted while closed leaves nothing to undo.
+    pub fn release(&mut self, admission: Admission) {
+        if self.state == BreakerState::HalfOpen
+            && admission == (Admission::Probe { epoch: self.epoch })
+        {
+            self.probes_in_flight = self.probes_in_flight.saturating_sub(1);
+            self.trials.admitted = self.trials.admitted.saturating_sub(1);
+        }
+    }
+
     /// Counts one result under [`HalfOpenRule::RateOverPermitted`] and, once every permitted
     /// trial has answered, closes or reopens. As in Resilience4j, a result is judged by the state
     /// it arrives in: one from a call admitted before the circuit opened counts as a trial result.
@@ -1509,5 +1521,22 @@ mod resilience4j_half_open_tests {
                 calls: 5
             }
         );
+    }
+
+    #[test]
+    fn resilience4j_half_open_release_frees_the_trial_slot_without_judging() {
+        let mut cb = opened_resilience4j();
+        let admitted: Vec<_> = (0..5)
+            .map(|_| cb.try_acquire(31 * SECOND).unwrap())
+            .collect();
+        assert!(cb.try_acquire(31 * SECOND).is_err());
+        // An ignored exception: no result, the slot is given back and a sixth call may go.
+        cb.release(admitted[0]);
+        assert_eq!(cb.state(), HalfOpen);
+        let sixth = cb.try_acquire(31 * SECOND + MS).unwrap();
+        for (i, a) in admitted.iter().skip(1).chain([&sixth]).enumerate() {
+            cb.record(31 * SECOND + (2 + i as u64) * MS, *a, Success, MS);
+        }
+        assert_eq!(cb.state(), Closed);
     }
 }

@@ -3,9 +3,12 @@
 
 use super::latency::Micros;
 use super::model::{
-    Abandon, CapacityConfig, CascadeConfig, GatewayConfig, HistoryBulkhead, SidecarConfig,
+    Abandon, CapacityConfig, CascadeConfig, GatewayConfig, HistoryBulkhead, Resilience4jStack,
+    SidecarConfig,
 };
-use crate::resilience::{BreakerConfig, BulkheadConfig, FallbackPolicy, RetryPolicy, Window};
+use crate::resilience::{
+    BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule, RetryPolicy, Window,
+};
 
 pub use super::params::{apply_set, parse_int, parse_time, Applied, JITTER_NAMES, SET_KEYS};
 
@@ -132,11 +135,21 @@ pub enum Preset {
     /// The lesson's timeout and breaker with a 1 s window, so the breaker opens about as soon
     /// as the printed table says.
     CbLikeTable,
+    /// Lesson 004 as Resilience4j runs its YAML and annotations as written, one bulkhead
+    /// shared with order history.
+    NorthwindAsWrittenShared,
+    /// Lesson 004 as written, under Resilience4j, with separate bulkheads of 20.
+    NorthwindAsWrittenSeparate,
+    /// Lesson 004 as its text means it (fallback on `@Retry`, `TimeoutException` retried,
+    /// exponential backoff enabled), under Resilience4j, one shared bulkhead.
+    NorthwindAsMeantShared,
+    /// Lesson 004 as meant, under Resilience4j, with separate bulkheads of 20.
+    NorthwindAsMeantSeparate,
 }
 
 impl Preset {
     /// Every preset, in the order a list shows them.
-    pub const ALL: [Preset; 16] = [
+    pub const ALL: [Preset; 20] = [
         Preset::Lesson(Scenario::None),
         Preset::Lesson(Scenario::Timeout),
         Preset::Lesson(Scenario::Cb),
@@ -153,6 +166,10 @@ impl Preset {
         Preset::RetryStorm,
         Preset::SaturdayStorm,
         Preset::Ex3RetryLayersCapacity,
+        Preset::NorthwindAsWrittenShared,
+        Preset::NorthwindAsWrittenSeparate,
+        Preset::NorthwindAsMeantShared,
+        Preset::NorthwindAsMeantSeparate,
     ];
 
     /// The preset the playground opens on: the story from its start, the cascade with no
@@ -175,6 +192,10 @@ impl Preset {
             Preset::StoryNone => "story-none",
             Preset::StoryBulkhead => "story-bulkhead",
             Preset::CbLikeTable => "cb-like-table",
+            Preset::NorthwindAsWrittenShared => "northwind-as-written-shared",
+            Preset::NorthwindAsWrittenSeparate => "northwind-as-written-separate",
+            Preset::NorthwindAsMeantShared => "northwind-as-meant-shared",
+            Preset::NorthwindAsMeantSeparate => "northwind-as-meant-separate",
         }
     }
 
@@ -191,8 +212,22 @@ impl Preset {
             Preset::Ex3RetryLayers => {
                 "Exercise 3: retries in three layers against a dead inventory"
             }
-            Preset::NorthwindShared => "Northwind: one bulkhead shared with order history",
-            Preset::NorthwindSeparate => "Northwind: separate bulkheads of 20",
+            Preset::NorthwindShared => {
+                "Northwind (lesson 000's semantics): one bulkhead shared with order history"
+            }
+            Preset::NorthwindSeparate => "Northwind (lesson 000's semantics): separate bulkheads",
+            Preset::NorthwindAsWrittenShared => {
+                "Northwind under Resilience4j, as written: one shared bulkhead"
+            }
+            Preset::NorthwindAsWrittenSeparate => {
+                "Northwind under Resilience4j, as written: separate bulkheads"
+            }
+            Preset::NorthwindAsMeantShared => {
+                "Northwind under Resilience4j, as meant: one shared bulkhead"
+            }
+            Preset::NorthwindAsMeantSeparate => {
+                "Northwind under Resilience4j, as meant: separate bulkheads"
+            }
             Preset::RetryStorm => "Retry storm: a 2 s slowdown that never ends",
             Preset::SaturdayStorm => "Saturday with a finite inventory: no relief at failover",
             Preset::Ex3RetryLayersCapacity => {
@@ -260,9 +295,22 @@ impl Preset {
                 ..Scenario::None.config()
             },
             Preset::NorthwindShared => northwind(HistoryBulkhead::Shared),
-            Preset::NorthwindSeparate => northwind(HistoryBulkhead::Own(
-                BulkheadConfig::northwind_order_history(),
-            )),
+            Preset::NorthwindSeparate => northwind(separate_history()),
+            Preset::NorthwindAsWrittenShared => northwind_resilience4j(
+                HistoryBulkhead::Shared,
+                Resilience4jStack::lesson_004_as_written(),
+            ),
+            Preset::NorthwindAsWrittenSeparate => northwind_resilience4j(
+                separate_history(),
+                Resilience4jStack::lesson_004_as_written(),
+            ),
+            Preset::NorthwindAsMeantShared => northwind_resilience4j(
+                HistoryBulkhead::Shared,
+                Resilience4jStack::lesson_004_as_meant(),
+            ),
+            Preset::NorthwindAsMeantSeparate => {
+                northwind_resilience4j(separate_history(), Resilience4jStack::lesson_004_as_meant())
+            }
             Preset::RetryStorm => retry_storm(),
             Preset::SaturdayStorm => CascadeConfig {
                 duration: 120 * SECOND,
@@ -384,6 +432,23 @@ fn northwind(history: HistoryBulkhead) -> CascadeConfig {
         seed: 5,
         ..CascadeConfig::default()
     }
+}
+
+fn separate_history() -> HistoryBulkhead {
+    HistoryBulkhead::Own(BulkheadConfig::northwind_order_history())
+}
+
+/// The Northwind incident through Resilience4j's stack: the lesson's values, its half-open
+/// rule, its slow-call defaults (60 s at 100%: inert behind a 2 s time limiter) and `settings`.
+fn northwind_resilience4j(history: HistoryBulkhead, settings: Resilience4jStack) -> CascadeConfig {
+    let mut cfg = northwind(history);
+    cfg.breaker = Some(BreakerConfig {
+        slow_call_threshold: Some(60 * SECOND),
+        half_open_rule: HalfOpenRule::RateOverPermitted,
+        ..BreakerConfig::northwind()
+    });
+    cfg.resilience4j = Some(settings);
+    cfg
 }
 
 #[cfg(test)]

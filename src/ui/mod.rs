@@ -17,6 +17,7 @@ mod palette;
 mod playback;
 mod pool;
 mod regions;
+mod resilience4j_paste;
 mod share;
 mod state;
 mod state_diagram;

@@ -14,6 +14,7 @@ use super::lesson_table::LessonTable;
 use super::load_chart::LoadChart;
 use super::metastability::MetastabilityView;
 use super::pool::PoolSlots;
+use super::resilience4j_paste::Resilience4jPaste;
 use super::state_diagram::StateDiagram;
 use super::timeline::Timeline;
 use super::topology::Topology;
@@ -43,6 +44,7 @@ pub fn controls(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> Html
                 <p class="notice" role="alert" id={ids.id("page-notice")}>{ text }</p>
             }
             <KnobPanel full={page.full.clone()} patterns={page.patterns} on_action={dispatch.clone()} />
+            <Resilience4jPaste on_action={dispatch.clone()} />
         </Drawer>
     };
     region(ids, "controls", "controls", "Controls", body)

@@ -312,6 +312,15 @@ impl SimConfig {
             dep.validate()
                 .map_err(|e| dependency_error(index, &dep.name, e))?;
         }
+        let resilience4j = self.dependencies.iter().any(|d| d.stack.is_resilience4j());
+        if resilience4j && self.service.request_budget.is_some() {
+            return Err(ParamError {
+                field: "request_budget",
+                range: "off with stack=resilience4j (Resilience4j has no request budget)"
+                    .to_string(),
+                value: "set".to_string(),
+            });
+        }
         Ok(())
     }
 }

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::resilience4j::Resilience4jStack;
 use super::{HOUR, SECOND};
 use crate::resilience::{
     BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, Hedger, Jitter, ParamError,
@@ -149,6 +150,16 @@ impl LayerKind {
         LayerKind::Sidecar,
         LayerKind::Hedge,
     ];
+
+    /// Spring Boot's default aspect order for Resilience4j, outside in: Retry ->
+    /// CircuitBreaker -> (RateLimiter, not simulated) -> TimeLimiter -> Bulkhead -> the call.
+    /// Every attempt passes the breaker and takes a permit of its own.
+    pub const RESILIENCE4J: [LayerKind; 4] = [
+        LayerKind::Retry,
+        LayerKind::Breaker,
+        LayerKind::Timeout,
+        LayerKind::Bulkhead,
+    ];
 }
 
 fn lesson_000_order() -> Vec<LayerKind> {
@@ -160,10 +171,14 @@ fn lesson_000_order() -> Vec<LayerKind> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StackConfig {
-    /// The layers outside in. Lesson 000's order is the default, and the only one the
-    /// simulator runs so far: other libraries' orders are a configuration to come.
+    /// The layers outside in: [`LayerKind::LESSON_000`] (the default) or
+    /// [`LayerKind::RESILIENCE4J`], which runs with the `resilience4j` settings.
     #[serde(default = "lesson_000_order")]
     pub order: Vec<LayerKind>,
+    /// The `resilience4j` profile's own settings (with that order only; `None` there means
+    /// lesson 004 as written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resilience4j: Option<Resilience4jStack>,
     /// Its bulkhead, if any.
     #[serde(default)]
     pub bulkhead: Option<BulkheadConfig>,
@@ -197,6 +212,7 @@ impl Default for StackConfig {
     fn default() -> Self {
         StackConfig {
             order: lesson_000_order(),
+            resilience4j: None,
             bulkhead: None,
             breaker: None,
             business_errors_trip_breaker: false,
@@ -355,13 +371,21 @@ impl StackConfig {
     /// Checks the order and every layer that is on, naming a parameter by its `--set` key
     /// where the layer's own name for it differs (`probes`, `retry_base`, ...).
     pub fn validate(&self) -> Result<(), ParamError> {
-        if self.order != LayerKind::LESSON_000 {
+        if self.order == LayerKind::RESILIENCE4J {
+            self.validate_resilience4j()?;
+        } else if self.order != LayerKind::LESSON_000 {
             return Err(ParamError {
                 field: "stack_order",
-                range: "lesson 000's order: bulkhead, breaker, retry, timeout, sidecar, hedge \
-                        (other orders are not simulated yet)"
+                range: "lesson 000's order (bulkhead, breaker, retry, timeout, sidecar, hedge) \
+                        or Resilience4j's (retry, breaker, timeout, bulkhead)"
                     .to_string(),
                 value: format!("{:?}", self.order),
+            });
+        } else if self.resilience4j.is_some() {
+            return Err(ParamError {
+                field: "resilience4j",
+                range: "only with Resilience4j's order (stack=resilience4j)".to_string(),
+                value: "set".to_string(),
             });
         }
         if let Some(t) = self.timeout {
@@ -395,6 +419,50 @@ impl StackConfig {
     }
 }
 
+impl StackConfig {
+    /// True when the stack runs Resilience4j's semantics.
+    pub fn is_resilience4j(&self) -> bool {
+        self.order == LayerKind::RESILIENCE4J
+    }
+
+    /// The layers Resilience4j's stack has no place for are off, its settings in range, and
+    /// its retry waits without jitter.
+    fn validate_resilience4j(&self) -> Result<(), ParamError> {
+        let outside = |field: &'static str| ParamError {
+            field,
+            range: "off with stack=resilience4j (not one of its aspects)".to_string(),
+            value: "on".to_string(),
+        };
+        if self.sidecar.is_some() {
+            return Err(outside("sidecar_retries"));
+        }
+        if self.hedge.is_some() {
+            return Err(outside("hedge"));
+        }
+        if self.retry_budget.is_some() {
+            return Err(outside("retry_budget_ratio"));
+        }
+        if self.business_errors_trip_breaker {
+            return Err(ParamError {
+                field: "business_errors_trip_breaker",
+                range: "off with stack=resilience4j (its breaker's own lists decide)".to_string(),
+                value: "true".to_string(),
+            });
+        }
+        if self.retry.is_some_and(|r| r.jitter != Jitter::None) {
+            return Err(ParamError {
+                field: "jitter",
+                range: "none with stack=resilience4j (its randomized wait is not simulated)"
+                    .to_string(),
+                value: "set".to_string(),
+            });
+        }
+        self.resilience4j
+            .as_ref()
+            .map_or(Ok(()), Resilience4jStack::validate)
+    }
+}
+
 impl DependencyConfig {
     /// Checks its name, its fault schedule and its stack.
     pub fn validate(&self) -> Result<(), ParamError> {
@@ -409,6 +477,15 @@ impl DependencyConfig {
         self.stack.validate()?;
         if let Some(c) = &self.capacity {
             c.validate()?;
+            if self.stack.is_resilience4j() {
+                return Err(ParamError {
+                    field: "capacity",
+                    range: "off with stack=resilience4j (a Resilience4j stack in front of a \
+                            dependency with a capacity is not simulated yet)"
+                        .to_string(),
+                    value: c.slots.to_string(),
+                });
+            }
         }
         Ok(())
     }

@@ -28,6 +28,9 @@ pub(super) enum Event {
     CallDone(Id),
     /// The backoff before a library retry is over.
     RetryCall(Id),
+    /// A call its caller stopped waiting for (Resilience4j's time limiter) answers at last and
+    /// gives back its permit of dependency `n`'s bulkhead.
+    PermitFreed(usize),
     /// The backoff before a sidecar retry is over.
     SidecarTry(Id),
     /// A hedge goes out to dependency `n` (counted when it goes, so a run stopped at

@@ -12,6 +12,7 @@ use super::dependency_config::{
     Abandon, CapacityConfig, DependencyConfig, FaultSchedule, HedgeConfig, LayerKind,
     SidecarConfig, StackConfig,
 };
+use super::resilience4j::Resilience4jStack;
 use super::SECOND;
 use crate::resilience::{
     BreakerConfig, BulkheadConfig, FallbackPolicy, LoadShedConfig, ParamError, RetryBudgetConfig,
@@ -133,6 +134,10 @@ pub struct CascadeConfig {
     /// default).
     #[serde(default)]
     pub payments: Option<PaymentsConfig>,
+    /// With it, inventory's stack runs in Resilience4j's order with these settings
+    /// ([`StackConfig::resilience4j`]); without it, lesson 000's stack.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resilience4j: Option<Resilience4jStack>,
     /// [`DependencyConfig::capacity`] of inventory.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capacity: Option<CapacityConfig>,
@@ -192,6 +197,7 @@ impl Default for CascadeConfig {
             payments: None,
             capacity: None,
             orders_abandon: Abandon::Keep,
+            resilience4j: None,
         }
     }
 }
@@ -278,7 +284,11 @@ impl CascadeConfig {
                 business_error_rate: self.business_error_rate,
             },
             stack: StackConfig {
-                order: LayerKind::LESSON_000.to_vec(),
+                order: match self.resilience4j {
+                    Some(_) => LayerKind::RESILIENCE4J.to_vec(),
+                    None => LayerKind::LESSON_000.to_vec(),
+                },
+                resilience4j: self.resilience4j.clone(),
                 bulkhead: self.bulkhead.clone(),
                 breaker: self.breaker.clone(),
                 business_errors_trip_breaker: self.business_errors_trip_breaker,
@@ -337,7 +347,7 @@ impl CascadeConfig {
 
 impl CascadeConfig {
     /// The flat form of a grouped config, when it has one: inventory first (lesson 000's
-    /// stack order), then payments or nothing, each holding only what the flat form holds.
+    /// stack order, or Resilience4j's with its settings), then payments or nothing, each holding only what the flat form holds.
     /// `None` for any other config.
     pub fn from_sim(sim: &SimConfig) -> Option<CascadeConfig> {
         let (inventory, rest) = sim.dependencies.split_first()?;
@@ -389,6 +399,9 @@ impl CascadeConfig {
             payments,
             capacity: inventory.capacity.clone(),
             orders_abandon: sim.service.abandon,
+            resilience4j: stack
+                .is_resilience4j()
+                .then(|| stack.resilience4j.clone().unwrap_or_default()),
         };
         (flat.to_sim() == *sim).then_some(flat)
     }

@@ -28,10 +28,12 @@ mod flat;
 mod gateway;
 mod load_recorder;
 mod recorder;
+pub mod resilience4j;
 mod servers;
 mod service;
 mod slab;
 mod stack;
+mod stack_resilience4j;
 #[cfg(test)]
 mod tests;
 
@@ -51,6 +53,7 @@ pub use dependency_config::{
 pub use flat::{
     from_json_naming_the_field, load_config_json, CascadeConfig, ConfigFile, PaymentsConfig,
 };
+pub use resilience4j::{Exception, FallbackPlace, Resilience4jStack};
 
 use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};
 use super::latency::Micros;
@@ -280,7 +283,8 @@ impl<'a> Sim<'a> {
             Event::Start(id) => self.start(now, id),
             Event::BulkheadExpire(id) => self.bulkhead_expire(now, id),
             Event::Proceed(id) => self.proceed(now, id),
-            Event::RetryCall(id) => self.attempt(now, id),
+            Event::RetryCall(id) => self.retry_call(now, id),
+            Event::PermitFreed(dep) => self.permit_freed(now, dep),
             Event::SidecarTry(id) => self.try_call(now, id),
             Event::HedgeSent(dep) => self.recorder.hedge_sent(now, dep),
             Event::CallDone(id) => self.call_done(now, id),

@@ -289,7 +289,7 @@ impl Sim<'_> {
                 }
             }
         }
-        self.acquire_permit(now, id, pool);
+        self.enter_stack(now, id, pool);
     }
 
     /// The worker is done with the request (`outcome` is what `orders` answers): it takes the

@@ -86,6 +86,8 @@ pub(super) struct Call {
     pub waiting: bool,
     /// When the caller stops waiting for that try, if it ever does.
     pub try_deadline: Option<Micros>,
+    /// Attempts made so far (the `resilience4j` profile's Retry counts them here).
+    pub attempts: u32,
 }
 
 impl Call {
@@ -104,6 +106,7 @@ impl Call {
             try_no: 0,
             waiting: false,
             try_deadline: None,
+            attempts: 0,
         }
     }
 }

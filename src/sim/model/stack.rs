@@ -6,6 +6,7 @@
 use super::call_end::{CallEnd, Failure, Refusal};
 use super::dependency_config::{SidecarConfig, StackConfig};
 use super::events::{Event, Id};
+use super::resilience4j::Resilience4jRules;
 use super::slab::{Call, Pool};
 use super::Sim;
 use crate::resilience::{
@@ -17,7 +18,7 @@ use crate::sim::trace::{BreakerChange, Outcome, Route};
 
 /// The layers' state for one dependency, shared by every request calling it.
 pub(super) struct Stack {
-    timeout: Option<Micros>,
+    pub timeout: Option<Micros>,
     retry: Option<RetryPolicy>,
     sidecar: Option<SidecarConfig>,
     trip_on_business: bool,
@@ -26,6 +27,8 @@ pub(super) struct Stack {
     retry_budget: Option<RetryBudget>,
     hedger: Option<Hedger>,
     hedge_idempotent: bool,
+    /// The `resilience4j` profile's rules, when the stack runs in its order.
+    pub resilience4j: Option<Resilience4jRules>,
 }
 
 impl Stack {
@@ -44,6 +47,12 @@ impl Stack {
                 .map(|h| Hedger::new(h.policy.clone()))
                 .transpose()?,
             hedge_idempotent: cfg.hedge.as_ref().is_some_and(|h| h.idempotency_key),
+            resilience4j: cfg.is_resilience4j().then(|| {
+                cfg.resilience4j
+                    .clone()
+                    .unwrap_or_default()
+                    .rules(cfg.retry.as_ref())
+            }),
         })
     }
 
@@ -88,13 +97,41 @@ impl Sim<'_> {
         }
     }
 
-    /// The request goes on to dependency `dep`: a new call, through its bulkhead first.
+    /// True when the request's call runs through a `resilience4j` stack (a history lookup
+    /// only ever takes a permit).
+    pub(super) fn in_resilience4j(&mut self, id: Id) -> bool {
+        let Sim { requests, deps, .. } = self;
+        requests.get(id).is_some_and(|r| {
+            r.route != Route::OrderHistory && deps[r.call.dep].stack.resilience4j.is_some()
+        })
+    }
+
+    /// A worker starts on the request: the first layer of its stack (for a history lookup,
+    /// its bulkhead `pool`).
+    pub(super) fn enter_stack(&mut self, now: Micros, id: Id, pool: Pool) {
+        if self.in_resilience4j(id) {
+            self.r4j_attempt(now, id);
+        } else {
+            self.acquire_permit(now, id, pool);
+        }
+    }
+
+    /// The request goes on to dependency `dep`: a new call, through its outermost layer.
     pub(super) fn start_call(&mut self, now: Micros, id: Id, dep: usize) {
         let Some(r) = self.requests.get(id) else {
             return;
         };
         r.call = Call::new(dep);
-        self.acquire_permit(now, id, Pool::Dependency);
+        self.enter_stack(now, id, Pool::Dependency);
+    }
+
+    /// The backoff before a library retry is over: the next attempt.
+    pub(super) fn retry_call(&mut self, now: Micros, id: Id) {
+        if self.in_resilience4j(id) {
+            self.r4j_attempt(now, id);
+        } else {
+            self.attempt(now, id);
+        }
     }
 
     /// The request asks `pool` for a permit (no bulkhead: it goes on at once).
@@ -143,6 +180,8 @@ impl Sim<'_> {
         r.permit = None;
         if r.route == Route::OrderHistory {
             self.server_finish(now, id, Outcome::BulkheadFull);
+        } else if self.in_resilience4j(id) {
+            self.r4j_attempt_over(now, id, CallEnd::Refused(Refusal::Bulkhead));
         } else {
             self.stack_done(now, id, CallEnd::Refused(Refusal::Bulkhead));
         }
@@ -162,8 +201,13 @@ impl Sim<'_> {
         }
     }
 
-    /// The request holds its permit: history reads its store; a call asks the breaker.
+    /// The request holds its permit: history reads its store; a call asks the breaker (in
+    /// Resilience4j's order, the breaker was asked first and the call goes out).
     pub(super) fn proceed(&mut self, now: Micros, id: Id) {
+        if self.in_resilience4j(id) {
+            self.r4j_call(now, id);
+            return;
+        }
         let Sim { requests, deps, .. } = self;
         let Some(r) = requests.get(id) else {
             return;
@@ -312,6 +356,10 @@ impl Sim<'_> {
             self.server_finish(now, id, Outcome::Ok);
             return;
         }
+        if deps[r.call.dep].stack.resilience4j.is_some() {
+            self.r4j_call_done(now, id);
+            return;
+        }
         let call = &mut r.call;
         recorder.try_over(call.dep);
         let stack = &mut deps[call.dep].stack;
@@ -363,9 +411,25 @@ impl Sim<'_> {
         self.stack_done(now, id, end.of_stack());
     }
 
-    /// The stack around a dependency's call is over: its breaker records how, the permit goes
-    /// back; an answer goes on to the next dependency, anything else is what `orders` answers.
+    /// The stack around a dependency's call is over: its breaker records how, then
+    /// [`Self::stack_over`].
     pub(super) fn stack_done(&mut self, now: Micros, id: Id, end: CallEnd) {
+        let Sim { requests, deps, .. } = self;
+        let Some(r) = requests.get(id) else {
+            return;
+        };
+        let stack = &mut deps[r.call.dep].stack;
+        let record = end.breaker_record(stack.trip_on_business);
+        if let (Some(b), Some(a), Some(result)) = (stack.breaker.as_mut(), r.call.admission, record)
+        {
+            b.record(now, a, result, now.saturating_sub(r.call.started));
+        }
+        self.stack_over(now, id, end);
+    }
+
+    /// The call ended so: the permit goes back; an answer goes on to the next dependency,
+    /// anything else is what `orders` answers.
+    pub(super) fn stack_over(&mut self, now: Micros, id: Id, end: CallEnd) {
         let Sim {
             requests,
             deps,
@@ -376,12 +440,6 @@ impl Sim<'_> {
             return;
         };
         let dep = r.call.dep;
-        let stack = &mut deps[dep].stack;
-        let record = end.breaker_record(stack.trip_on_business);
-        if let (Some(b), Some(a), Some(result)) = (stack.breaker.as_mut(), r.call.admission, record)
-        {
-            b.record(now, a, result, now.saturating_sub(r.call.started));
-        }
         recorder.call_ended(now, dep, end);
         let next = dep + 1;
         let has_next = next < deps.len();

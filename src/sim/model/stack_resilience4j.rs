@@ -1,0 +1,169 @@
+//! The `resilience4j` profile's path through a stack, in Spring Boot's aspect order:
+//! Retry -> CircuitBreaker -> TimeLimiter -> Bulkhead -> the call. Each attempt asks the
+//! breaker, takes a permit of its own and is recorded by the breaker; the time limiter answers
+//! the caller at its timeout while the call keeps its permit until the dependency answers; the
+//! fallback sits on the breaker (Retry then sees a normal result) or on Retry.
+
+use super::call_end::{CallEnd, Failure, Refusal};
+use super::events::{Event, Id};
+use super::resilience4j::{BreakerSees, Exception, FallbackPlace};
+use super::slab::Pool;
+use super::Sim;
+use crate::resilience::{CallResult, FallbackPolicy};
+use crate::sim::latency::Micros;
+use crate::sim::trace::Outcome;
+
+impl Sim<'_> {
+    /// One attempt of Retry: the breaker admits it or throws `CallNotPermittedException`;
+    /// admitted, it waits for a bulkhead permit.
+    pub(super) fn r4j_attempt(&mut self, now: Micros, id: Id) {
+        let Sim { requests, deps, .. } = self;
+        let Some(r) = requests.get(id) else {
+            return;
+        };
+        r.call.attempts += 1;
+        let admission = match deps[r.call.dep].stack.breaker.as_mut() {
+            None => None,
+            Some(b) => match b.try_acquire(now) {
+                Ok(a) => Some(a),
+                Err(_) => {
+                    self.r4j_attempt_over(now, id, CallEnd::Refused(Refusal::Breaker));
+                    return;
+                }
+            },
+        };
+        r.call.admission = admission;
+        r.call.started = now;
+        self.acquire_permit(now, id, Pool::Dependency);
+    }
+
+    /// The attempt holds its permit: the time limiter starts and the call goes out. Past the
+    /// timeout the caller is answered with a `TimeoutException`, but the call keeps its permit
+    /// until the dependency answers (unless the profile's time limiter frees it).
+    pub(super) fn r4j_call(&mut self, now: Micros, id: Id) {
+        let Sim {
+            requests,
+            deps,
+            rng,
+            q,
+            recorder,
+            ..
+        } = self;
+        let Some(r) = requests.get(id) else {
+            return;
+        };
+        let dep = r.call.dep;
+        let dependency = &deps[dep];
+        recorder.call_sent(now, dep);
+        let (latency, end, _) = dependency.answer_of_try(dep, now, Micros::MAX, rng, q);
+        r.call.try_started = now;
+        match dependency.stack.timeout {
+            Some(timeout) if latency > timeout => {
+                r.call.try_end = CallEnd::Failed(Failure::Timeout);
+                q.schedule(now.saturating_add(timeout), Event::CallDone(id));
+                let frees = dependency
+                    .stack
+                    .resilience4j
+                    .as_ref()
+                    .is_some_and(|p| p.frees_permit);
+                if !frees && r.permit.take().is_some() {
+                    q.schedule(now.saturating_add(latency), Event::PermitFreed(dep));
+                }
+            }
+            _ => {
+                r.call.try_end = end;
+                q.schedule(now.saturating_add(latency), Event::CallDone(id));
+            }
+        }
+    }
+
+    /// The attempt's result reaches its caller: the permit goes back if it still holds it.
+    pub(super) fn r4j_call_done(&mut self, now: Micros, id: Id) {
+        let Some(end) = self.requests.get(id).map(|r| r.call.try_end) else {
+            return;
+        };
+        self.release_permit(now, id);
+        self.r4j_attempt_over(now, id, end);
+    }
+
+    /// A call its caller gave up on answers: its permit goes to the next waiter, if any.
+    pub(super) fn permit_freed(&mut self, now: Micros, dep: usize) {
+        let waiter = self
+            .deps
+            .get_mut(dep)
+            .and_then(|d| d.stack.bulkhead.as_mut())
+            .and_then(|b| b.release(now));
+        if let Some(waiter) = waiter {
+            self.q.schedule(now, Event::Proceed(waiter));
+        }
+    }
+
+    /// The attempt ended so, as the breaker's advice sees it: the breaker records it (a full
+    /// bulkhead and a timeout are failures like any exception), then the fallback on the
+    /// breaker, Retry, or the fallback on Retry decides what comes next.
+    pub(super) fn r4j_attempt_over(&mut self, now: Micros, id: Id, end: CallEnd) {
+        let has_fallback = self
+            .cfg
+            .service
+            .fallback
+            .as_ref()
+            .and_then(FallbackPolicy::on_failure)
+            .is_some();
+        let Sim {
+            requests,
+            deps,
+            recorder,
+            q,
+            ..
+        } = self;
+        let Some(r) = requests.get(id) else {
+            return;
+        };
+        let dep = r.call.dep;
+        let stack = &mut deps[dep].stack;
+        let Some(rules) = stack.resilience4j.as_ref() else {
+            return;
+        };
+        let exception = Exception::of(end);
+        if let (Some(b), Some(a)) = (stack.breaker.as_mut(), r.call.admission.take()) {
+            let took = now.saturating_sub(r.call.started);
+            match rules.breaker_sees(exception) {
+                BreakerSees::Success => b.record(now, a, CallResult::Success, took),
+                BreakerSees::Failure => b.record(now, a, CallResult::Failure, took),
+                BreakerSees::Ignored => b.release(a),
+            }
+        }
+        let Some(exception) = exception else {
+            self.stack_over(now, id, end);
+            return;
+        };
+        // `reserveStockFallback` is the first dependency's (the method the lesson annotates).
+        let fallback = has_fallback && dep == 0;
+        if fallback && rules.fallback_on == FallbackPlace::CircuitBreaker {
+            self.r4j_fallback(now, id, end);
+            return;
+        }
+        if r.call.attempts < rules.attempts && rules.retries(exception) {
+            let wait = rules.wait_before(r.call.attempts);
+            recorder.library_retry();
+            q.schedule(now.saturating_add(wait), Event::RetryCall(id));
+            return;
+        }
+        if fallback {
+            self.r4j_fallback(now, id, end);
+        } else {
+            self.stack_over(now, id, end);
+        }
+    }
+
+    /// The fallback method answers for a call that ended so (it takes `Throwable`: the
+    /// business 409 too). The order is accepted provisionally and `orders` answers.
+    fn r4j_fallback(&mut self, now: Micros, id: Id, end: CallEnd) {
+        let Some(dep) = self.requests.get(id).map(|r| r.call.dep) else {
+            return;
+        };
+        self.recorder.call_ended(now, dep, end);
+        self.release_permit(now, id);
+        self.server_finish(now, id, Outcome::Fallback);
+    }
+}
