@@ -98,8 +98,11 @@ async fn crisp_canvases(page: &browser::Page) -> Value {
 async fn the_stage_puts_timeline_topology_and_diagram_on_one_projector_screen() {
     browser::run("stage-projector", |page| async move {
         emulate_screen(&page, 1920, 1080, 2.0).await;
-        page.open("index.html?projector=on&t=6.5", ".rp svg.state-diagram")
-            .await;
+        page.open(
+            "index.html?preset=cb&projector=on&t=6.5",
+            ".rp svg.state-diagram",
+        )
+        .await;
 
         let diagram = page.eval(DIAGRAM).await;
         println!("stage at 1920x1080, projector: diagram {diagram}");
@@ -177,7 +180,8 @@ async fn the_stage_puts_timeline_topology_and_diagram_on_one_projector_screen() 
 async fn at_1366_by_768_the_charts_stay_crisp_and_the_diagram_legible() {
     browser::run("stage-1366", |page| async move {
         emulate_screen(&page, 1366, 768, 1.5).await;
-        page.open("index.html?t=6.5", ".rp svg.state-diagram").await;
+        page.open("index.html?preset=cb&t=6.5", ".rp svg.state-diagram")
+            .await;
         let diagram = page.eval(DIAGRAM).await;
         println!("stage at 1366x768: diagram {diagram}");
         for name in diagram["names"].as_array().unwrap() {
