@@ -6,7 +6,9 @@ use serde::Serialize;
 use super::permalink::to_query;
 use super::state::Page;
 use crate::sim::model::CascadeConfig;
-use crate::sim::trace::{BreakerChange, Outcome, OutcomeCounts, Percentiles, BUCKET};
+use crate::sim::trace::{
+    BreakerChange, DependencyLoad, Outcome, OutcomeCounts, Percentiles, Recovery, Trace, BUCKET,
+};
 
 /// The CSV's columns after `time_s`, `arrivals` and one column per outcome (named as
 /// [`Outcome::name`], in the order of [`Outcome::ALL`]).
@@ -23,12 +25,34 @@ pub const GAUGE_COLUMNS: [&str; 10] = [
     "breaker_rejections",
 ];
 
-/// Every column of the CSV, in order.
+/// The columns after [`GAUGE_COLUMNS`] when inventory has a capacity: what its servers did in
+/// the slice (served, answers still awaited) and their gauges at its end.
+pub const LOAD_COLUMNS: [&str; 4] = [
+    "inventory_served",
+    "inventory_goodput",
+    "inventory_slots_busy",
+    "inventory_queue",
+];
+
+/// Every column of the CSV of a run without a capacity, in order.
 pub fn csv_columns() -> Vec<&'static str> {
     let mut columns = vec!["time_s", "arrivals"];
     columns.extend(Outcome::ALL.iter().map(|o| o.name()));
     columns.extend(GAUGE_COLUMNS);
     columns
+}
+
+/// Every column of `trace`'s CSV: [`LOAD_COLUMNS`] too when inventory has a capacity.
+pub fn csv_columns_of(trace: &Trace) -> Vec<&'static str> {
+    let mut columns = csv_columns();
+    if inventory_load(trace).is_some() {
+        columns.extend(LOAD_COLUMNS);
+    }
+    columns
+}
+
+fn inventory_load(trace: &Trace) -> Option<&DependencyLoad> {
+    trace.dependencies.first()?.load.as_ref()
 }
 
 fn breaker_name(gauge: u8) -> &'static str {
@@ -43,7 +67,8 @@ fn breaker_name(gauge: u8) -> &'static str {
 /// outcome), gauges at its end. `None` when the page has no run.
 pub fn series_csv(page: &Page) -> Option<String> {
     let run = page.run.as_ref().ok()?;
-    let mut out = csv_columns().join(",");
+    let load = inventory_load(&run.trace);
+    let mut out = csv_columns_of(&run.trace).join(",");
     out.push('\n');
     for (i, b) in run.trace.series.iter().enumerate() {
         let tenths = (i as u64 + 1) * BUCKET / 100_000;
@@ -68,6 +93,15 @@ pub fn series_csv(page: &Page) -> Option<String> {
             b.window_failures.to_string(),
             b.breaker_rejections.to_string(),
         ]);
+        if let Some(l) = load {
+            let at = |v: &[u64]| v.get(i).copied().unwrap_or(0).to_string();
+            row.extend([
+                at(&l.served_per_bucket),
+                at(&l.goodput_per_bucket),
+                l.busy_per_bucket.get(i).copied().unwrap_or(0).to_string(),
+                at(&l.queue_per_bucket),
+            ]);
+        }
         out.push_str(&row.join(","));
         out.push('\n');
     }
@@ -93,6 +127,10 @@ pub struct RunExport<'a> {
     pub transitions: &'a [BreakerChange],
     /// The CSV's column names.
     pub series_columns: Vec<&'static str>,
+    /// How long the run took to recover after its trigger, when a dependency has a capacity
+    /// (`recovered_after` in µs; `null` when it never did).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recovery: Option<Recovery>,
     /// Outcome names in the order of [`Outcome::ALL`].
     pub outcome_names: Vec<&'static str>,
 }
@@ -109,7 +147,8 @@ pub fn run_json(page: &Page) -> Option<String> {
         service: t.service,
         end_to_end: t.end_to_end,
         transitions: &t.transitions,
-        series_columns: csv_columns(),
+        series_columns: csv_columns_of(t),
+        recovery: t.recovery,
         outcome_names: Outcome::ALL.iter().map(|o| o.name()).collect(),
     };
     serde_json::to_string_pretty(&export).ok()
@@ -149,6 +188,45 @@ mod tests {
         assert_eq!(rows[9][0], "1.0");
         assert_eq!(rows[24][0], "2.5");
         assert!(rows.iter().any(|r| r[col("breaker_state")] == "open"));
+    }
+
+    #[test]
+    fn a_run_with_a_capacity_adds_inventorys_servers_to_the_csv_and_its_recovery_to_the_json() {
+        use crate::sim::scenario::Preset;
+        let page = Page::default().apply(Action::PickPreset(Preset::RetryStorm));
+        let run = page.run.as_ref().unwrap();
+        let load = run.trace.dependencies[0].load.as_ref().unwrap();
+        let csv = series_csv(&page).unwrap();
+        let columns = csv_columns_of(&run.trace);
+        assert_eq!(columns.len(), csv_columns().len() + LOAD_COLUMNS.len());
+        let rows: Vec<Vec<&str>> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').collect())
+            .collect();
+        assert!(rows.iter().all(|r| r.len() == columns.len()));
+        let col = |name: &str| columns.iter().position(|c| *c == name).unwrap();
+        let sum = |name: &str| -> u64 {
+            rows.iter()
+                .map(|r| r[col(name)].parse::<u64>().unwrap())
+                .sum()
+        };
+        assert_eq!(sum("inventory_served"), load.served);
+        assert_eq!(sum("inventory_goodput"), load.goodput);
+        let peak = rows
+            .iter()
+            .map(|r| r[col("inventory_queue")].parse::<u64>().unwrap())
+            .max();
+        assert_eq!(peak, load.queue_per_bucket.iter().copied().max());
+        let v: serde_json::Value = serde_json::from_str(&run_json(&page).unwrap()).unwrap();
+        assert!(
+            v["recovery"]["recovered_after"].is_null(),
+            "{}",
+            v["recovery"]
+        );
+        assert_eq!(v["series_columns"].as_array().unwrap().len(), columns.len());
+        let plain = run_json(&Page::default()).unwrap();
+        assert!(!plain.contains("\"recovery\""));
     }
 
     #[test]
