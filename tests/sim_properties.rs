@@ -106,9 +106,19 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
     // Inventory's capacity: slots, a queue bound, dropping abandoned work; orders skipping
     // requests whose client has gone; payments' capacity.
     let capacity = (
-        prop::option::of((1u32..40, prop::option::of(0u32..60), any::<bool>())),
+        prop::option::of((
+            1u32..40,
+            prop::option::of(0u32..60),
+            any::<bool>(),
+            any::<bool>(),
+        )),
         any::<bool>(),
-        prop::option::of((1u32..40, prop::option::of(0u32..60), any::<bool>())),
+        prop::option::of((
+            1u32..40,
+            prop::option::of(0u32..60),
+            any::<bool>(),
+            any::<bool>(),
+        )),
     );
     (
         load,
@@ -124,11 +134,12 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
         .prop_map(
             |(load, stack, faults, edge, sidecar, hedge, idempotency, payments, capacity)| {
                 let (inventory_capacity, orders_drop, payments_capacity) = capacity;
-                let capacity_of = |c: Option<(u32, Option<u32>, bool)>| {
-                    c.map(|(slots, queue, drop)| CapacityConfig {
+                let capacity_of = |c: Option<(u32, Option<u32>, bool, bool)>| {
+                    c.map(|(slots, queue, drop, restart)| CapacityConfig {
                         slots,
                         queue,
                         abandon: if drop { Abandon::Drop } else { Abandon::Keep },
+                        restart_at_recovery: restart,
                     })
                 };
                 let (
@@ -391,7 +402,7 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
         assert!(load.busy_per_bucket.iter().all(|&b| b <= cap.slots));
         if let Some(bound) = cap.queue {
             assert!(load.queue_per_bucket.iter().all(|&q| q <= u64::from(bound)));
-        } else {
+        } else if !cap.restart_at_recovery {
             assert_eq!(load.refused, 0);
         }
         if cap.abandon == Abandon::Keep {

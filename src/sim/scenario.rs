@@ -318,6 +318,7 @@ impl Preset {
                     slots: 4,
                     queue: None,
                     abandon: Abandon::Keep,
+                    restart_at_recovery: false,
                 }),
                 ..saturday()
             },
@@ -327,6 +328,7 @@ impl Preset {
                     slots: 8,
                     queue: None,
                     abandon: Abandon::Keep,
+                    restart_at_recovery: false,
                 }),
                 ..Preset::Ex3RetryLayers.config()
             },
@@ -360,6 +362,7 @@ fn retry_storm() -> CascadeConfig {
             slots: 6,
             queue: None,
             abandon: Abandon::Keep,
+            restart_at_recovery: false,
         }),
         seed: 6,
         ..CascadeConfig::default()

@@ -187,14 +187,15 @@ impl Sim<'_> {
             Event::Served {
                 dep: dep as u32,
                 slot,
+                epoch: servers.epoch,
             },
         );
     }
 
     /// A slot of dependency `dep` is done: the next queued call takes it, and the answer goes
     /// to its caller if the caller still waits for it.
-    pub(super) fn served(&mut self, now: Micros, dep: usize, slot: u32) {
-        let Some(servers) = self.deps[dep].servers.as_mut() else {
+    pub(super) fn served(&mut self, now: Micros, dep: usize, slot: u32, epoch: u32) {
+        let Some(servers) = self.deps[dep].servers.as_mut().filter(|s| s.epoch == epoch) else {
             return;
         };
         let Some(work) = servers.vacate(slot) else {
@@ -236,6 +237,25 @@ impl Sim<'_> {
         let (dep, deadline) = (r.call.dep, r.call.try_deadline);
         self.recorder.hedge_sent(now, dep);
         self.send_to_servers(now, id, dep, try_no, deadline, true);
+    }
+
+    /// Dependency `dep` restarts: every call it held fails at once with UNAVAILABLE (counted
+    /// as refused), and every caller still waiting hears it now.
+    pub(super) fn restart(&mut self, now: Micros, dep: usize) {
+        let Some(servers) = self.deps[dep].servers.as_mut() else {
+            return;
+        };
+        for job in servers.restart() {
+            self.recorder.dependency_refused(dep);
+            let waiting = self.requests.get(job.caller).is_some_and(|r| {
+                r.call.waiting && r.call.dep == dep && r.call.try_no == job.try_no
+            });
+            if let (true, Some(r)) = (waiting, self.requests.get(job.caller)) {
+                r.call.try_end = CallEnd::Failed(Failure::Unavailable);
+                r.call.waiting = false;
+                self.call_done(now, job.caller);
+            }
+        }
     }
 
     /// The caller's try `try_no` has run out of time: it stops waiting (what it left behind

@@ -42,6 +42,10 @@ pub struct CapacityConfig {
     /// What it does with a call whose caller stopped waiting.
     #[serde(default)]
     pub abandon: Abandon,
+    /// It recovers by restarting (at its fault schedule's `recover_at`): every call queued or
+    /// in service then fails at once with UNAVAILABLE, and their callers fail together.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub restart_at_recovery: bool,
 }
 
 /// What a server does with work nobody waits for any more.

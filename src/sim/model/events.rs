@@ -37,7 +37,9 @@ pub(super) enum Event {
     /// `duration` counts only the hedges sent by then).
     HedgeSent(usize),
     /// A slot of dependency `dep` is done with its call (served, or stopped at its deadline).
-    Served { dep: u32, slot: u32 },
+    Served { dep: u32, slot: u32, epoch: u32 },
+    /// Dependency `n` restarts: the calls it held fail at once.
+    Restart(usize),
     /// The caller's try number `try_no` at a dependency with a capacity runs out of time.
     TryTimedOut { id: Id, try_no: u32 },
     /// A hedge of try `try_no` is due at a dependency with a capacity.

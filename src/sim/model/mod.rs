@@ -172,6 +172,12 @@ impl<'a> Sim<'a> {
     /// Runs every event (or those before `duration`, without draining); returns the end.
     fn run(&mut self) -> Result<Micros, EngineError> {
         self.arrivals.schedule_first(&mut self.q, &mut self.rng);
+        for (dep, d) in self.cfg.dependencies.iter().enumerate() {
+            let restarts = d.capacity.as_ref().is_some_and(|c| c.restart_at_recovery);
+            if let (true, Some(at)) = (restarts, d.faults.recover_at) {
+                self.q.schedule(at, Event::Restart(dep));
+            }
+        }
         let duration = self.cfg.traffic.duration;
         let mut end = 0;
         loop {
@@ -288,7 +294,8 @@ impl<'a> Sim<'a> {
             Event::SidecarTry(id) => self.try_call(now, id),
             Event::HedgeSent(dep) => self.recorder.hedge_sent(now, dep),
             Event::CallDone(id) => self.call_done(now, id),
-            Event::Served { dep, slot } => self.served(now, dep as usize, slot),
+            Event::Served { dep, slot, epoch } => self.served(now, dep as usize, slot, epoch),
+            Event::Restart(dep) => self.restart(now, dep),
             Event::TryTimedOut { id, try_no } => self.try_timed_out(now, id, try_no),
             Event::HedgeCopy { id, try_no } => self.hedge_copy(now, id, try_no),
             Event::CatalogDone(id) => {

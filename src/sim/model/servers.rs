@@ -56,6 +56,8 @@ pub(super) struct Servers {
     free_slots: Vec<u32>,
     busy: u32,
     queue: VecDeque<Job>,
+    /// Restarts so far: a slot's end scheduled before a restart is for work that is gone.
+    pub epoch: u32,
 }
 
 impl Servers {
@@ -68,7 +70,23 @@ impl Servers {
             free_slots: Vec::new(),
             busy: 0,
             queue: VecDeque::new(),
+            epoch: 0,
         }
+    }
+
+    /// A restart: every call queued or in service is gone, returned so its caller hears of it.
+    pub fn restart(&mut self) -> Vec<Job> {
+        self.epoch = self.epoch.wrapping_add(1);
+        let mut jobs: Vec<Job> = self
+            .serving
+            .iter_mut()
+            .filter_map(Option::take)
+            .map(|w| w.job)
+            .collect();
+        jobs.extend(self.queue.drain(..));
+        self.free_slots = (0..self.serving.len() as u32).rev().collect();
+        self.busy = 0;
+        jobs
     }
 
     /// Slots and calls served at once.
@@ -140,6 +158,7 @@ mod tests {
             slots,
             queue,
             abandon: Abandon::Drop,
+            restart_at_recovery: true,
         })
     }
 
@@ -183,6 +202,19 @@ mod tests {
         let (next, skipped) = s.next(10);
         assert_eq!((next.map(|j| j.caller), skipped), (Some(2), 1));
         assert_eq!(s.next(10).0.map(|j| j.caller), None);
+    }
+
+    #[test]
+    fn a_restart_returns_every_call_and_frees_every_slot() {
+        let mut s = servers(2, None);
+        let first = serve(&mut s, job(0, None));
+        serve(&mut s, job(1, None));
+        s.admit(job(2, None));
+        let gone: Vec<Id> = s.restart().iter().map(|j| j.caller).collect();
+        assert_eq!(gone, vec![0, 1, 2]);
+        assert_eq!((s.load(), s.epoch), ((0, 0), 1));
+        assert!(s.vacate(first).is_none(), "the slot's work is gone");
+        assert_eq!(s.admit(job(3, None)), Admit::Serve);
     }
 
     #[test]

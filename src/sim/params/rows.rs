@@ -81,6 +81,7 @@ fn set_capacity(c: &mut SimConfig, d: Dep, slots: Option<u64>) {
             slots: 1,
             queue: None,
             abandon: Abandon::Keep,
+            restart_at_recovery: false,
         })
     });
 }

@@ -182,6 +182,7 @@ impl Part {
                     slots: 8,
                     queue: None,
                     abandon: Abandon::Keep,
+                    restart_at_recovery: false,
                 });
             }
             Part::Gateway => {
