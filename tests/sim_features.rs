@@ -903,3 +903,39 @@ fn payments_has_its_own_bulkhead_and_retries() {
     // The same seed, the same trace.
     assert_eq!(run(&c).unwrap(), run(&c).unwrap());
 }
+
+/// A dependency that restarts when it recovers: the calls it held fail together, and the work
+/// a slot had in hand before the restart never ends a call taken after it.
+#[test]
+fn a_restart_fails_every_held_call_at_once_and_leaves_no_stale_slot() {
+    let mut c = Scenario::None.config();
+    for (key, value) in [
+        ("rate", "100"),
+        ("duration", "3"),
+        ("fast", "50ms"),
+        ("slow", "50ms"),
+        ("degrade_at", "0.5"),
+        ("recover_at", "1.005"),
+        ("capacity", "1"),
+        ("timeout", "10"),
+    ] {
+        apply_set(&mut c, key, value).unwrap();
+    }
+    let held = |restart: bool| {
+        let mut c = c.clone();
+        c.capacity.as_mut().unwrap().restart_at_recovery = restart;
+        c.record_requests = true;
+        run(&c).unwrap()
+    };
+    let (plain, restarted) = (held(false), held(true));
+    let load = restarted.dependencies[0].load.as_ref().unwrap();
+    // One slot, 50 ms a call, a call every 10 ms: at 1.005 s the slot and a queue hold calls.
+    assert!(load.refused > 10, "{load:?}");
+    assert_eq!(plain.dependencies[0].load.as_ref().unwrap().refused, 0);
+    assert_eq!(restarted.outcomes.dependency_error, load.refused);
+    // No call is answered sooner than one service time after its worker took it.
+    for r in restarted.requests.iter().filter(|r| r.outcome == Outcome::Ok) {
+        let service = r.finished.unwrap() - r.started.unwrap();
+        assert!(service >= 50_000, "{r:?}");
+    }
+}
