@@ -135,7 +135,8 @@ const OLD_FLAT_CONFIGS: &[(&str, &str)] = &[
 ];
 
 /// Presets added after the flat configs above were written: they have no old file.
-const NEWER_PRESETS: [&str; 10] = [
+const NEWER_PRESETS: [&str; 11] = [
+    "retry-herd",
     "story-none",
     "story-bulkhead",
     "cb-like-table",

@@ -432,11 +432,11 @@ fn presets_key_figures() {
         ),
         (
             "saturday-storm",
-            22_835,
+            23_164,
             &[
-                (Outcome::Ok, 11_146),
-                (Outcome::ClientGaveUp, 230),
-                (Outcome::GatewayRejected, 11_459),
+                (Outcome::Ok, 11_033),
+                (Outcome::ClientGaveUp, 224),
+                (Outcome::GatewayRejected, 11_907),
             ],
         ),
         (
@@ -448,6 +448,7 @@ fn presets_key_figures() {
                 (Outcome::DependencyError, 8_777),
             ],
         ),
+        ("retry-herd", 6_000, &[(Outcome::Ok, 6_000)]),
         (
             "northwind-as-written-shared",
             6_000,
@@ -934,8 +935,32 @@ fn a_restart_fails_every_held_call_at_once_and_leaves_no_stale_slot() {
     assert_eq!(plain.dependencies[0].load.as_ref().unwrap().refused, 0);
     assert_eq!(restarted.outcomes.dependency_error, load.refused);
     // No call is answered sooner than one service time after its worker took it.
-    for r in restarted.requests.iter().filter(|r| r.outcome == Outcome::Ok) {
+    for r in restarted
+        .requests
+        .iter()
+        .filter(|r| r.outcome == Outcome::Ok)
+    {
         let service = r.finished.unwrap() - r.started.unwrap();
         assert!(service >= 50_000, "{r:?}");
     }
+}
+
+/// The herd: the calls a restart failed come back at once without jitter, spread with it.
+#[test]
+fn jitter_spreads_the_herd_a_restart_sends_back() {
+    let peak_after_restart = |jitter: &str| {
+        let mut c = Preset::RetryHerd.config();
+        apply_set(&mut c, "jitter", jitter).unwrap();
+        let t = run(&c).unwrap();
+        let restart = (c.recover_at.unwrap() / 100_000) as usize;
+        t.dependencies[0].calls_per_bucket[restart..]
+            .iter()
+            .copied()
+            .max()
+            .unwrap()
+    };
+    let (none, full) = (peak_after_restart("none"), peak_after_restart("full"));
+    // 200 orders/s is 20 calls per 100 ms: the un-jittered wave is several times that.
+    assert!(none > 150, "{none}");
+    assert!(full * 2 < none, "full jitter {full}, none {none}");
 }

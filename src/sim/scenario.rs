@@ -123,6 +123,9 @@ pub enum Preset {
     /// The Saturday cascade with inventory serving 4 calls at once (100 calls/s): the failover brings no
     /// relief while stale requests and the front end's retries fill the queues.
     SaturdayStorm,
+    /// The herd: inventory (10 calls at once) hangs for 1 s and recovers by restarting, so the
+    /// calls it held fail together and their retries come back together unless jittered.
+    RetryHerd,
     /// Exercise 3 with inventory serving 8 calls at once: the three layers' retries meet it
     /// as it recovers.
     Ex3RetryLayersCapacity,
@@ -149,7 +152,7 @@ pub enum Preset {
 
 impl Preset {
     /// Every preset, in the order a list shows them.
-    pub const ALL: [Preset; 20] = [
+    pub const ALL: [Preset; 21] = [
         Preset::Lesson(Scenario::None),
         Preset::Lesson(Scenario::Timeout),
         Preset::Lesson(Scenario::Cb),
@@ -166,6 +169,7 @@ impl Preset {
         Preset::RetryStorm,
         Preset::SaturdayStorm,
         Preset::Ex3RetryLayersCapacity,
+        Preset::RetryHerd,
         Preset::NorthwindAsWrittenShared,
         Preset::NorthwindAsWrittenSeparate,
         Preset::NorthwindAsMeantShared,
@@ -189,6 +193,7 @@ impl Preset {
             Preset::RetryStorm => "retry-storm",
             Preset::SaturdayStorm => "saturday-storm",
             Preset::Ex3RetryLayersCapacity => "ex3-retry-layers-capacity",
+            Preset::RetryHerd => "retry-herd",
             Preset::StoryNone => "story-none",
             Preset::StoryBulkhead => "story-bulkhead",
             Preset::CbLikeTable => "cb-like-table",
@@ -229,6 +234,7 @@ impl Preset {
                 "Northwind under Resilience4j, as meant: separate bulkheads"
             }
             Preset::RetryStorm => "Retry storm: a 2 s slowdown that never ends",
+            Preset::RetryHerd => "The herd: a restart fails every held call at once",
             Preset::SaturdayStorm => "Saturday with a finite inventory: no relief at failover",
             Preset::Ex3RetryLayersCapacity => {
                 "Exercise 3 with a finite inventory: the retries meet its recovery"
@@ -312,6 +318,7 @@ impl Preset {
                 northwind_resilience4j(separate_history(), Resilience4jStack::lesson_004_as_meant())
             }
             Preset::RetryStorm => retry_storm(),
+            Preset::RetryHerd => retry_herd(),
             Preset::SaturdayStorm => CascadeConfig {
                 duration: 120 * SECOND,
                 capacity: Some(CapacityConfig {
@@ -383,6 +390,35 @@ fn story(bulkhead: Option<BulkheadConfig>) -> CascadeConfig {
         drain: false,
         bulkhead,
         ..Scenario::None.config()
+    }
+}
+
+/// 200 orders/s into 1000 workers; inventory serves 10 calls at once at 40 ms (250 calls/s),
+/// hangs (5 s a call) from 3 s and restarts at 4 s; a 1 s timeout and four attempts from 500
+/// ms, without jitter (`--set jitter=full` puts it back).
+fn retry_herd() -> CascadeConfig {
+    CascadeConfig {
+        rate: 200.0,
+        threads: 1_000,
+        duration: 30 * SECOND,
+        degrade_at: 3 * SECOND,
+        recover_at: Some(4 * SECOND),
+        slow: 5 * SECOND,
+        timeout: Some(SECOND),
+        retry: Some(RetryPolicy {
+            attempts: 4,
+            base: 500 * MS,
+            cap: 2 * SECOND,
+            jitter: crate::resilience::Jitter::None,
+        }),
+        capacity: Some(CapacityConfig {
+            slots: 10,
+            queue: None,
+            abandon: Abandon::Keep,
+            restart_at_recovery: true,
+        }),
+        seed: 7,
+        ..CascadeConfig::default()
     }
 }
 
