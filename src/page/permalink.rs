@@ -278,7 +278,12 @@ mod tests {
 
     #[test]
     fn every_preset_and_the_newer_patterns_and_knobs_survive_a_link() {
-        for preset in Preset::ALL {
+        // A Resilience4j stack has no jitter, hedge or retry budget to set (its page keeps them
+        // off with a notice): those presets are left out here.
+        let lesson_stacks = Preset::ALL
+            .into_iter()
+            .filter(|p| p.config().resilience4j.is_none());
+        for preset in lesson_stacks {
             let page = Page::default()
                 .apply(Action::PickPreset(preset))
                 .apply(Action::SetSeed(9))
