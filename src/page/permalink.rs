@@ -326,6 +326,28 @@ mod tests {
     }
 
     #[test]
+    fn a_resilience4j_presets_link_brings_its_run_back() {
+        let stacks: Vec<Preset> = Preset::ALL
+            .into_iter()
+            .filter(|p| p.config().resilience4j.is_some())
+            .collect();
+        assert_eq!(stacks.len(), 4);
+        for preset in stacks {
+            let page = Page::default()
+                .apply(Action::PickPreset(preset))
+                .apply(Action::SetSeed(9))
+                .apply(Action::SetKnob("attempts", 2.0))
+                .apply(Action::Seek(2_500_000));
+            let query = to_query(&page);
+            let (back, notices) = from_pairs(&pairs(&query));
+            assert!(notices.is_empty(), "{preset:?}: {notices:?}");
+            assert_eq!(back.preset, preset);
+            assert_eq!(back.full, page.full, "{preset:?}");
+            assert_eq!(to_query(&back), query);
+        }
+    }
+
+    #[test]
     fn old_links_keep_working() {
         // A link from before the richer patterns: a lesson preset, three patterns, no new keys.
         let (page, notices) = from_pairs(&pairs(
