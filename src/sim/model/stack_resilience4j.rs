@@ -79,9 +79,10 @@ impl Sim<'_> {
 
     /// The attempt's result reaches its caller: the permit goes back if it still holds it.
     pub(super) fn r4j_call_done(&mut self, now: Micros, id: Id) {
-        let Some(end) = self.requests.get(id).map(|r| r.call.try_end) else {
+        let Some((end, dep)) = self.requests.get(id).map(|r| (r.call.try_end, r.call.dep)) else {
             return;
         };
+        self.recorder.try_over(dep);
         self.release_permit(now, id);
         self.r4j_attempt_over(now, id, end);
     }
