@@ -243,12 +243,8 @@ pub struct ServiceConfig {
     pub idempotency: Option<OrdersIdempotency>,
     /// What a worker does with a queued request whose client has already gone (given up or
     /// answered by the gateway's timeout): work on it anyway, or skip it.
-    #[serde(default, skip_serializing_if = "is_keep")]
+    #[serde(default, skip_serializing_if = "Abandon::is_keep")]
     pub abandon: Abandon,
-}
-
-fn is_keep(a: &Abandon) -> bool {
-    *a == Abandon::Keep
 }
 
 /// `GET /catalog` and order history: shares of the traffic and how long they take.

@@ -62,6 +62,11 @@ pub enum Abandon {
 }
 
 impl Abandon {
+    /// True for the default, [`Abandon::Keep`] (left out of a config's JSON).
+    pub fn is_keep(&self) -> bool {
+        *self == Abandon::Keep
+    }
+
     /// Its `--set` value.
     pub fn name(self) -> &'static str {
         match self {

@@ -142,12 +142,8 @@ pub struct CascadeConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capacity: Option<CapacityConfig>,
     /// [`ServiceConfig::abandon`].
-    #[serde(default, skip_serializing_if = "is_keep")]
+    #[serde(default, skip_serializing_if = "Abandon::is_keep")]
     pub orders_abandon: Abandon,
-}
-
-fn is_keep(a: &Abandon) -> bool {
-    *a == Abandon::Keep
 }
 
 impl Default for CascadeConfig {
