@@ -58,6 +58,9 @@ pub struct Frame {
     pub finished: OutcomeCounts,
     /// Calls that reached inventory up to the playhead.
     pub inventory_calls: u64,
+    /// Calls inventory's breaker refused up to the playhead, whether the request then ended
+    /// `circuit_open` or got a fallback.
+    pub breaker_refused: u64,
     /// Gauges (and counters) of the 100 ms slice holding the playhead.
     pub slice: Bucket,
     /// Calls reaching inventory per second, over the last second before the playhead.
@@ -161,6 +164,7 @@ pub fn frame(trace: &Trace, at: Micros) -> Frame {
         f.arrived += b.arrivals;
         f.finished.add_all(&b.completions);
         f.inventory_calls += b.inventory_calls;
+        f.breaker_refused += b.breaker_rejections;
     }
     let per_second = (1_000_000 / BUCKET) as usize;
     f.inventory_rate = trace.series[upto.saturating_sub(per_second)..upto]
@@ -301,6 +305,23 @@ mod tests {
     use super::*;
     use crate::sim::model::run;
     use crate::sim::scenario::{Preset, Scenario};
+
+    #[test]
+    fn the_breakers_refusals_count_whether_or_not_a_fallback_answered_them() {
+        // Under Resilience4j the fallback on @CircuitBreaker answers every refused call, so no
+        // request ends circuit_open; the breaker still refused them.
+        let t = run(&Preset::NorthwindAsWrittenSeparate.config()).unwrap();
+        let f = frame(&t, 45_000_000);
+        assert_eq!(f.finished.circuit_open, 0);
+        assert!(f.breaker_refused > 1_000, "{}", f.breaker_refused);
+        assert!(f.finished.fallback >= f.breaker_refused, "{f:?}");
+        // Without a fallback each refusal is a request answered circuit_open.
+        let cfg = Scenario::Cb.config();
+        let t = run(&cfg).unwrap();
+        let end = frame(&t, Micros::MAX);
+        assert!(end.breaker_refused > 0);
+        assert_eq!(end.breaker_refused, t.outcomes.circuit_open);
+    }
 
     #[test]
     fn the_summary_says_the_counts_at_the_playhead() {

@@ -114,7 +114,7 @@ pub fn diagram(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
     let now = frame(&run.trace, at);
     let body = html! {
         <StateDiagram config={run.config.breaker.clone()} at={breaker_at(&run.trace, has_breaker, at)}
-            slice={now.slice} rejections={now.finished.circuit_open} playhead={at} />
+            slice={now.slice} rejections={now.breaker_refused} playhead={at} />
     };
     region(ids, "diagram", "diagram", "Circuit breaker", body)
 }

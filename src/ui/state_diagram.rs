@@ -7,7 +7,8 @@ use yew::prelude::*;
 use super::ids::use_ids;
 
 use crate::page::replay::BreakerAt;
-use crate::resilience::{BreakerConfig, BreakerState, TransitionReason, Window};
+use crate::page::breaker_labels::{arrow_labels, arrow_of, reason_text};
+use crate::resilience::{BreakerConfig, BreakerState};
 use crate::sim::latency::Micros;
 use crate::sim::trace::Bucket;
 
@@ -20,72 +21,9 @@ pub struct StateDiagramProps {
     pub at: Option<BreakerAt>,
     /// The slice at the playhead (window and probe gauges).
     pub slice: Bucket,
-    /// Calls refused so far.
+    /// Calls the breaker refused so far.
     pub rejections: u64,
     pub playhead: Micros,
-}
-
-fn seconds(m: Micros) -> String {
-    let s = m as f64 / 1e6;
-    if (s - s.round()).abs() < 1e-9 {
-        format!("{s:.0} s")
-    } else {
-        format!("{s:.1} s")
-    }
-}
-
-/// The arrows' labels, from the parameters.
-pub fn arrow_labels(c: &BreakerConfig) -> [String; 4] {
-    let window = match c.window {
-        Window::Time(w) => format!("in {}", seconds(w)),
-        Window::Count(n) => format!("of the last {n}"),
-    };
-    [
-        format!(
-            "≥ {:.0}% of ≥ {} calls {window} fail",
-            c.failure_ratio * 100.0,
-            c.min_calls
-        ),
-        format!("after {}", seconds(c.cooldown)),
-        format!(
-            "{} probe{} succeed",
-            c.half_open_probes,
-            if c.half_open_probes == 1 { "" } else { "s" }
-        ),
-        "a probe fails".to_string(),
-    ]
-}
-
-/// Which arrow a change of state took: 0 closed->open, 1 open->half open, 2 half open->closed,
-/// 3 half open->open.
-fn arrow_of(from: BreakerState, to: BreakerState) -> Option<usize> {
-    match (from, to) {
-        (BreakerState::Closed, BreakerState::Open) => Some(0),
-        (BreakerState::Open, BreakerState::HalfOpen) => Some(1),
-        (BreakerState::HalfOpen, BreakerState::Closed) => Some(2),
-        (BreakerState::HalfOpen, BreakerState::Open) => Some(3),
-        _ => None,
-    }
-}
-
-fn reason_text(reason: TransitionReason) -> String {
-    match reason {
-        TransitionReason::FailureRatio { failures, calls } => {
-            format!("{failures} of {calls} calls in the window failed")
-        }
-        TransitionReason::SlowCallRate { slow, calls } => {
-            format!("{slow} of {calls} calls in the window were slow")
-        }
-        TransitionReason::CooldownElapsed => "the cool-down ended and a call came".to_string(),
-        TransitionReason::ProbeFailed => "a probe failed".to_string(),
-        TransitionReason::LateFailure => "a call from before the opening failed".to_string(),
-        TransitionReason::ProbesSucceeded => "every probe succeeded".to_string(),
-        TransitionReason::TrialsJudged {
-            failures, calls, ..
-        } => {
-            format!("{failures} of {calls} trial calls failed")
-        }
-    }
 }
 
 // Node centres and arrow paths on a 640 x 300 canvas.

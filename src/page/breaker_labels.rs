@@ -1,0 +1,118 @@
+//! What the breaker diagram writes: the arrows' labels from the breaker's parameters (and its
+//! half-open rule), and why the last change of state happened.
+
+use crate::resilience::{BreakerConfig, BreakerState, HalfOpenRule, TransitionReason, Window};
+use crate::sim::latency::Micros;
+
+fn seconds(m: Micros) -> String {
+    let s = m as f64 / 1e6;
+    if (s - s.round()).abs() < 1e-9 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s:.1} s")
+    }
+}
+
+/// The arrows' labels, from the parameters.
+pub fn arrow_labels(c: &BreakerConfig) -> [String; 4] {
+    let window = match c.window {
+        Window::Time(w) => format!("in {}", seconds(w)),
+        Window::Count(n) => format!("of the last {n}"),
+    };
+    let plural = if c.half_open_probes == 1 { "" } else { "s" };
+    let (half_open_close, half_open_reopen) = match c.half_open_rule {
+        HalfOpenRule::FirstFailureReopens => (
+            format!("{} probe{plural} succeed", c.half_open_probes),
+            "a probe fails".to_string(),
+        ),
+        // Resilience4j judges the trial calls together once all their results are in.
+        HalfOpenRule::RateOverPermitted => {
+            let ratio = c.failure_ratio * 100.0;
+            let trials = c.half_open_probes;
+            (
+                format!("< {ratio:.0}% of {trials} trial{plural} fail"),
+                format!("≥ {ratio:.0}% of {trials} trial{plural} fail"),
+            )
+        }
+    };
+    [
+        format!(
+            "≥ {:.0}% of ≥ {} calls {window} fail",
+            c.failure_ratio * 100.0,
+            c.min_calls
+        ),
+        format!("after {}", seconds(c.cooldown)),
+        half_open_close,
+        half_open_reopen,
+    ]
+}
+
+/// Which arrow a change of state took: 0 closed->open, 1 open->half open, 2 half open->closed,
+/// 3 half open->open.
+pub fn arrow_of(from: BreakerState, to: BreakerState) -> Option<usize> {
+    match (from, to) {
+        (BreakerState::Closed, BreakerState::Open) => Some(0),
+        (BreakerState::Open, BreakerState::HalfOpen) => Some(1),
+        (BreakerState::HalfOpen, BreakerState::Closed) => Some(2),
+        (BreakerState::HalfOpen, BreakerState::Open) => Some(3),
+        _ => None,
+    }
+}
+
+pub fn reason_text(reason: TransitionReason) -> String {
+    match reason {
+        TransitionReason::FailureRatio { failures, calls } => {
+            format!("{failures} of {calls} calls in the window failed")
+        }
+        TransitionReason::SlowCallRate { slow, calls } => {
+            format!("{slow} of {calls} calls in the window were slow")
+        }
+        TransitionReason::CooldownElapsed => "the cool-down ended and a call came".to_string(),
+        TransitionReason::ProbeFailed => "a probe failed".to_string(),
+        TransitionReason::LateFailure => "a call from before the opening failed".to_string(),
+        TransitionReason::ProbesSucceeded => "every probe succeeded".to_string(),
+        TransitionReason::TrialsJudged {
+            failures, calls, ..
+        } => {
+            format!("{failures} of {calls} trial calls failed")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::scenario::Preset;
+
+    fn inventory_breaker(preset: Preset) -> BreakerConfig {
+        preset.config().breaker.expect("the preset has a breaker")
+    }
+
+    #[test]
+    fn lesson_000s_breaker_reopens_on_one_failed_probe() {
+        let labels = arrow_labels(&inventory_breaker(Preset::Lesson(
+            crate::sim::scenario::Scenario::Cb,
+        )));
+        assert_eq!(labels[0], "≥ 50% of ≥ 20 calls in 10 s fail");
+        assert_eq!(labels[1], "after 2 s");
+        assert_eq!(labels[2], "3 probes succeed");
+        assert_eq!(labels[3], "a probe fails");
+    }
+
+    #[test]
+    fn resilience4js_breaker_judges_its_trial_calls_together() {
+        let labels = arrow_labels(&inventory_breaker(Preset::NorthwindAsWrittenSeparate));
+        assert_eq!(labels[2], "< 50% of 5 trials fail");
+        assert_eq!(labels[3], "≥ 50% of 5 trials fail");
+    }
+
+    #[test]
+    fn each_change_of_state_takes_its_own_arrow() {
+        use BreakerState::*;
+        assert_eq!(arrow_of(Closed, Open), Some(0));
+        assert_eq!(arrow_of(Open, HalfOpen), Some(1));
+        assert_eq!(arrow_of(HalfOpen, Closed), Some(2));
+        assert_eq!(arrow_of(HalfOpen, Open), Some(3));
+        assert_eq!(arrow_of(Closed, HalfOpen), None);
+    }
+}
