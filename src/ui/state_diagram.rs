@@ -6,8 +6,8 @@ use yew::prelude::*;
 
 use super::ids::use_ids;
 
-use crate::page::replay::BreakerAt;
 use crate::page::breaker_labels::{arrow_labels, arrow_of, reason_text};
+use crate::page::replay::BreakerAt;
 use crate::resilience::{BreakerConfig, BreakerState};
 use crate::sim::latency::Micros;
 use crate::sim::trace::Bucket;

@@ -328,6 +328,7 @@ impl Recorder {
     }
 
     /// The stack of dependency `dep` ended a request's call so.
+    #[inline(always)]
     pub fn call_ended(&mut self, now: Micros, dep: usize, end: CallEnd) {
         let totals = &mut self.dependencies[dep];
         match end {

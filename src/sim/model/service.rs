@@ -240,7 +240,7 @@ impl Sim<'_> {
     /// A worker takes the request: after the key lookup, on to its first bulkhead.
     pub(super) fn start(&mut self, now: Micros, id: Id) {
         let request_budget = self.cfg.service.request_budget;
-        let shared_history = self.cfg.routes.history_bulkhead == HistoryBulkhead::Shared;
+        let shared_history = matches!(self.cfg.routes.history_bulkhead, HistoryBulkhead::Shared);
         let skip_stale = self.cfg.service.abandon == Abandon::Drop;
         let Some(r) = self.requests.get(id) else {
             return;

@@ -196,6 +196,8 @@ impl Slab {
     }
 
     /// The live request `id` names, if it is still the one in its slot.
+    // Every event looks its request up, and the size-optimised build would not inline it.
+    #[inline(always)]
     pub fn get(&mut self, id: Id) -> Option<&mut Request> {
         let s = self.slots.get_mut((id & 0xffff_ffff) as usize)?;
         if u64::from(s.generation) != id >> 32 {

@@ -99,15 +99,20 @@ impl Sim<'_> {
 
     /// True when the request's call runs through a `resilience4j` stack (a history lookup
     /// only ever takes a permit).
+    #[inline(always)]
     pub(super) fn in_resilience4j(&mut self, id: Id) -> bool {
         let Sim { requests, deps, .. } = self;
-        requests.get(id).is_some_and(|r| {
-            r.route != Route::OrderHistory && deps[r.call.dep].stack.resilience4j.is_some()
-        })
+        match requests.get(id) {
+            Some(r) if r.route != Route::OrderHistory => {
+                matches!(deps.get(r.call.dep), Some(d) if d.stack.resilience4j.is_some())
+            }
+            _ => false,
+        }
     }
 
     /// A worker starts on the request: the first layer of its stack (for a history lookup,
     /// its bulkhead `pool`).
+    #[inline(always)]
     pub(super) fn enter_stack(&mut self, now: Micros, id: Id, pool: Pool) {
         if self.in_resilience4j(id) {
             self.r4j_attempt(now, id);
@@ -413,6 +418,7 @@ impl Sim<'_> {
 
     /// The stack around a dependency's call is over: its breaker records how, then
     /// [`Self::stack_over`].
+    #[inline(always)]
     pub(super) fn stack_done(&mut self, now: Micros, id: Id, end: CallEnd) {
         let Sim { requests, deps, .. } = self;
         let Some(r) = requests.get(id) else {
@@ -429,6 +435,7 @@ impl Sim<'_> {
 
     /// The call ended so: the permit goes back; an answer goes on to the next dependency,
     /// anything else is what `orders` answers.
+    #[inline(always)]
     pub(super) fn stack_over(&mut self, now: Micros, id: Id, end: CallEnd) {
         let Sim {
             requests,
