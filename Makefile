@@ -37,7 +37,7 @@ dist: tools compress-tools fetch
 SINGLE_DIR := target/single
 dist-single: dist
 	wasm-bindgen --target no-modules --no-typescript --out-dir $(SINGLE_DIR) \
-	  --out-name resilience-playground target/wasm32-unknown-unknown/release/resilience-playground.wasm
+	  --out-name resilience-playground target/wasm32-unknown-unknown/wasm-release/resilience-playground.wasm
 	wasm-opt -Oz $(SINGLE_DIR)/resilience-playground_bg.wasm \
 	  -o $(SINGLE_DIR)/resilience-playground_bg.wasm
 	node scripts/single-file.mjs $(SINGLE_DIR) dist dist-single/resilience-playground.html
