@@ -82,6 +82,24 @@ fn spells(series: &[Bucket], full: impl Fn(&Bucket) -> bool) -> Vec<Micros> {
     starts
 }
 
+/// Inventory recovers by restarting: the calls it held (busy slots and queue, in the slice
+/// before the restart) fail at once.
+fn restart_label(trace: &Trace, at: Micros) -> String {
+    let held = trace
+        .dependencies
+        .first()
+        .and_then(|d| d.load.as_ref())
+        .and_then(|load| {
+            let slice = usize::try_from(at / BUCKET).ok()?.checked_sub(1)?;
+            let busy = u64::from(*load.busy_per_bucket.get(slice)?);
+            Some(busy + load.queue_per_bucket.get(slice)?)
+        });
+    match held {
+        Some(n) => format!("inventory restarts: the {n} calls it held fail"),
+        None => "inventory restarts: the calls it held fail".into(),
+    }
+}
+
 /// The time of every event worth marking in `trace`, run with `config`, in order.
 pub fn markers(trace: &Trace, config: &CascadeConfig) -> Vec<Marker> {
     let mut marks = Vec::new();
@@ -100,11 +118,13 @@ pub fn markers(trace: &Trace, config: &CascadeConfig) -> Vec<Marker> {
         };
         add(config.degrade_at, MarkerKind::Degraded, what);
         if let Some(back) = config.recover_at.filter(|&r| r < trace.end) {
-            add(
-                back,
-                MarkerKind::Recovered,
-                "inventory healthy again".into(),
-            );
+            let restarts = config.capacity.as_ref().is_some_and(|c| c.restart_at_recovery);
+            let label = if restarts {
+                restart_label(trace, back)
+            } else {
+                "inventory healthy again".into()
+            };
+            add(back, MarkerKind::Recovered, label);
         }
     }
     for change in &trace.transitions {
@@ -210,6 +230,28 @@ mod tests {
     fn marks_of(preset: Preset) -> Vec<Marker> {
         let cfg = preset.config();
         markers(&run(&cfg).unwrap(), &cfg)
+    }
+
+    #[test]
+    fn a_restart_is_marked_as_one_with_the_calls_it_fails() {
+        let marks = marks_of(Preset::RetryHerd);
+        let back = marks
+            .iter()
+            .find(|m| m.kind == MarkerKind::Recovered)
+            .expect("the herd's inventory recovers");
+        assert_eq!(back.at, 4_000_000);
+        let held: u64 = back
+            .label
+            .strip_prefix("inventory restarts: the ")
+            .and_then(|rest| rest.strip_suffix(" calls it held fail"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{}", back.label));
+        // 200 orders/s held for the second of the hang, give or take the slice's edge.
+        assert!((150..=260).contains(&held), "{held}");
+        let storm = marks_of(Preset::RetryStorm);
+        assert!(storm
+            .iter()
+            .any(|m| m.kind == MarkerKind::Recovered && m.label == "inventory healthy again"));
     }
 
     #[test]
