@@ -53,6 +53,10 @@ pub const STEPS: &[Step] = &[
              with 200 ms and then 400 ms between them means a caller can wait more than 6 s \
              before it hears anything. Whoever calls order-service must accept that, or the \
              settings must shrink.",
+            "This run follows the lesson's reading of the annotations. Resilience4j itself \
+             nests them otherwise: its fallback sits on the breaker, inside the retry, so the \
+             configuration as written answers after one attempt of 2 s and never retries. \
+             Exercise 4 and the preset northwind-as-written-separate show that run.",
         ],
         settings: &[("preset", "northwind-separate")],
         play_to: 20.0,
