@@ -118,7 +118,10 @@ pub fn markers(trace: &Trace, config: &CascadeConfig) -> Vec<Marker> {
         };
         add(config.degrade_at, MarkerKind::Degraded, what);
         if let Some(back) = config.recover_at.filter(|&r| r < trace.end) {
-            let restarts = config.capacity.as_ref().is_some_and(|c| c.restart_at_recovery);
+            let restarts = config
+                .capacity
+                .as_ref()
+                .is_some_and(|c| c.restart_at_recovery);
             let label = if restarts {
                 restart_label(trace, back)
             } else {
