@@ -10,6 +10,7 @@ pub mod library_config;
 pub mod page;
 pub mod resilience;
 pub mod sim;
+pub mod sort;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -296,7 +296,7 @@ impl AspectOrder {
             (self.time_limiter, Aspect::TimeLimiter),
             (self.bulkhead, Aspect::Bulkhead),
         ];
-        ranked.sort_by_key(|(order, _)| *order);
+        crate::sort::by_rank(&mut ranked, |&(order, _)| crate::sort::signed(order));
         ranked.map(|(_, aspect)| aspect)
     }
 }
@@ -480,14 +480,14 @@ impl Reader {
         for (name, body) in &configs {
             self.settings::<S>(&format!("{path}.configs.{name}"), body, &configs);
         }
-        instances
-            .into_iter()
-            .map(|(name, body)| {
-                let settings =
-                    self.settings::<S>(&format!("{path}.instances.{name}"), body, &configs);
-                (name, settings)
-            })
-            .collect()
+        // Inserted one by one (a later instance of the same name wins, as with `collect`):
+        // collecting into a map would bring a sort of its own into the wasm for each section.
+        let mut read = BTreeMap::new();
+        for (name, body) in instances {
+            let settings = self.settings::<S>(&format!("{path}.instances.{name}"), body, &configs);
+            read.insert(name, settings);
+        }
+        read
     }
 
     /// An instance's or config's settings: the library's defaults, then `configs.default` or its

@@ -194,6 +194,17 @@ impl<S: PageExercise> Default for ExerciseState<S> {
     }
 }
 
+/// [`ExerciseState::saved_answers`] for every exercise (outside the generic `impl`, so the
+/// wasm holds one copy rather than one per exercise, each with a sort of its own).
+fn saved_json(attempts: &BTreeMap<String, Attempt>) -> String {
+    let texts: BTreeMap<&str, &str> = attempts
+        .iter()
+        .filter(|(_, a)| !a.text.trim().is_empty())
+        .map(|(id, a)| (id.as_str(), a.text.as_str()))
+        .collect();
+    serde_json::to_string(&texts).unwrap_or_default()
+}
+
 impl<S: PageExercise> ExerciseState<S> {
     /// The exercise with the lesson's settings, nothing typed, nothing run.
     pub fn new() -> Self {
@@ -225,13 +236,7 @@ impl<S: PageExercise> ExerciseState<S> {
 
     /// The answers worth keeping (part id -> text, empty texts left out), as JSON.
     pub fn saved_answers(&self) -> String {
-        let texts: BTreeMap<&str, &str> = self
-            .attempts
-            .iter()
-            .filter(|(_, a)| !a.text.trim().is_empty())
-            .map(|(id, a)| (id.as_str(), a.text.as_str()))
-            .collect();
-        serde_json::to_string(&texts).unwrap_or_default()
+        saved_json(&self.attempts)
     }
 
     /// Answers read back from [`ExerciseState::saved_answers`]'s JSON; anything unreadable is

@@ -366,7 +366,7 @@ pub fn line_chart(points: &[Point], metric: Metric, log: bool, frame: Frame) -> 
         .iter()
         .filter_map(|&strategy| {
             let mut mine: Vec<&Point> = points.iter().filter(|p| p.strategy == strategy).collect();
-            mine.sort_by_key(|p| p.clients);
+            crate::sort::by_rank(&mut mine, |p| u64::from(p.clients));
             let mut attr = String::new();
             for p in &mine {
                 let v = metric.of(&p.tally);

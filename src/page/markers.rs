@@ -176,7 +176,7 @@ pub fn markers(trace: &Trace, config: &CascadeConfig) -> Vec<Marker> {
             "shedding starts".into(),
         );
     }
-    marks.sort_by_key(|m| m.at);
+    crate::sort::by_rank(&mut marks, |m| m.at);
     marks
 }
 

@@ -19,6 +19,6 @@ pub fn finished(trace: &Trace) -> Vec<Finished> {
             })
         })
         .collect();
-    log.sort_by_key(|f| f.at);
+    crate::sort::by_rank(&mut log, |f| f.at);
     log
 }

@@ -300,7 +300,9 @@ impl Reading<'_> {
                     .map(|o| (o, t.outcomes.get(o)))
                     .filter(|&(_, n)| n > 0)
                     .collect();
-                seen.sort_by_key(|&(o, n)| (std::cmp::Reverse(n), o));
+                // Most first; equal counts in the outcomes' own order.
+                crate::sort::by_rank(&mut seen, |&(o, _)| o as u64);
+                crate::sort::by_rank(&mut seen, |&(_, n)| u64::MAX - n);
                 let parts: Vec<String> = seen
                     .iter()
                     .take(4)
