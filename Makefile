@@ -7,6 +7,7 @@
 TRUNK_VERSION    := 0.21.14
 BINARYEN_VERSION := 132
 AXE_CORE_VERSION := 4.14.1
+ESBUILD_VERSION  := 0.28.2
 WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
 
 SHELL := /bin/bash
@@ -24,6 +25,12 @@ serve: tools fetch
 
 dist: tools compress-tools fetch
 	trunk build --release
+	@# Minified JS and CSS (esbuild; Trunk's own minifier breaks wasm-bindgen's glue), then
+	@# the integrity hashes Trunk wrote for them into the HTML, made anew.
+	@find dist -maxdepth 1 -type f \( -name '*.js' -o -name '*.css' \) -print0 | while IFS= read -r -d '' f; do \
+	    esbuild "$$f" --minify --log-level=warning --allow-overwrite --outfile="$$f"; \
+	  done
+	node scripts/integrity.mjs dist
 	@# For hosts that serve precompressed files (nginx gzip_static/brotli_static...): a .gz
 	@# and a .br beside each .wasm, .js, .css and .html, same modification time.
 	@find dist -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.html' \) \
@@ -70,6 +77,8 @@ tools:
 	  || npm install --prefix "$(TOOLS_DIR)" --no-audit --no-fund --silent binaryen@$(BINARYEN_VERSION).0.0
 	@wasm-opt --version | grep -q "version $(BINARYEN_VERSION)" \
 	  || { echo "wasm-opt $(BINARYEN_VERSION) is not first on PATH"; exit 1; }
+	@esbuild --version 2>/dev/null | grep -qx "$(ESBUILD_VERSION)" \
+	  || npm install --prefix "$(TOOLS_DIR)" --no-audit --no-fund --silent esbuild@$(ESBUILD_VERSION)
 
 # Chromium and chromedriver (Debian's), and axe-core (npm, into .tools/) for the accessibility
 # checks; the browser tests read axe.min.js from there and never fetch it at test time.
