@@ -1,5 +1,6 @@
-//! The web entry point: mounts the playground when the page has its root element, and gives
-//! `widgets.js` the function that mounts a widget.
+//! The web entry point: mounts the playground when the page has its root element (inside the
+//! metastability explorer's Web Worker there is no page, and nothing is mounted), gives
+//! `widgets.js` the function that mounts a widget, and the worker the one that runs a cell.
 
 #[cfg(target_arch = "wasm32")]
 mod web {
@@ -17,6 +18,14 @@ mod web {
                 app.destroy();
             }
         }
+    }
+
+    /// The metastability explorer's worker (`metastability-worker.js`) calls this for each
+    /// cell: a JSON `CellRequest` in, a JSON `CellReply` out; see
+    /// `resilience_playground::page::metastability::answer`.
+    #[wasm_bindgen(js_name = metastabilityCell)]
+    pub fn metastability_cell(request: &str) -> String {
+        resilience_playground::page::metastability::answer(request)
     }
 
     /// Mounts widget number `number` of the page into `host`; see

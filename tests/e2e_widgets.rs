@@ -564,6 +564,22 @@ async fn metastability_complete(page: &browser::Page, cells: u64) -> String {
     panic!("the metastability grid did not complete in 120 s");
 }
 
+/// Where the explorer computed its cells: its `data-engine` (`worker` or `main-thread`).
+async fn engine(page: &browser::Page) -> Value {
+    page.eval("return document.querySelector('.metastability').dataset.engine")
+        .await
+}
+
+/// The resources the page fetched whose URL ends with `file`.
+async fn fetched(page: &browser::Page, file: &str) -> usize {
+    page.eval(&format!(
+        "return performance.getEntriesByType('resource').filter(e => e.name.split('?')[0].endsWith('/{file}')).length"
+    ))
+    .await
+    .as_u64()
+    .unwrap_or(0) as usize
+}
+
 /// The grid's cells that never recovered.
 async fn never_recovered(page: &browser::Page) -> u64 {
     page.eval("return document.querySelectorAll(\"[id$='meta-grid'] td.meta-never\").length")
@@ -586,6 +602,11 @@ async fn the_metastability_widget_fills_its_grid_and_a_retry_budget_moves_the_bo
             .eval("return document.querySelector(\"[id$='meta-grid'] tbody tr:last-child td\").className")
             .await;
         assert_eq!(light, Value::from("meta-quick"));
+        // Every cell came from the Web Worker (the page falls back for good once it cannot),
+        // which the widget started from its script beside the glue, with no second wasm.
+        assert_eq!(engine(&page).await, Value::from("worker"));
+        assert_eq!(fetched(&page, "metastability-worker.js").await, 1);
+        assert_eq!(fetched(&page, "resilience-playground_bg.wasm").await, 1);
         page.screenshot("widget-metastability").await;
         page.eval(
             "const el = document.querySelector(\"[id$='meta-budget']\");
@@ -610,4 +631,174 @@ async fn the_metastability_widget_fills_its_grid_and_a_retry_budget_moves_the_bo
         assert_eq!(duplicates, Value::Array(vec![]), "duplicate ids");
     })
     .await;
+}
+
+/// Without its worker script (a host that lacks the file), the explorer computes the grid on
+/// the page, says so, and gets the same grid.
+#[tokio::test]
+async fn the_metastability_explorer_falls_back_to_the_page_when_its_worker_cannot_start() {
+    let missing = &["metastability-worker.js"];
+    browser::run_without(
+        "widgets-metastability-fallback",
+        missing,
+        |page| async move {
+            page.open("embed.html?kind=metastability", "[id$='meta-grid']")
+                .await;
+            let status = metastability_complete(&page, 144).await;
+            assert!(status.starts_with("Done: 144 runs"), "{status}");
+            assert_eq!(engine(&page).await, Value::from("main-thread"));
+            let notice = page.text("[id$='meta-engine-notice']").await;
+            assert!(
+                notice.starts_with("Computed on the page itself: the Web Worker could not run"),
+                "{notice}"
+            );
+            // The same storm as through the worker.
+            let storm = never_recovered(&page).await;
+            assert!(storm > 72, "{storm} cells never recovered");
+            page.screenshot("widget-metastability-fallback").await;
+            // The missing script is the one error the console may hold.
+            let errors = browser::console_errors(&page.client).await;
+            let others: Vec<_> = errors
+                .iter()
+                .filter(|e| !e.contains("metastability-worker.js"))
+                .collect();
+            assert!(others.is_empty(), "console errors: {others:?}");
+        },
+    )
+    .await;
+}
+
+/// The playground's explorer fetches nothing until the student asks for the grid, then
+/// computes it in the worker.
+#[tokio::test]
+async fn the_playground_explorer_starts_its_worker_when_asked() {
+    browser::run("playground-metastability", |page| async move {
+        page.open("index.html", ".metastability-region #meta-start")
+            .await;
+        assert_eq!(fetched(&page, "metastability-worker.js").await, 0);
+        page.eval("document.getElementById('meta-start').click()")
+            .await;
+        let status = metastability_complete(&page, 144).await;
+        assert!(status.starts_with("Done: 144 runs"), "{status}");
+        assert_eq!(engine(&page).await, Value::from("worker"));
+        assert_eq!(fetched(&page, "metastability-worker.js").await, 1);
+        assert_eq!(fetched(&page, "resilience-playground_bg.wasm").await, 1);
+    })
+    .await;
+}
+
+/// Installed before the page's own scripts: records the explorer's start (the grid appears,
+/// or `window.__metaStart` set by a click), its end (144 cells), every long task (a main-thread
+/// task over 50 ms) and every animation frame's time, for [`measure_metastability_explorer`].
+const EXPLORER_PROBE: &str = "
+  window.__meta = { start: null, end: null, long: [], frames: [] };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__meta.long.push([e.startTime, e.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+  const frame = (now) => { window.__meta.frames.push(now); requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);
+  new MutationObserver(() => {
+    const grid = document.querySelector(\"[id$='meta-grid']\");
+    if (!grid) return;
+    const m = window.__meta;
+    const button = document.querySelector(\"[id$='meta-start']\");
+    if (m.start === null && !button) m.start = window.__metaStart ?? performance.now();
+    if (m.end === null && grid.dataset.done === '144') m.end = performance.now();
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-done'] });
+";
+
+/// What one run of the explorer measured: wall time from its start to 144 cells, ms; the long
+/// tasks that began in that time; the longest of them, ms; the longest gap between frames, ms.
+async fn explorer_run(page: &browser::Page, path: &str, click: bool) -> (f64, usize, f64, f64) {
+    page.open(path, "[id$='meta-grid']").await;
+    if click {
+        // As a student would: once the page has drawn, not in the middle of its loading.
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        page.eval("window.__metaStart = performance.now(); document.getElementById('meta-start').click();")
+            .await;
+    }
+    metastability_complete(page, 144).await;
+    let m = page
+        .eval(
+            "const m = window.__meta;
+             const during = (t) => t >= m.start && t <= m.end;
+             const long = m.long.filter(([t]) => during(t));
+             const frames = m.frames.filter(during);
+             let gap = 0;
+             for (let i = 1; i < frames.length; i++) gap = Math.max(gap, frames[i] - frames[i - 1]);
+             return [m.end - m.start, long.length, Math.max(0, ...long.map(([, d]) => d)), gap];",
+        )
+        .await;
+    let v: Vec<f64> = m
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap_or(f64::NAN))
+        .collect();
+    (v[0], v[1] as usize, v[2], v[3])
+}
+
+/// Not a test of correctness: the explorer's 12 x 12 grid in headless Chromium at 1920 x 1080,
+/// three runs each of the widget and the playground (worker) and of the widget served without
+/// its worker script (the page's own thread, as before the worker): the time to the full grid,
+/// and the main-thread tasks over 50 ms while it ran. Prints medians. Run with
+/// `cargo test --locked --features e2e --test e2e_widgets measure_metastability_explorer -- --ignored --nocapture`.
+#[tokio::test]
+#[ignore = "a measurement, not a test"]
+async fn measure_metastability_explorer() {
+    const NO_WORKER: &[&str] = &["metastability-worker.js"];
+    let cases = [
+        (
+            "widget, worker",
+            "embed.html?kind=metastability",
+            false,
+            &[][..],
+        ),
+        ("playground, worker", "index.html", true, &[][..]),
+        (
+            "widget, no worker script (page thread)",
+            "embed.html?kind=metastability",
+            false,
+            NO_WORKER,
+        ),
+    ];
+    for (name, path, click, missing) in cases {
+        browser::run_without("measure-metastability", missing, move |page| async move {
+            page.devtools(
+                "Emulation.setDeviceMetricsOverride",
+                serde_json::json!({"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": false}),
+            )
+            .await;
+            page.devtools("Page.enable", serde_json::json!({})).await;
+            page.devtools(
+                "Page.addScriptToEvaluateOnNewDocument",
+                serde_json::json!({"source": EXPLORER_PROBE}),
+            )
+            .await;
+            let mut runs = Vec::new();
+            for _ in 0..3 {
+                runs.push(explorer_run(&page, path, click).await);
+            }
+            let median = |f: fn(&(f64, usize, f64, f64)) -> f64| {
+                let mut v: Vec<f64> = runs.iter().map(f).collect();
+                v.sort_by(f64::total_cmp);
+                v[1]
+            };
+            println!(
+                "{name}: grid in {:.0} ms (median of 3: {:?}), long tasks median {} (runs {:?}), \
+                 longest long task median {:.0} ms, longest frame gap median {:.0} ms (runs {:?})",
+                median(|r| r.0),
+                runs.iter().map(|r| r.0.round()).collect::<Vec<_>>(),
+                median(|r| r.1 as f64),
+                runs.iter().map(|r| r.1).collect::<Vec<_>>(),
+                median(|r| r.2),
+                median(|r| r.3),
+                runs.iter().map(|r| r.3.round()).collect::<Vec<_>>(),
+            );
+            assert!(runs.iter().all(|r| r.0 > 0.0));
+            // The missing worker script's 404 is expected here.
+            let _ = browser::console_errors(&page.client).await;
+        })
+        .await;
+    }
 }

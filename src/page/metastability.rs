@@ -1,14 +1,17 @@
 //! The metastability explorer's state: the switches a student flips, the grid they give, and
-//! the cells computed so far (a few per animation frame, so the page keeps drawing). The runs
-//! are [`crate::sim::experiments::metastability`]'s; this file only decides what to run next
-//! and how a cell reads.
+//! the cells computed so far (in a Web Worker, or on the page when no worker can start). The
+//! runs are [`crate::sim::experiments::metastability`]'s; this file decides what to run next,
+//! how a cell reads, and the JSON a worker is asked and answers in.
+
+use serde::{Deserialize, Serialize};
 
 use crate::resilience::{BreakerConfig, HalfOpenRule};
 use crate::sim::experiments::metastability::{Cell, Grid};
 use crate::sim::scenario::apply_set;
 
 /// The cures one switch away, as the explorer offers them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Switches {
     /// A retry budget of 10% of calls.
     pub retry_budget: bool,
@@ -62,6 +65,72 @@ impl Switches {
         grid.validate().map_err(|e| e.to_string())?;
         Ok(grid)
     }
+}
+
+/// Runs cell number `index` of `grid` (row by row, as [`Grid::cells`] counts).
+pub fn run_cell_at(grid: &Grid, index: usize) -> Result<Cell, String> {
+    let (rate, trigger) = grid.cells().nth(index).ok_or_else(|| {
+        format!(
+            "index: {index} is outside the grid's 0..{} cells",
+            grid.steps * grid.steps
+        )
+    })?;
+    grid.run_cell(rate, trigger).map_err(|e| e.to_string())
+}
+
+/// What the page asks a worker: one cell of the grid `switches` give, for run `run` (the
+/// page's count of grids started, so a reply to a grid since replaced can be dropped).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CellRequest {
+    pub run: u32,
+    pub index: usize,
+    pub switches: Switches,
+}
+
+/// A worker's answer to a [`CellRequest`]: the cell, or why there is none.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CellReply {
+    pub run: u32,
+    pub index: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cell: Option<Cell>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl CellReply {
+    /// The cell, or the error it carries (a reply with neither is an error too).
+    pub fn outcome(self) -> Result<Cell, String> {
+        match (self.cell, self.error) {
+            (_, Some(e)) => Err(e),
+            (Some(cell), None) => Ok(cell),
+            (None, None) => Err("the worker's reply had no cell".to_string()),
+        }
+    }
+}
+
+/// A worker's whole job: computes the cell a JSON [`CellRequest`] asks for and answers with a
+/// JSON [`CellReply`]. A request that does not parse gets run 0 (no grid has it) and the reason.
+pub fn answer(request: &str) -> String {
+    let reply = match serde_json::from_str::<CellRequest>(request) {
+        Ok(req) => {
+            let outcome = req.switches.grid().and_then(|g| run_cell_at(&g, req.index));
+            CellReply {
+                run: req.run,
+                index: req.index,
+                cell: outcome.as_ref().ok().copied(),
+                error: outcome.err(),
+            }
+        }
+        Err(e) => CellReply {
+            run: 0,
+            index: 0,
+            cell: None,
+            error: Some(format!("the cell request is not valid: {e}")),
+        },
+    };
+    serde_json::to_string(&reply).unwrap_or_default()
 }
 
 /// What a cell shows.
@@ -149,20 +218,28 @@ impl Explorer {
         self.error.is_none() && self.cells.len() < self.total()
     }
 
-    /// Computes the next cell, if any is left.
-    pub fn step(&mut self) {
-        if !self.working() {
+    /// The index of the next cell to compute, while any is left.
+    pub fn next_index(&self) -> Option<usize> {
+        self.working().then_some(self.cells.len())
+    }
+
+    /// Takes the result of cell `index`, computed elsewhere; anything but the next cell is
+    /// ignored (a reply that came late or twice).
+    pub fn receive(&mut self, index: usize, result: Result<Cell, String>) {
+        if self.next_index() != Some(index) {
             return;
         }
-        let Some(grid) = &self.grid else {
-            return;
-        };
-        let Some((rate, trigger)) = grid.cells().nth(self.cells.len()) else {
-            return;
-        };
-        match grid.run_cell(rate, trigger) {
+        match result {
             Ok(cell) => self.cells.push(cell),
-            Err(e) => self.error = Some(e.to_string()),
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// Computes the next cell here, if any is left.
+    pub fn step(&mut self) {
+        if let (Some(index), Some(grid)) = (self.next_index(), &self.grid) {
+            let result = run_cell_at(grid, index);
+            self.receive(index, result);
         }
     }
 
@@ -216,6 +293,64 @@ mod tests {
             ..Switches::default()
         });
         assert!(one.safe_load().unwrap() > a);
+    }
+
+    #[test]
+    fn a_worker_answers_the_cell_the_page_would_compute() {
+        let switches = Switches {
+            deadline: true,
+            ..Switches::default()
+        };
+        let request = CellRequest {
+            run: 7,
+            index: 30,
+            switches,
+        };
+        let reply: CellReply =
+            serde_json::from_str(&answer(&serde_json::to_string(&request).unwrap())).unwrap();
+        assert_eq!((reply.run, reply.index), (7, 30));
+        let mut here = Explorer::new(switches);
+        while here.cells.len() <= 30 {
+            here.step();
+        }
+        assert_eq!(reply.outcome(), Ok(here.cells[30]));
+    }
+
+    #[test]
+    fn a_bad_request_gets_a_reply_that_names_the_problem() {
+        let outside = answer(
+            r#"{"run":2,"index":144,"switches":{"retry_budget":false,"breaker":false,"no_jitter":false,"deadline":false,"attempts":3}}"#,
+        );
+        let reply: CellReply = serde_json::from_str(&outside).unwrap();
+        assert_eq!(reply.run, 2);
+        assert_eq!(
+            reply.outcome(),
+            Err("index: 144 is outside the grid's 0..144 cells".to_string())
+        );
+        let garbled: CellReply = serde_json::from_str(&answer("{\"run\": 1")).unwrap();
+        assert_eq!(garbled.run, 0);
+        assert!(garbled
+            .outcome()
+            .unwrap_err()
+            .starts_with("the cell request is not valid"));
+    }
+
+    #[test]
+    fn only_the_next_cell_is_taken() {
+        let mut e = Explorer::new(Switches::default());
+        let cell = Cell {
+            rate: 12.5,
+            trigger_s: 0.5,
+            recovered_ms: Some(0.0),
+            ok_share: 1.0,
+        };
+        e.receive(1, Ok(cell));
+        assert!(e.cells.is_empty());
+        e.receive(0, Ok(cell));
+        e.receive(0, Ok(cell));
+        assert_eq!(e.cells.len(), 1);
+        e.receive(1, Err("boom".into()));
+        assert_eq!((e.working(), e.error.as_deref()), (false, Some("boom")));
     }
 
     #[test]

@@ -3,14 +3,12 @@
 //! two strips of one run each showing when every client's writes happen. The state and the
 //! geometry live in `page::jitter`; the sweep is computed a slice per animation frame.
 
-use std::cell::Cell;
 use std::rc::Rc;
 
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::controls::{Choice, Slider, Switch};
+use super::frames::use_frame_work;
 use super::ids::{use_ids, IdScope};
 use crate::page::jitter::{
     line_chart, Frame, JitterAction, JitterSettings, JitterState, LineChart, Metric, Strip,
@@ -50,31 +48,6 @@ fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
-/// While the sweep has work left, sends one slice of it per animation frame: runs for about
-/// [`WORK_PER_FRAME_MS`] of the page's clock.
-#[hook]
-fn use_sweep_frames(working: bool, handled: u64, dispatch: Callback<JitterAction>) {
-    use_effect_with((working, handled), move |&(working, _)| {
-        let handle = Rc::new(Cell::new(None::<i32>));
-        if working {
-            let frame = Closure::once_into_js(move |_: f64| {
-                dispatch.emit(JitterAction::WorkFor {
-                    ms: WORK_PER_FRAME_MS,
-                    clock: now_ms,
-                });
-            });
-            if let Some(w) = web_sys::window() {
-                handle.set(w.request_animation_frame(frame.unchecked_ref()).ok());
-            }
-        }
-        move || {
-            if let (Some(w), Some(h)) = (web_sys::window(), handle.get()) {
-                let _ = w.cancel_animation_frame(h);
-            }
-        }
-    });
-}
-
 /// The whole view, with its own state.
 #[function_component(JitterView)]
 pub fn jitter_view(props: &JitterViewProps) -> Html {
@@ -88,7 +61,12 @@ pub fn jitter_view(props: &JitterViewProps) -> Html {
         Callback::from(move |a: JitterAction| dispatcher.dispatch(a))
     };
     let st = &state.0;
-    use_sweep_frames(st.is_working(), st.sweep.handled(), dispatch.clone());
+    // One slice of the sweep per frame, for about WORK_PER_FRAME_MS of the page's clock.
+    let slice = dispatch.reform(|()| JitterAction::WorkFor {
+        ms: WORK_PER_FRAME_MS,
+        clock: now_ms,
+    });
+    use_frame_work(st.is_working(), st.sweep.handled(), slice);
     let s = st.settings;
     let column = nearest_sweep_clients(s.clients);
     let (done, total) = st.sweep.progress();

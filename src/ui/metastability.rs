@@ -1,15 +1,15 @@
 //! The metastability explorer: a grid of load by trigger length, each cell one run of the
 //! retry storm, coloured by whether and how fast it recovered, with the switches that move the
-//! boundary. A cell is computed per animation frame, so the page keeps drawing while it fills.
+//! boundary. The cells are computed in a Web Worker ([`super::cell_worker`]), so the page stays
+//! responsive; where no worker can start, here, one per animation frame, and a notice says so.
 
-use std::cell::Cell as StdCell;
 use std::rc::Rc;
 
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use super::cell_worker::{use_cell_worker, Wanted, WorkerEvent};
 use super::controls::{Slider, Switch};
+use super::frames::use_frame_work;
 use super::ids::use_ids;
 use crate::page::metastability::{Explorer, Switches, Verdict};
 
@@ -27,46 +27,72 @@ pub struct MetastabilityViewProps {
 enum ExplorerAction {
     Switch(Switches),
     Start,
+    /// Compute the next cell here (no worker).
     Step,
+    Worker(WorkerEvent),
 }
 
-/// The explorer, and whether the student has asked for the grid yet.
+/// Where the cells are computed.
 #[derive(Debug, Clone, PartialEq)]
-struct ViewState(Explorer, bool);
+enum Engine {
+    /// The worker is starting (or the grid is not asked for yet).
+    Starting,
+    /// In the Web Worker.
+    Worker,
+    /// On the page's own thread, because the worker could not start or stopped (why).
+    MainThread(String),
+}
+
+impl Engine {
+    /// The widget's `data-engine`: `starting`, `worker` or `main-thread`.
+    fn key(&self) -> &'static str {
+        match self {
+            Engine::Starting => "starting",
+            Engine::Worker => "worker",
+            Engine::MainThread(_) => "main-thread",
+        }
+    }
+}
+
+/// The explorer, whether the student has asked for the grid yet, the number of the grid being
+/// computed (a worker's reply to an earlier one is dropped), and where it is computed.
+#[derive(Debug, Clone, PartialEq)]
+struct ViewState {
+    explorer: Explorer,
+    started: bool,
+    run: u32,
+    engine: Engine,
+}
 
 impl Reducible for ViewState {
     type Action = ExplorerAction;
 
     fn reduce(self: Rc<Self>, action: ExplorerAction) -> Rc<Self> {
+        let mut next = (*self).clone();
         match action {
-            ExplorerAction::Switch(s) => Rc::new(ViewState(Explorer::new(s), self.1)),
-            ExplorerAction::Start => Rc::new(ViewState(self.0.clone(), true)),
-            ExplorerAction::Step => {
-                let mut next = self.0.clone();
-                next.step();
-                Rc::new(ViewState(next, self.1))
+            ExplorerAction::Switch(s) => {
+                next.explorer = Explorer::new(s);
+                next.run += 1;
             }
+            ExplorerAction::Start => next.started = true,
+            ExplorerAction::Step => next.explorer.step(),
+            ExplorerAction::Worker(WorkerEvent::Ready) if next.engine == Engine::Starting => {
+                next.engine = Engine::Worker;
+            }
+            ExplorerAction::Worker(WorkerEvent::Replies(replies)) => {
+                for reply in replies.into_iter().filter(|r| r.run == next.run) {
+                    next.explorer.receive(reply.index, reply.outcome());
+                }
+            }
+            ExplorerAction::Worker(WorkerEvent::Failed(why))
+                if !matches!(next.engine, Engine::MainThread(_)) =>
+            {
+                next.engine = Engine::MainThread(why);
+            }
+            ExplorerAction::Worker(_) => return self,
         }
+        Rc::new(next)
     }
-}
-
-/// While cells are left, computes one per animation frame.
-#[hook]
-fn use_cell_frames(working: bool, done: usize, dispatch: Callback<()>) {
-    use_effect_with((working, done), move |&(working, _)| {
-        let handle = Rc::new(StdCell::new(None::<i32>));
-        if working {
-            let frame = Closure::once_into_js(move |_: f64| dispatch.emit(()));
-            if let Some(w) = web_sys::window() {
-                handle.set(w.request_animation_frame(frame.unchecked_ref()).ok());
-            }
-        }
-        move || {
-            if let (Some(w), Some(h)) = (web_sys::window(), handle.get()) {
-                let _ = w.cancel_animation_frame(h);
-            }
-        }
-    });
 }
 
 /// The explorer with its own state.
@@ -75,32 +101,45 @@ pub fn metastability_view(props: &MetastabilityViewProps) -> Html {
     let ids = use_ids();
     let state = {
         let (switches, autostart) = (props.switches, props.autostart);
-        use_reducer(move || ViewState(Explorer::new(switches), autostart))
-    };
-    let step = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |()| dispatcher.dispatch(ExplorerAction::Step))
-    };
-    let (explorer, started) = (&state.0, state.1);
-    use_cell_frames(started && explorer.working(), explorer.cells.len(), step);
-    let on_start = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |_: MouseEvent| dispatcher.dispatch(ExplorerAction::Start))
-    };
-    let s = explorer.switches;
-    let set = |change: fn(Switches, bool) -> Switches| {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |on: bool| dispatcher.dispatch(ExplorerAction::Switch(change(s, on))))
-    };
-    let on_attempts = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |v: f64| {
-            dispatcher.dispatch(ExplorerAction::Switch(Switches {
-                attempts: v.round() as u32,
-                ..s
-            }))
+        use_reducer(move || ViewState {
+            explorer: Explorer::new(switches),
+            started: autostart,
+            run: 1,
+            engine: Engine::Starting,
         })
     };
+    let dispatch = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |a: ExplorerAction| dispatcher.dispatch(a))
+    };
+    let (explorer, started) = (&state.explorer, state.started);
+    let wanted = match (&state.engine, explorer.next_index()) {
+        (Engine::Worker, Some(next)) if started => Some(Wanted {
+            run: state.run,
+            next,
+            total: explorer.total(),
+            switches: explorer.switches,
+        }),
+        _ => None,
+    };
+    use_cell_worker(started, wanted, dispatch.reform(ExplorerAction::Worker));
+    let here = matches!(state.engine, Engine::MainThread(_));
+    use_frame_work(
+        started && here && explorer.working(),
+        explorer.cells.len() as u64,
+        dispatch.reform(|()| ExplorerAction::Step),
+    );
+    let on_start = dispatch.reform(|_: MouseEvent| ExplorerAction::Start);
+    let s = explorer.switches;
+    let set = |change: fn(Switches, bool) -> Switches| {
+        dispatch.reform(move |on: bool| ExplorerAction::Switch(change(s, on)))
+    };
+    let on_attempts = dispatch.reform(move |v: f64| {
+        ExplorerAction::Switch(Switches {
+            attempts: v.round() as u32,
+            ..s
+        })
+    });
     let (done, total) = (explorer.cells.len(), explorer.total());
     let status = match (&explorer.error, explorer.safe_load()) {
         (Some(e), _) => e.clone(),
@@ -148,8 +187,15 @@ pub fn metastability_view(props: &MetastabilityViewProps) -> Html {
     let legend = Verdict::ALL.iter().map(|v| {
         html! { <li><span class={classes!("meta-swatch", v.class())} aria-hidden="true"></span>{ v.label() }</li> }
     });
+    let notice = match &state.engine {
+        Engine::MainThread(why) if started => Some(format!(
+            "Computed on the page itself: the Web Worker could not run ({why}). The page may \
+             pause now and then until the grid is done."
+        )),
+        _ => None,
+    };
     html! {
-        <div class="metastability">
+        <div class="metastability" data-engine={state.engine.key()}>
             <p class="meta-intro">{ "Each cell is one run of the retry storm (inventory serves 6 calls at once, 150 calls/s; \
                 a 300 ms timeout; slow for the trigger's length from 3 s). The number is how many seconds after the \
                 trigger it took to answer 90% of every second's requests for 10 s in a row; ∞: never, while the load lasted." }</p>
@@ -170,6 +216,9 @@ pub fn metastability_view(props: &MetastabilityViewProps) -> Html {
             }
             <progress id={ids.id("meta-progress")} max={total.to_string()} value={done.to_string()}
                 aria-label="Runs computed"></progress>
+            if let Some(notice) = notice {
+                <p id={ids.id("meta-engine-notice")} class="notice meta-engine-notice">{ notice }</p>
+            }
             <p id={ids.id("meta-status")} class="meta-status" aria-live="polite">{ status }</p>
             <div class="meta-grid-wrap">
                 <table id={ids.id("meta-grid")} class="meta-grid" data-done={done.to_string()}>

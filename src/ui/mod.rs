@@ -2,9 +2,11 @@
 
 mod app;
 mod canvas;
+mod cell_worker;
 mod controls;
 mod drawer;
 mod exercises;
+mod frames;
 mod histogram;
 mod ids;
 mod jitter;
@@ -40,6 +42,15 @@ thread_local! {
     /// The element this instance of the module drew into: the page's root, or its one widget
     /// (`widgets.js` gives every widget an instance of its own).
     static HOST: std::cell::RefCell<Option<web_sys::Element>> = const { std::cell::RefCell::new(None) };
+    /// Where the playground's own files are (a widget's `playground_url`), when they are not
+    /// beside the page: a course page elsewhere on the site that embeds widgets.
+    static ASSETS: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The URL the playground's files (the glue, the worker script) are found beside, when it is
+/// not the page's own.
+fn assets_base() -> Option<String> {
+    ASSETS.with(|a| a.borrow().clone())
 }
 
 /// Reports a panic in the console and, in place of the view that failed, inside its own
@@ -116,5 +127,6 @@ pub fn mount_widget(
     };
     host.set_inner_html("");
     HOST.with(|h| *h.borrow_mut() = Some(host.clone()));
+    ASSETS.with(|a| *a.borrow_mut() = Some(playground_url.to_string()));
     yew::Renderer::<widget::Widget>::with_root_and_props(host, props).render()
 }

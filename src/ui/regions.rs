@@ -164,7 +164,6 @@ pub fn lesson_table(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> 
     region(ids, "table", "table", "The lesson's table", body)
 }
 
-/// The backoff blog's contention experiment, computed once the student asks.
 /// The metastability explorer, computed when the student asks.
 pub fn metastability(ids: &IdScope) -> Html {
     let body = html! { <MetastabilityView /> };
@@ -177,6 +176,7 @@ pub fn metastability(ids: &IdScope) -> Html {
     )
 }
 
+/// The backoff blog's contention experiment, computed once the student asks.
 pub fn jitter(ids: &IdScope) -> Html {
     let body = html! { <JitterView settings={JitterSettings::default()} /> };
     region(

@@ -82,8 +82,13 @@ pub struct StaticServer {
 
 impl StaticServer {
     /// Serves `root`; with `precompressed`, a file's `.br` (else `.gz`) twin is sent when the browser
-    /// accepts it, as nginx's `brotli_static` / `gzip_static` do.
-    pub fn start(root: PathBuf, precompressed: bool) -> StaticServer {
+    /// accepts it, as nginx's `brotli_static` / `gzip_static` do. The files named in `missing`
+    /// (paths under `root`) are answered 404, as a host that lacks them would.
+    pub fn start(
+        root: PathBuf,
+        precompressed: bool,
+        missing: &'static [&'static str],
+    ) -> StaticServer {
         let server = tiny_http::Server::http("127.0.0.1:0").expect("bind the static server");
         let port = server
             .server_addr()
@@ -100,7 +105,7 @@ impl StaticServer {
                 // One thread per request, as a real server answers in parallel: a module
                 // script's imports and the wasm may be requested at the same time.
                 let root = root.clone();
-                std::thread::spawn(move || respond(&root, precompressed, request));
+                std::thread::spawn(move || respond(&root, precompressed, missing, request));
             }
         });
         StaticServer {
@@ -121,7 +126,7 @@ impl Drop for StaticServer {
 }
 
 /// Answers one request for a file under `root` (see [`StaticServer::start`]).
-fn respond(root: &Path, precompressed: bool, request: tiny_http::Request) {
+fn respond(root: &Path, precompressed: bool, missing: &[&str], request: tiny_http::Request) {
     let url = request
         .url()
         .split(['?', '#'])
@@ -135,7 +140,10 @@ fn respond(root: &Path, precompressed: bool, request: tiny_http::Request) {
         relative.to_string()
     };
     let path = root.join(&relative);
-    let response = if relative.split('/').any(|part| part == "..") || !path.is_file() {
+    let response = if relative.split('/').any(|part| part == "..")
+        || !path.is_file()
+        || missing.contains(&relative.as_str())
+    {
         tiny_http::Response::from_string("not found").with_status_code(404)
     } else {
         let accepts = |coding: &str| {
@@ -376,16 +384,38 @@ where
     run_serving(name, false, body).await
 }
 
+/// [`run`], with the files named in `missing` answered 404 (a host that lacks them).
+#[allow(dead_code)] // not every suite uses every helper
+pub async fn run_without<F, Fut>(name: &str, missing: &'static [&'static str], body: F)
+where
+    F: FnOnce(Page) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    serve_and_run(name, false, missing, body).await
+}
+
 /// [`run`], with `dist/` served precompressed (`.br` / `.gz` twins) when `precompressed`.
 pub async fn run_serving<F, Fut>(name: &str, precompressed: bool, body: F)
 where
     F: FnOnce(Page) -> Fut,
     Fut: std::future::Future<Output = ()> + Send + 'static,
 {
+    serve_and_run(name, precompressed, &[], body).await
+}
+
+async fn serve_and_run<F, Fut>(
+    name: &str,
+    precompressed: bool,
+    missing: &'static [&'static str],
+    body: F,
+) where
+    F: FnOnce(Page) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
     let scratch = artefacts_dir().join(format!("{name}-profile"));
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).expect("scratch dir");
-    let server = StaticServer::start(dist_dir(), precompressed);
+    let server = StaticServer::start(dist_dir(), precompressed, missing);
     let driver = ChromeDriver::start(&scratch);
 
     let capabilities: Capabilities = serde_json::from_value(json!({
