@@ -21,11 +21,11 @@ mod web {
     }
 
     /// The metastability explorer's worker (`metastability-worker.js`) calls this for each
-    /// cell: a JSON `CellRequest` in, a JSON `CellReply` out; see
-    /// `resilience_playground::page::metastability::answer`.
+    /// cell: a request line in, a reply line out; see
+    /// `resilience_playground::page::metastability_wire`.
     #[wasm_bindgen(js_name = metastabilityCell)]
     pub fn metastability_cell(request: &str) -> String {
-        resilience_playground::page::metastability::answer(request)
+        resilience_playground::page::metastability_wire::answer(request)
     }
 
     /// Mounts widget number `number` of the page into `host`; see

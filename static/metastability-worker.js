@@ -1,7 +1,8 @@
 // The metastability explorer's Web Worker: computes the grid's cells off the page's thread,
 // so the page keeps drawing while it fills. It runs the same WebAssembly the page runs: the
 // page posts the glue's URL and the module it has already compiled (nothing is downloaded
-// twice), then one JSON cell request per message; each answer is the simulator's JSON reply.
+// twice), then one cell request per message (a line of text); each answer is the simulator's
+// reply line.
 
 let simulator = null;
 

@@ -1,17 +1,14 @@
 //! The metastability explorer's state: the switches a student flips, the grid they give, and
 //! the cells computed so far (in a Web Worker, or on the page when no worker can start). The
-//! runs are [`crate::sim::experiments::metastability`]'s; this file decides what to run next,
-//! how a cell reads, and the JSON a worker is asked and answers in.
-
-use serde::{Deserialize, Serialize};
+//! runs are [`crate::sim::experiments::metastability`]'s; this file decides what to run next
+//! and how a cell reads ([`super::metastability_wire`] is what a worker is asked and answers).
 
 use crate::resilience::{BreakerConfig, HalfOpenRule};
 use crate::sim::experiments::metastability::{Cell, Grid};
 use crate::sim::scenario::apply_set;
 
 /// The cures one switch away, as the explorer offers them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Switches {
     /// A retry budget of 10% of calls.
     pub retry_budget: bool,
@@ -76,61 +73,6 @@ pub fn run_cell_at(grid: &Grid, index: usize) -> Result<Cell, String> {
         )
     })?;
     grid.run_cell(rate, trigger).map_err(|e| e.to_string())
-}
-
-/// What the page asks a worker: one cell of the grid `switches` give, for run `run` (the
-/// page's count of grids started, so a reply to a grid since replaced can be dropped).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CellRequest {
-    pub run: u32,
-    pub index: usize,
-    pub switches: Switches,
-}
-
-/// A worker's answer to a [`CellRequest`]: the cell, or why there is none.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CellReply {
-    pub run: u32,
-    pub index: usize,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cell: Option<Cell>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
-
-impl CellReply {
-    /// The cell, or the error it carries (a reply with neither is an error too).
-    pub fn outcome(self) -> Result<Cell, String> {
-        match (self.cell, self.error) {
-            (_, Some(e)) => Err(e),
-            (Some(cell), None) => Ok(cell),
-            (None, None) => Err("the worker's reply had no cell".to_string()),
-        }
-    }
-}
-
-/// A worker's whole job: computes the cell a JSON [`CellRequest`] asks for and answers with a
-/// JSON [`CellReply`]. A request that does not parse gets run 0 (no grid has it) and the reason.
-pub fn answer(request: &str) -> String {
-    let reply = match serde_json::from_str::<CellRequest>(request) {
-        Ok(req) => {
-            let outcome = req.switches.grid().and_then(|g| run_cell_at(&g, req.index));
-            CellReply {
-                run: req.run,
-                index: req.index,
-                cell: outcome.as_ref().ok().copied(),
-                error: outcome.err(),
-            }
-        }
-        Err(e) => CellReply {
-            run: 0,
-            index: 0,
-            cell: None,
-            error: Some(format!("the cell request is not valid: {e}")),
-        },
-    };
-    serde_json::to_string(&reply).unwrap_or_default()
 }
 
 /// What a cell shows.
@@ -293,46 +235,6 @@ mod tests {
             ..Switches::default()
         });
         assert!(one.safe_load().unwrap() > a);
-    }
-
-    #[test]
-    fn a_worker_answers_the_cell_the_page_would_compute() {
-        let switches = Switches {
-            deadline: true,
-            ..Switches::default()
-        };
-        let request = CellRequest {
-            run: 7,
-            index: 30,
-            switches,
-        };
-        let reply: CellReply =
-            serde_json::from_str(&answer(&serde_json::to_string(&request).unwrap())).unwrap();
-        assert_eq!((reply.run, reply.index), (7, 30));
-        let mut here = Explorer::new(switches);
-        while here.cells.len() <= 30 {
-            here.step();
-        }
-        assert_eq!(reply.outcome(), Ok(here.cells[30]));
-    }
-
-    #[test]
-    fn a_bad_request_gets_a_reply_that_names_the_problem() {
-        let outside = answer(
-            r#"{"run":2,"index":144,"switches":{"retry_budget":false,"breaker":false,"no_jitter":false,"deadline":false,"attempts":3}}"#,
-        );
-        let reply: CellReply = serde_json::from_str(&outside).unwrap();
-        assert_eq!(reply.run, 2);
-        assert_eq!(
-            reply.outcome(),
-            Err("index: 144 is outside the grid's 0..144 cells".to_string())
-        );
-        let garbled: CellReply = serde_json::from_str(&answer("{\"run\": 1")).unwrap();
-        assert_eq!(garbled.run, 0);
-        assert!(garbled
-            .outcome()
-            .unwrap_err()
-            .starts_with("the cell request is not valid"));
     }
 
     #[test]

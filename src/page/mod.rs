@@ -12,6 +12,7 @@ pub mod latency;
 pub mod lessons;
 pub mod markers;
 pub mod metastability;
+pub mod metastability_wire;
 pub mod permalink;
 pub mod pool;
 pub mod replay;

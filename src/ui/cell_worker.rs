@@ -1,7 +1,8 @@
 //! The metastability explorer's Web Worker, seen from the page. The worker
 //! (`static/metastability-worker.js`) runs the same WebAssembly as the page: it is sent the
 //! glue's URL and the module the page has already compiled, so nothing is downloaded twice and
-//! dist/ holds one wasm binary. It answers one JSON cell request per message. The page keeps
+//! dist/ holds one wasm binary. It answers one cell request per message, each a line of text
+//! ([`crate::page::metastability_wire`]). The page keeps
 //! it [`IN_FLIGHT`] requests busy and hands the replies to the view every [`HAND_OVER_MS`]:
 //! redrawing the grid is the page's cost (a full repaint of the playground each time), and
 //! ten times a second is enough to watch it fill.
@@ -15,7 +16,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::prelude::*;
 
-use crate::page::metastability::{CellReply, CellRequest, Switches};
+use crate::page::metastability::Switches;
+use crate::page::metastability_wire::{CellReply, CellRequest};
 
 /// The worker's script, next to the glue and the wasm in dist/.
 const WORKER_SCRIPT: &str = "metastability-worker.js";
@@ -78,10 +80,10 @@ fn ask(worker: &Worker, job: &mut Job, received: usize) {
             index: job.asked,
             switches,
         };
-        let Ok(json) = serde_json::to_string(&request) else {
-            return;
-        };
-        if worker.post_message(&JsValue::from_str(&json)).is_err() {
+        if worker
+            .post_message(&JsValue::from_str(&request.to_string()))
+            .is_err()
+        {
             return;
         }
         job.asked += 1;
@@ -135,11 +137,11 @@ fn take_reply(
     let Some(mut job) = p.job.filter(|j| j.wanted.run == reply.run) else {
         return;
     };
-    if reply.error.is_some() {
+    if reply.outcome.is_err() {
         job.asked = job.wanted.total;
     }
     ask(worker, &mut job, reply.index + 1);
-    let last = reply.index + 1 >= job.wanted.total || reply.error.is_some();
+    let last = reply.index + 1 >= job.wanted.total || reply.outcome.is_err();
     p.job = Some(job);
     p.replies.push(reply);
     if last {
@@ -169,15 +171,15 @@ fn asset_url(file: &str) -> Option<String> {
         .map(|u| u.href())
 }
 
-/// Reads one message of the worker: a JSON reply (a string), or `{ready}` / `{failed}`.
+/// Reads one message of the worker: a reply line (a string), or `{ready}` / `{failed}`.
 fn event_of(data: &JsValue) -> WorkerEvent {
-    if let Some(json) = data.as_string() {
-        return match serde_json::from_str::<CellReply>(&json) {
+    if let Some(line) = data.as_string() {
+        return match line.parse::<CellReply>() {
             Ok(reply) if reply.run == 0 => {
-                WorkerEvent::Failed(reply.outcome().err().unwrap_or_default())
+                WorkerEvent::Failed(reply.outcome.err().unwrap_or_default())
             }
             Ok(reply) => WorkerEvent::Replies(vec![reply]),
-            Err(e) => WorkerEvent::Failed(format!("its reply did not parse ({e})")),
+            Err(e) => WorkerEvent::Failed(format!("its reply `{line}` did not parse ({e})")),
         };
     }
     let field = |name: &str| js_sys::Reflect::get(data, &JsValue::from_str(name)).ok();

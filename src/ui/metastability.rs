@@ -81,7 +81,7 @@ impl Reducible for ViewState {
             }
             ExplorerAction::Worker(WorkerEvent::Replies(replies)) => {
                 for reply in replies.into_iter().filter(|r| r.run == next.run) {
-                    next.explorer.receive(reply.index, reply.outcome());
+                    next.explorer.receive(reply.index, reply.outcome);
                 }
             }
             ExplorerAction::Worker(WorkerEvent::Failed(why))

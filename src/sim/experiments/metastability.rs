@@ -4,7 +4,7 @@
 //! trigger, the failure sustains itself: the retries and the abandoned work, not the trigger,
 //! keep it down (Bronson et al., HotOS 2021).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::resilience::ParamError;
 use crate::sim::latency::Micros;
@@ -31,7 +31,7 @@ pub struct Grid {
 }
 
 /// One cell's result.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Cell {
     /// Requests per second.
     pub rate: f64,
