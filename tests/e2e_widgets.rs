@@ -649,7 +649,8 @@ async fn the_metastability_explorer_falls_back_to_the_page_when_its_worker_canno
             assert_eq!(engine(&page).await, Value::from("main-thread"));
             let notice = page.text("[id$='meta-engine-notice']").await;
             assert!(
-                notice.starts_with("Computed on the page itself: the Web Worker could not run"),
+                notice
+                    .starts_with("Computed on the page itself, as no Web Worker could run here: "),
                 "{notice}"
             );
             // The same storm as through the worker.

@@ -197,8 +197,7 @@ fn start(on_event: Callback<WorkerEvent>) -> Result<Link, String> {
         .ok_or("the page has no address to find the worker script from")?;
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(&script, &options)
-        .map_err(|e| format!("this browser refused it ({})", describe(&e)))?;
+    let worker = Worker::new_with_options(&script, &options).map_err(|e| describe(&e))?;
     let start_timeout = Rc::new(RefCell::new(None::<Timeout>));
     let pending = Rc::new(RefCell::new(Pending::default()));
     let on_message = {
@@ -246,7 +245,7 @@ fn start(on_event: Callback<WorkerEvent>) -> Result<Link, String> {
         .map_err(|e| describe(&e))?;
     worker
         .post_message(&init)
-        .map_err(|e| format!("it could not be sent the simulator ({})", describe(&e)))?;
+        .map_err(|e| format!("the simulator could not be sent to it: {}", describe(&e)))?;
     Ok(Link {
         worker,
         pending,

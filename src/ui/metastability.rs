@@ -189,7 +189,7 @@ pub fn metastability_view(props: &MetastabilityViewProps) -> Html {
     });
     let notice = match &state.engine {
         Engine::MainThread(why) if started => Some(format!(
-            "Computed on the page itself: the Web Worker could not run ({why}). The page may \
+            "Computed on the page itself, as no Web Worker could run here: {why}. The page may \
              pause now and then until the grid is done."
         )),
         _ => None,
