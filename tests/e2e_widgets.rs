@@ -689,15 +689,15 @@ async fn the_playground_explorer_starts_its_worker_when_asked() {
 }
 
 /// Installed before the page's own scripts: records the explorer's start (the grid appears,
-/// or `window.__metaStart` set by a click), its end (144 cells), every long task (a main-thread
-/// task over 50 ms) and every animation frame's time, for [`measure_metastability_explorer`].
+/// or `window.__metaStart` set by a click), its end (144 cells) and every long task (a
+/// main-thread task over 50 ms), for [`measure_metastability_explorer`]. No animation-frame
+/// loop: one of its own made the playground paint every frame and showed long tasks the page
+/// alone does not have.
 const EXPLORER_PROBE: &str = "
-  window.__meta = { start: null, end: null, long: [], frames: [] };
+  window.__meta = { start: null, end: null, long: [] };
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__meta.long.push([e.startTime, e.duration]);
   }).observe({ type: 'longtask', buffered: true });
-  const frame = (now) => { window.__meta.frames.push(now); requestAnimationFrame(frame); };
-  requestAnimationFrame(frame);
   new MutationObserver(() => {
     const grid = document.querySelector(\"[id$='meta-grid']\");
     if (!grid) return;
@@ -709,8 +709,8 @@ const EXPLORER_PROBE: &str = "
 ";
 
 /// What one run of the explorer measured: wall time from its start to 144 cells, ms; the long
-/// tasks that began in that time; the longest of them, ms; the longest gap between frames, ms.
-async fn explorer_run(page: &browser::Page, path: &str, click: bool) -> (f64, usize, f64, f64) {
+/// tasks that began in that time; the longest of them, ms.
+async fn explorer_run(page: &browser::Page, path: &str, click: bool) -> (f64, usize, f64) {
     page.open(path, "[id$='meta-grid']").await;
     if click {
         // As a student would: once the page has drawn, not in the middle of its loading.
@@ -724,10 +724,7 @@ async fn explorer_run(page: &browser::Page, path: &str, click: bool) -> (f64, us
             "const m = window.__meta;
              const during = (t) => t >= m.start && t <= m.end;
              const long = m.long.filter(([t]) => during(t));
-             const frames = m.frames.filter(during);
-             let gap = 0;
-             for (let i = 1; i < frames.length; i++) gap = Math.max(gap, frames[i] - frames[i - 1]);
-             return [m.end - m.start, long.length, Math.max(0, ...long.map(([, d]) => d)), gap];",
+             return [m.end - m.start, long.length, Math.max(0, ...long.map(([, d]) => d))];",
         )
         .await;
     let v: Vec<f64> = m
@@ -736,7 +733,7 @@ async fn explorer_run(page: &browser::Page, path: &str, click: bool) -> (f64, us
         .iter()
         .map(|x| x.as_f64().unwrap_or(f64::NAN))
         .collect();
-    (v[0], v[1] as usize, v[2], v[3])
+    (v[0], v[1] as usize, v[2])
 }
 
 /// Not a test of correctness: the explorer's 12 x 12 grid in headless Chromium at 1920 x 1080,
@@ -780,21 +777,20 @@ async fn measure_metastability_explorer() {
             for _ in 0..3 {
                 runs.push(explorer_run(&page, path, click).await);
             }
-            let median = |f: fn(&(f64, usize, f64, f64)) -> f64| {
+            let median = |f: fn(&(f64, usize, f64)) -> f64| {
                 let mut v: Vec<f64> = runs.iter().map(f).collect();
                 v.sort_by(f64::total_cmp);
                 v[1]
             };
             println!(
                 "{name}: grid in {:.0} ms (median of 3: {:?}), long tasks median {} (runs {:?}), \
-                 longest long task median {:.0} ms, longest frame gap median {:.0} ms (runs {:?})",
+                 longest long task median {:.0} ms (runs {:?})",
                 median(|r| r.0),
                 runs.iter().map(|r| r.0.round()).collect::<Vec<_>>(),
                 median(|r| r.1 as f64),
                 runs.iter().map(|r| r.1).collect::<Vec<_>>(),
                 median(|r| r.2),
-                median(|r| r.3),
-                runs.iter().map(|r| r.3.round()).collect::<Vec<_>>(),
+                runs.iter().map(|r| r.2.round()).collect::<Vec<_>>(),
             );
             assert!(runs.iter().all(|r| r.0 > 0.0));
             // The missing worker script's 404 is expected here.
