@@ -181,7 +181,7 @@ fn shown(k: &Knob, value: f64) -> String {
     }
     match k.unit {
         Unit::Millis => duration((value * 1_000.0).round() as Micros),
-        Unit::Seconds => duration((value * 1_000_000.0).round() as Micros),
+        Unit::Seconds => format!("{value} s"),
         Unit::Percent => format!("{value} %"),
         Unit::PerSecond => format!("{value} req/s"),
         Unit::Count => k.override_text(value),
@@ -264,6 +264,7 @@ impl Page {
             ));
             change = Change::default();
         }
+        let moved_before = before.change.control();
         let (mut full, mut patterns) = change.on(&self.full, self.patterns);
         match action {
             Action::SetKnob(key, value) => {
@@ -300,7 +301,12 @@ impl Page {
             }
             _ => after,
         });
-        self.notice = (!notices.is_empty()).then(|| notices.join(" "));
+        // A notice stays while the same control goes on moving (a drag sends many inputs).
+        if !notices.is_empty() {
+            self.notice = Some(notices.join(" "));
+        } else if moved_before != Some(control) {
+            self.notice = None;
+        }
         self.playhead = self.playhead.min(self.span());
         self
     }
@@ -359,12 +365,9 @@ pub fn counters(
         diff: signed(i128::from(y) - i128::from(x), ""),
     };
     let mut rows = vec![count("arrived", "arrived", fa.arrived, fb.arrived)];
+    // A's counters in their order (the lesson's four first), then any B has besides.
     let mut outcomes: Vec<Outcome> = a.outcomes.clone();
     outcomes.extend(b.outcomes.iter().filter(|o| !a.outcomes.contains(o)));
-    let outcomes: Vec<Outcome> = Outcome::ALL
-        .into_iter()
-        .filter(|o| outcomes.contains(o))
-        .collect();
     for o in outcomes {
         rows.push(count(
             o.name(),
@@ -474,11 +477,14 @@ mod tests {
         let c = p.ab.as_ref().unwrap();
         assert_eq!(
             c.summary(&p.full, p.patterns),
-            "B: Breaker window 10.0 s → 1 s"
+            "B: Breaker window 10 s → 1 s"
         );
         let notice = p.notice.as_deref().unwrap();
         assert!(notice.contains("Timeout 300 ms → 1 s is back"), "{notice}");
         assert_eq!(c.full.timeout, Some(300_000));
+        // The notice stays while the same control goes on moving.
+        let p = p.apply(Action::SetKnob("window", 2.0));
+        assert!(p.notice.as_deref().unwrap().contains("is back"));
         // Moving it back to A's value leaves B a copy again.
         let p = p.apply(Action::SetKnob("window", 10.0));
         assert!(p.ab.as_ref().unwrap().change.is_empty());

@@ -2,6 +2,7 @@
 
 mod app;
 mod canvas;
+mod compare;
 mod controls;
 mod drawer;
 mod exercises;

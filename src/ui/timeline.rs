@@ -32,6 +32,12 @@ pub struct TimelineProps {
     /// out too (a compact widget).
     #[prop_or_default]
     pub counted: Option<Vec<crate::sim::trace::Outcome>>,
+    /// The timeline's length, when it is not the run's own (A/B: the longer of two runs).
+    #[prop_or_default]
+    pub span: Option<Micros>,
+    /// Whether to show the counters (A/B shows both runs' in a table instead).
+    #[prop_or(true)]
+    pub counters: bool,
 }
 
 fn state_class(state: BreakerState) -> &'static str {
@@ -60,7 +66,8 @@ pub fn timeline(props: &TimelineProps) -> Html {
         let step: Micros = input.value().parse().unwrap_or(0);
         Action::Seek(step.saturating_mul(BUCKET))
     });
-    let span = props.run.span.max(1);
+    let span_of_axis = props.span.unwrap_or(props.run.span);
+    let span = span_of_axis.max(1);
     let pct = |t: Micros| t as f64 * 100.0 / span as f64;
     let bands = &props.run.bands;
     let band = (!bands.is_empty()).then(|| {
@@ -151,11 +158,11 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     </select>
                 </label>
                 <span class="clock" id={ids.id("clock")} aria-live="off">
-                    <strong>{ clock(props.playhead, props.clock_start) }</strong>{ " / " }{ clock(props.run.span, props.clock_start) }
+                    <strong>{ clock(props.playhead, props.clock_start) }</strong>{ " / " }{ clock(span_of_axis, props.clock_start) }
                 </span>
             </div>
             <input type="range" id={ids.id("scrub")} class="scrub" aria-label="Simulated time"
-                min="0" max={(props.run.span / BUCKET).to_string()} step="1"
+                min="0" max={(span_of_axis / BUCKET).to_string()} step="1"
                 value={(props.playhead / BUCKET).to_string()} oninput={on_scrub} />
             { band.unwrap_or_default() }
             { marks_strip.unwrap_or_default() }
@@ -166,11 +173,13 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     { if stopped { "arrivals and the run stop" } else { "arrivals stop" } }</span>
             </div>
             { marker_list.unwrap_or_default() }
-            <div class="counters" aria-label="Requests so far">
-                <span class="chip">{ "arrived " }<strong id={ids.id("count-arrived")}>{ f.arrived }</strong></span>
-                { for counters }
-                <span class="chip">{ waiting_label }<strong id={ids.id("count-in-flight")}>{ in_flight }</strong></span>
-            </div>
+            if props.counters {
+                <div class="counters" aria-label="Requests so far">
+                    <span class="chip">{ "arrived " }<strong id={ids.id("count-arrived")}>{ f.arrived }</strong></span>
+                    { for counters }
+                    <span class="chip">{ waiting_label }<strong id={ids.id("count-in-flight")}>{ in_flight }</strong></span>
+                </div>
+            }
             if props.counted.is_none() {
                 <p class="hint keys">{ "Keys: space plays or pauses, ← → step 0.1 s (with Shift 1 s), r goes back to the start." }</p>
             }
