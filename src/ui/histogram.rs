@@ -6,7 +6,7 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use super::canvas::{chart_legend, min_text_css, use_canvas, ChartScale, LegendKey};
+use super::canvas::{chart_legend, min_text_css, run_line, use_canvas, ChartScale, LegendKey};
 use super::compare::ab_legend;
 use super::ids::use_ids;
 use super::palette::{chart_theme, outcome_colour};
@@ -95,14 +95,14 @@ pub fn histogram(props: &HistogramProps) -> Html {
     }
     html! {
         <>
-            <div class="readout">
+            <div class={classes!("readout", props.b.is_some().then_some("ab-readout"))}>
                 if props.b.is_some() { <span class="ab-tag">{ "A" }</span> }
                 <span>{ "finished " }<strong id={ids.id("hist-total")}>{ d.total }</strong></span>
                 <span>{ "p50 " }<strong id={ids.id("readout-p50")}>{ ms(d.percentiles.p50) }</strong></span>
                 <span>{ "p99 " }<strong id={ids.id("readout-p99")}>{ ms(d.percentiles.p99) }</strong></span>
             </div>
             if let Some(b) = &props.b {
-                <div class="readout">
+                <div class="readout ab-readout">
                     <span class="ab-tag">{ "B" }</span>
                     <span>{ "finished " }<strong id={ids.id("hist-b-total")}>{ b.total }</strong></span>
                     <span>{ "p50 " }<strong id={ids.id("readout-b-p50")}>{ ms(b.percentiles.p50) }</strong></span>
@@ -234,18 +234,13 @@ fn draw(
             let Some(micros) = value else { continue };
             let ms = (micros as f64 / 1000.0).clamp(LOWEST_MS, HIGHEST_MS);
             let style = colour.stroke_width(scale.px(3.0));
-            let points = vec![(ms, 0), (ms, tallest)];
-            if r == 0 {
-                chart.draw_series(std::iter::once(PathElement::new(points, style)))
-            } else {
-                chart.draw_series(DashedLineSeries::new(
-                    points,
-                    scale.px(9.0),
-                    scale.px(6.0),
-                    style,
-                ))
-            }
-            .map_err(|e| e.to_string())?;
+            run_line(
+                &mut chart,
+                vec![(ms, 0), (ms, tallest)],
+                style,
+                r > 0,
+                scale,
+            )?;
         }
     }
     root.present().map_err(|e| e.to_string())

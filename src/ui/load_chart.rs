@@ -2,13 +2,14 @@
 //! the calls per second reaching inventory, and below it the workers busy, the queue and, when
 //! the run has a gateway, its connection pool in use.
 
-use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use super::canvas::{chart_legend, css_colour, min_text_css, use_canvas, ChartScale, LegendKey};
+use super::canvas::{
+    chart_legend, css_colour, min_text_css, run_line, use_canvas, ChartScale, LegendKey,
+};
 use super::compare::ab_legend;
 use super::ids::use_ids;
 use super::palette::{chart_theme, outcome_colour};
@@ -135,32 +136,6 @@ fn shown_outcomes(runs: &[&Run]) -> Vec<Outcome> {
         .collect()
 }
 
-type Panel<'a, 'b> = ChartContext<'a, CanvasBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
-
-/// A line of run `k` (0 is A: solid; 1 is B: dashed).
-fn run_line(
-    chart: &mut Panel<'_, '_>,
-    points: Vec<(f64, f64)>,
-    colour: RGBColor,
-    width: u32,
-    k: usize,
-    scale: ChartScale,
-) -> Result<(), String> {
-    let style = colour.stroke_width(width);
-    if k == 0 {
-        chart.draw_series(LineSeries::new(points, style))
-    } else {
-        chart.draw_series(DashedLineSeries::new(
-            points,
-            scale.px(9.0),
-            scale.px(6.0),
-            style,
-        ))
-    }
-    .map(|_| ())
-    .map_err(|e| e.to_string())
-}
-
 fn draw(
     canvas: HtmlCanvasElement,
     scale: ChartScale,
@@ -182,7 +157,8 @@ fn draw(
     root.fill(&theme.background).map_err(|e| e.to_string())?;
     let (upper, lower) = root.split_vertically(scale.px(230.0));
     let slices = usize::try_from(span / BUCKET).unwrap_or(1).max(1);
-    let per_bar = slices.div_ceil(MAX_BARS).max(1);
+    // Two runs draw a pair per bar: half as many pairs, so each half stays as wide.
+    let per_bar = slices.div_ceil(MAX_BARS / runs.len().max(1)).max(1);
     let span_s = span as f64 / 1e6;
     let bar_s = per_bar as f64 * BUCKET as f64 / 1e6;
     // With two runs each bar is a pair: A's on the left half, B's on the right.
@@ -276,7 +252,13 @@ fn draw(
             .iter()
             .map(|(x, _, calls)| (x + bar_s / 2.0, *calls))
             .collect();
-        run_line(&mut top, calls, INVENTORY, scale.px(3.0), r, scale)?;
+        run_line(
+            &mut top,
+            calls,
+            INVENTORY.stroke_width(scale.px(3.0)),
+            r > 0,
+            scale,
+        )?;
         // With a capacity: what inventory served, and how much of it someone still waited for.
         if let Some(load) = run.trace.dependencies.first().and_then(|d| d.load.as_ref()) {
             let lines = [
@@ -293,7 +275,13 @@ fn draw(
                         (i as f64 * bar_s + bar_s / 2.0, rate)
                     })
                     .collect();
-                run_line(&mut top, points, colour, scale.px(2.5), r, scale)?;
+                run_line(
+                    &mut top,
+                    points,
+                    colour.stroke_width(scale.px(2.5)),
+                    r > 0,
+                    scale,
+                )?;
             }
         }
     }
@@ -348,26 +336,23 @@ fn draw(
         run_line(
             &mut bottom,
             gauge(|b| f64::from(b.workers_busy)),
-            ink,
-            scale.px(2.0),
-            r,
+            ink.stroke_width(scale.px(2.0)),
+            r > 0,
             scale,
         )?;
         run_line(
             &mut bottom,
             gauge(|b| b.queue_len as f64),
-            QUEUE,
-            scale.px(2.0),
-            r,
+            QUEUE.stroke_width(scale.px(2.0)),
+            r > 0,
             scale,
         )?;
         if run.config.gateway.is_some() {
             run_line(
                 &mut bottom,
                 gauge(|b| f64::from(b.gateway_in_use)),
-                GATEWAY,
-                scale.px(2.0),
-                r,
+                GATEWAY.stroke_width(scale.px(2.0)),
+                r > 0,
                 scale,
             )?;
         }

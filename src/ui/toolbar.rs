@@ -101,7 +101,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
             <button id={ids.id("reset")} onclick={on_reset} title="Back to the scenario's values">{ "Reset" }</button>
             <Switch id={ids.id("dark")} label="Dark theme" on={props.dark} on_change={on_dark} />
             <Switch id={ids.id("projector")} label="Projector" on={props.projector} on_change={on_projector} />
-            <Switch id={ids.id("ab-switch")} label="A/B: compare one change" on={props.ab} on_change={on_ab} />
+            <Switch id={ids.id("ab-switch")} label="A/B" on={props.ab} on_change={on_ab} />
             if let Some(text) = &*seed_notice {
                 <p class="notice" role="alert">{ text }</p>
             }
