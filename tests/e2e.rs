@@ -976,6 +976,18 @@ async fn the_ab_mode_compares_one_change_and_its_link_brings_it_back() {
                 == true
         );
         assert_eq!(count(&page, "timeout").await, 0);
+        // A breaker in both: B's band under A's, each of its own run (1 s window in B opens
+        // more often than A's 10 s).
+        page.open("?preset=cb&ab=window%3D1&t=12", "#ab-counters")
+            .await;
+        let rects = page
+            .eval(
+                "return ['band', 'band-b'].map(id =>
+                   document.querySelectorAll('#' + id + ' rect.open').length);",
+            )
+            .await;
+        let (a_open, b_open) = (rects[0].as_u64().unwrap(), rects[1].as_u64().unwrap());
+        assert!(b_open > a_open && a_open > 0, "{rects}");
         // A bad value is named with what it allows.
         page.open("?preset=cb&ab=nope%3D3", "#ab-counters").await;
         let notice = page.text("#page-notice").await;

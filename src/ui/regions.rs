@@ -101,7 +101,7 @@ pub fn timeline_counting(
             <Timeline playhead={page.playhead} run={run.clone()} playing={page.playing}
                 speed={page.speed} clock_start={page.clock_start()}
                 frame={frame(&run.trace, page.playhead)} on_action={dispatch.clone()}
-                counted={outcomes} span={page.span()} counters={compare.is_none()} />
+                counted={outcomes} span={page.span()} counters={compare.is_none()} b={b.cloned()} />
             { compare.unwrap_or_default() }
             if let Some(Err(e)) = page.ab.as_ref().map(|c| &c.run) {
                 <p class="notice" role="alert">{ format!("Run B cannot start: {e}") }</p>
