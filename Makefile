@@ -128,6 +128,7 @@ bench:
 # Frame times of the built page in headless Chromium (figures for the README, not a test).
 measure-page: dist
 	cargo test --locked --features e2e --test e2e measure_page_performance -- --ignored --nocapture
+	cargo test --locked --features e2e --test e2e measure_ab_slider -- --ignored --nocapture
 	cargo test --locked --features e2e --test e2e_lessons measure_step_slider -- --ignored --nocapture
 
 # Time to the diagram on a slow link (1.6 Mbit/s, 150 ms, CPU 4x), served plain and

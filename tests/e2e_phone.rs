@@ -260,3 +260,28 @@ async fn measure_time_to_diagram_on_a_slow_link() {
         .await;
     }
 }
+
+#[tokio::test]
+async fn the_ab_mode_fits_a_phone() {
+    browser::run("phone-ab", |page| async move {
+        browser::emulate_phone(&page.client, WIDTH, HEIGHT).await;
+        page.open(
+            "index.html?preset=none&ab=patterns%3Dtimeout&t=12",
+            "#ab-counters",
+        )
+        .await;
+        assert_fits(&page, "the A/B playground").await;
+        let table = page
+            .eval(
+                "const t = document.getElementById('ab-counters').getBoundingClientRect();
+                 return [t.left, t.right];",
+            )
+            .await;
+        assert!(
+            table[0].as_f64().unwrap() >= 0.0 && table[1].as_f64().unwrap() <= f64::from(WIDTH),
+            "the A/B table is on screen: {table}"
+        );
+        page.screenshot("phone-ab").await;
+    })
+    .await;
+}

@@ -20,8 +20,9 @@ const POLICY: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; 
                       base-uri 'none'";
 
 /// Each page, and an element it shows once its views are drawn.
-const PAGES: [(&str, &str); 5] = [
+const PAGES: [(&str, &str); 6] = [
     ("index.html", "#scrub"),
+    ("index.html?preset=cb&ab=window%3D1", "#ab-counters"),
     ("lesson.html?lesson=km0&step=8", "[data-lesson-step]"),
     ("exercises.html", "#exercise-4 [id$='-ex4-run']"),
     ("course-demo.html", "#demo-table table"),

@@ -2,6 +2,7 @@
 //! trace at the playhead. Pure and tested on the host; `ui/` only draws it.
 
 pub mod breaker_labels;
+pub mod compare;
 pub mod exercise_charts;
 pub mod exercise_setups;
 pub mod exercise_view;

@@ -10,7 +10,7 @@ use crate::sim::scenario::{apply_set, Preset};
 use crate::sim::trace::BUCKET;
 
 /// Keys a permalink or widget may carry besides the knobs.
-pub const OTHER_KEYS: [&str; 8] = [
+pub const OTHER_KEYS: [&str; 9] = [
     "preset",
     "seed",
     "patterns",
@@ -19,6 +19,7 @@ pub const OTHER_KEYS: [&str; 8] = [
     "latency",
     "table_window",
     "projector",
+    "ab",
 ];
 
 /// Longest piece of a bad value quoted back in a notice.
@@ -61,6 +62,7 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
     let mut page = Page::new(preset, false);
     let mut actions = Vec::new();
     let mut seek = None;
+    let mut ab = Vec::new();
     for (key, value) in pairs {
         let v = value.trim();
         match key.as_str() {
@@ -75,41 +77,13 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
                 "a comma-separated list of patterns, or none",
             )),
             "patterns" => {
-                let mut on = Vec::new();
-                let mut unknown = Vec::new();
-                for name in v
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|n| !n.is_empty() && *n != "none")
-                {
-                    match Pattern::ALL.iter().find(|p| p.key() == name) {
-                        Some(p) => on.push(*p),
-                        None => unknown.push(name),
-                    }
-                }
-                // Nothing usable: the preset's patterns stay, so the run is still the preset's
-                // and its name on the page stays true.
-                let keep = !unknown.is_empty() && on.is_empty();
-                let names: Vec<&str> = Pattern::ALL.iter().map(|p| p.key()).collect();
-                for name in unknown {
-                    notices.push(format!(
-                        "patterns: \"{}\" is not a pattern (a comma-separated list of {}, or \
-                         none); {}",
-                        quote(name),
-                        names.join(", "),
-                        if keep {
-                            "no pattern is named, so the scenario keeps its own."
-                        } else {
-                            "it is left out."
-                        }
-                    ));
-                }
-                if !keep {
+                if let Some(on) = read_patterns("patterns", v, &mut notices) {
                     for p in Pattern::ALL {
                         actions.push(Action::SetPattern(p, on.contains(&p)));
                     }
                 }
             }
+            "ab" => ab.push(v.to_string()),
             "t" => match v.parse::<f64>() {
                 Ok(s) if s.is_finite() && s >= 0.0 => {
                     seek = Some(((s * 1e6).round() as u64, v.to_string()))
@@ -168,6 +142,8 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
             notices.push(n);
         }
     }
+    // B after A: its change is on A's settings.
+    page = read_ab(page, &ab, &mut notices);
     // Seek last, once the run it seeks in exists; a time past its end is refused, not clamped.
     if let Some((at, text)) = seek {
         if at <= page.span() {
@@ -184,6 +160,96 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
     (page, notices)
 }
 
+/// The patterns a `patterns` list names (`key` is the setting it came from, for the
+/// notices); `None` when it names none that exist, so the scenario keeps its own and its name
+/// on the page stays true.
+fn read_patterns(key: &str, v: &str, notices: &mut Vec<String>) -> Option<Vec<Pattern>> {
+    if v.is_empty() {
+        notices.push(bad(key, v, "a comma-separated list of patterns, or none"));
+        return None;
+    }
+    let mut on = Vec::new();
+    let mut unknown = Vec::new();
+    for name in v
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty() && *n != "none")
+    {
+        match Pattern::ALL.iter().find(|p| p.key() == name) {
+            Some(p) => on.push(*p),
+            None => unknown.push(name),
+        }
+    }
+    let keep = !unknown.is_empty() && on.is_empty();
+    let names: Vec<&str> = Pattern::ALL.iter().map(|p| p.key()).collect();
+    for name in unknown {
+        notices.push(format!(
+            "{key}: \"{}\" is not a pattern (a comma-separated list of {}, or none); {}",
+            quote(name),
+            names.join(", "),
+            if keep {
+                "no pattern is named, so the scenario keeps its own."
+            } else {
+                "it is left out."
+            }
+        ));
+    }
+    (!keep).then_some(on)
+}
+
+/// What an `ab` value allows, for its notices.
+fn ab_range() -> String {
+    format!(
+        "on, patterns=LIST, or KEY=VALUE with KEY one of {}",
+        KNOBS.iter().map(|k| k.key).collect::<Vec<_>>().join(", ")
+    )
+}
+
+/// `page` with A/B on and B's change read from the `ab` values (`on`, `patterns=LIST`,
+/// `KEY=VALUE`), when there are any; a value it cannot use is named in `notices`.
+fn read_ab(mut page: Page, values: &[String], notices: &mut Vec<String>) -> Page {
+    let wanted: Vec<&String> = values.iter().filter(|v| v.as_str() != "off").collect();
+    if wanted.is_empty() {
+        return page;
+    }
+    page = page.apply(Action::SetAb(true));
+    for v in wanted {
+        let mut actions = Vec::new();
+        match v.split_once('=') {
+            None if v == "on" => {}
+            Some(("patterns", list)) => {
+                let b_on = page.ab.as_ref().map_or(page.patterns, |c| c.patterns);
+                if let Some(on) = read_patterns("ab", list.trim(), notices) {
+                    for p in Pattern::ALL
+                        .into_iter()
+                        .filter(|p| on.contains(p) != b_on.get(*p))
+                    {
+                        actions.push(Action::SetPattern(p, on.contains(&p)));
+                    }
+                }
+            }
+            Some((key, value)) => match knob(key.trim()) {
+                Some(k) => {
+                    let mut scratch = page.full.clone();
+                    match apply_set(&mut scratch, k.key, value.trim()) {
+                        Ok(_) => actions.push(Action::SetKnobText(k.key, value.trim().to_string())),
+                        Err(e) => notices.push(bad("ab", v, &format!("{}: {}", e.field, e.range))),
+                    }
+                }
+                None => notices.push(bad("ab", v, &ab_range())),
+            },
+            None => notices.push(bad("ab", v, &ab_range())),
+        }
+        for a in actions {
+            page = page.apply(a);
+            if let Some(n) = page.notice.take() {
+                notices.push(n);
+            }
+        }
+    }
+    page
+}
+
 /// Parses a query string (`a=1&b=2`, with or without the leading `?`) into pairs; a query that
 /// cannot be decoded gives no pairs and a notice.
 pub fn parse_query(query: &str) -> (Vec<(String, String)>, Vec<String>) {
@@ -198,25 +264,27 @@ pub fn parse_query(query: &str) -> (Vec<(String, String)>, Vec<String>) {
     }
 }
 
+/// The patterns that are on as a `patterns` list (`none` for none).
+fn pattern_list(patterns: super::knobs::Patterns) -> String {
+    let on: Vec<&str> = Pattern::ALL
+        .iter()
+        .filter(|p| patterns.get(**p))
+        .map(|p| p.key())
+        .collect();
+    if on.is_empty() {
+        "none".into()
+    } else {
+        on.join(",")
+    }
+}
+
 /// The page's settings as a query string (without `?`): enough to rebuild the identical run.
 pub fn to_query(page: &Page) -> String {
     let mut pairs: Vec<(String, String)> = vec![
         ("preset".into(), page.preset.key().into()),
         ("seed".into(), page.full.seed.to_string()),
     ];
-    let on: Vec<&str> = Pattern::ALL
-        .iter()
-        .filter(|p| page.patterns.get(**p))
-        .map(|p| p.key())
-        .collect();
-    pairs.push((
-        "patterns".into(),
-        if on.is_empty() {
-            "none".into()
-        } else {
-            on.join(",")
-        },
-    ));
+    pairs.push(("patterns".into(), pattern_list(page.patterns)));
     for k in KNOBS {
         pairs.push((k.key.into(), k.override_text(k.read(&page.full))));
     }
@@ -233,6 +301,20 @@ pub fn to_query(page: &Page) -> String {
     pairs.push(("table_window".into(), page.table_window.to_string()));
     if page.projector {
         pairs.push(("projector".into(), "on".into()));
+    }
+    if let Some(c) = &page.ab {
+        if c.change.is_empty() {
+            pairs.push(("ab".into(), "on".into()));
+        }
+        if c.change.pattern.is_some() {
+            pairs.push((
+                "ab".into(),
+                format!("patterns={}", pattern_list(c.patterns)),
+            ));
+        }
+        for (key, text) in &c.change.knobs {
+            pairs.push(("ab".into(), format!("{key}={text}")));
+        }
     }
     serde_urlencoded::to_string(&pairs).unwrap_or_default()
 }
@@ -345,6 +427,64 @@ mod tests {
             assert_eq!(back.full, page.full, "{preset:?}");
             assert_eq!(to_query(&back), query);
         }
+    }
+
+    #[test]
+    fn an_ab_link_brings_b_and_its_one_change_back() {
+        let cases: [&[Action]; 4] = [
+            &[],
+            &[Action::SetPattern(Pattern::Timeout, true)],
+            &[
+                Action::SetPattern(Pattern::Timeout, true),
+                Action::SetKnob("timeout", 1_000.0),
+            ],
+            &[Action::SetKnob("threads", 96.0)],
+        ];
+        for actions in cases {
+            let mut page = Page::new(Preset::Lesson(Scenario::None), false)
+                .apply(Action::SetSeed(11))
+                .apply(Action::SetAb(true));
+            for a in actions {
+                page = page.apply(a.clone());
+            }
+            let query = to_query(&page);
+            assert!(query.contains("ab="), "{query}");
+            let (back, notices) = from_pairs(&pairs(&query));
+            assert!(notices.is_empty(), "{query}: {notices:?}");
+            let (b, back_b) = (page.ab.as_ref().unwrap(), back.ab.as_ref().unwrap());
+            assert_eq!(back_b.change, b.change, "{query}");
+            assert_eq!(back_b.full, b.full);
+            assert_eq!(back_b.patterns, b.patterns);
+            assert_eq!(back.full, page.full, "A is A");
+            assert_eq!(to_query(&back), query);
+        }
+        // Hand-written: the README's example.
+        let (page, notices) = from_pairs(&pairs("preset=cb&ab=window=1"));
+        assert!(notices.is_empty(), "{notices:?}");
+        let b = page.ab.unwrap();
+        assert_eq!(b.change.knobs, vec![("window", "1".to_string())]);
+        assert_eq!(
+            page.full.breaker.unwrap().window,
+            crate::resilience::Window::Time(10_000_000)
+        );
+    }
+
+    #[test]
+    fn a_bad_ab_value_is_named_with_what_it_allows() {
+        for (value, needle) in [
+            ("frob", "KEY=VALUE"),
+            ("nope=3", "rate, threads"),
+            ("timeout=99999", "timeout"),
+            ("patterns=magic", "not a pattern"),
+        ] {
+            let (page, notices) = from_pairs(&pairs(&format!("preset=cb&ab={value}")));
+            let all = notices.join("\n");
+            assert!(all.contains("ab") && all.contains(needle), "{value}: {all}");
+            let b = page.ab.expect("A/B still on, B a copy of A");
+            assert!(b.change.is_empty(), "{value}");
+        }
+        let (page, notices) = from_pairs(&pairs("preset=cb&ab=off"));
+        assert!(notices.is_empty() && page.ab.is_none());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use super::compare::{Compare, Side};
 use super::knobs::{knob, with_every_pattern, with_patterns, Pattern, Patterns};
 use super::latency::{Finished, LatencyKind};
 use super::replay::{breaker_bands, shown_outcomes, span, Band};
@@ -61,7 +62,8 @@ pub struct Run {
 }
 
 impl Run {
-    fn of(config: CascadeConfig) -> Result<Run, String> {
+    /// `config` simulated, with what the views derive from it.
+    pub(super) fn of(config: CascadeConfig) -> Result<Run, String> {
         let trace = run(&CascadeConfig {
             record_requests: true,
             ..config.clone()
@@ -129,6 +131,8 @@ pub struct Page {
     pub table_window: f64,
     /// The lesson's four scenarios with `table_window` and the current seed.
     pub table: Shared<Vec<TableRow>>,
+    /// The A/B mode's run B, when it is on (see [`super::compare`]).
+    pub ab: Option<Compare>,
 }
 
 /// Every change the page can make.
@@ -168,6 +172,10 @@ pub enum Action {
     SetTableWindow(f64),
     /// Runs a pasted `resilience4j:` YAML block on the current scenario.
     PasteResilience4j(String),
+    /// A/B mode on (B starts as a copy of A) or off.
+    SetAb(bool),
+    /// Which run the controls change while A/B is on.
+    SetAbEdits(Side),
 }
 
 /// Breaker windows the lesson table's slider offers, in seconds.
@@ -200,6 +208,7 @@ impl Page {
             dark,
             projector: false,
             table_window,
+            ab: None,
         };
         page.rerun();
         page
@@ -222,18 +231,29 @@ impl Page {
         self.preset.clock_start()
     }
 
-    /// The timeline's length (the duration when there is no run).
+    /// The timeline's length (the duration when there is no run); with A/B on, the longer
+    /// of the two runs, so both are drawn on the same axis.
     pub fn span(&self) -> Micros {
-        self.run.as_ref().map_or(self.full.duration, |r| r.span)
+        let a = self.run.as_ref().map_or(self.full.duration, |r| r.span);
+        let b = self
+            .ab
+            .as_ref()
+            .and_then(|c| c.run.as_ref().ok())
+            .map_or(0, |r| r.span);
+        a.max(b)
     }
 
     fn rerun(&mut self) {
         self.run = Run::of(self.config()).map(|r| Shared(Rc::new(r)));
+        self.follow_a();
         self.playhead = self.playhead.min(self.span());
     }
 
     /// The page after `action`.
     pub fn apply(self, action: Action) -> Page {
+        if self.edits_b(&action) {
+            return self.apply_to_b(action);
+        }
         let tunes = matches!(
             action,
             Action::SetKnob(..) | Action::SetKnobText(..) | Action::SetPattern(..)
@@ -280,8 +300,13 @@ impl Page {
             }
             Action::PickPreset(preset) => {
                 let keep = (self.dark, self.projector, self.speed, self.latency);
+                let ab = self.ab.as_ref().map(|c| c.edits);
                 self = Page::new(preset, keep.0);
                 (self.projector, self.speed, self.latency) = (keep.1, keep.2, keep.3);
+                if let Some(edits) = ab {
+                    self.set_ab(true);
+                    self.set_ab_edits(edits);
+                }
             }
             Action::Reset => {
                 let seed = self.full.seed;
@@ -336,6 +361,8 @@ impl Page {
             Action::SetLatency(kind) => self.latency = kind,
             Action::SetDark(on) => self.dark = on,
             Action::SetProjector(on) => self.projector = on,
+            Action::SetAb(on) => self.set_ab(on),
+            Action::SetAbEdits(side) => self.set_ab_edits(side),
             Action::SetTableWindow(seconds) => {
                 let (lo, hi) = TABLE_WINDOW_RANGE;
                 self.notice = None;
@@ -666,6 +693,8 @@ mod tests {
                 1 => any::<u64>().prop_map(Action::Seek),
                 1 => value().prop_map(Action::SetSpeed),
                 1 => Just(Action::Reset),
+                1 => any::<bool>().prop_map(Action::SetAb),
+                1 => prop_oneof![Just(Side::A), Just(Side::B)].prop_map(Action::SetAbEdits),
             ]
         }
 
@@ -682,8 +711,17 @@ mod tests {
                 for a in actions {
                     page = page.apply(a);
                     let run = page.run.as_ref().map_err(|e| TestCaseError::fail(e.clone()))?;
-                    prop_assert!(page.playhead <= run.span);
+                    prop_assert!(page.playhead <= page.span());
+                    prop_assert!(run.span <= page.span());
                     prop_assert!(SPEEDS.contains(&page.speed));
+                    // B, when on, runs on A's seed and differs in one control at most.
+                    if let Some(c) = &page.ab {
+                        let b = c.run.as_ref().map_err(|e| TestCaseError::fail(e.clone()))?;
+                        prop_assert_eq!(b.config.seed, run.config.seed);
+                        prop_assert!(b.span <= page.span());
+                        prop_assert!(c.change.knobs.len() <= 1 || c.change.pattern.is_some());
+                        prop_assert!(c.differences(&page.full, page.patterns).len() == c.change.knobs.len() + usize::from(c.change.pattern.is_some()));
+                    }
                     let end = frame(&run.trace, run.span);
                     prop_assert_eq!(end.arrived, run.trace.sent);
                     // A run stopped at its duration leaves some clients still waiting.

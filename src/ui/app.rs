@@ -111,7 +111,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
     let toolbar = html! {
         <>
             <Toolbar preset={page.preset} modified={page.modified()} seed={page.full.seed}
-                dark={page.dark} projector={page.projector} on_action={dispatch.clone()} />
+                dark={page.dark} projector={page.projector} ab={page.ab.is_some()} on_action={dispatch.clone()} />
             if standalone {
                 <Share export={export} query={AttrValue::from(query)} />
             }

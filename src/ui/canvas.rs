@@ -241,3 +241,36 @@ pub fn chart_legend(id: AttrValue, keys: &[LegendKey]) -> Html {
         </ul>
     }
 }
+
+/// A line of one run of an A/B pair on `chart`: solid for A (`dashed` false), dashed for B.
+pub fn run_line<X, Y>(
+    chart: &mut plotters::chart::ChartContext<
+        '_,
+        plotters_canvas::CanvasBackend,
+        plotters::coord::cartesian::Cartesian2d<X, Y>,
+    >,
+    points: Vec<(X::ValueType, Y::ValueType)>,
+    style: plotters::style::ShapeStyle,
+    dashed: bool,
+    scale: ChartScale,
+) -> Result<(), String>
+where
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+    X::ValueType: Clone + 'static,
+    Y::ValueType: Clone + 'static,
+{
+    use plotters::element::{DashedPathElement, PathElement};
+    if dashed {
+        chart.draw_series(std::iter::once(DashedPathElement::new(
+            points,
+            scale.px(9.0),
+            scale.px(6.0),
+            style,
+        )))
+    } else {
+        chart.draw_series(std::iter::once(PathElement::new(points, style)))
+    }
+    .map(|_| ())
+    .map_err(|e| e.to_string())
+}

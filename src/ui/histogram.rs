@@ -6,11 +6,13 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use super::canvas::{chart_legend, min_text_css, use_canvas, ChartScale, LegendKey};
+use super::canvas::{chart_legend, min_text_css, run_line, use_canvas, ChartScale, LegendKey};
+use super::compare::ab_legend;
 use super::ids::use_ids;
 use super::palette::{chart_theme, outcome_colour};
 use crate::page::latency::{LatencyKind, OutcomeHistogram};
 use crate::sim::histogram::{HIGHEST_MS, LOWEST_MS};
+use crate::sim::trace::Outcome;
 use std::rc::Rc;
 
 /// The size the chart is laid out for (its canvas's `width` and `height`).
@@ -21,6 +23,9 @@ const P99: RGBColor = RGBColor(0, 0, 0);
 #[derive(Properties, PartialEq)]
 pub struct HistogramProps {
     pub data: Rc<OutcomeHistogram>,
+    /// The A/B mode's run B on the same axes (its bars beside A's, its lines dashed).
+    #[prop_or_default]
+    pub b: Option<Rc<OutcomeHistogram>>,
     pub kind: LatencyKind,
     pub dark: bool,
     /// Projector mode: larger chart text.
@@ -39,11 +44,20 @@ pub struct HistogramProps {
 pub fn histogram(props: &HistogramProps) -> Html {
     let ids = use_ids();
     let canvas_ref = use_canvas(
-        (props.data.clone(), props.dark, props.projector),
+        (
+            props.data.clone(),
+            props.b.clone(),
+            props.dark,
+            props.projector,
+        ),
         props.playing,
         "histogram",
         DESIGN,
-        |canvas, scale, (data, dark, projector)| draw(canvas, scale, data, *dark, *projector),
+        |canvas, scale, (data, b, dark, projector)| {
+            let runs: Vec<&OutcomeHistogram> =
+                std::iter::once(&**data).chain(b.as_deref()).collect();
+            draw(canvas, scale, &runs, *dark, *projector)
+        },
     );
     let d = &props.data;
     let ms = |v: Option<u64>| {
@@ -58,12 +72,21 @@ pub fn histogram(props: &HistogramProps) -> Html {
         ms(d.percentiles.p50),
         ms(d.percentiles.p99)
     );
-    let mut legend: Vec<LegendKey> = d
-        .stacks
-        .iter()
-        .map(|(o, _)| LegendKey::bar(o.name(), outcome_colour(*o)))
+    let runs: Vec<&OutcomeHistogram> = std::iter::once(&**d).chain(props.b.as_deref()).collect();
+    let mut legend: Vec<LegendKey> = outcomes(&runs)
+        .into_iter()
+        .map(|o| LegendKey::bar(o.name(), outcome_colour(o)))
         .collect();
-    if d.total > 0 {
+    let label = match &props.b {
+        Some(b) => format!(
+            "{label}; run B on the same axes, its bars to the right of A's: {} finished, p50 {}, p99 {}",
+            b.total,
+            ms(b.percentiles.p50),
+            ms(b.percentiles.p99)
+        ),
+        None => label,
+    };
+    if runs.iter().any(|h| h.total > 0) {
         legend.push(LegendKey::line("p50", "var(--accent)"));
         legend.push(LegendKey::line(
             "p99",
@@ -72,11 +95,21 @@ pub fn histogram(props: &HistogramProps) -> Html {
     }
     html! {
         <>
-            <div class="readout">
+            <div class={classes!("readout", props.b.is_some().then_some("ab-readout"))}>
+                if props.b.is_some() { <span class="ab-tag">{ "A" }</span> }
                 <span>{ "finished " }<strong id={ids.id("hist-total")}>{ d.total }</strong></span>
                 <span>{ "p50 " }<strong id={ids.id("readout-p50")}>{ ms(d.percentiles.p50) }</strong></span>
                 <span>{ "p99 " }<strong id={ids.id("readout-p99")}>{ ms(d.percentiles.p99) }</strong></span>
             </div>
+            if let Some(b) = &props.b {
+                <div class="readout ab-readout">
+                    <span class="ab-tag">{ "B" }</span>
+                    <span>{ "finished " }<strong id={ids.id("hist-b-total")}>{ b.total }</strong></span>
+                    <span>{ "p50 " }<strong id={ids.id("readout-b-p50")}>{ ms(b.percentiles.p50) }</strong></span>
+                    <span>{ "p99 " }<strong id={ids.id("readout-b-p99")}>{ ms(b.percentiles.p99) }</strong></span>
+                </div>
+                { ab_legend(ids.id("latency-ab-legend"), "bars on the left of each pair", "bars on the right") }
+            }
             { chart_legend(ids.id("latency-legend"), &legend) }
             <canvas id={ids.id("latency-chart")} class="chart" ref={canvas_ref} width="640" height="400"
                 role="img" aria-label={label} />
@@ -85,10 +118,18 @@ pub fn histogram(props: &HistogramProps) -> Html {
     }
 }
 
+/// The outcomes either run has, in [`Outcome::ALL`] order.
+fn outcomes(runs: &[&OutcomeHistogram]) -> Vec<Outcome> {
+    Outcome::ALL
+        .into_iter()
+        .filter(|o| runs.iter().any(|h| h.stacks.iter().any(|(s, _)| s == o)))
+        .collect()
+}
+
 fn draw(
     canvas: HtmlCanvasElement,
     scale: ChartScale,
-    data: &OutcomeHistogram,
+    runs: &[&OutcomeHistogram],
     dark: bool,
     projector: bool,
 ) -> Result<(), String> {
@@ -97,15 +138,22 @@ fn draw(
     let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
     let root = backend.into_drawing_area();
     root.fill(&theme.background).map_err(|e| e.to_string())?;
-    let buckets = data
-        .stacks
-        .first()
-        .map(|(_, b)| b.counts().len())
-        .unwrap_or(0);
-    let heights: Vec<u64> = (0..buckets)
-        .map(|i| data.stacks.iter().map(|(_, b)| b.counts()[i]).sum())
-        .collect();
-    let tallest = heights.iter().copied().max().unwrap_or(0).max(1);
+    let heights = |data: &OutcomeHistogram| -> Vec<u64> {
+        let buckets = data
+            .stacks
+            .first()
+            .map(|(_, b)| b.counts().len())
+            .unwrap_or(0);
+        (0..buckets)
+            .map(|i| data.stacks.iter().map(|(_, b)| b.counts()[i]).sum())
+            .collect()
+    };
+    let tallest = runs
+        .iter()
+        .flat_map(|d| heights(d))
+        .max()
+        .unwrap_or(0)
+        .max(1);
     let ink = theme.ink;
     let text = ("sans-serif", text_px).into_font().color(&ink);
     let mut chart = ChartBuilder::on(&root)
@@ -134,36 +182,66 @@ fn draw(
         .axis_desc_style(text.clone())
         .draw()
         .map_err(|e| e.to_string())?;
-    let mut base = vec![0u64; buckets];
-    for (outcome, b) in &data.stacks {
-        let colour = outcome_colour(*outcome);
-        let bars: Vec<Rectangle<(f64, u64)>> = b
-            .counts()
-            .iter()
-            .enumerate()
-            .filter(|(_, &c)| c > 0)
-            .map(|(i, &c)| {
-                let (low, high) = b.edges_ms(i);
-                let r = Rectangle::new([(low, base[i]), (high, base[i] + c)], colour.filled());
-                base[i] += c;
-                r
-            })
-            .collect();
-        chart.draw_series(bars).map_err(|e| e.to_string())?;
-    }
-    let p99_colour = if dark { WHITE } else { P99 };
-    for (value, colour) in [
-        (data.percentiles.p50, theme.marker),
-        (data.percentiles.p99, p99_colour),
-    ] {
-        let Some(micros) = value else { continue };
-        let ms = (micros as f64 / 1000.0).clamp(LOWEST_MS, HIGHEST_MS);
-        chart
-            .draw_series(std::iter::once(PathElement::new(
+    let pair = runs.len() > 1;
+    for (r, data) in runs.iter().enumerate() {
+        let buckets = heights(data).len();
+        let mut base = vec![0u64; buckets];
+        for (outcome, b) in &data.stacks {
+            let colour = outcome_colour(*outcome);
+            let bars: Vec<[(f64, u64); 2]> = b
+                .counts()
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c > 0)
+                .map(|(i, &c)| {
+                    let (low, high) = b.edges_ms(i);
+                    // A pair splits the bucket at its middle on the log axis.
+                    let mid = (low * high).sqrt();
+                    let (from, to) = match (pair, r) {
+                        (false, _) => (low, high),
+                        (true, 0) => (low, mid),
+                        _ => (mid, high),
+                    };
+                    let corners = [(from, base[i]), (to, base[i] + c)];
+                    base[i] += c;
+                    corners
+                })
+                .collect();
+            if r == 0 {
+                chart
+                    .draw_series(bars.iter().map(|&c| Rectangle::new(c, colour.filled())))
+                    .map_err(|e| e.to_string())?;
+            } else {
+                chart
+                    .draw_series(
+                        bars.iter()
+                            .map(|&c| Rectangle::new(c, colour.mix(0.35).filled())),
+                    )
+                    .map_err(|e| e.to_string())?;
+                chart
+                    .draw_series(
+                        bars.iter()
+                            .map(|&c| Rectangle::new(c, colour.stroke_width(scale.px(1.5)))),
+                    )
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        let p99_colour = if dark { WHITE } else { P99 };
+        for (value, colour) in [
+            (data.percentiles.p50, theme.marker),
+            (data.percentiles.p99, p99_colour),
+        ] {
+            let Some(micros) = value else { continue };
+            let ms = (micros as f64 / 1000.0).clamp(LOWEST_MS, HIGHEST_MS);
+            let style = colour.stroke_width(scale.px(3.0));
+            run_line(
+                &mut chart,
                 vec![(ms, 0), (ms, tallest)],
-                colour.stroke_width(scale.px(3.0)),
-            )))
-            .map_err(|e| e.to_string())?;
+                style,
+                r > 0,
+                scale,
+            )?;
+        }
     }
     root.present().map_err(|e| e.to_string())
 }

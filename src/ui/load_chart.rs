@@ -7,7 +7,10 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use super::canvas::{chart_legend, css_colour, min_text_css, use_canvas, ChartScale, LegendKey};
+use super::canvas::{
+    chart_legend, css_colour, min_text_css, run_line, use_canvas, ChartScale, LegendKey,
+};
+use super::compare::ab_legend;
 use super::ids::use_ids;
 use super::palette::{chart_theme, outcome_colour};
 use crate::page::state::{Run, Shared};
@@ -28,6 +31,12 @@ const GOODPUT: RGBColor = RGBColor(0, 158, 115);
 #[derive(Properties, PartialEq)]
 pub struct LoadChartProps {
     pub run: Shared<Run>,
+    /// The A/B mode's run B, drawn on the same axes (its bars beside A's, its lines dashed).
+    #[prop_or_default]
+    pub b: Option<Shared<Run>>,
+    /// The time axis' length, when it is not the run's own (A/B: the longer run).
+    #[prop_or_default]
+    pub span: Option<Micros>,
     pub playhead: Micros,
     pub dark: bool,
     /// Projector mode: larger chart text.
@@ -42,9 +51,12 @@ pub struct LoadChartProps {
 #[function_component(LoadChart)]
 pub fn load_chart(props: &LoadChartProps) -> Html {
     let ids = use_ids();
+    let span = props.span.unwrap_or(props.run.span);
     let canvas_ref = use_canvas(
         (
             props.run.clone(),
+            props.b.clone(),
+            span,
             props.playhead / BUCKET,
             props.dark,
             props.projector,
@@ -52,8 +64,9 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
         props.playing,
         "load chart",
         DESIGN,
-        |canvas, scale, (run, slice, dark, projector)| {
-            draw(canvas, scale, run, *slice, *dark, *projector)
+        |canvas, scale, (run, b, span, slice, dark, projector)| {
+            let runs: Vec<&Run> = std::iter::once(&**run).chain(b.as_deref()).collect();
+            draw(canvas, scale, &runs, *span, *slice, *dark, *projector)
         },
     );
     let label = if props.run.config.gateway.is_some() {
@@ -61,8 +74,14 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
     } else {
         "Requests per second by outcome, calls per second reaching inventory, workers busy and queue length, up to the playhead"
     };
+    let label = if props.b.is_some() {
+        format!("{label}; runs A and B on the same axes, B's bars to the right of A's and its lines dashed")
+    } else {
+        label.to_string()
+    };
     let run = &props.run;
-    let mut upper: Vec<LegendKey> = shown_outcomes(run)
+    let runs: Vec<&Run> = std::iter::once(&**run).chain(props.b.as_deref()).collect();
+    let mut upper: Vec<LegendKey> = shown_outcomes(&runs)
         .into_iter()
         .map(|o| LegendKey::bar(o.name(), outcome_colour(o)))
         .collect();
@@ -98,6 +117,9 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
     html! {
         <>
             <p class="chart-caption">{ "Requests finished per second, and calls reaching inventory; below, workers busy and the queue" }</p>
+            if props.b.is_some() {
+                { ab_legend(ids.id("load-ab-legend"), "bars on the left of each pair", "bars on the right") }
+            }
             { chart_legend(ids.id("load-legend"), &upper) }
             <canvas id={ids.id("load-chart")} class="chart" ref={canvas_ref} width="800" height="380" role="img"
                 aria-label={label} />
@@ -106,18 +128,19 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
     }
 }
 
-/// The outcomes the upper panel stacks: those the run had, unfinished left out.
-fn shown_outcomes(run: &Run) -> Vec<Outcome> {
+/// The outcomes the upper panel stacks: those either run had, unfinished left out.
+fn shown_outcomes(runs: &[&Run]) -> Vec<Outcome> {
     Outcome::ALL
         .into_iter()
-        .filter(|&o| o != Outcome::Unfinished && run.trace.outcomes.get(o) > 0)
+        .filter(|&o| o != Outcome::Unfinished && runs.iter().any(|r| r.trace.outcomes.get(o) > 0))
         .collect()
 }
 
 fn draw(
     canvas: HtmlCanvasElement,
     scale: ChartScale,
-    run: &Run,
+    runs: &[&Run],
+    span: Micros,
     slice: u64,
     dark: bool,
     projector: bool,
@@ -133,35 +156,28 @@ fn draw(
     let root = backend.into_drawing_area();
     root.fill(&theme.background).map_err(|e| e.to_string())?;
     let (upper, lower) = root.split_vertically(scale.px(230.0));
-    let series = &run.trace.series;
-    let slices = usize::try_from(run.span / BUCKET).unwrap_or(1).max(1);
-    let per_bar = slices.div_ceil(MAX_BARS).max(1);
-    // Slices the playhead has passed, as the counters count them.
-    let shown = usize::try_from(slice)
-        .unwrap_or(usize::MAX)
-        .min(series.len());
-    let span_s = run.span as f64 / 1e6;
+    let slices = usize::try_from(span / BUCKET).unwrap_or(1).max(1);
+    // Two runs draw a pair per bar: half as many pairs, so each half stays as wide.
+    let per_bar = slices.div_ceil(MAX_BARS / runs.len().max(1)).max(1);
+    let span_s = span as f64 / 1e6;
     let bar_s = per_bar as f64 * BUCKET as f64 / 1e6;
-    let outcomes = shown_outcomes(run);
-    // Per bar: completions per second by outcome, and inventory calls per second.
-    let bars: Vec<(f64, Vec<f64>, f64)> = series[..shown]
-        .chunks(per_bar)
-        .enumerate()
-        .map(|(i, chunk)| {
-            let by = outcomes
-                .iter()
-                .map(|&o| chunk.iter().map(|b| b.completions.get(o)).sum::<u64>() as f64 / bar_s)
-                .collect();
-            let calls = chunk.iter().map(|b| b.inventory_calls).sum::<u64>() as f64 / bar_s;
-            (i as f64 * bar_s, by, calls)
-        })
-        .collect();
-    let peak = series
-        .chunks(per_bar)
-        .map(|c| {
-            let done: u64 = c.iter().map(|b| b.completions.total()).sum();
-            let calls: u64 = c.iter().map(|b| b.inventory_calls).sum();
-            done.max(calls) as f64 / bar_s
+    // With two runs each bar is a pair: A's on the left half, B's on the right.
+    let width_s = bar_s / runs.len() as f64;
+    let outcomes = shown_outcomes(runs);
+    // Slices the playhead has passed, as the counters count them.
+    let shown_of = |run: &Run| {
+        usize::try_from(slice)
+            .unwrap_or(usize::MAX)
+            .min(run.trace.series.len())
+    };
+    let peak = runs
+        .iter()
+        .flat_map(|run| {
+            run.trace.series.chunks(per_bar).map(|c| {
+                let done: u64 = c.iter().map(|b| b.completions.total()).sum();
+                let calls: u64 = c.iter().map(|b| b.inventory_calls).sum();
+                done.max(calls) as f64 / bar_s
+            })
         })
         .fold(1.0, f64::max);
     let mut top = ChartBuilder::on(&upper)
@@ -184,56 +200,114 @@ fn draw(
         .axis_desc_style(text.clone())
         .draw()
         .map_err(|e| e.to_string())?;
-    for (k, &outcome) in outcomes.iter().enumerate() {
-        let colour = outcome_colour(outcome);
-        // Empty pieces draw nothing but still cost a canvas call each.
-        top.draw_series(
-            bars.iter()
+    for (r, run) in runs.iter().enumerate() {
+        let series = &run.trace.series;
+        let shown = shown_of(run);
+        let offset = r as f64 * width_s;
+        // Per bar: completions per second by outcome, and inventory calls per second.
+        let bars: Vec<(f64, Vec<f64>, f64)> = series[..shown]
+            .chunks(per_bar)
+            .enumerate()
+            .map(|(i, chunk)| {
+                let by = outcomes
+                    .iter()
+                    .map(|&o| {
+                        chunk.iter().map(|b| b.completions.get(o)).sum::<u64>() as f64 / bar_s
+                    })
+                    .collect();
+                let calls = chunk.iter().map(|b| b.inventory_calls).sum::<u64>() as f64 / bar_s;
+                (i as f64 * bar_s, by, calls)
+            })
+            .collect();
+        for (k, &outcome) in outcomes.iter().enumerate() {
+            let colour = outcome_colour(outcome);
+            // Empty pieces draw nothing but still cost a canvas call each.
+            let pieces = bars
+                .iter()
                 .filter(|(_, by, _)| by[k] > 0.0)
                 .map(|(x, by, _)| {
                     let below: f64 = by[..k].iter().sum();
-                    Rectangle::new([(*x, below), (x + bar_s, below + by[k])], colour.filled())
-                }),
-        )
-        .map_err(|e| e.to_string())?;
-    }
-    top.draw_series(LineSeries::new(
-        bars.iter().map(|(x, _, calls)| (x + bar_s / 2.0, *calls)),
-        INVENTORY.stroke_width(scale.px(3.0)),
-    ))
-    .map_err(|e| e.to_string())?;
-    // With a capacity: what inventory served, and how much of it someone still waited for.
-    if let Some(load) = run.trace.dependencies.first().and_then(|d| d.load.as_ref()) {
-        let lines = [
-            (&load.served_per_bucket, SERVED),
-            (&load.goodput_per_bucket, GOODPUT),
-        ];
-        for (per_bucket, colour) in lines {
-            let shown_part = &per_bucket[..shown.min(per_bucket.len())];
-            top.draw_series(LineSeries::new(
-                shown_part.chunks(per_bar).enumerate().map(|(i, chunk)| {
-                    let rate = chunk.iter().sum::<u64>() as f64 / bar_s;
-                    (i as f64 * bar_s + bar_s / 2.0, rate)
-                }),
-                colour.stroke_width(scale.px(2.5)),
-            ))
+                    [(x + offset, below), (x + offset + width_s, below + by[k])]
+                });
+            if r == 0 {
+                top.draw_series(pieces.map(|c| Rectangle::new(c, colour.filled())))
+            } else {
+                // B's bars: light, outlined in the outcome's colour.
+                let pieces: Vec<_> = pieces.collect();
+                top.draw_series(
+                    pieces
+                        .iter()
+                        .map(|&c| Rectangle::new(c, colour.mix(0.35).filled())),
+                )
+                .map_err(|e| e.to_string())?;
+                top.draw_series(
+                    pieces
+                        .iter()
+                        .map(|&c| Rectangle::new(c, colour.stroke_width(scale.px(1.5)))),
+                )
+            }
             .map_err(|e| e.to_string())?;
+        }
+        let calls = bars
+            .iter()
+            .map(|(x, _, calls)| (x + bar_s / 2.0, *calls))
+            .collect();
+        run_line(
+            &mut top,
+            calls,
+            INVENTORY.stroke_width(scale.px(3.0)),
+            r > 0,
+            scale,
+        )?;
+        // With a capacity: what inventory served, and how much of it someone still waited for.
+        if let Some(load) = run.trace.dependencies.first().and_then(|d| d.load.as_ref()) {
+            let lines = [
+                (&load.served_per_bucket, SERVED),
+                (&load.goodput_per_bucket, GOODPUT),
+            ];
+            for (per_bucket, colour) in lines {
+                let shown_part = &per_bucket[..shown.min(per_bucket.len())];
+                let points = shown_part
+                    .chunks(per_bar)
+                    .enumerate()
+                    .map(|(i, chunk)| {
+                        let rate = chunk.iter().sum::<u64>() as f64 / bar_s;
+                        (i as f64 * bar_s + bar_s / 2.0, rate)
+                    })
+                    .collect();
+                run_line(
+                    &mut top,
+                    points,
+                    colour.stroke_width(scale.px(2.5)),
+                    r > 0,
+                    scale,
+                )?;
+            }
         }
     }
 
-    let threads = f64::from(run.config.threads);
-    let queue_peak = series.iter().map(|b| b.queue_len).max().unwrap_or(0) as f64;
-    let pool = run.config.gateway.as_ref().map(|g| g.pool);
-    let pool_height = f64::from(pool.unwrap_or(0));
+    let height = runs
+        .iter()
+        .map(|run| {
+            let queue_peak = run
+                .trace
+                .series
+                .iter()
+                .map(|b| b.queue_len)
+                .max()
+                .unwrap_or(0);
+            let pool = run.config.gateway.as_ref().map_or(0, |g| g.pool);
+            f64::from(run.config.threads)
+                .max(queue_peak as f64)
+                .max(f64::from(pool))
+        })
+        .fold(1.0, f64::max);
     let mut bottom = ChartBuilder::on(&lower)
         .margin(scale.px(10.0))
         .margin_right(scale.px(24.0))
         .x_label_area_size(x_labels + scale.px(4.0))
         .y_label_area_size(y_labels)
-        .build_cartesian_2d(
-            0f64..span_s,
-            0f64..threads.max(queue_peak).max(pool_height).max(1.0) * 1.1,
-        )
+        .build_cartesian_2d(0f64..span_s, 0f64..height * 1.1)
         .map_err(|e| e.to_string())?;
     bottom
         .configure_mesh()
@@ -250,34 +324,38 @@ fn draw(
         .draw()
         .map_err(|e| e.to_string())?;
     let at = |i: usize| (i as f64 + 1.0) * BUCKET as f64 / 1e6;
-    bottom
-        .draw_series(LineSeries::new(
-            series[..shown]
+    for (r, run) in runs.iter().enumerate() {
+        let shown = &run.trace.series[..shown_of(run)];
+        let gauge = |read: fn(&crate::sim::trace::Bucket) -> f64| {
+            shown
                 .iter()
                 .enumerate()
-                .map(|(i, b)| (at(i), f64::from(b.workers_busy))),
+                .map(|(i, b)| (at(i), read(b)))
+                .collect::<Vec<_>>()
+        };
+        run_line(
+            &mut bottom,
+            gauge(|b| f64::from(b.workers_busy)),
             ink.stroke_width(scale.px(2.0)),
-        ))
-        .map_err(|e| e.to_string())?;
-    bottom
-        .draw_series(LineSeries::new(
-            series[..shown]
-                .iter()
-                .enumerate()
-                .map(|(i, b)| (at(i), b.queue_len as f64)),
+            r > 0,
+            scale,
+        )?;
+        run_line(
+            &mut bottom,
+            gauge(|b| b.queue_len as f64),
             QUEUE.stroke_width(scale.px(2.0)),
-        ))
-        .map_err(|e| e.to_string())?;
-    if pool.is_some() {
-        bottom
-            .draw_series(LineSeries::new(
-                series[..shown]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, b)| (at(i), f64::from(b.gateway_in_use))),
+            r > 0,
+            scale,
+        )?;
+        if run.config.gateway.is_some() {
+            run_line(
+                &mut bottom,
+                gauge(|b| f64::from(b.gateway_in_use)),
                 GATEWAY.stroke_width(scale.px(2.0)),
-            ))
-            .map_err(|e| e.to_string())?;
+                r > 0,
+                scale,
+            )?;
+        }
     }
     root.present().map_err(|e| e.to_string())
 }

@@ -3,6 +3,7 @@
 mod app;
 mod canvas;
 mod cell_worker;
+mod compare;
 mod controls;
 mod drawer;
 mod exercises;

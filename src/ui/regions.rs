@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::compare::AbCounters;
 use super::drawer::Drawer;
 use super::histogram::Histogram;
 use super::ids::IdScope;
@@ -18,6 +19,7 @@ use super::resilience4j_paste::Resilience4jPaste;
 use super::state_diagram::StateDiagram;
 use super::timeline::Timeline;
 use super::topology::Topology;
+use crate::page::compare::{counters, histograms, Side};
 use crate::page::jitter::JitterSettings;
 use crate::page::latency::{histogram_until, LatencyKind};
 use crate::page::pool::pool_at;
@@ -43,7 +45,12 @@ pub fn controls(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> Html
             if let Some(text) = &page.notice {
                 <p class="notice" role="alert" id={ids.id("page-notice")}>{ text }</p>
             }
-            <KnobPanel full={page.full.clone()} patterns={page.patterns} on_action={dispatch.clone()} />
+            if let Some(b) = page.ab.as_ref().filter(|b| b.edits == Side::B) {
+                <p class="ab-editing" id={ids.id("ab-editing")}>{ "These controls change run B." }</p>
+                <KnobPanel full={b.full.clone()} patterns={b.patterns} on_action={dispatch.clone()} />
+            } else {
+                <KnobPanel full={page.full.clone()} patterns={page.patterns} on_action={dispatch.clone()} />
+            }
             <Resilience4jPaste on_action={dispatch.clone()} />
         </Drawer>
     };
@@ -79,13 +86,43 @@ pub fn timeline_counting(
     dispatch: &Callback<Action>,
     outcomes: Option<Vec<crate::sim::trace::Outcome>>,
 ) -> Html {
+    let b = b_run(page);
+    let compare = b.map(|b| {
+        let (ha, hb) = histograms(run, b, page.playhead, page.latency);
+        let rows = counters(run, b, page.playhead, (&ha, &hb));
+        let ab = page.ab.as_ref().map(|c| (c.summary(&page.full, page.patterns), c.edits));
+        let (summary, edits) = ab.unwrap_or_default();
+        html! {
+            <AbCounters summary={summary} rows={Rc::new(rows)} edits={edits} on_action={dispatch.clone()} />
+        }
+    });
     let body = html! {
-        <Timeline playhead={page.playhead} run={run.clone()} playing={page.playing}
-            speed={page.speed} clock_start={page.clock_start()}
-            frame={frame(&run.trace, page.playhead)} on_action={dispatch.clone()}
-            counted={outcomes} />
+        <>
+            <Timeline playhead={page.playhead} run={run.clone()} playing={page.playing}
+                speed={page.speed} clock_start={page.clock_start()}
+                frame={frame(&run.trace, page.playhead)} on_action={dispatch.clone()}
+                counted={outcomes} span={page.span()} counters={compare.is_none()} b={b.cloned()} />
+            { compare.unwrap_or_default() }
+            if let Some(Err(e)) = page.ab.as_ref().map(|c| &c.run) {
+                <p class="notice" role="alert">{ format!("Run B cannot start: {e}") }</p>
+            }
+        </>
     };
     region(ids, "timeline", "timeline", "Timeline", body)
+}
+
+/// The A/B mode's run B, when it is on and has a run.
+fn b_run(page: &Page) -> Option<&Shared<Run>> {
+    page.ab.as_ref().and_then(|c| c.run.as_ref().ok())
+}
+
+/// A region's title, saying that it shows run A while A/B is on.
+fn of_a(page: &Page, title: &str) -> String {
+    if page.ab.is_some() {
+        format!("{title} (run A)")
+    } else {
+        title.to_string()
+    }
 }
 
 /// Anna, Kong, orders and inventory with their meters.
@@ -102,7 +139,7 @@ pub fn topology(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
         ids,
         "topology-region",
         "topology",
-        "Where the requests are",
+        &of_a(page, "Where the requests are"),
         body,
     )
 }
@@ -116,12 +153,19 @@ pub fn diagram(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
         <StateDiagram config={run.config.breaker.clone()} at={breaker_at(&run.trace, has_breaker, at)}
             slice={now.slice} rejections={now.breaker_refused} playhead={at} />
     };
-    region(ids, "diagram", "diagram", "Circuit breaker", body)
+    region(
+        ids,
+        "diagram",
+        "diagram",
+        &of_a(page, "Circuit breaker"),
+        body,
+    )
 }
 
 /// The latency histogram up to the playhead, with the service / end-to-end switch.
 pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callback<Action>) -> Html {
     let data = Rc::new(histogram_until(&run.finished, page.playhead, page.latency));
+    let b = b_run(page).map(|b| Rc::new(histogram_until(&b.finished, page.playhead, page.latency)));
     let group = ids.id("latency-kind");
     let switch = [LatencyKind::Service, LatencyKind::EndToEnd].map(|kind| {
         let onchange = dispatch.reform(move |_: Event| Action::SetLatency(kind));
@@ -142,7 +186,7 @@ pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callbac
                 <legend class="visually-hidden">{ "Which latency" }</legend>
                 { for switch }
             </fieldset>
-            <Histogram data={data} kind={page.latency} dark={page.dark} projector={page.projector} playing={page.playing}
+            <Histogram data={data} b={b} kind={page.latency} dark={page.dark} projector={page.projector} playing={page.playing}
                 bulkhead_wait={run.config.bulkhead.as_ref().map(|b| b.max_wait)} />
         </>
     };
@@ -151,8 +195,8 @@ pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callbac
 
 /// Requests per second by outcome and the load on inventory, over the whole run.
 pub fn load(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
-    let body = html! { <LoadChart run={run.clone()} playhead={page.playhead} dark={page.dark}
-    projector={page.projector} playing={page.playing} /> };
+    let body = html! { <LoadChart run={run.clone()} b={b_run(page).cloned()} span={page.span()}
+    playhead={page.playhead} dark={page.dark} projector={page.projector} playing={page.playing} /> };
     region(ids, "load", "load", "Load over time", body)
 }
 

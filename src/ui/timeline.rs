@@ -32,6 +32,15 @@ pub struct TimelineProps {
     /// out too (a compact widget).
     #[prop_or_default]
     pub counted: Option<Vec<crate::sim::trace::Outcome>>,
+    /// The timeline's length, when it is not the run's own (A/B: the longer of two runs).
+    #[prop_or_default]
+    pub span: Option<Micros>,
+    /// The A/B mode's run B: its breaker band is drawn under A's.
+    #[prop_or_default]
+    pub b: Option<Shared<Run>>,
+    /// Whether to show the counters (A/B shows both runs' in a table instead).
+    #[prop_or(true)]
+    pub counters: bool,
 }
 
 fn state_class(state: BreakerState) -> &'static str {
@@ -60,22 +69,37 @@ pub fn timeline(props: &TimelineProps) -> Html {
         let step: Micros = input.value().parse().unwrap_or(0);
         Action::Seek(step.saturating_mul(BUCKET))
     });
-    let span = props.run.span.max(1);
+    let span_of_axis = props.span.unwrap_or(props.run.span);
+    let span = span_of_axis.max(1);
     let pct = |t: Micros| t as f64 * 100.0 / span as f64;
+    let band_of = |bands: &[crate::page::replay::Band], label: &str, id: &str| {
+        (!bands.is_empty()).then(|| {
+            html! {
+                <svg class="band" id={ids.id(id)} viewBox="0 0 1000 16" preserveAspectRatio="none" role="img"
+                    aria-label={label.to_string()}>
+                    { for bands.iter().map(|b| html! {
+                        <rect class={state_class(b.state)} x={format!("{:.2}", pct(b.from) * 10.0)} y="0"
+                            width={format!("{:.2}", (pct(b.to) - pct(b.from)) * 10.0)} height="16" />
+                    }) }
+                    <line class="playhead" x1={format!("{:.2}", pct(props.playhead) * 10.0)}
+                        x2={format!("{:.2}", pct(props.playhead) * 10.0)} y1="0" y2="16" />
+                </svg>
+            }
+        })
+    };
+    let b_bands = props.b.as_ref().map(|b| b.bands.as_slice()).unwrap_or(&[]);
+    let two = !b_bands.is_empty();
     let bands = &props.run.bands;
-    let band = (!bands.is_empty()).then(|| {
-        html! {
-            <svg class="band" viewBox="0 0 1000 16" preserveAspectRatio="none" role="img"
-                aria-label="The breaker's state over time">
-                { for bands.iter().map(|b| html! {
-                    <rect class={state_class(b.state)} x={format!("{:.2}", pct(b.from) * 10.0)} y="0"
-                        width={format!("{:.2}", (pct(b.to) - pct(b.from)) * 10.0)} height="16" />
-                }) }
-                <line class="playhead" x1={format!("{:.2}", pct(props.playhead) * 10.0)}
-                    x2={format!("{:.2}", pct(props.playhead) * 10.0)} y1="0" y2="16" />
-            </svg>
-        }
-    });
+    let band = band_of(
+        bands,
+        if two {
+            "Run A's breaker state over time"
+        } else {
+            "The breaker's state over time"
+        },
+        "band",
+    );
+    let band_b = band_of(b_bands, "Run B's breaker state over time", "band-b");
     let markers = &props.run.markers;
     let marks_strip = (!markers.is_empty()).then(|| {
         html! {
@@ -87,13 +111,17 @@ pub fn timeline(props: &TimelineProps) -> Html {
             </svg>
         }
     });
-    let legend = (!bands.is_empty()).then(|| {
+    let legend = (!bands.is_empty() || two).then(|| {
         html! {
             <p class="band-legend" id={ids.id("band-legend")}>
                 <span class="band-key band-closed">{ "closed" }</span>
                 <span class="band-key band-open">{ "open" }</span>
                 <span class="band-key band-half-open">{ "half-open" }</span>
-                <span class="band-what">{ "the breaker's state over time" }</span>
+                <span class="band-what">{ if two {
+                    "the breaker's state over time: run A above, run B below"
+                } else {
+                    "the breaker's state over time"
+                } }</span>
             </p>
         }
     });
@@ -151,13 +179,14 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     </select>
                 </label>
                 <span class="clock" id={ids.id("clock")} aria-live="off">
-                    <strong>{ clock(props.playhead, props.clock_start) }</strong>{ " / " }{ clock(props.run.span, props.clock_start) }
+                    <strong>{ clock(props.playhead, props.clock_start) }</strong>{ " / " }{ clock(span_of_axis, props.clock_start) }
                 </span>
             </div>
             <input type="range" id={ids.id("scrub")} class="scrub" aria-label="Simulated time"
-                min="0" max={(props.run.span / BUCKET).to_string()} step="1"
+                min="0" max={(span_of_axis / BUCKET).to_string()} step="1"
                 value={(props.playhead / BUCKET).to_string()} oninput={on_scrub} />
             { band.unwrap_or_default() }
+            { band_b.unwrap_or_default() }
             { marks_strip.unwrap_or_default() }
             { legend.unwrap_or_default() }
             <div class="marks">
@@ -166,11 +195,13 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     { if stopped { "arrivals and the run stop" } else { "arrivals stop" } }</span>
             </div>
             { marker_list.unwrap_or_default() }
-            <div class="counters" aria-label="Requests so far">
-                <span class="chip">{ "arrived " }<strong id={ids.id("count-arrived")}>{ f.arrived }</strong></span>
-                { for counters }
-                <span class="chip">{ waiting_label }<strong id={ids.id("count-in-flight")}>{ in_flight }</strong></span>
-            </div>
+            if props.counters {
+                <div class="counters" aria-label="Requests so far">
+                    <span class="chip">{ "arrived " }<strong id={ids.id("count-arrived")}>{ f.arrived }</strong></span>
+                    { for counters }
+                    <span class="chip">{ waiting_label }<strong id={ids.id("count-in-flight")}>{ in_flight }</strong></span>
+                </div>
+            }
             if props.counted.is_none() {
                 <p class="hint keys">{ "Keys: space plays or pauses, ← → step 0.1 s (with Shift 1 s), r goes back to the start." }</p>
             }

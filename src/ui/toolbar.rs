@@ -18,6 +18,9 @@ pub struct ToolbarProps {
     pub seed: u64,
     pub dark: bool,
     pub projector: bool,
+    /// A/B mode on.
+    #[prop_or_default]
+    pub ab: bool,
     pub on_action: Callback<Action>,
 }
 
@@ -77,6 +80,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
     let on_reset = props.on_action.reform(|_: MouseEvent| Action::Reset);
     let on_dark = props.on_action.reform(Action::SetDark);
     let on_projector = props.on_action.reform(Action::SetProjector);
+    let on_ab = props.on_action.reform(Action::SetAb);
     html! {
         <div class="toolbar" role="toolbar" aria-label="Scenario and display">
             <label class="picker">{ "Scenario " }
@@ -97,6 +101,7 @@ pub fn toolbar(props: &ToolbarProps) -> Html {
             <button id={ids.id("reset")} onclick={on_reset} title="Back to the scenario's values">{ "Reset" }</button>
             <Switch id={ids.id("dark")} label="Dark theme" on={props.dark} on_change={on_dark} />
             <Switch id={ids.id("projector")} label="Projector" on={props.projector} on_change={on_projector} />
+            <Switch id={ids.id("ab-switch")} label="A/B" on={props.ab} on_change={on_ab} />
             if let Some(text) = &*seed_notice {
                 <p class="notice" role="alert">{ text }</p>
             }

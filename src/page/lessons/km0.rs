@@ -72,8 +72,9 @@ pub const STEPS: &[Step] = &[
              workers keep up with 100 orders a second and nothing queues.",
             "The price: every call after 3 s fails, after 300 ms of useless waiting, and \
              inventory still receives the full load while it tries to recover.",
+            "Run B beside it is the same run, on the same seed, without the timeout.",
         ],
-        settings: &[("preset", "timeout")],
+        settings: &[("preset", "timeout"), ("ab", "patterns=none")],
         play_to: 12.0,
         knob: Some("timeout"),
         views: &[View::Topology, View::Latency],
@@ -157,9 +158,10 @@ pub const STEPS: &[Step] = &[
             "This run is the same with a 1 s window, as the printed table behaves: the old \
              successes leave within a second, and the breaker trips a few tenths of a second \
              after the first timeout, with timeouts and refusals close to the printed figures. \
-             Compare the opening time with the previous step's.",
+             Run B beside it keeps the code's 10 s window, on the same seed: compare when \
+             each opens.",
         ],
-        settings: &[("preset", "cb-like-table")],
+        settings: &[("preset", "cb-like-table"), ("ab", "window=10")],
         play_to: 5.0,
         knob: Some("window"),
         views: &[View::Diagram, View::Load],
@@ -175,8 +177,9 @@ pub const STEPS: &[Step] = &[
              breaker. Inventory still answers in 4 s, but it can hold only 8 workers; the rest \
              stay free for the work that does not need inventory, so the order lookups are \
              answered as fast as before the trouble, and no queue forms.",
+            "Run B beside it is the same run, on the same seed, without the bulkhead.",
         ],
-        settings: &[("preset", "story-bulkhead")],
+        settings: &[("preset", "story-bulkhead"), ("ab", "patterns=none")],
         play_to: 12.0,
         knob: Some("permits"),
         views: &[View::Topology, View::Load],

@@ -9,8 +9,9 @@ pub mod rules;
 
 pub use rules::{Reading, Rule};
 
+use super::compare::Side;
 use super::permalink::{from_pairs, to_query};
-use super::state::Page;
+use super::state::{Action, Page};
 
 /// One of the two lessons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -41,7 +42,8 @@ pub struct Step {
     pub title: &'static str,
     /// Its text, a paragraph per item.
     pub text: &'static [&'static str],
-    /// The run, as the playground's permalink settings (`preset`, `patterns`, knobs, `latency`).
+    /// The run, as the playground's permalink settings (`preset`, `patterns`, knobs, `latency`;
+    /// `ab` for a step that shows a second run beside it with one control changed).
     pub settings: &'static [(&'static str, &'static str)],
     /// The moment the step plays to, in seconds.
     pub play_to: f64,
@@ -174,7 +176,9 @@ impl Step {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         pairs.push(("t".into(), format!("{}", self.play_to)));
-        from_pairs(&pairs)
+        let (page, notices) = from_pairs(&pairs);
+        // A step that compares keeps B as its one change; its "Try it" control moves A.
+        (page.apply(Action::SetAbEdits(Side::A)), notices)
     }
 
     /// What to notice in `page`'s run: one sentence per rule that has something to say.
@@ -235,6 +239,32 @@ mod tests {
                     assert!(super::super::knobs::knob(key).is_some(), "{key}");
                 }
             }
+        }
+    }
+
+    /// The steps that compare show B beside A on the same seed, differing in the one control
+    /// they say: the timeout, the breaker's window, the bulkhead.
+    #[test]
+    fn the_comparing_steps_show_b_with_their_one_change() {
+        let expect = [
+            ("A timeout gives the worker back", "B: Timeout on → off"),
+            ("the window", "B: Breaker window 1 s → 10 s"),
+            ("A bulkhead keeps workers", "B: Bulkhead on → off"),
+        ];
+        for (title, summary) in expect {
+            let step = Lesson::Km0
+                .steps()
+                .iter()
+                .find(|s| s.title.contains(title))
+                .unwrap_or_else(|| panic!("no step {title}"));
+            let (page, notices) = step.page();
+            assert!(notices.is_empty(), "{notices:?}");
+            let b = page.ab.as_ref().expect("the step compares");
+            assert_eq!(b.summary(&page.full, page.patterns), summary);
+            assert_eq!(b.edits, super::super::compare::Side::A, "Try it moves A");
+            let (a_run, b_run) = (page.run.as_ref().unwrap(), b.run.as_ref().unwrap());
+            assert_eq!(a_run.config.seed, b_run.config.seed);
+            assert_ne!(a_run.trace.outcomes, b_run.trace.outcomes, "{title}");
         }
     }
 
