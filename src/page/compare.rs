@@ -86,7 +86,7 @@ impl Change {
         (b, b_on): (&CascadeConfig, Patterns),
     ) -> Change {
         let differs = |k: &Knob| k.read(a) != k.read(b);
-        let text = |k: &'static Knob| (k.key, k.override_text(k.read(b)));
+        let text = |k: &'static Knob| (k.key, k.link_text(b));
         match control {
             Control::Knob(key) => Change {
                 pattern: None,

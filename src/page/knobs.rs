@@ -606,6 +606,17 @@ impl Knob {
         }
     }
 
+    /// The `--set` text that gives back exactly the value `cfg` holds, for links: a share is
+    /// written whole, where the slider reads it as a whole percent.
+    pub fn link_text(&self, cfg: &CascadeConfig) -> String {
+        if self.unit == Unit::Percent {
+            if let Some(Value::Number(v)) = self.param().and_then(|p| (p.read)(&cfg.to_sim())) {
+                return format!("{v}");
+            }
+        }
+        self.override_text(self.read(cfg))
+    }
+
     /// `value` (in the knob's unit) as the `key=value` override text: seconds, or an `ms`
     /// suffix, as the CLI and permalinks write them.
     pub fn override_text(&self, value: f64) -> String {

@@ -286,7 +286,7 @@ pub fn to_query(page: &Page) -> String {
     ];
     pairs.push(("patterns".into(), pattern_list(page.patterns)));
     for k in KNOBS {
-        pairs.push((k.key.into(), k.override_text(k.read(&page.full))));
+        pairs.push((k.key.into(), k.link_text(&page.full)));
     }
     let tenths = page.playhead / BUCKET;
     pairs.push(("t".into(), format!("{}.{}", tenths / 10, tenths % 10)));
