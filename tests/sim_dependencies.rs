@@ -135,8 +135,9 @@ const OLD_FLAT_CONFIGS: &[(&str, &str)] = &[
 ];
 
 /// Presets added after the flat configs above were written: they have no old file.
-const NEWER_PRESETS: [&str; 11] = [
+const NEWER_PRESETS: [&str; 12] = [
     "retry-herd",
+    "retry-herd-contention",
     "story-none",
     "story-bulkhead",
     "cb-like-table",

@@ -450,6 +450,11 @@ fn presets_key_figures() {
         ),
         ("retry-herd", 6_000, &[(Outcome::Ok, 6_000)]),
         (
+            "retry-herd-contention",
+            6_000,
+            &[(Outcome::Ok, 5_726), (Outcome::DependencyError, 274)],
+        ),
+        (
             "northwind-as-written-shared",
             6_000,
             &[
@@ -963,4 +968,108 @@ fn jitter_spreads_the_herd_a_restart_sends_back() {
     // 200 orders/s is 20 calls per 100 ms: the un-jittered wave is several times that.
     assert!(none > 150, "{none}");
     assert!(full * 2 < none, "full jitter {full}, none {none}");
+}
+
+/// Hot items: of two calls that read one item's version, the first to end commits and the
+/// other fails its version check (UNAVAILABLE), is retried and then commits.
+#[test]
+fn a_call_whose_item_another_call_committed_meanwhile_conflicts_and_is_retried() {
+    let mut c = Scenario::None.config();
+    for (key, value) in [
+        ("rate", "1000"),
+        ("duration", "2ms"),
+        ("fast", "10ms"),
+        ("capacity", "100"),
+        ("hot_items", "1"),
+        ("timeout", "1"),
+        ("attempts", "2"),
+    ] {
+        apply_set(&mut c, key, value).unwrap();
+    }
+    let t = run(&c).unwrap();
+    conserved(&t);
+    let load = t.dependencies[0].load.as_ref().unwrap();
+    // The calls start at 0 and 1 ms on the one item: the second ends after the first's commit.
+    assert_eq!((t.sent, t.outcomes.ok), (2, 2), "{:?}", t.outcomes);
+    assert_eq!((load.conflicts, load.served, load.goodput), (Some(1), 3, 2));
+    assert_eq!(t.library_retries, 1);
+    // Off, the same two calls never conflict, and no conflicts are reported at all.
+    apply_set(&mut c, "hot_items", "off").unwrap();
+    let t = run(&c).unwrap();
+    let load = t.dependencies[0].load.as_ref().unwrap();
+    assert_eq!(
+        (load.conflicts, load.served, t.library_retries),
+        (None, 2, 0)
+    );
+    assert!(load.conflicts_per_bucket.is_empty());
+}
+
+/// What the herd of `retry-herd-contention` does under one jitter mode.
+struct Herd {
+    /// Buckets of 100 ms after the restart with more than 150 calls at inventory (the fresh
+    /// orders alone bring 20).
+    wave_buckets: usize,
+    peak: u64,
+    conflicts: u64,
+    failed: u64,
+    /// From the restart until the last request that arrived before it ended.
+    through: u64,
+}
+
+fn herd(jitter: &str) -> Herd {
+    let mut c = Preset::RetryHerdContention.config();
+    apply_set(&mut c, "jitter", jitter).unwrap();
+    c.record_requests = true;
+    let t = run(&c).unwrap();
+    conserved(&t);
+    let restart = c.recover_at.unwrap();
+    let inventory = &t.dependencies[0];
+    let load = inventory.load.as_ref().unwrap();
+    let conflicts = load.conflicts.unwrap();
+    // Conflicts are served calls that are not goodput, counted once in the series too.
+    assert!(load.goodput + conflicts <= load.served, "{load:?}");
+    assert_eq!(load.conflicts_per_bucket.iter().sum::<u64>(), conflicts);
+    let after = &inventory.calls_per_bucket[(restart / 100_000) as usize..];
+    Herd {
+        wave_buckets: after.iter().filter(|&&n| n > 150).count(),
+        peak: after.iter().copied().max().unwrap(),
+        conflicts,
+        failed: t.sent - t.outcomes.ok,
+        through: t
+            .requests
+            .iter()
+            .filter(|r| r.arrived < restart)
+            .map(|r| r.finished.unwrap())
+            .max()
+            .unwrap()
+            - restart,
+    }
+}
+
+/// Contention is what makes jitter shorten the recovery: without jitter the ~400 calls the
+/// restart failed come back together at every back-off step, meet on 20 hot items, one per
+/// item commits and the rest come back again, until their attempts run out; full jitter
+/// spreads them so they commit.
+#[test]
+fn with_hot_items_full_jitter_gets_the_herd_through_seconds_sooner() {
+    let (none, full) = (herd("none"), herd("full"));
+    // An echo wave at each of the seven back-offs without jitter; none with full jitter.
+    assert!(none.wave_buckets >= 7, "none: {}", none.wave_buckets);
+    assert_eq!(full.wave_buckets, 0);
+    assert!(full.peak * 3 < none.peak, "{} vs {}", full.peak, none.peak);
+    assert!(
+        full.conflicts * 3 < none.conflicts,
+        "{} vs {}",
+        full.conflicts,
+        none.conflicts
+    );
+    // Requests fail after their last attempt without jitter; with it they get through.
+    assert!(none.failed > 200, "{}", none.failed);
+    assert_eq!(full.failed, 0);
+    assert!(
+        full.through + 5 * SECOND < none.through,
+        "full {} µs, none {} µs",
+        full.through,
+        none.through
+    );
 }

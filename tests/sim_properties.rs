@@ -18,6 +18,9 @@ use resilience_playground::sim::trace::{Outcome, Trace};
 const MS: u64 = 1_000;
 const SECOND: u64 = 1_000_000;
 
+/// A dependency's capacity as drawn: slots, queue bound, drop, restart, hot items.
+type CapacityDraw = (u32, Option<u32>, bool, bool, Option<u32>);
+
 fn config() -> impl Strategy<Value = CascadeConfig> {
     let load = (
         1.0f64..400.0,
@@ -103,14 +106,15 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
             prop::option::of(1u32..4),
         ),
     ));
-    // Inventory's capacity: slots, a queue bound, dropping abandoned work; orders skipping
-    // requests whose client has gone; payments' capacity.
+    // Inventory's capacity: slots, a queue bound, dropping abandoned work, a restart at
+    // recovery, hot items; orders skipping requests whose client has gone; payments' capacity.
     let capacity = (
         prop::option::of((
             1u32..40,
             prop::option::of(0u32..60),
             any::<bool>(),
             any::<bool>(),
+            prop::option::of(1u32..8),
         )),
         any::<bool>(),
         prop::option::of((
@@ -118,6 +122,7 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
             prop::option::of(0u32..60),
             any::<bool>(),
             any::<bool>(),
+            prop::option::of(1u32..8),
         )),
     );
     (
@@ -134,12 +139,13 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
         .prop_map(
             |(load, stack, faults, edge, sidecar, hedge, idempotency, payments, capacity)| {
                 let (inventory_capacity, orders_drop, payments_capacity) = capacity;
-                let capacity_of = |c: Option<(u32, Option<u32>, bool, bool)>| {
-                    c.map(|(slots, queue, drop, restart)| CapacityConfig {
+                let capacity_of = |c: Option<CapacityDraw>| {
+                    c.map(|(slots, queue, drop, restart, hot_items)| CapacityConfig {
                         slots,
                         queue,
                         abandon: if drop { Abandon::Drop } else { Abandon::Keep },
                         restart_at_recovery: restart,
+                        hot_items,
                     })
                 };
                 let (
@@ -399,6 +405,14 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
             d.name
         );
         assert!(load.goodput <= load.served);
+        // A conflict is a call served in full whose write was refused: never goodput.
+        assert_eq!(load.conflicts.is_some(), cap.hot_items.is_some());
+        let conflicts = load.conflicts.unwrap_or(0);
+        assert!(
+            load.goodput + conflicts <= load.served,
+            "{}: {load:?}",
+            d.name
+        );
         assert!(load.busy_per_bucket.iter().all(|&b| b <= cap.slots));
         if let Some(bound) = cap.queue {
             assert!(load.queue_per_bucket.iter().all(|&q| q <= u64::from(bound)));
@@ -417,6 +431,7 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
         if !t.series_truncated {
             assert_eq!(load.served_per_bucket.iter().sum::<u64>(), load.served);
             assert_eq!(load.goodput_per_bucket.iter().sum::<u64>(), load.goodput);
+            assert_eq!(load.conflicts_per_bucket.iter().sum::<u64>(), conflicts);
         }
     }
     if let Some(r) = t.recovery {

@@ -396,6 +396,9 @@ fn json_line(s: &Source, cfg: &SimConfig, t: &Trace) -> String {
             format!("{name}_wait_p99_ms"),
             serde_json::json!(opt_ms(load.wait.p99)),
         );
+        if let Some(conflicts) = load.conflicts {
+            line.insert(format!("{name}_conflicts"), conflicts.into());
+        }
         let peak_queue = load.queue_per_bucket.iter().max().copied().unwrap_or(0);
         line.insert(format!("{name}_peak_queue"), peak_queue.into());
     }

@@ -249,7 +249,7 @@ pub struct Knob {
 }
 
 /// Every knob, grouped by what it tunes.
-pub const KNOBS: [Knob; 30] = [
+pub const KNOBS: [Knob; 31] = [
     Knob {
         key: "rate",
         label: "Arrival rate",
@@ -499,6 +499,15 @@ pub const KNOBS: [Knob; 30] = [
         unit: Unit::Count,
         min: 0.0,
         max: 1.0,
+        step: 1.0,
+        pattern: None,
+    },
+    Knob {
+        key: "hot_items",
+        label: "Inventory hot items (0: none)",
+        unit: Unit::Count,
+        min: 0.0,
+        max: 100.0,
         step: 1.0,
         pattern: None,
     },

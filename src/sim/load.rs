@@ -15,8 +15,12 @@ pub struct DependencyLoad {
     pub slots: u32,
     /// Calls a slot finished (throughput).
     pub served: u64,
-    /// Of those, the answers the caller still waited for (goodput).
+    /// Of those, the answers the caller still waited for (goodput), conflicts excepted.
     pub goodput: u64,
+    /// Of those, with hot items, the calls whose write lost to another call's commit: the
+    /// slot's work was wasted and the caller hears UNAVAILABLE (`None`: no hot items).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflicts: Option<u64>,
     /// Of those, the calls finished after their caller's deadline: work nobody could use.
     pub served_late: u64,
     /// Calls dropped at their deadline, still queued or in service (deadline propagation).
@@ -31,6 +35,9 @@ pub struct DependencyLoad {
     pub served_per_bucket: Vec<u64>,
     /// Answers someone still waited for, in each bucket.
     pub goodput_per_bucket: Vec<u64>,
+    /// Conflicts in each bucket (empty without hot items).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conflicts_per_bucket: Vec<u64>,
     /// Slots busy at each bucket's end.
     pub busy_per_bucket: Vec<u32>,
     /// Calls queued at each bucket's end.

@@ -126,6 +126,9 @@ pub enum Preset {
     /// The herd: inventory (10 calls at once) hangs for 1 s and recovers by restarting, so the
     /// calls it held fail together and their retries come back together unless jittered.
     RetryHerd,
+    /// The herd at a sale: inventory's calls reserve one of 20 hot items with a version
+    /// check, so retries that come back together conflict and come back again unless jittered.
+    RetryHerdContention,
     /// Exercise 3 with inventory serving 8 calls at once: the three layers' retries meet it
     /// as it recovers.
     Ex3RetryLayersCapacity,
@@ -152,7 +155,7 @@ pub enum Preset {
 
 impl Preset {
     /// Every preset, in the order a list shows them.
-    pub const ALL: [Preset; 21] = [
+    pub const ALL: [Preset; 22] = [
         Preset::Lesson(Scenario::None),
         Preset::Lesson(Scenario::Timeout),
         Preset::Lesson(Scenario::Cb),
@@ -170,6 +173,7 @@ impl Preset {
         Preset::SaturdayStorm,
         Preset::Ex3RetryLayersCapacity,
         Preset::RetryHerd,
+        Preset::RetryHerdContention,
         Preset::NorthwindAsWrittenShared,
         Preset::NorthwindAsWrittenSeparate,
         Preset::NorthwindAsMeantShared,
@@ -194,6 +198,7 @@ impl Preset {
             Preset::SaturdayStorm => "saturday-storm",
             Preset::Ex3RetryLayersCapacity => "ex3-retry-layers-capacity",
             Preset::RetryHerd => "retry-herd",
+            Preset::RetryHerdContention => "retry-herd-contention",
             Preset::StoryNone => "story-none",
             Preset::StoryBulkhead => "story-bulkhead",
             Preset::CbLikeTable => "cb-like-table",
@@ -235,6 +240,9 @@ impl Preset {
             }
             Preset::RetryStorm => "Retry storm: a 2 s slowdown that never ends",
             Preset::RetryHerd => "The herd: a restart fails every held call at once",
+            Preset::RetryHerdContention => {
+                "The herd at a sale: retries that come back together conflict on hot items"
+            }
             Preset::SaturdayStorm => "Saturday with a finite inventory: no relief at failover",
             Preset::Ex3RetryLayersCapacity => {
                 "Exercise 3 with a finite inventory: the retries meet its recovery"
@@ -319,6 +327,7 @@ impl Preset {
             }
             Preset::RetryStorm => retry_storm(),
             Preset::RetryHerd => retry_herd(),
+            Preset::RetryHerdContention => retry_herd_contention(),
             Preset::SaturdayStorm => CascadeConfig {
                 duration: 120 * SECOND,
                 capacity: Some(CapacityConfig {
@@ -326,6 +335,7 @@ impl Preset {
                     queue: None,
                     abandon: Abandon::Keep,
                     restart_at_recovery: false,
+                    hot_items: None,
                 }),
                 ..saturday()
             },
@@ -336,6 +346,7 @@ impl Preset {
                     queue: None,
                     abandon: Abandon::Keep,
                     restart_at_recovery: false,
+                    hot_items: None,
                 }),
                 ..Preset::Ex3RetryLayers.config()
             },
@@ -370,6 +381,7 @@ fn retry_storm() -> CascadeConfig {
             queue: None,
             abandon: Abandon::Keep,
             restart_at_recovery: false,
+            hot_items: None,
         }),
         seed: 6,
         ..CascadeConfig::default()
@@ -416,9 +428,37 @@ fn retry_herd() -> CascadeConfig {
             queue: None,
             abandon: Abandon::Keep,
             restart_at_recovery: true,
+            hot_items: None,
         }),
         seed: 7,
         ..CascadeConfig::default()
+    }
+}
+
+/// A sale: 200 orders/s, each reserving one of 20 hot items. Inventory's database serves up
+/// to 1000 calls at once, each a 10 ms transaction with a version check on its item; it hangs
+/// (5 s a call) from 3 s and restarts at 5 s, failing the ~400 calls it holds at once. A 2 s
+/// timeout and eight attempts from 500 ms doubling to 2 s, without jitter (`--set
+/// jitter=full` spreads the herd).
+fn retry_herd_contention() -> CascadeConfig {
+    CascadeConfig {
+        fast: 10 * MS,
+        recover_at: Some(5 * SECOND),
+        timeout: Some(2 * SECOND),
+        retry: Some(RetryPolicy {
+            attempts: 8,
+            base: 500 * MS,
+            cap: 2 * SECOND,
+            jitter: crate::resilience::Jitter::None,
+        }),
+        capacity: Some(CapacityConfig {
+            slots: 1_000,
+            queue: None,
+            abandon: Abandon::Keep,
+            restart_at_recovery: true,
+            hot_items: Some(20),
+        }),
+        ..retry_herd()
     }
 }
 

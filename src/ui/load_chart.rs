@@ -26,6 +26,7 @@ const QUEUE: RGBColor = RGBColor(213, 94, 0);
 const GATEWAY: RGBColor = RGBColor(204, 121, 167);
 const SERVED: RGBColor = RGBColor(230, 159, 0);
 const GOODPUT: RGBColor = RGBColor(0, 158, 115);
+const CONFLICTS: RGBColor = RGBColor(204, 121, 167);
 
 /// Properties of [`LoadChart`].
 #[derive(Properties, PartialEq)]
@@ -86,12 +87,7 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
         .map(|o| LegendKey::bar(o.name(), outcome_colour(o)))
         .collect();
     upper.push(LegendKey::line("calls to inventory", css_colour(INVENTORY)));
-    if run
-        .trace
-        .dependencies
-        .first()
-        .is_some_and(|d| d.load.is_some())
-    {
+    if let Some(load) = run.trace.dependencies.first().and_then(|d| d.load.as_ref()) {
         upper.push(LegendKey::line(
             "inventory served (throughput)",
             css_colour(SERVED),
@@ -100,6 +96,12 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
             "answers still awaited (goodput)",
             css_colour(GOODPUT),
         ));
+        if load.conflicts.is_some() {
+            upper.push(LegendKey::line(
+                "conflicts on hot items (work wasted)",
+                css_colour(CONFLICTS),
+            ));
+        }
     }
     let mut lower = vec![
         LegendKey::line(
@@ -259,11 +261,13 @@ fn draw(
             r > 0,
             scale,
         )?;
-        // With a capacity: what inventory served, and how much of it someone still waited for.
+        // With a capacity: what inventory served, how much of it someone still waited for
+        // and, with hot items, how much lost its item to another call's commit (empty without).
         if let Some(load) = run.trace.dependencies.first().and_then(|d| d.load.as_ref()) {
             let lines = [
                 (&load.served_per_bucket, SERVED),
                 (&load.goodput_per_bucket, GOODPUT),
+                (&load.conflicts_per_bucket, CONFLICTS),
             ];
             for (per_bucket, colour) in lines {
                 let shown_part = &per_bucket[..shown.min(per_bucket.len())];

@@ -3,7 +3,9 @@
 //!
 //! With a capacity a call is answered when a slot has served it, after its wait in the queue;
 //! the caller stops waiting at its try's deadline whatever the dependency is doing, and the
-//! work it leaves behind goes on or is dropped as the capacity's [`Abandon`] says.
+//! work it leaves behind goes on or is dropped as the capacity's [`Abandon`] says. With hot
+//! items, an answer is a conditional write: it fails as UNAVAILABLE (a transient error the
+//! caller's retries retry) when another call committed its item while it was being served.
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -173,6 +175,7 @@ impl Sim<'_> {
             return;
         };
         let (latency, end) = d.faults.draw(now, rng);
+        let read = servers.hot.as_ref().map(|h| h.read(rng));
         let finish = now.saturating_add(latency);
         let (at, stopped) = match job.deadline {
             Some(deadline) if deadline < finish && servers.abandon == Abandon::Drop => {
@@ -180,7 +183,12 @@ impl Sim<'_> {
             }
             _ => (finish, false),
         };
-        let slot = servers.occupy(InService { job, end, stopped });
+        let slot = servers.occupy(InService {
+            job,
+            end,
+            stopped,
+            read,
+        });
         recorder.dependency_waited(dep, now.saturating_sub(job.arrived));
         q.schedule(
             at,
@@ -201,6 +209,14 @@ impl Sim<'_> {
         let Some(work) = servers.vacate(slot) else {
             return;
         };
+        // The write is checked as the service ends, before a freed slot reads the next call's
+        // version: only an answer writes (a "no", an error or a stopped call leaves it alone).
+        let conflict = match (work.read, servers.hot.as_mut()) {
+            (Some(read), Some(hot)) if !work.stopped && work.end == CallEnd::Answered => {
+                !hot.commit(read)
+            }
+            _ => false,
+        };
         let (next, skipped) = servers.next(now);
         self.recorder.dependency_dropped(dep, skipped);
         if let Some(job) = next {
@@ -215,9 +231,16 @@ impl Sim<'_> {
             r.call.waiting && r.call.dep == dep && r.call.try_no == work.job.try_no
         });
         let late = work.job.deadline.is_some_and(|d| now > d);
-        self.recorder.dependency_served(now, dep, waiting, late);
+        self.recorder
+            .dependency_served(now, dep, waiting && !conflict, late);
+        let end = if conflict {
+            self.recorder.dependency_conflict(now, dep);
+            CallEnd::Failed(Failure::Unavailable)
+        } else {
+            work.end
+        };
         if let (true, Some(r)) = (waiting, self.requests.get(caller)) {
-            r.call.try_end = work.end;
+            r.call.try_end = end;
             r.call.waiting = false;
             r.call.hedge_won = work.job.hedge;
             self.call_done(now, caller);

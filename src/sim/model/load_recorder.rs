@@ -26,10 +26,11 @@ fn bump(series: &mut Vec<u64>, at: Micros) {
 }
 
 impl LoadTally {
-    pub fn new(slots: u32) -> Self {
+    pub fn new(slots: u32, hot_items: bool) -> Self {
         LoadTally {
             load: DependencyLoad {
                 slots,
+                conflicts: hot_items.then_some(0),
                 ..DependencyLoad::default()
             },
             wait: LessonPercentiles::default(),
@@ -46,6 +47,14 @@ impl LoadTally {
         if waited_for {
             self.load.goodput += 1;
             bump(&mut self.load.goodput_per_bucket, now);
+        }
+    }
+
+    /// A served call failed its version check (only with hot items).
+    pub fn conflict(&mut self, now: Micros) {
+        if let Some(c) = self.load.conflicts.as_mut() {
+            *c += 1;
+            bump(&mut self.load.conflicts_per_bucket, now);
         }
     }
 
@@ -81,6 +90,9 @@ impl LoadTally {
         self.load.wait = self.wait.percentiles();
         self.load.served_per_bucket.resize(len, 0);
         self.load.goodput_per_bucket.resize(len, 0);
+        if self.load.conflicts.is_some() {
+            self.load.conflicts_per_bucket.resize(len, 0);
+        }
         let busy = self.load.busy_per_bucket.last().copied().unwrap_or(0);
         let queued = self.load.queue_per_bucket.last().copied().unwrap_or(0);
         self.load.busy_per_bucket.resize(len, busy);

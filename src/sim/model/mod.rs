@@ -26,6 +26,7 @@ pub mod dependency_config;
 mod events;
 mod flat;
 mod gateway;
+mod hot_items;
 mod load_recorder;
 mod recorder;
 pub mod resilience4j;
@@ -152,7 +153,7 @@ impl<'a> Sim<'a> {
         );
         for (index, dep) in deps.iter().enumerate() {
             if let Some(servers) = &dep.servers {
-                recorder.watch_load(index, servers.slots());
+                recorder.watch_load(index, servers.slots(), servers.hot.is_some());
             }
         }
         Ok(Sim {

@@ -133,9 +133,10 @@ impl Recorder {
         }
     }
 
-    /// Dependency `dep` has `slots` servers: its load is recorded, and so is the recovery.
-    pub fn watch_load(&mut self, dep: usize, slots: u32) {
-        self.loads[dep] = Some(LoadTally::new(slots));
+    /// Dependency `dep` has `slots` servers (and hot items calls may conflict on): its load is
+    /// recorded, and so is the recovery.
+    pub fn watch_load(&mut self, dep: usize, slots: u32, hot_items: bool) {
+        self.loads[dep] = Some(LoadTally::new(slots, hot_items));
         self.good_by_arrival.get_or_insert_with(Vec::new);
     }
 
@@ -148,6 +149,13 @@ impl Recorder {
     pub fn dependency_served(&mut self, now: Micros, dep: usize, waited_for: bool, late: bool) {
         if let Some(l) = self.load(dep) {
             l.served(now, waited_for, late);
+        }
+    }
+
+    /// A call `dep` served at `now` lost its item to another call's commit.
+    pub fn dependency_conflict(&mut self, now: Micros, dep: usize) {
+        if let Some(l) = self.load(dep) {
+            l.conflict(now);
         }
     }
 

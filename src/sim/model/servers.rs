@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 use super::call_end::CallEnd;
 use super::dependency_config::{Abandon, CapacityConfig};
 use super::events::Id;
+use super::hot_items::{HotItems, Read};
 use crate::sim::latency::Micros;
 
 /// One call (a try) sent to the dependency.
@@ -33,6 +34,8 @@ pub(super) struct InService {
     pub job: Job,
     pub end: CallEnd,
     pub stopped: bool,
+    /// The hot item it reserves and the version it read, when the servers have hot items.
+    pub read: Option<Read>,
 }
 
 /// What the servers did with a call that reached them.
@@ -58,6 +61,8 @@ pub(super) struct Servers {
     queue: VecDeque<Job>,
     /// Restarts so far: a slot's end scheduled before a restart is for work that is gone.
     pub epoch: u32,
+    /// The hot items calls contend for, if any.
+    pub hot: Option<HotItems>,
 }
 
 impl Servers {
@@ -71,6 +76,7 @@ impl Servers {
             busy: 0,
             queue: VecDeque::new(),
             epoch: 0,
+            hot: cfg.hot_items.map(HotItems::new),
         }
     }
 
@@ -159,6 +165,7 @@ mod tests {
             queue,
             abandon: Abandon::Drop,
             restart_at_recovery: true,
+            hot_items: None,
         })
     }
 
@@ -177,6 +184,7 @@ mod tests {
             job: j,
             end: CallEnd::Answered,
             stopped: false,
+            read: None,
         })
     }
 

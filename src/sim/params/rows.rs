@@ -72,6 +72,16 @@ fn queue_of(c: &SimConfig, d: Dep) -> Option<Value> {
     capacity(c, d).map(|k| k.queue.map_or(Value::Off, |q| Value::Count(q.into())))
 }
 
+fn hot_items_of(c: &SimConfig, d: Dep) -> Option<Value> {
+    capacity(c, d).map(|k| k.hot_items.map_or(Value::Off, |n| Value::Count(n.into())))
+}
+
+fn set_hot_items(c: &mut SimConfig, d: Dep, items: Option<u64>) {
+    if let Some(k) = capacity_mut(c, d) {
+        k.hot_items = items.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+    }
+}
+
 /// Sets a dependency's slots (keeping its queue and abandon), or takes its capacity away.
 fn set_capacity(c: &mut SimConfig, d: Dep, slots: Option<u64>) {
     let dep = d.get(c);
@@ -82,6 +92,7 @@ fn set_capacity(c: &mut SimConfig, d: Dep, slots: Option<u64>) {
             queue: None,
             abandon: Abandon::Keep,
             restart_at_recovery: false,
+            hot_items: None,
         })
     });
 }
@@ -337,6 +348,9 @@ pub const PARAMS: &[Param] = &[
     Param { key: "inventory_restart", doc: "Inventory recovers by restarting at recover_at: every call it holds fails at once, and their callers retry together.", unit: "",
         kind: Kind::Choice { names: ON_OFF, write: |c, i| if let Some(k) = capacity_mut(c, INV) { k.restart_at_recovery = i == 0 } },
         needs: Needs::OnlyWith(Part::Capacity(INV)), read: |c| capacity(c, INV).map(|k| on_off(k.restart_at_recovery)) },
+    Param { key: "hot_items", doc: "Hot items inventory's calls reserve (a sale): a call whose item another call committed while it was served fails as UNAVAILABLE, its work wasted (off: calls never conflict).", unit: "items",
+        kind: Kind::CountOrOff { min: 1, max: CapacityConfig::MAX_HOT_ITEMS as u64, write: |c, n| set_hot_items(c, INV, n) },
+        needs: Needs::OnlyWith(Part::Capacity(INV)), read: |c| hot_items_of(c, INV) },
     Param { key: "orders_abandon", doc: "What a worker of orders does with a queued request whose client has gone: work on it anyway (keep) or skip it (drop).", unit: "",
         kind: Kind::Choice { names: ABANDON_NAMES, write: |c, i| c.service.abandon = abandon(i) },
         needs: Needs::Nothing, read: |c| Some(Value::Choice(usize::from(c.service.abandon == Abandon::Drop))) },
@@ -465,6 +479,9 @@ pub const PARAMS: &[Param] = &[
     Param { key: "payments_abandon", doc: "What payments does with a call its caller stopped waiting for: keep or drop.", unit: "",
         kind: Kind::Choice { names: ABANDON_NAMES, write: |c, i| if let Some(k) = capacity_mut(c, PAY) { k.abandon = abandon(i) } },
         needs: Needs::OnlyWith(Part::Capacity(PAY)), read: |c| capacity(c, PAY).map(|k| Value::Choice(usize::from(k.abandon == Abandon::Drop))) },
+    Param { key: "payments_hot_items", doc: "Hot items payments' calls contend for; a call losing its item to another's commit fails (off: never).", unit: "items",
+        kind: Kind::CountOrOff { min: 1, max: CapacityConfig::MAX_HOT_ITEMS as u64, write: |c, n| set_hot_items(c, PAY, n) },
+        needs: Needs::OnlyWith(Part::Capacity(PAY)), read: |c| hot_items_of(c, PAY) },
     Param { key: "payments_window", doc: "The window of payments' breaker.", unit: "s",
         kind: Kind::Time { min: MS, max: HOUR, write: |c, t| if let Some(b) = breaker_mut(c, PAY) { b.window = Window::Time(t) } },
         needs: Needs::SwitchesOn(Part::Layer(PAY, Layer::Breaker)), read: |c| breaker(c, PAY).map(|b| window(b.window)) },

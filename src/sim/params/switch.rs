@@ -183,6 +183,7 @@ impl Part {
                     queue: None,
                     abandon: Abandon::Keep,
                     restart_at_recovery: false,
+                    hot_items: None,
                 });
             }
             Part::Gateway => {
