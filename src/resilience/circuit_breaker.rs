@@ -421,6 +421,8 @@ impl CircuitBreaker {
     }
 
     /// Asks to make a call at `now`: admitted (possibly as a probe) or rejected.
+    // Called for every call; the size-optimised build would not inline it on its own.
+    #[inline(always)]
     pub fn try_acquire(&mut self, now: Micros) -> Result<Admission, CircuitOpen> {
         match self.config.mode {
             Mode::Disabled | Mode::MetricsOnly => return Ok(Admission::Call),
