@@ -989,12 +989,19 @@ async fn the_ab_mode_compares_one_change_and_its_link_brings_it_back() {
         let (a_open, b_open) = (rects[0].as_u64().unwrap(), rects[1].as_u64().unwrap());
         assert!(b_open > a_open && a_open > 0, "{rects}");
         // A bad value is named with what it allows.
-        page.open("?preset=cb&ab=nope%3D3", "#ab-counters").await;
+        // Refused, it leaves A/B off.
+        page.open("?preset=cb&ab=nope%3D3", "#page-notice").await;
         let notice = page.text("#page-notice").await;
         assert!(
             notice.contains("ab:") && notice.contains("rate, threads"),
             "{notice}"
         );
+        let counters: bool = page
+            .eval("return document.querySelector('#ab-counters') !== null;")
+            .await
+            .as_bool()
+            .unwrap();
+        assert!(!counters, "a refused ab value switched A/B on");
     })
     .await;
 }
