@@ -688,14 +688,8 @@ async fn measure_page_performance() {
                  })()",
             )
             .await;
-        let mut moves: Vec<f64> = moves
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|v| v.as_f64())
-            .collect();
+        let moves = browser::sorted_millis(&moves);
         assert_eq!(moves.len(), 30);
-        moves.sort_by(f64::total_cmp);
         println!(
             "slider move -> re-simulated and redrawn: median {:.2} ms, min {:.2}, max {:.2} (30 moves)",
             moves[15], moves[0], moves[29]
@@ -1039,14 +1033,8 @@ async fn measure_ab_slider() {
             .iter()
             .zip(times.as_array().unwrap())
         {
-            let mut v: Vec<f64> = list
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter_map(|x| x.as_f64())
-                .collect();
+            let v = browser::sorted_millis(list);
             assert_eq!(v.len(), 20);
-            v.sort_by(f64::total_cmp);
             println!(
                 "A/B slider move {name}: median {:.2} ms, min {:.2}, max {:.2} (20 moves)",
                 (v[9] + v[10]) / 2.0,

@@ -373,14 +373,8 @@ async fn measure_step_slider() {
                  })()",
             )
             .await;
-        let mut moves: Vec<f64> = moves
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|v| v.as_f64())
-            .collect();
+        let moves = browser::sorted_millis(&moves);
         assert_eq!(moves.len(), 30);
-        moves.sort_by(f64::total_cmp);
         println!(
             "step slider move -> re-simulated, notices and views redrawn: median {:.2} ms, min {:.2}, max {:.2} (30 moves)",
             moves[15], moves[0], moves[29]

@@ -463,3 +463,15 @@ async fn serve_and_run<F, Fut>(
         errors.join("\n")
     );
 }
+
+/// The numbers of a measurement script's array (milliseconds), sorted, for the measurement
+/// tests' medians.
+#[allow(dead_code)] // not every suite uses every helper
+pub fn sorted_millis(list: &Value) -> Vec<f64> {
+    let mut v: Vec<f64> = list
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_f64).collect())
+        .unwrap_or_default();
+    v.sort_by(f64::total_cmp);
+    v
+}
