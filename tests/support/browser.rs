@@ -178,12 +178,14 @@ pub struct ChromeDriver {
 }
 
 impl ChromeDriver {
-    pub fn start(scratch: &Path) -> ChromeDriver {
+    /// Starts chromedriver, its log (and the browser's own output) in `log`.
+    pub fn start(scratch: &Path, log: &Path) -> ChromeDriver {
         let port = free_port();
-        let log = std::fs::File::create(scratch.join("chromedriver.log")).expect("log file");
+        let log = std::fs::File::create(log).expect("log file");
         let child = Command::new(std::env::var("CHROMEDRIVER").unwrap_or("chromedriver".into()))
             .arg(format!("--port={port}"))
             .arg("--allowed-ips=127.0.0.1")
+            .arg("--enable-chrome-logs")
             .env("TMPDIR", scratch)
             .stdin(Stdio::null())
             .stdout(log.try_clone().expect("log file"))
@@ -416,29 +418,7 @@ async fn serve_and_run<F, Fut>(
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).expect("scratch dir");
     let server = StaticServer::start(dist_dir(), precompressed, missing);
-    let driver = ChromeDriver::start(&scratch);
-
-    let capabilities: Capabilities = serde_json::from_value(json!({
-        "browserName": "chrome",
-        "goog:loggingPrefs": { "browser": "ALL" },
-        "goog:chromeOptions": {
-            "binary": chromium_binary(),
-            "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run", "--disable-quic",
-                "--window-size=1400,1000",
-                format!("--user-data-dir={}", scratch.join("user-data").display()),
-            ],
-        },
-    }))
-    .expect("capabilities");
-    let client = ClientBuilder::rustls()
-        .expect("tls roots")
-        .capabilities(capabilities)
-        .connect(&format!("http://127.0.0.1:{}", driver.port))
-        .await
-        .expect("a WebDriver session with headless Chromium");
+    let (driver, client) = start_session(&scratch).await;
 
     let page = Page {
         client: client.clone(),
@@ -461,6 +441,61 @@ async fn serve_and_run<F, Fut>(
         errors.is_empty(),
         "{name}: the browser console reported errors:\n{}",
         errors.join("\n")
+    );
+}
+
+/// How many times a browser that exits while starting is started again, each time with a new
+/// chromedriver and a new profile. On a loaded machine Chromium now and then exits before its
+/// first page ("session not created: Chrome instance exited"), which says nothing about the
+/// page under test.
+const SESSION_ATTEMPTS: usize = 3;
+
+/// A chromedriver and a WebDriver session with headless Chromium. Panics with every
+/// attempt's error and the end of its log when none starts.
+async fn start_session(scratch: &Path) -> (ChromeDriver, Client) {
+    let mut failures = Vec::new();
+    for attempt in 1..=SESSION_ATTEMPTS {
+        let log = scratch.join(format!("chromedriver-{attempt}.log"));
+        let profile = scratch.join(format!("user-data-{attempt}"));
+        let driver = ChromeDriver::start(scratch, &log);
+        let capabilities: Capabilities = serde_json::from_value(json!({
+            "browserName": "chrome",
+            "goog:loggingPrefs": { "browser": "ALL" },
+            "goog:chromeOptions": {
+                "binary": chromium_binary(),
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--disable-background-networking", "--disable-component-update",
+                    "--disable-sync", "--no-first-run", "--disable-quic",
+                    "--window-size=1400,1000",
+                    format!("--user-data-dir={}", profile.display()),
+                ],
+            },
+        }))
+        .expect("capabilities");
+        let session = ClientBuilder::rustls()
+            .expect("tls roots")
+            .capabilities(capabilities)
+            .connect(&format!("http://127.0.0.1:{}", driver.port))
+            .await;
+        match session {
+            Ok(client) => return (driver, client),
+            Err(error) => {
+                drop(driver);
+                let text = std::fs::read_to_string(&log).unwrap_or_default();
+                let lines: Vec<&str> = text.lines().collect();
+                let tail = lines[lines.len().saturating_sub(40)..].join("\n");
+                eprintln!(
+                    "attempt {attempt} of {SESSION_ATTEMPTS} to start Chromium failed: {error}"
+                );
+                failures.push(format!("attempt {attempt}: {error}\n{tail}"));
+                tokio::time::sleep(Duration::from_secs(2)).await;
+            }
+        }
+    }
+    panic!(
+        "no WebDriver session with headless Chromium in {SESSION_ATTEMPTS} attempts:\n{}",
+        failures.join("\n---\n")
     );
 }
 
