@@ -4,8 +4,8 @@
 use resilience_playground::library_config::resilience4j::{
     duration, parse, Aspect, SlidingWindowType,
 };
+use resilience_playground::library_config::yaml::Yaml;
 use resilience_playground::resilience::{HalfOpenRule, Window, MS, SECOND};
-use yaml_rust2::Yaml;
 
 const LESSON: &str = include_str!("fixtures/northwind-resilience4j.yml");
 

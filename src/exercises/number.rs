@@ -86,7 +86,7 @@ fn kind_of(unit: &str) -> UnitKind {
 
 /// Lower case, no spaces, "per second" as "/s" and "per hour" as "/h".
 fn normalise_unit(text: &str) -> String {
-    let lower = text.trim().to_lowercase();
+    let lower = text.trim().to_ascii_lowercase();
     let lower = lower
         .replace("per second", "/s")
         .replace("a second", "/s")

@@ -3,3 +3,4 @@
 
 pub mod resilience4j;
 pub mod resilience4j_run;
+pub mod yaml;

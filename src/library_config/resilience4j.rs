@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use yaml_rust2::{Yaml, YamlLoader};
+use super::yaml::{self, Yaml};
 
 use crate::resilience::circuit_breaker::{BreakerConfig, HalfOpenRule, Mode, Window};
 use crate::resilience::{BulkheadConfig, Micros, MS, SECOND};
@@ -328,13 +328,16 @@ pub struct Parsed {
 /// Reads YAML text holding a `resilience4j:` block (at the top, or under `spring:`-style
 /// siblings that are passed over). Refuses only text that is not YAML or has no such block.
 pub fn parse(text: &str) -> Result<Parsed, Notice> {
-    let docs = YamlLoader::load_from_str(text).map_err(|e| Notice {
+    let docs = yaml::load(text).map_err(|e| Notice {
         path: "yaml".to_string(),
         message: format!("not valid YAML: {e}"),
     })?;
     let root = docs
         .iter()
-        .find_map(|doc| doc["resilience4j"].as_hash().map(|_| &doc["resilience4j"]))
+        .find_map(|doc| {
+            doc.get("resilience4j")
+                .filter(|block| block.as_hash().is_some())
+        })
         .ok_or_else(|| Notice {
             path: "resilience4j".to_string(),
             message: "no `resilience4j:` block found".to_string(),

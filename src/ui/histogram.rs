@@ -155,7 +155,9 @@ fn draw(
         .unwrap_or(0)
         .max(1);
     let ink = theme.ink;
-    let text = ("sans-serif", text_px).into_font().color(&ink);
+    // The family named, not spelled: plotters lowercases a spelled name, which brings
+    // Unicode's case tables (about 12 KB) into the wasm.
+    let text = (FontFamily::SansSerif, text_px).into_font().color(&ink);
     let mut chart = ChartBuilder::on(&root)
         .margin(scale.px(12.0))
         // Room for half of the last tick's label ("10000") past the axis' end.

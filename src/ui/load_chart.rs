@@ -153,7 +153,9 @@ fn draw(
     let x_labels = scale.px(30.0).max((text_px * 2.0) as u32);
     let y_labels = scale.px(60.0).max((text_px * 4.0) as u32);
     let ink = theme.ink;
-    let text = ("sans-serif", text_px).into_font().color(&ink);
+    // The family named, not spelled: plotters lowercases a spelled name, which brings
+    // Unicode's case tables (about 12 KB) into the wasm.
+    let text = (FontFamily::SansSerif, text_px).into_font().color(&ink);
     let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
     let root = backend.into_drawing_area();
     root.fill(&theme.background).map_err(|e| e.to_string())?;

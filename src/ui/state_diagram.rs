@@ -61,7 +61,7 @@ pub fn state_diagram(props: &StateDiagramProps) -> Html {
     let nodes = NODES.iter().map(|&(state, name, x, y)| {
         let lit = state == at.state;
         html! {
-            <g class={classes!("node", format!("node-{}", name.to_lowercase()), lit.then_some("lit"))} id={ids.id(&format!("node-{}", name.to_lowercase()))}>
+            <g class={classes!("node", format!("node-{}", name.to_ascii_lowercase()), lit.then_some("lit"))} id={ids.id(&format!("node-{}", name.to_ascii_lowercase()))}>
                 <rect x={(x - 72.0).to_string()} y={(y - 26.0).to_string()} width="144" height="52" rx="26" />
                 <text x={x.to_string()} y={(y + 7.0).to_string()} text-anchor="middle">{ name }</text>
             </g>
@@ -112,7 +112,7 @@ pub fn state_diagram(props: &StateDiagramProps) -> Html {
             </svg>
             <dl class="breaker-figures">
                 <dt>{ "State" }</dt>
-                <dd id={ids.id("breaker-state")} class={format!("state-{}", state_name.to_lowercase())}>{ state_name }</dd>
+                <dd id={ids.id("breaker-state")} class={format!("state-{}", state_name.to_ascii_lowercase())}>{ state_name }</dd>
                 <dt>{ "In the window" }</dt>
                 <dd id={ids.id("window-figures")}>{ format!("{} calls, {} failed", s.window_calls, s.window_failures) }</dd>
                 <dt>{ "Failure ratio" }</dt>

@@ -297,7 +297,7 @@ mod tests {
                 );
                 for n in &notices {
                     assert!(n.chars().any(|c| c.is_ascii_digit()), "no figure: {n}");
-                    let lower = n.to_lowercase();
+                    let lower = n.to_ascii_lowercase();
                     assert!(!lower.contains("nan") && !lower.contains("inf"), "{n}");
                 }
             }

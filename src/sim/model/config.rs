@@ -123,12 +123,12 @@ pub(super) fn fallback_policy<'de, D: serde::Deserializer<'de>>(
 }
 
 /// Idempotency keys on `POST /orders` as the front end re-sends it (off by default, and then
-/// not modelled: [`Trace::orders`] is absent). With it, the simulator counts the orders
+/// not modelled: [`Trace::orders`](crate::sim::trace::Trace::orders) is absent). With it, the simulator counts the orders
 /// created and the duplicates among them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OrdersIdempotency {
     /// True: every copy of one order carries the same `Idempotency-Key`, and `orders` keeps the
-    /// key in an [`IdempotencyStore`]: a copy arriving while the first is being worked on waits
+    /// key in an [`IdempotencyStore`](crate::resilience::idempotency::IdempotencyStore): a copy arriving while the first is being worked on waits
     /// for its answer, one arriving after gets the stored answer, neither is processed again.
     /// False: no key; a copy is processed again and may create a second order.
     pub key: bool,

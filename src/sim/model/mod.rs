@@ -8,10 +8,10 @@
 //! [`crate::resilience`]. A dependency follows a fault schedule: slow (and maybe failing) for
 //! calls starting strictly after `degrade_at`, fast again strictly after `recover_at`.
 //!
-//! The model is split into rooms, each owning its state: [`arrivals`] (the open loop),
-//! [`gateway`] (the edge and the client's answer), [`service`] (workers, queue, shedding,
-//! idempotency), [`stack`] (the layers around a call), [`dependency`] (how a dependency
-//! answers), the request [`slab`], and the [`recorder`], which owns every figure. This file
+//! The model is split into rooms, each owning its state: `arrivals` (the open loop),
+//! `gateway` (the edge and the client's answer), `service` (workers, queue, shedding,
+//! idempotency), `stack` (the layers around a call), `dependency` (how a dependency
+//! answers), the request `slab`, and the `recorder`, which owns every figure. This file
 //! holds the run loop and dispatches each event to its room.
 //!
 //! Memory does not grow with the number of requests: arrivals are generated one at a time,
