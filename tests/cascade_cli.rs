@@ -432,10 +432,35 @@ fn bad_payments_input_names_the_key_and_its_range() {
     );
 }
 
+/// The part of the usage from the line starting with `heading` up to the next blank line.
+fn usage_section(text: &str, heading: &str) -> String {
+    let start = text
+        .find(heading)
+        .unwrap_or_else(|| panic!("no {heading:?} in the usage"));
+    let rest = &text[start..];
+    rest[..rest.find("\n\n").unwrap_or(rest.len())].to_string()
+}
+
+#[test]
+fn help_lists_every_preset_with_its_title() {
+    let out = cascade(&["--help"]);
+    let text = usage_section(
+        &String::from_utf8(out.stdout).unwrap(),
+        "Presets of --preset:",
+    );
+    for p in resilience_playground::sim::scenario::Preset::ALL {
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(p.key()))
+            .unwrap_or_else(|| panic!("the preset {} is not in the usage", p.key()));
+        assert!(line.contains(p.title()), "{line} lacks {}", p.title());
+    }
+}
+
 #[test]
 fn help_lists_every_key_of_the_parameter_table_with_its_range() {
     let out = cascade(&["--help"]);
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = usage_section(&String::from_utf8(out.stdout).unwrap(), "Keys of --set");
     for p in resilience_playground::sim::params::PARAMS {
         let line = text
             .lines()
@@ -493,4 +518,23 @@ fn a_resilience4j_file_runs_on_the_flash_sale_and_bad_ones_are_named() {
     let out = cascade(&["--resilience4j", "/no/such/file.yml"]);
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A reader that closes the pipe before reading (`cascade --help | head -1`, at its extreme):
+/// the output is dropped, and cascade ends without a panic.
+#[test]
+fn a_closed_stdout_ends_the_output_without_a_panic() {
+    for args in [&["--help"][..], &["--json"][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cascade"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run cascade");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("cascade ends");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(out.status.success(), "{args:?}: {:?}", out.status);
+    }
 }

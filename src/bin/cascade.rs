@@ -71,12 +71,7 @@ then 4 s from second 3. Scenarios: none (no protection), timeout (300 ms), cb (t
 circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
 
   --scenario LIST   comma-separated scenarios to run (default: all four)
-  --preset LIST     comma-separated presets: none timeout cb bulkhead story-none
-                    story-bulkhead cb-like-table saturday ex1-budget ex2-business-errors
-                    ex3-retry-layers northwind-shared northwind-separate
-                    (these two with lesson 000's semantics) northwind-as-written-shared
-                    northwind-as-written-separate northwind-as-meant-shared
-                    northwind-as-meant-separate (Resilience4j's semantics)
+  --preset LIST     comma-separated presets (their keys are below)
   --config FILE     a whole configuration as JSON: flat (the fields of CascadeConfig) or
                     grouped (run, traffic, gateway, service, routes, dependencies)
   --resilience4j FILE.yml
@@ -93,16 +88,20 @@ circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
   --help            this text
 
 p50/p99 are service times (from when a worker takes the request, as the lesson prints);
-the JSON also gives end-to-end times (from arrival, queue wait included).
-
-Keys of --set (times in seconds, or a number with an ms suffix):";
+the JSON also gives end-to-end times (from arrival, queue wait included).";
 
 /// Widest line of the usage's key list.
 const USAGE_WIDTH: usize = 96;
 
-/// The usage: the flags, then every key of the parameter table with its range and doc.
+/// The usage: the flags, every preset with its title, then every key of the parameter table
+/// with its range and doc.
 fn usage() -> String {
     let mut text = USAGE.to_string();
+    text.push_str("\n\nPresets of --preset:");
+    for p in Preset::ALL {
+        text.push_str(&format!("\n  {:<31} {}", p.key(), p.title()));
+    }
+    text.push_str("\n\nKeys of --set (times in seconds, or a number with an ms suffix):");
     for p in PARAMS {
         let mut line = format!("  {:<20}", p.key);
         for word in p.summary().split(' ') {
@@ -470,7 +469,7 @@ fn main() -> ExitCode {
     if let Some(result) = experiments::cli::run_from_args(&argv) {
         let (lines, code) = result.map_or_else(|e| (Err(e), 2), |l| (Ok(l), 0));
         match lines {
-            Ok(lines) => lines.iter().for_each(|l| println!("{l}")),
+            Ok(lines) => print_lines(lines.iter().map(String::as_str)),
             Err(msg) => eprintln!("cascade: {msg}"),
         }
         return ExitCode::from(code);
@@ -483,7 +482,7 @@ fn main() -> ExitCode {
         }
     };
     if args.help {
-        println!("{}", usage());
+        print_lines([usage().as_str()]);
         return ExitCode::SUCCESS;
     }
     let mut configs = Vec::new();
@@ -507,8 +506,19 @@ fn main() -> ExitCode {
             }
         }
     }
-    for l in lines {
-        println!("{l}");
-    }
+    print_lines(lines.iter().map(String::as_str));
     ExitCode::SUCCESS
+}
+
+/// Writes `lines` to stdout. A reader that stops early (`cascade --json | head -1`) closes
+/// the pipe; what is left is dropped, without the panic `println!` would give.
+fn print_lines<'a>(lines: impl IntoIterator<Item = &'a str>) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    for line in lines {
+        if writeln!(out, "{line}").is_err() {
+            return;
+        }
+    }
+    let _ = out.flush();
 }
