@@ -178,15 +178,16 @@ pub struct ChromeDriver {
 }
 
 impl ChromeDriver {
-    /// Starts chromedriver, its log (and the browser's own output) in `log`.
-    pub fn start(scratch: &Path, log: &Path) -> ChromeDriver {
+    /// Starts chromedriver, its log (and the browser's own output) in `log`, the browser's
+    /// temporary files in `temp` (see [`short_temp_dir`]).
+    pub fn start(temp: &Path, log: &Path) -> ChromeDriver {
         let port = free_port();
         let log = std::fs::File::create(log).expect("log file");
         let child = Command::new(std::env::var("CHROMEDRIVER").unwrap_or("chromedriver".into()))
             .arg(format!("--port={port}"))
             .arg("--allowed-ips=127.0.0.1")
             .arg("--enable-chrome-logs")
-            .env("TMPDIR", scratch)
+            .env("TMPDIR", temp)
             .stdin(Stdio::null())
             .stdout(log.try_clone().expect("log file"))
             .stderr(log)
@@ -418,7 +419,8 @@ async fn serve_and_run<F, Fut>(
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).expect("scratch dir");
     let server = StaticServer::start(dist_dir(), precompressed, missing);
-    let (driver, client) = start_session(&scratch).await;
+    let temp = short_temp_dir();
+    let (driver, client) = start_session(&scratch, &temp).await;
 
     let page = Page {
         client: client.clone(),
@@ -430,6 +432,7 @@ async fn serve_and_run<F, Fut>(
     drop(driver);
     drop(server);
     let _ = std::fs::remove_dir_all(&scratch);
+    let _ = std::fs::remove_dir_all(&temp);
 
     if let Err(failure) = outcome {
         if failure.is_panic() {
@@ -444,20 +447,39 @@ async fn serve_and_run<F, Fut>(
     );
 }
 
-/// How many times a browser that exits while starting is started again, each time with a new
-/// chromedriver and a new profile. On a loaded machine Chromium now and then exits before its
-/// first page ("session not created: Chrome instance exited"), which says nothing about the
-/// page under test.
+/// A new, empty directory with a short path for the browser's temporary files. Chromium puts
+/// its singleton socket there, and a Unix socket's path has at most 107 bytes: under
+/// `target/e2e/<test>-profile/` of a clone in a longer directory it exited at start with
+/// "Socket path too long" (one test's name was long enough to fail in the CI's clone only).
+fn short_temp_dir() -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let system = std::env::temp_dir();
+    let base = if system.as_os_str().len() <= 32 {
+        system
+    } else {
+        PathBuf::from("/tmp")
+    };
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = base.join(format!("rp-e2e-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory for the browser");
+    dir
+}
+
+/// How many times a browser that exits while starting ("session not created: Chrome instance
+/// exited") is started again, each time with a new chromedriver and a new profile. A lasting
+/// cause fails every attempt; the panic then shows each attempt's driver log, which holds the
+/// browser's own output (that is how the socket path above was found).
 const SESSION_ATTEMPTS: usize = 3;
 
 /// A chromedriver and a WebDriver session with headless Chromium. Panics with every
 /// attempt's error and the end of its log when none starts.
-async fn start_session(scratch: &Path) -> (ChromeDriver, Client) {
+async fn start_session(scratch: &Path, temp: &Path) -> (ChromeDriver, Client) {
     let mut failures = Vec::new();
     for attempt in 1..=SESSION_ATTEMPTS {
         let log = scratch.join(format!("chromedriver-{attempt}.log"));
         let profile = scratch.join(format!("user-data-{attempt}"));
-        let driver = ChromeDriver::start(scratch, &log);
+        let driver = ChromeDriver::start(temp, &log);
         let capabilities: Capabilities = serde_json::from_value(json!({
             "browserName": "chrome",
             "goog:loggingPrefs": { "browser": "ALL" },
