@@ -672,21 +672,7 @@ async fn measure_page_performance() {
         // Slider moved -> state reduced, whole cb scenario re-simulated, views and both
         // canvases redrawn: from the input event to the end of the task that handles it.
         let moves = page
-            .eval(
-                "return (async () => {
-                   const el = document.getElementById('cooldown');
-                   const times = [];
-                   for (let i = 0; i < 30; i++) {
-                     el.value = String(500 + (i % 2) * 1500 + i * 100);
-                     const t0 = performance.now();
-                     el.dispatchEvent(new Event('input', { bubbles: true }));
-                     await new Promise(r => setTimeout(r, 0));
-                     times.push(performance.now() - t0);
-                     await new Promise(r => requestAnimationFrame(() => r()));
-                   }
-                   return times;
-                 })()",
-            )
+            .eval(&browser::slider_moves("cooldown", 30))
             .await;
         let moves = browser::sorted_millis(&moves);
         assert_eq!(moves.len(), 30);

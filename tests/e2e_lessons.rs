@@ -357,21 +357,7 @@ async fn measure_step_slider() {
     browser::run("lesson-measure", |page| async move {
         page.open("lesson.html?lesson=km0&step=8", "#cooldown").await;
         let moves = page
-            .eval(
-                "return (async () => {
-                   const el = document.getElementById('cooldown');
-                   const times = [];
-                   for (let i = 0; i < 30; i++) {
-                     el.value = String(500 + (i % 2) * 1500 + i * 100);
-                     const t0 = performance.now();
-                     el.dispatchEvent(new Event('input', { bubbles: true }));
-                     await new Promise(r => setTimeout(r, 0));
-                     times.push(performance.now() - t0);
-                     await new Promise(r => requestAnimationFrame(() => r()));
-                   }
-                   return times;
-                 })()",
-            )
+            .eval(&browser::slider_moves("cooldown", 30))
             .await;
         let moves = browser::sorted_millis(&moves);
         assert_eq!(moves.len(), 30);

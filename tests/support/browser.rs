@@ -521,6 +521,28 @@ async fn start_session(scratch: &Path, temp: &Path) -> (ChromeDriver, Client) {
     );
 }
 
+/// A script that moves the slider `id` `moves` times (alternately low and high, a new value
+/// each time) and returns, for each move, the milliseconds from its input event to the end of
+/// the task that handled it, waiting for an animation frame between moves.
+#[allow(dead_code)] // not every suite uses every helper
+pub fn slider_moves(id: &str, moves: usize) -> String {
+    format!(
+        "return (async () => {{
+           const el = document.getElementById('{id}');
+           const times = [];
+           for (let i = 0; i < {moves}; i++) {{
+             el.value = String(500 + (i % 2) * 1500 + i * 100);
+             const t0 = performance.now();
+             el.dispatchEvent(new Event('input', {{ bubbles: true }}));
+             await new Promise(r => setTimeout(r, 0));
+             times.push(performance.now() - t0);
+             await new Promise(r => requestAnimationFrame(() => r()));
+           }}
+           return times;
+         }})()"
+    )
+}
+
 /// The numbers of a measurement script's array (milliseconds), sorted, for the measurement
 /// tests' medians.
 #[allow(dead_code)] // not every suite uses every helper
