@@ -74,6 +74,11 @@ fn content_type(path: &Path) -> &'static str {
 }
 
 /// A static file server for `dist/` on 127.0.0.1, stopped on drop.
+///
+/// Each connection gets a thread of its own and one answer, then is closed. (tiny_http, used
+/// before, runs each keep-alive connection as a task of a pool whose growth races with its
+/// queue: under load a new connection could wait behind busy ones for ever, and a widget's
+/// module request then never got an answer.)
 pub struct StaticServer {
     pub port: u16,
     stop: Arc<AtomicBool>,
@@ -89,23 +94,24 @@ impl StaticServer {
         precompressed: bool,
         missing: &'static [&'static str],
     ) -> StaticServer {
-        let server = tiny_http::Server::http("127.0.0.1:0").expect("bind the static server");
-        let port = server
-            .server_addr()
-            .to_ip()
-            .map(|addr| addr.port())
-            .expect("an IP address");
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind the static server");
+        let port = listener.local_addr().expect("an address").port();
+        listener
+            .set_nonblocking(true)
+            .expect("a non-blocking listener");
         let stop = Arc::new(AtomicBool::new(false));
         let stop_flag = stop.clone();
         let thread = std::thread::spawn(move || {
             while !stop_flag.load(Ordering::Relaxed) {
-                let Ok(Some(request)) = server.recv_timeout(Duration::from_millis(50)) else {
-                    continue;
-                };
-                // One thread per request, as a real server answers in parallel: a module
-                // script's imports and the wasm may be requested at the same time.
-                let root = root.clone();
-                std::thread::spawn(move || respond(&root, precompressed, missing, request));
+                match listener.accept() {
+                    Ok((stream, _)) => {
+                        let root = root.clone();
+                        std::thread::spawn(move || {
+                            let _ = answer(stream, &root, precompressed, missing);
+                        });
+                    }
+                    Err(_) => std::thread::sleep(Duration::from_millis(5)),
+                }
             }
         });
         StaticServer {
@@ -125,14 +131,56 @@ impl Drop for StaticServer {
     }
 }
 
-/// Answers one request for a file under `root` (see [`StaticServer::start`]).
-fn respond(root: &Path, precompressed: bool, missing: &[&str], request: tiny_http::Request) {
-    let url = request
-        .url()
-        .split(['?', '#'])
-        .next()
-        .unwrap_or("/")
-        .to_string();
+/// Reads one request from `stream` and answers it (see [`StaticServer::start`]).
+fn answer(
+    mut stream: TcpStream,
+    root: &Path,
+    precompressed: bool,
+    missing: &[&str],
+) -> std::io::Result<()> {
+    use std::io::{BufRead, BufReader, Write};
+    stream.set_nonblocking(false)?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    let mut accept_encoding = String::new();
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.trim().eq_ignore_ascii_case("accept-encoding") {
+                accept_encoding = value.trim().to_string();
+            }
+        }
+    }
+    let target = request_line.split_whitespace().nth(1).unwrap_or("/");
+    let (status, headers, body) = respond(root, precompressed, missing, target, &accept_encoding);
+    let mut head = format!(
+        "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(&body)?;
+    stream.flush()
+}
+
+/// The status, headers and body that answer a request for `target` (a path under `root`,
+/// with any query) from a browser that accepts `accept_encoding`.
+fn respond(
+    root: &Path,
+    precompressed: bool,
+    missing: &[&str],
+    target: &str,
+    accept_encoding: &str,
+) -> (&'static str, Vec<(&'static str, &'static str)>, Vec<u8>) {
+    let url = target.split(['?', '#']).next().unwrap_or("/");
     let relative = url.trim_start_matches('/');
     let relative = if relative.is_empty() || relative.ends_with('/') {
         format!("{relative}index.html")
@@ -140,35 +188,25 @@ fn respond(root: &Path, precompressed: bool, missing: &[&str], request: tiny_htt
         relative.to_string()
     };
     let path = root.join(&relative);
-    let response = if relative.split('/').any(|part| part == "..")
+    if relative.split('/').any(|part| part == "..")
         || !path.is_file()
         || missing.contains(&relative.as_str())
     {
-        tiny_http::Response::from_string("not found").with_status_code(404)
-    } else {
-        let accepts = |coding: &str| {
-            request
-                .headers()
-                .iter()
-                .any(|h| h.field.equiv("Accept-Encoding") && h.value.as_str().contains(coding))
-        };
-        let twin = ["br", "gzip"].into_iter().find_map(|coding| {
-            let suffix = if coding == "br" { "br" } else { "gz" };
+        return ("404 Not Found", Vec::new(), b"not found".to_vec());
+    }
+    let twin = [("br", "br"), ("gzip", "gz")]
+        .into_iter()
+        .find_map(|(coding, suffix)| {
             let twin = PathBuf::from(format!("{}.{suffix}", path.display()));
-            (precompressed && accepts(coding) && twin.is_file()).then_some((coding, twin))
+            (precompressed && accept_encoding.contains(coding) && twin.is_file())
+                .then_some((coding, twin))
         });
-        let body = std::fs::read(twin.as_ref().map_or(&path, |(_, t)| t)).unwrap_or_default();
-        let header = tiny_http::Header::from_bytes("Content-Type", content_type(&path))
-            .expect("a valid header");
-        let response = tiny_http::Response::from_data(body).with_header(header);
-        match twin {
-            Some((coding, _)) => response.with_header(
-                tiny_http::Header::from_bytes("Content-Encoding", coding).expect("a valid header"),
-            ),
-            None => response,
-        }
-    };
-    let _ = request.respond(response);
+    let body = std::fs::read(twin.as_ref().map_or(&path, |(_, t)| t)).unwrap_or_default();
+    let mut headers = vec![("Content-Type", content_type(&path))];
+    if let Some((coding, _)) = twin {
+        headers.push(("Content-Encoding", coding));
+    }
+    ("200 OK", headers, body)
 }
 
 /// A chromedriver process on 127.0.0.1, killed on drop.
@@ -327,8 +365,16 @@ impl Page {
         let script = format!("return !!document.querySelector({});", json!(ready_css));
         while self.eval(&script).await != Value::Bool(true) {
             if started.elapsed() > Duration::from_secs(30) {
+                // The page's start, and what each widget on it shows (a widget still loading
+                // or one that could not start says so in its text).
                 let shown = self
-                    .eval("return location.href + ': ' + document.body.innerText.slice(0, 400)")
+                    .eval(
+                        "return [location.href + ': ' + document.body.innerText.slice(0, 300)]\
+                         .concat([...document.querySelectorAll('resilience-widget')]\
+                         .map((w) => '#' + w.id + ': ' + w.innerText.slice(0, 200)))\
+                         .concat(performance.getEntriesByType('resource')\
+                         .map((r) => r.name.replace(location.origin, '') + ' ' + Math.round(r.duration) + ' ms'));",
+                    )
                     .await;
                 let log = self
                     .client
