@@ -24,9 +24,14 @@ pub fn use_page(initial: &Shared<Page>) -> (UseReducerHandle<PageState>, Callbac
         let initial = initial.clone();
         use_reducer(move || PageState((*initial).clone()))
     };
+    // One callback for the page's life: a new one each render would differ from the last, and
+    // every view handed it would render again though nothing it shows had changed.
     let dispatch = {
-        let state = state.clone();
-        Callback::from(move |action: Action| state.dispatch(action))
+        let dispatcher = state.dispatcher();
+        (*use_memo((), move |_| {
+            Callback::from(move |action: Action| dispatcher.dispatch(action))
+        }))
+        .clone()
     };
     use_playback(state.0.playing, dispatch.clone());
     (state, dispatch)

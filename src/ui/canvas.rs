@@ -246,7 +246,7 @@ pub fn chart_legend(id: AttrValue, keys: &[LegendKey]) -> Html {
 pub fn run_line<X, Y>(
     chart: &mut plotters::chart::ChartContext<
         '_,
-        plotters_canvas::CanvasBackend,
+        super::chart_backend::ChartBackend,
         plotters::coord::cartesian::Cartesian2d<X, Y>,
     >,
     points: Vec<(X::ValueType, Y::ValueType)>,

@@ -1,8 +1,8 @@
 //! The latency histogram: finished requests up to the playhead on a log axis from 1 ms to 10 s,
 //! bars stacked by outcome, p50 and p99 marked; drawn with plotters on a canvas.
 
+use super::chart_backend::ChartBackend;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -135,7 +135,7 @@ fn draw(
 ) -> Result<(), String> {
     let theme = chart_theme(dark);
     let text_px = scale.text(16.0, min_text_css(projector));
-    let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
+    let backend = ChartBackend::new(canvas).ok_or("no 2d context")?;
     let root = backend.into_drawing_area();
     root.fill(&theme.background).map_err(|e| e.to_string())?;
     let heights = |data: &OutcomeHistogram| -> Vec<u64> {

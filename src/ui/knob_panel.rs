@@ -25,18 +25,50 @@ pub(super) fn slider(
     disabled: bool,
     on_action: &Callback<Action>,
 ) -> Html {
+    html! {
+        <KnobControl key={knob.key} knob={KnobRef(knob)} value={knob.read(full)} {disabled}
+            on_action={on_action.clone()} />
+    }
+}
+
+/// A knob of the table, equal to another when it is the same row.
+#[derive(Clone, Copy)]
+struct KnobRef(&'static Knob);
+
+impl PartialEq for KnobRef {
+    fn eq(&self, other: &KnobRef) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct KnobControlProps {
+    knob: KnobRef,
+    value: f64,
+    disabled: bool,
+    on_action: Callback<Action>,
+}
+
+/// One knob's control, a component of its own so that moving one slider renders that one
+/// alone: the others' properties are unchanged (the page's callback lives as long as it does).
+#[function_component(KnobControl)]
+fn knob_control(props: &KnobControlProps) -> Html {
+    let knob = props.knob.0;
     let key = knob.key;
-    let on_change = on_action.reform(move |v: f64| Action::SetKnob(key, v));
+    let disabled = props.disabled;
+    let on_change = props
+        .on_action
+        .reform(move |v: f64| Action::SetKnob(key, v));
     if knob.is_choice() {
-        let value = knob.read(full).round().max(0.0) as usize;
+        let value = props.value.round().max(0.0) as usize;
         return html! {
-            <Choice key={key} id={key} label={knob.label} options={knob.choices()} {value}
+            <Choice id={key} label={knob.label} options={knob.choices()} {value}
                 hint={AttrValue::from(knob.hint())} {disabled} {on_change} />
         };
     }
     html! {
-        <Slider key={key} id={key} label={knob.label} unit={knob.unit.symbol()}
-            min={knob.min} max={knob.max} step={knob.step} value={knob.read(full)}
+        <Slider id={key} label={knob.label} unit={knob.unit.symbol()}
+            min={knob.min} max={knob.max} step={knob.step} value={props.value}
             hint={AttrValue::from(knob.hint())} {disabled} {on_change} />
     }
 }

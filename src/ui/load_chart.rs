@@ -2,8 +2,8 @@
 //! the calls per second reaching inventory, and below it the workers busy, the queue and, when
 //! the run has a gateway, its connection pool in use.
 
+use super::chart_backend::ChartBackend;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -156,7 +156,7 @@ fn draw(
     // The family named, not spelled: plotters lowercases a spelled name, which brings
     // Unicode's case tables (about 12 KB) into the wasm.
     let text = (FontFamily::SansSerif, text_px).into_font().color(&ink);
-    let backend = CanvasBackend::with_canvas_object(canvas).ok_or("no 2d context")?;
+    let backend = ChartBackend::new(canvas).ok_or("no 2d context")?;
     let root = backend.into_drawing_area();
     root.fill(&theme.background).map_err(|e| e.to_string())?;
     let (upper, lower) = root.split_vertically(scale.px(230.0));

@@ -3,6 +3,7 @@
 mod app;
 mod canvas;
 mod cell_worker;
+pub mod chart_backend;
 mod compare;
 mod controls;
 mod drawer;
