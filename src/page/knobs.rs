@@ -264,7 +264,7 @@ pub const KNOBS: [Knob; 31] = [
         label: "Worker threads",
         unit: Unit::Count,
         min: 1.0,
-        max: 200.0,
+        max: 1000.0,
         step: 1.0,
         pattern: None,
     },
@@ -290,9 +290,9 @@ pub const KNOBS: [Knob; 31] = [
         key: "slow",
         label: "Degraded latency",
         unit: Unit::Millis,
-        min: 50.0,
+        min: 1.0,
         max: 10_000.0,
-        step: 50.0,
+        step: 1.0,
         pattern: None,
     },
     Knob {
@@ -480,7 +480,7 @@ pub const KNOBS: [Knob; 31] = [
         label: "Inventory capacity (calls at once; 0: unlimited)",
         unit: Unit::Count,
         min: 0.0,
-        max: 40.0,
+        max: 1000.0,
         step: 1.0,
         pattern: None,
     },
@@ -761,6 +761,34 @@ mod tests {
         assert_eq!(cfg, before);
         assert_eq!(knob("recover_at").unwrap().write(&mut cfg, 8.0), None);
         assert_eq!(cfg.recover_at, Some(8_000_000));
+    }
+
+    #[test]
+    fn every_presets_settings_lie_on_their_sliders() {
+        // A preset whose value is past a slider's end shows it in the number field, but the
+        // first touch of the slider would put it back inside the range.
+        let mut outside = Vec::new();
+        for preset in Preset::ALL {
+            let full = with_every_pattern(&preset.config());
+            for k in KNOBS {
+                let v = k.read(&full);
+                // An outage set after the run's end means none; so does the slider's end
+                // when the run is shorter.
+                let never = k.key == "degrade_at"
+                    && v * 1e6 >= full.duration as f64
+                    && k.max * 1e6 >= full.duration as f64;
+                if v.is_finite() && !never && !(k.min..=k.max).contains(&v) {
+                    outside.push(format!(
+                        "{}: {}={v} (slider {}..{})",
+                        preset.key(),
+                        k.key,
+                        k.min,
+                        k.max
+                    ));
+                }
+            }
+        }
+        assert!(outside.is_empty(), "{outside:#?}");
     }
 
     #[test]
