@@ -9,7 +9,7 @@
 //! its path, and the library's default is used in its place; only text that is not YAML at all
 //! is refused.
 
-use std::collections::BTreeMap;
+use super::by_name::ByName;
 
 use super::yaml::{self, Yaml};
 
@@ -305,13 +305,13 @@ impl AspectOrder {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Resilience4jConfig {
     /// `circuitbreaker.instances`, by name.
-    pub circuit_breakers: BTreeMap<String, CircuitBreakerSettings>,
+    pub circuit_breakers: ByName<CircuitBreakerSettings>,
     /// `retry.instances`, by name.
-    pub retries: BTreeMap<String, RetrySettings>,
+    pub retries: ByName<RetrySettings>,
     /// `bulkhead.instances`, by name.
-    pub bulkheads: BTreeMap<String, BulkheadSettings>,
+    pub bulkheads: ByName<BulkheadSettings>,
     /// `timelimiter.instances`, by name.
-    pub time_limiters: BTreeMap<String, TimeLimiterSettings>,
+    pub time_limiters: ByName<TimeLimiterSettings>,
     /// The aspects' order.
     pub aspect_order: AspectOrder,
 }
@@ -459,13 +459,8 @@ impl Reader {
         }
     }
 
-    fn section<S: Section>(
-        &mut self,
-        path: &str,
-        value: &Yaml,
-        order: &mut i64,
-    ) -> BTreeMap<String, S> {
-        let mut configs: BTreeMap<String, &Yaml> = BTreeMap::new();
+    fn section<S: Section>(&mut self, path: &str, value: &Yaml, order: &mut i64) -> ByName<S> {
+        let mut configs: ByName<&Yaml> = ByName::default();
         let mut instances: Vec<(String, &Yaml)> = Vec::new();
         for (key, original, value) in entries(value) {
             let here = format!("{path}.{original}");
@@ -480,12 +475,12 @@ impl Reader {
             }
         }
         // Read each named config once on its own, for the notices about it.
-        for (name, body) in &configs {
+        for (name, body) in configs.iter() {
             self.settings::<S>(&format!("{path}.configs.{name}"), body, &configs);
         }
         // Inserted one by one (a later instance of the same name wins, as with `collect`):
         // collecting into a map would bring a sort of its own into the wasm for each section.
-        let mut read = BTreeMap::new();
+        let mut read = ByName::default();
         for (name, body) in instances {
             let settings = self.settings::<S>(&format!("{path}.instances.{name}"), body, &configs);
             read.insert(name, settings);
@@ -495,12 +490,7 @@ impl Reader {
 
     /// An instance's or config's settings: the library's defaults, then `configs.default` or its
     /// `base-config`, then its own properties.
-    fn settings<S: Section>(
-        &mut self,
-        path: &str,
-        body: &Yaml,
-        configs: &BTreeMap<String, &Yaml>,
-    ) -> S {
+    fn settings<S: Section>(&mut self, path: &str, body: &Yaml, configs: &ByName<&Yaml>) -> S {
         let own = entries(body);
         let base_name = own
             .iter()
