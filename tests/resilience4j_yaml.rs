@@ -169,7 +169,11 @@ resilience4j:
 
 #[test]
 fn text_that_is_not_yaml_or_has_no_block_is_refused_with_a_reason() {
-    assert_eq!(parse("a: [1, 2").unwrap_err().path, "yaml");
+    assert_eq!(parse("a: [1, 2").unwrap_err().path, "line 1");
+    // The line the reader stopped on, counted from 1.
+    let deeper = parse("resilience4j:\n  retry:\n    a: [1, 2\n").unwrap_err();
+    assert_eq!(deeper.path, "line 3");
+    assert!(deeper.message.starts_with("not valid YAML: "), "{deeper}");
     assert_eq!(
         parse("spring:\n  application: x\n").unwrap_err().path,
         "resilience4j"
@@ -263,6 +267,6 @@ mod run_on_a_scenario {
         );
         assert_eq!(cfg.timeout, Some(1_000_000));
         // Text that is not YAML is refused, naming it.
-        assert_eq!(apply_yaml("a: [", &mut cfg).unwrap_err().path, "yaml");
+        assert_eq!(apply_yaml("a: [", &mut cfg).unwrap_err().path, "line 1");
     }
 }

@@ -54,8 +54,6 @@ fn load_config(path: &str) -> Result<ConfigFile, String> {
     let config = ConfigFile::parse(&text)
         .map_err(|e| format!("--config {path}: {e} (allowed: a JSON object, flat or grouped)"))?;
     config
-        .clone()
-        .into_sim()
         .validate()
         .map_err(|e| format!("--config {path}: {e}"))?;
     Ok(config)

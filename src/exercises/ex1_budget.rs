@@ -44,7 +44,7 @@ impl GatewayLatency {
     pub fn validate(&self) -> Result<(), ParamError> {
         match *self {
             GatewayLatency::LogNormal { mean, sigma } => {
-                ParamError::check_u64("gateway_mean", mean, MS, 60 * SECOND, "µs")?;
+                ParamError::check_micros("gateway_mean", mean, MS, 60 * SECOND)?;
                 ParamError::check_f64("gateway_sigma", sigma, 0.01, 3.0, "")
             }
         }
@@ -161,15 +161,9 @@ impl BudgetAndRetries {
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
         self.reservation.validate()?;
-        ParamError::check_u64(
-            "charge_timeout",
-            self.charge_timeout,
-            MS,
-            600 * SECOND,
-            "µs",
-        )?;
+        ParamError::check_micros("charge_timeout", self.charge_timeout, MS, 600 * SECOND)?;
         let budget = self.reservation.budget.unwrap_or(u64::MAX);
-        ParamError::check_u64("reservation_used", self.reservation_used, 0, budget, "µs")?;
+        ParamError::check_micros("reservation_used", self.reservation_used, 0, budget)?;
         self.gateway.validate()?;
         ParamError::check_u64("samples", self.samples.into(), 100, 1_000_000, "")?;
         Ok(())

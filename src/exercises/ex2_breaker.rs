@@ -121,10 +121,10 @@ impl AlertReport {
 impl AlertRule {
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_u64("lookback", self.lookback, SECOND, 86_400 * SECOND, "µs")?;
+        ParamError::check_micros("lookback", self.lookback, SECOND, 86_400 * SECOND)?;
         ParamError::check_f64("open_share", self.open_share, 0.0, 1.0, "")?;
-        ParamError::check_u64("hold", self.hold, 0, 86_400 * SECOND, "µs")?;
-        ParamError::check_u64("every", self.every, SECOND, 3_600 * SECOND, "µs")
+        ParamError::check_micros("hold", self.hold, 0, 86_400 * SECOND)?;
+        ParamError::check_micros("every", self.every, SECOND, 3_600 * SECOND)
     }
 
     /// Evaluates the rule every `every` up to `end`, on a breaker that starts closed at 0 and
@@ -325,7 +325,7 @@ impl BusinessErrors {
             });
         }
         ParamError::check_u64("calls_per_sec", self.calls_per_sec.into(), 1, 10_000, "/s")?;
-        ParamError::check_u64("call_duration", self.call_duration, 1, 10 * SECOND, "µs")?;
+        ParamError::check_micros("call_duration", self.call_duration, 1, 10 * SECOND)?;
         ParamError::check_f64("out_of_stock", self.out_of_stock, 0.0, 1.0, "")?;
         ParamError::check_f64("background", self.noise.background, 0.0, 0.5, "")?;
         ParamError::check_f64(
@@ -335,12 +335,12 @@ impl BusinessErrors {
             3_600.0,
             "",
         )?;
-        ParamError::check_u64("blip_length", self.noise.blip_length, 0, 60 * SECOND, "µs")?;
-        ParamError::check_u64("short_window", self.short_window, MS, 3_600 * SECOND, "µs")?;
+        ParamError::check_micros("blip_length", self.noise.blip_length, 0, 60 * SECOND)?;
+        ParamError::check_micros("short_window", self.short_window, MS, 3_600 * SECOND)?;
         for m in self.min_calls_compared {
             ParamError::check_u64("min_calls_compared", m.into(), 1, 100_000, "")?;
         }
-        ParamError::check_u64("duration", self.duration, SECOND, 86_400 * SECOND, "µs")?;
+        ParamError::check_micros("duration", self.duration, SECOND, 86_400 * SECOND)?;
         // Each run keeps every call's draw: bound the calls, not just each factor.
         let calls = u64::from(self.calls_per_sec).saturating_mul(self.duration / SECOND);
         ParamError::check_u64("calls_per_sec x duration", calls, 1, MAX_CALLS, "calls")?;

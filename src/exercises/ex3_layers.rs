@@ -181,14 +181,8 @@ impl ThreeLayers {
             1_000_000.0,
             "/s",
         )?;
-        ParamError::check_u64(
-            "per_call_timeout",
-            self.per_call_timeout,
-            1,
-            600 * SECOND,
-            "µs",
-        )?;
-        ParamError::check_u64("outage", self.outage, SECOND, 3_600 * SECOND, "µs")?;
+        ParamError::check_micros("per_call_timeout", self.per_call_timeout, 1, 600 * SECOND)?;
+        ParamError::check_micros("outage", self.outage, SECOND, 3_600 * SECOND)?;
         ParamError::check_u64("orders", self.orders.into(), 1, 1_000_000, "")?;
         ParamError::check_f64(
             "lost_response_share",

@@ -278,43 +278,29 @@ impl Northwind {
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
         self.retry.validate()?;
-        ParamError::check_u64("time_limit", self.time_limit, MS, 600 * SECOND, "µs")?;
-        ParamError::check_u64(
-            "healthy_latency",
-            self.healthy_latency,
-            1,
-            600 * SECOND,
-            "µs",
-        )?;
-        ParamError::check_u64("slow_latency", self.slow_latency, 1, 600 * SECOND, "µs")?;
+        ParamError::check_micros("time_limit", self.time_limit, MS, 600 * SECOND)?;
+        ParamError::check_micros("healthy_latency", self.healthy_latency, 1, 600 * SECOND)?;
+        ParamError::check_micros("slow_latency", self.slow_latency, 1, 600 * SECOND)?;
         let b = &self.backlog;
         ParamError::check_u64("orders_per_min", b.orders_per_min.into(), 0, 1_000_000, "")?;
-        ParamError::check_u64("sick_from", b.sick_from, 0, 7 * 24 * 60 * MINUTE, "µs")?;
-        ParamError::check_u64(
+        ParamError::check_micros("sick_from", b.sick_from, 0, 7 * 24 * 60 * MINUTE)?;
+        ParamError::check_micros(
             "sick_until",
             b.sick_until,
             b.sick_from,
             7 * 24 * 60 * MINUTE,
-            "µs",
         )?;
-        ParamError::check_u64(
+        ParamError::check_micros(
             "horizon",
             b.horizon,
             b.sick_until.max(MINUTE),
             7 * 24 * 60 * MINUTE,
-            "µs",
         )?;
         if let Some(job) = &b.job {
-            ParamError::check_u64("every", job.every, SECOND, 60 * MINUTE, "µs")?;
+            ParamError::check_micros("every", job.every, SECOND, 60 * MINUTE)?;
             ParamError::check_u64("batch", job.batch.into(), 1, 1_000_000, "")?;
         }
-        ParamError::check_u64(
-            "stale_after",
-            b.stale_after,
-            SECOND,
-            30 * 24 * 60 * MINUTE,
-            "µs",
-        )?;
+        ParamError::check_micros("stale_after", b.stale_after, SECOND, 30 * 24 * 60 * MINUTE)?;
         // The model walks every order: bound their number, not just each factor.
         let orders = u64::from(b.orders_per_min).saturating_mul(b.horizon / MINUTE + 1);
         ParamError::check_u64("orders_per_min x horizon", orders, 0, 10_000_000, "orders")?;
@@ -328,7 +314,7 @@ impl Northwind {
             "/s",
         )?;
         ParamError::check_f64("history_per_sec", p.history_per_sec, 0.0, 100_000.0, "/s")?;
-        ParamError::check_u64("history_latency", p.history_latency, 1, 60 * SECOND, "µs")?;
+        ParamError::check_micros("history_latency", p.history_latency, 1, 60 * SECOND)?;
         ParamError::check_u64(
             "reservation_bulkhead",
             p.reservation_bulkhead.into(),

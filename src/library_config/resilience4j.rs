@@ -329,8 +329,8 @@ pub struct Parsed {
 /// siblings that are passed over). Refuses only text that is not YAML or has no such block.
 pub fn parse(text: &str) -> Result<Parsed, Notice> {
     let docs = yaml::load(text).map_err(|e| Notice {
-        path: "yaml".to_string(),
-        message: format!("not valid YAML: {e}"),
+        path: format!("line {}", e.line),
+        message: format!("not valid YAML: {}", e.message),
     })?;
     let root = docs
         .iter()

@@ -754,9 +754,10 @@ mod tests {
         let mut cfg = with_every_pattern(&Preset::Lesson(Scenario::Cb).config());
         let before = cfg.clone();
         let notice = knob("recover_at").unwrap().write(&mut cfg, 1.0).unwrap();
-        assert!(
-            notice.contains("recover_at") && notice.contains("unchanged"),
-            "{notice}"
+        // In seconds, as the slider and the link give it (the config holds µs).
+        assert_eq!(
+            notice,
+            "recover_at: 1 s is out of range (allowed: 3..=3600 s); the setting is unchanged."
         );
         assert_eq!(cfg, before);
         assert_eq!(knob("recover_at").unwrap().write(&mut cfg, 8.0), None);

@@ -66,7 +66,7 @@ impl BulkheadConfig {
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
         ParamError::check_u64("permits", self.permits.into(), 1, 10_000, "")?;
-        ParamError::check_u64("max_wait", self.max_wait, 0, 60 * SECOND, "µs")?;
+        ParamError::check_micros("max_wait", self.max_wait, 0, 60 * SECOND)?;
         Ok(())
     }
 }

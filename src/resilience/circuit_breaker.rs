@@ -149,12 +149,12 @@ impl BreakerConfig {
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
         match self.window {
-            Window::Time(w) => ParamError::check_u64("window", w, 1_000, 3_600 * SECOND, "µs")?,
+            Window::Time(w) => ParamError::check_micros("window", w, 1_000, 3_600 * SECOND)?,
             Window::Count(n) => ParamError::check_u64("window", n.into(), 1, 100_000, "calls")?,
         }
         ParamError::check_u64("min_calls", self.min_calls.into(), 1, 100_000, "")?;
         check_ratio("failure_ratio", self.failure_ratio)?;
-        ParamError::check_u64("cooldown", self.cooldown, 1_000, 3_600 * SECOND, "µs")?;
+        ParamError::check_micros("cooldown", self.cooldown, 1_000, 3_600 * SECOND)?;
         ParamError::check_u64(
             "half_open_probes",
             self.half_open_probes.into(),
@@ -163,7 +163,7 @@ impl BreakerConfig {
             "",
         )?;
         if let Some(t) = self.slow_call_threshold {
-            ParamError::check_u64("slow_call_threshold", t, 1, 3_600 * SECOND, "µs")?;
+            ParamError::check_micros("slow_call_threshold", t, 1, 3_600 * SECOND)?;
         }
         check_ratio("slow_call_rate", self.slow_call_rate)?;
         Ok(())

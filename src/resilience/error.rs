@@ -7,7 +7,7 @@ use std::fmt;
 pub struct ParamError {
     /// The parameter's name, as it appears in configs and on the command line.
     pub field: &'static str,
-    /// The allowed range, readable by a person (e.g. `1..=10000 µs`).
+    /// The allowed range, readable by a person (e.g. `0.001..=3600 s`).
     pub range: String,
     /// The value that was given.
     pub value: String,
@@ -45,6 +45,31 @@ impl ParamError {
         }
     }
 
+    /// Accepts a duration `value` (µs, as the config holds it) when `min <= value <= max`,
+    /// else names `field`, the value and the range in seconds: the unit people type on a
+    /// slider, in a link and after `--set`.
+    pub fn check_micros(
+        field: &'static str,
+        value: u64,
+        min: u64,
+        max: u64,
+    ) -> Result<(), ParamError> {
+        if (min..=max).contains(&value) {
+            Ok(())
+        } else {
+            Err(ParamError {
+                field,
+                range: format!("{}..={} s", seconds(min), seconds(max)),
+                value: format!("{} s", seconds(value)),
+            })
+        }
+    }
+
+    /// Whether the range is a duration's, in seconds (a config file holds it in µs).
+    pub fn is_duration(&self) -> bool {
+        self.range.ends_with(" s")
+    }
+
     /// Accepts a finite `value` with `min <= value <= max`, else names `field` and the range.
     pub fn check_f64(
         field: &'static str,
@@ -62,5 +87,35 @@ impl ParamError {
                 value: value.to_string(),
             })
         }
+    }
+}
+
+/// `micros` in seconds, exactly (every duration the model holds is below 2^53 µs).
+pub fn seconds(micros: u64) -> String {
+    format!("{}", micros as f64 / 1e6)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_duration_out_of_range_is_named_in_seconds() {
+        assert_eq!(
+            ParamError::check_micros("timeout", 1_000, 1_000, 3_600_000_000),
+            Ok(())
+        );
+        let e = ParamError::check_micros("recover_at", 1_000_000, 3_000_001, 3_600_000_000)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "recover_at: 1 s is out of range (allowed: 3.000001..=3600 s)"
+        );
+        assert!(e.is_duration());
+        let e = ParamError::check_micros("sidecar_base", 0, 1, 60_000_000).unwrap_err();
+        assert_eq!(e.range, "0.000001..=60 s");
+        assert!(!ParamError::check_u64("threads", 0, 1, 1000, "")
+            .unwrap_err()
+            .is_duration());
     }
 }

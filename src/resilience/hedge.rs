@@ -57,7 +57,7 @@ impl HedgePolicy {
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
         match self.delay {
-            HedgeDelay::Fixed(d) => ParamError::check_u64("delay", d, 1, 60 * SECOND, "µs")?,
+            HedgeDelay::Fixed(d) => ParamError::check_micros("delay", d, 1, 60 * SECOND)?,
             HedgeDelay::Percentile {
                 percentile,
                 min_samples,

@@ -25,7 +25,7 @@ impl IdempotencyConfig {
 
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_u64("ttl", self.ttl, SECOND, 30 * 24 * 3_600 * SECOND, "µs")
+        ParamError::check_micros("ttl", self.ttl, SECOND, 30 * 24 * 3_600 * SECOND)
     }
 }
 

@@ -67,7 +67,7 @@ impl LoadShedConfig {
         ParamError::check_u64("high", self.high.into(), 0, 1_000_000, "")?;
         ParamError::check_u64("normal", self.normal.into(), 0, self.high.into(), "")?;
         ParamError::check_u64("low", self.low.into(), 0, self.normal.into(), "")?;
-        ParamError::check_u64("retry_after", self.retry_after, 0, 3_600 * SECOND, "µs")?;
+        ParamError::check_micros("retry_after", self.retry_after, 0, 3_600 * SECOND)?;
         Ok(())
     }
 

@@ -123,8 +123,8 @@ impl RetryPolicy {
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
         ParamError::check_u64("attempts", self.attempts.into(), 1, 10, "")?;
-        ParamError::check_u64("base", self.base, 1, 60 * SECOND, "µs")?;
-        ParamError::check_u64("cap", self.cap, self.base, 600 * SECOND, "µs")?;
+        ParamError::check_micros("base", self.base, 1, 60 * SECOND)?;
+        ParamError::check_micros("cap", self.cap, self.base, 600 * SECOND)?;
         Ok(())
     }
 

@@ -50,14 +50,14 @@ impl Backoff {
     fn validate(&self) -> Result<(), ParamError> {
         match *self {
             Backoff::Exponential { base, cap } => {
-                ParamError::check_u64("base", base, 1, 60 * SECOND, "µs")?;
-                ParamError::check_u64("cap", cap, base, 600 * SECOND, "µs")
+                ParamError::check_micros("base", base, 1, 60 * SECOND)?;
+                ParamError::check_micros("cap", cap, base, 600 * SECOND)
             }
             Backoff::Multiplier {
                 initial,
                 multiplier,
             } => {
-                ParamError::check_u64("initial", initial, 1, 60 * SECOND, "µs")?;
+                ParamError::check_micros("initial", initial, 1, 60 * SECOND)?;
                 ParamError::check_f64("multiplier", multiplier, 1.0, 10.0, "")
             }
         }
@@ -107,17 +107,16 @@ impl WorstCaseInput {
 
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_u64(
+        ParamError::check_micros(
             "per_attempt_timeout",
             self.per_attempt_timeout,
             1,
             600 * SECOND,
-            "µs",
         )?;
         ParamError::check_u64("attempts", self.attempts.into(), 1, 10, "")?;
         self.backoff.validate()?;
         if let Some(b) = self.budget {
-            ParamError::check_u64("budget", b, 1, 3_600 * SECOND, "µs")?;
+            ParamError::check_micros("budget", b, 1, 3_600 * SECOND)?;
         }
         Ok(())
     }
@@ -230,13 +229,7 @@ impl LayerStorm {
             1_000_000.0,
             "/s",
         )?;
-        ParamError::check_u64(
-            "per_call_timeout",
-            self.per_call_timeout,
-            1,
-            600 * SECOND,
-            "µs",
-        )?;
+        ParamError::check_micros("per_call_timeout", self.per_call_timeout, 1, 600 * SECOND)?;
         Ok(())
     }
 

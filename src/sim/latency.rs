@@ -31,11 +31,11 @@ impl LatencyModel {
     pub fn validate(&self) -> Result<(), ParamError> {
         match *self {
             LatencyModel::Fixed { micros } => {
-                ParamError::check_u64("latency", micros, 0, MAX_LATENCY, "µs")
+                ParamError::check_micros("latency", micros, 0, MAX_LATENCY)
             }
             LatencyModel::LogNormal { p50, p99 } => {
-                ParamError::check_u64("latency_p50", p50, 1, MAX_LATENCY, "µs")?;
-                ParamError::check_u64("latency_p99", p99, p50, MAX_LATENCY, "µs")
+                ParamError::check_micros("latency_p50", p50, 1, MAX_LATENCY)?;
+                ParamError::check_micros("latency_p99", p99, p50, MAX_LATENCY)
             }
         }
     }

@@ -126,7 +126,7 @@ impl ContentionConfig {
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
         ParamError::check_u64("clients", self.clients.into(), 1, MAX_CLIENTS.into(), "")?;
-        ParamError::check_u64("base", self.base, 100, SECOND, "µs")?;
+        ParamError::check_micros("base", self.base, 100, SECOND)?;
         ParamError::check_u64(
             "cap",
             self.cap,
@@ -134,8 +134,8 @@ impl ContentionConfig {
             60 * SECOND,
             "µs (at least base)",
         )?;
-        ParamError::check_u64("delay_mean", self.delay_mean, 0, SECOND, "µs")?;
-        ParamError::check_u64("delay_sd", self.delay_sd, 0, self.delay_mean, "µs")?;
+        ParamError::check_micros("delay_mean", self.delay_mean, 0, SECOND)?;
+        ParamError::check_micros("delay_sd", self.delay_sd, 0, self.delay_mean)?;
         Ok(())
     }
 

@@ -73,7 +73,7 @@ impl Grid {
                 value: self.rate_max.to_string(),
             });
         }
-        ParamError::check_u64("trigger_max", self.trigger_max, 1_000, 600 * SECOND, "µs")?;
+        ParamError::check_micros("trigger_max", self.trigger_max, 1_000, 600 * SECOND)?;
         for (rate, trigger) in [
             (self.rate(1), self.trigger(1)),
             (self.rate_max, self.trigger_max),

@@ -96,7 +96,7 @@ impl GatewayConfig {
         ];
         for (field, t) in timeouts {
             if let Some(t) = t {
-                ParamError::check_u64(field, t, 1_000, HOUR, "µs")?;
+                ParamError::check_micros(field, t, 1_000, HOUR)?;
             }
         }
         ParamError::check_u64("gateway_retries", self.retries.into(), 0, 10, "")?;
@@ -340,18 +340,12 @@ impl Traffic {
     /// Checks every field against its range.
     pub fn validate(&self) -> Result<(), ParamError> {
         ParamError::check_f64("rate", self.rate, 0.1, 10_000.0, "requests/s")?;
-        ParamError::check_u64("duration", self.duration, 1_000, 600 * SECOND, "µs")?;
+        ParamError::check_micros("duration", self.duration, 1_000, 600 * SECOND)?;
         if let Some(g) = self.client_give_up {
-            ParamError::check_u64("client_give_up", g, 1_000, HOUR, "µs")?;
+            ParamError::check_micros("client_give_up", g, 1_000, HOUR)?;
         }
         ParamError::check_u64("frontend_retries", self.frontend_retries.into(), 0, 5, "")?;
-        ParamError::check_u64(
-            "frontend_backoff",
-            self.frontend_backoff,
-            0,
-            600 * SECOND,
-            "µs",
-        )?;
+        ParamError::check_micros("frontend_backoff", self.frontend_backoff, 0, 600 * SECOND)?;
         check_share("priority_high", self.priority_mix.high)?;
         check_share("priority_low", self.priority_mix.low)?;
         ParamError::check_f64(
@@ -365,7 +359,11 @@ impl Traffic {
             return Err(ParamError {
                 field: "rate",
                 range: format!("rate × duration <= {MAX_REQUESTS} requests"),
-                value: format!("{} requests/s for {} µs", self.rate, self.duration),
+                value: format!(
+                    "{} requests/s for {} s",
+                    self.rate,
+                    crate::resilience::error::seconds(self.duration)
+                ),
             });
         }
         Ok(())
@@ -396,7 +394,7 @@ impl ServiceConfig {
     pub fn validate(&self) -> Result<(), ParamError> {
         ParamError::check_u64("threads", self.threads.into(), 1, 10_000, "")?;
         if let Some(b) = self.request_budget {
-            ParamError::check_u64("request_budget", b, 1_000, HOUR, "µs")?;
+            ParamError::check_micros("request_budget", b, 1_000, HOUR)?;
         }
         if let Some(l) = &self.load_shed {
             let renames = [
@@ -410,7 +408,7 @@ impl ServiceConfig {
             ParamError::check_u64("queue_limit", q, 1, 10_000_000, "")?;
         }
         if let Some(i) = &self.idempotency {
-            ParamError::check_u64("idempotency_ttl", i.store.ttl, SECOND, 30 * 24 * HOUR, "µs")?;
+            ParamError::check_micros("idempotency_ttl", i.store.ttl, SECOND, 30 * 24 * HOUR)?;
         }
         Ok(())
     }
@@ -428,8 +426,8 @@ impl RoutesConfig {
             1.0 - self.catalog_share,
             "(catalog_share + history_share <= 1)",
         )?;
-        ParamError::check_u64("catalog_latency", self.catalog_latency, 0, HOUR, "µs")?;
-        ParamError::check_u64("history_latency", self.history_latency, 0, HOUR, "µs")?;
+        ParamError::check_micros("catalog_latency", self.catalog_latency, 0, HOUR)?;
+        ParamError::check_micros("history_latency", self.history_latency, 0, HOUR)?;
         if let HistoryBulkhead::Own(b) = &self.history_bulkhead {
             b.validate()?;
         }

@@ -286,10 +286,10 @@ impl SidecarConfig {
     pub fn validate(&self) -> Result<(), ParamError> {
         ParamError::check_u64("sidecar_retries", self.retries.into(), 0, 5, "")?;
         if let Some(t) = self.per_try_timeout {
-            ParamError::check_u64("per_try_timeout", t, 1_000, HOUR, "µs")?;
+            ParamError::check_micros("per_try_timeout", t, 1_000, HOUR)?;
         }
-        ParamError::check_u64("sidecar_base", self.base, 1, 60 * SECOND, "µs")?;
-        ParamError::check_u64("sidecar_cap", self.cap, self.base, 600 * SECOND, "µs")?;
+        ParamError::check_micros("sidecar_base", self.base, 1, 60 * SECOND)?;
+        ParamError::check_micros("sidecar_cap", self.cap, self.base, 600 * SECOND)?;
         Ok(())
     }
 }
@@ -367,20 +367,20 @@ impl FaultSchedule {
 
     /// Checks every field against its range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_u64("fast", self.fast, 0, HOUR, "µs")?;
-        ParamError::check_u64("slow", self.slow, 0, HOUR, "µs")?;
+        ParamError::check_micros("fast", self.fast, 0, HOUR)?;
+        ParamError::check_micros("slow", self.slow, 0, HOUR)?;
         if let Some(d) = self.degrade_at {
-            ParamError::check_u64("degrade_at", d, 0, HOUR, "µs")?;
+            ParamError::check_micros("degrade_at", d, 0, HOUR)?;
         }
         if let Some(p) = self.fast_p99 {
-            ParamError::check_u64("fast_p99", p, self.fast.max(1), HOUR, "µs")?;
+            ParamError::check_micros("fast_p99", p, self.fast.max(1), HOUR)?;
         }
         if let Some(p) = self.slow_p99 {
-            ParamError::check_u64("slow_p99", p, self.slow.max(1), HOUR, "µs")?;
+            ParamError::check_micros("slow_p99", p, self.slow.max(1), HOUR)?;
         }
         if let Some(r) = self.recover_at {
             let from = self.degrade_at.unwrap_or(0);
-            ParamError::check_u64("recover_at", r, from, HOUR, "µs")?;
+            ParamError::check_micros("recover_at", r, from, HOUR)?;
         }
         super::config::check_share("error_rate", self.error_rate)?;
         super::config::check_share("business_error_rate", self.business_error_rate)?;
@@ -410,7 +410,7 @@ impl StackConfig {
             });
         }
         if let Some(t) = self.timeout {
-            ParamError::check_u64("timeout", t, 1_000, HOUR, "µs")?;
+            ParamError::check_micros("timeout", t, 1_000, HOUR)?;
         }
         if let Some(b) = &self.breaker {
             b.validate()

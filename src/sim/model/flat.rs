@@ -492,6 +492,18 @@ impl ConfigFile {
         }
     }
 
+    /// Checks every field against its range. A duration's range is given in seconds, as
+    /// everywhere else; the message adds that the file holds it in µs.
+    pub fn validate(&self) -> Result<(), String> {
+        self.clone().into_sim().validate().map_err(|e| {
+            if e.is_duration() {
+                format!("{e} (a config file gives durations in µs)")
+            } else {
+                e.to_string()
+            }
+        })
+    }
+
     /// The config grouped, as the model runs it.
     pub fn into_sim(self) -> SimConfig {
         match self {
@@ -504,7 +516,7 @@ impl ConfigFile {
 /// Reads and checks a config's JSON, flat or grouped: the grouped config it describes, or an
 /// error naming the field.
 pub fn load_config_json(text: &str) -> Result<SimConfig, String> {
-    let config = ConfigFile::parse(text)?.into_sim();
-    config.validate().map_err(|e| e.to_string())?;
-    Ok(config)
+    let config = ConfigFile::parse(text)?;
+    config.validate()?;
+    Ok(config.into_sim())
 }
