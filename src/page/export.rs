@@ -34,6 +34,10 @@ pub const LOAD_COLUMNS: [&str; 4] = [
     "inventory_queue",
 ];
 
+/// The column after [`LOAD_COLUMNS`] when inventory's items can conflict (hot items): the
+/// writes in the slice that lost to another on the same item, work done for nothing.
+pub const CONFLICTS_COLUMN: &str = "inventory_conflicts";
+
 /// Every column of the CSV of a run without a capacity, in order.
 pub fn csv_columns() -> Vec<&'static str> {
     let mut columns = vec!["time_s", "arrivals"];
@@ -42,11 +46,15 @@ pub fn csv_columns() -> Vec<&'static str> {
     columns
 }
 
-/// Every column of `trace`'s CSV: [`LOAD_COLUMNS`] too when inventory has a capacity.
+/// Every column of `trace`'s CSV: [`LOAD_COLUMNS`] too when inventory has a capacity, and
+/// [`CONFLICTS_COLUMN`] when its items can conflict.
 pub fn csv_columns_of(trace: &Trace) -> Vec<&'static str> {
     let mut columns = csv_columns();
-    if inventory_load(trace).is_some() {
+    if let Some(load) = inventory_load(trace) {
         columns.extend(LOAD_COLUMNS);
+        if load.conflicts.is_some() {
+            columns.push(CONFLICTS_COLUMN);
+        }
     }
     columns
 }
@@ -101,6 +109,9 @@ pub fn series_csv(page: &Page) -> Option<String> {
                 l.busy_per_bucket.get(i).copied().unwrap_or(0).to_string(),
                 at(&l.queue_per_bucket),
             ]);
+            if l.conflicts.is_some() {
+                row.push(at(&l.conflicts_per_bucket));
+            }
         }
         out.push_str(&row.join(","));
         out.push('\n');
@@ -227,6 +238,32 @@ mod tests {
         assert_eq!(v["series_columns"].as_array().unwrap().len(), columns.len());
         let plain = run_json(&Page::default()).unwrap();
         assert!(!plain.contains("\"recovery\""));
+    }
+
+    #[test]
+    fn a_run_with_hot_items_counts_its_conflicts_in_the_csv() {
+        use crate::sim::scenario::Preset;
+        let page = Page::default().apply(Action::PickPreset(Preset::RetryHerdContention));
+        let run = page.run.as_ref().unwrap();
+        let conflicts = run.trace.dependencies[0].load.as_ref().unwrap().conflicts;
+        let columns = csv_columns_of(&run.trace);
+        assert_eq!(columns.last(), Some(&CONFLICTS_COLUMN));
+        let csv = series_csv(&page).unwrap();
+        let rows: Vec<Vec<&str>> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').collect())
+            .collect();
+        assert!(rows.iter().all(|r| r.len() == columns.len()));
+        let total: u64 = rows
+            .iter()
+            .map(|r| r[columns.len() - 1].parse::<u64>().unwrap())
+            .sum();
+        assert!(total > 0);
+        assert_eq!(Some(total), conflicts);
+        let retry_storm = Page::default().apply(Action::PickPreset(Preset::RetryStorm));
+        let storm = &retry_storm.run.as_ref().unwrap().trace;
+        assert!(!csv_columns_of(storm).contains(&CONFLICTS_COLUMN));
     }
 
     #[test]
