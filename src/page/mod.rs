@@ -1,6 +1,7 @@
 //! The playground page without the browser: its state, the knobs it offers, and how it reads a
 //! trace at the playhead. Pure and tested on the host; `ui/` only draws it.
 
+pub mod axis;
 pub mod breaker_labels;
 pub mod compare;
 pub mod exercise_charts;

@@ -10,6 +10,7 @@ use super::canvas::{chart_legend, min_text_css, run_line, use_canvas, ChartScale
 use super::compare::ab_legend;
 use super::ids::use_ids;
 use super::palette::{chart_theme, outcome_colour};
+use crate::page::axis::tick_label;
 use crate::page::latency::{LatencyKind, OutcomeHistogram};
 use crate::sim::histogram::{HIGHEST_MS, LOWEST_MS};
 use crate::sim::trace::Outcome;
@@ -179,6 +180,7 @@ fn draw(
         .bold_line_style(ink.mix(0.2))
         .axis_style(ink)
         .x_desc("latency (ms, log scale)")
+        .x_label_formatter(&|v| tick_label(*v))
         .y_desc("requests")
         .label_style(text.clone())
         .axis_desc_style(text.clone())

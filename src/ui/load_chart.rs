@@ -13,6 +13,7 @@ use super::canvas::{
 use super::compare::ab_legend;
 use super::ids::use_ids;
 use super::palette::{chart_theme, outcome_colour};
+use crate::page::axis::{tick_label, ticks_that_fit, widest_tick};
 use crate::page::state::{Run, Shared};
 use crate::sim::latency::Micros;
 use crate::sim::trace::{Outcome, BUCKET};
@@ -186,6 +187,36 @@ fn draw(
             })
         })
         .fold(1.0, f64::max);
+    let height = runs
+        .iter()
+        .map(|run| {
+            let queue_peak = run
+                .trace
+                .series
+                .iter()
+                .map(|b| b.queue_len)
+                .max()
+                .unwrap_or(0);
+            let pool = run.config.gateway.as_ref().map_or(0, |g| g.pool);
+            f64::from(run.config.threads)
+                .max(queue_peak as f64)
+                .max(f64::from(pool))
+        })
+        .fold(1.0, f64::max);
+    // Both panels' label areas fit the widest tick of either (their time axes line up), and
+    // the rotated "per second" beside it.
+    let widest = widest_tick((peak * 1.1).max(height * 1.1)) as f64;
+    let y_labels = y_labels.max((text_px * (0.62 * widest + 2.0)) as u32);
+    // As many value ticks as each panel's plot is tall enough for (a phone's lower panel
+    // takes three), each panel less its margins and, below, the time axis' labels.
+    let plot_height =
+        |panel_px: u32, below: u32| f64::from(panel_px.saturating_sub(below + 2 * scale.px(10.0)));
+    let top_ticks = ticks_that_fit(plot_height(upper.dim_in_pixel().1, x_labels), text_px, 6);
+    let bottom_ticks = ticks_that_fit(
+        plot_height(lower.dim_in_pixel().1, x_labels + scale.px(4.0)),
+        text_px,
+        6,
+    );
     let mut top = ChartBuilder::on(&upper)
         .margin(scale.px(10.0))
         .margin_right(scale.px(24.0))
@@ -198,10 +229,12 @@ fn draw(
         .light_line_style(ink.mix(0.08))
         .max_light_lines(1)
         .x_labels(7)
-        .y_labels(6)
+        .y_labels(top_ticks)
         .bold_line_style(ink.mix(0.2))
         .axis_style(ink)
         .y_desc("per second")
+        .x_label_formatter(&|v| tick_label(*v))
+        .y_label_formatter(&|v| tick_label(*v))
         .label_style(text.clone())
         .axis_desc_style(text.clone())
         .draw()
@@ -294,22 +327,6 @@ fn draw(
         }
     }
 
-    let height = runs
-        .iter()
-        .map(|run| {
-            let queue_peak = run
-                .trace
-                .series
-                .iter()
-                .map(|b| b.queue_len)
-                .max()
-                .unwrap_or(0);
-            let pool = run.config.gateway.as_ref().map_or(0, |g| g.pool);
-            f64::from(run.config.threads)
-                .max(queue_peak as f64)
-                .max(f64::from(pool))
-        })
-        .fold(1.0, f64::max);
     let mut bottom = ChartBuilder::on(&lower)
         .margin(scale.px(10.0))
         .margin_right(scale.px(24.0))
@@ -323,10 +340,12 @@ fn draw(
         .light_line_style(ink.mix(0.08))
         .max_light_lines(1)
         .x_labels(7)
-        .y_labels(6)
+        .y_labels(bottom_ticks)
         .bold_line_style(ink.mix(0.2))
         .axis_style(ink)
         .x_desc("simulated time (s)")
+        .x_label_formatter(&|v| tick_label(*v))
+        .y_label_formatter(&|v| tick_label(*v))
         .label_style(text.clone())
         .axis_desc_style(text.clone())
         .draw()
