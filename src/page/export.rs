@@ -170,6 +170,14 @@ mod tests {
     use super::*;
     use crate::page::state::Action;
 
+    /// The CSV's rows after its header, split into cells.
+    fn rows_of(csv: &str) -> Vec<Vec<&str>> {
+        csv.lines()
+            .skip(1)
+            .map(|l| l.split(',').collect())
+            .collect()
+    }
+
     #[test]
     fn the_csv_has_one_row_per_slice_and_its_columns_sum_to_the_counts() {
         let page = Page::default().apply(Action::SetKnob("permits", 4.0));
@@ -210,11 +218,7 @@ mod tests {
         let csv = series_csv(&page).unwrap();
         let columns = csv_columns_of(&run.trace);
         assert_eq!(columns.len(), csv_columns().len() + LOAD_COLUMNS.len());
-        let rows: Vec<Vec<&str>> = csv
-            .lines()
-            .skip(1)
-            .map(|l| l.split(',').collect())
-            .collect();
+        let rows = rows_of(&csv);
         assert!(rows.iter().all(|r| r.len() == columns.len()));
         let col = |name: &str| columns.iter().position(|c| *c == name).unwrap();
         let sum = |name: &str| -> u64 {
@@ -249,11 +253,7 @@ mod tests {
         let columns = csv_columns_of(&run.trace);
         assert_eq!(columns.last(), Some(&CONFLICTS_COLUMN));
         let csv = series_csv(&page).unwrap();
-        let rows: Vec<Vec<&str>> = csv
-            .lines()
-            .skip(1)
-            .map(|l| l.split(',').collect())
-            .collect();
+        let rows = rows_of(&csv);
         assert!(rows.iter().all(|r| r.len() == columns.len()));
         let total: u64 = rows
             .iter()

@@ -54,15 +54,11 @@ impl ParamError {
         min: u64,
         max: u64,
     ) -> Result<(), ParamError> {
-        if (min..=max).contains(&value) {
-            Ok(())
-        } else {
-            Err(ParamError {
-                field,
-                range: format!("{}..={} s", seconds(min), seconds(max)),
-                value: format!("{} s", seconds(value)),
-            })
-        }
+        ParamError::check_u64(field, value, min, max, "").map_err(|_| ParamError {
+            field,
+            range: format!("{}..={} s", seconds(min), seconds(max)),
+            value: format!("{} s", seconds(value)),
+        })
     }
 
     /// Whether the range is a duration's, in seconds (a config file holds it in µs).
