@@ -316,6 +316,36 @@ mod tests {
         assert!(after[0].contains("64"), "{after:?}");
     }
 
+    /// A step stops at its moment, with requests still waiting; the outcome sentence gives the
+    /// run's final counts and says so, since the counters beside it show the playhead's.
+    #[test]
+    fn the_outcome_sentence_says_it_counts_to_the_runs_end() {
+        let step = Lesson::Km0
+            .steps()
+            .iter()
+            .find(|s| s.notice.contains(&rules::Rule::Outcomes) && s.title.contains("Jitter"))
+            .expect("the jitter step counts outcomes");
+        let (page, _) = step.page();
+        let run = page.run.as_ref().unwrap();
+        assert!(
+            page.playhead < run.trace.end,
+            "the step stops before the run's end"
+        );
+        let sentence = step
+            .notices(&page)
+            .into_iter()
+            .find(|n| n.starts_with("By the run's end"))
+            .expect("an outcome sentence");
+        let timeouts = super::super::exercise_charts::thousands(run.trace.outcomes.timeout);
+        assert!(
+            sentence.starts_with(&format!(
+                "By the run's end ({}), of 1,200 requests: timeout {timeouts} ",
+                super::super::replay::clock(run.trace.end, None)
+            )),
+            "{sentence}"
+        );
+    }
+
     #[test]
     fn steps_are_read_from_the_address_with_notices_for_bad_values() {
         let (s, n) = StepRef::from_pairs(&pairs("lesson=northwind&step=2"));

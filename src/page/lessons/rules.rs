@@ -308,8 +308,16 @@ impl Reading<'_> {
                     .take(4)
                     .map(|&(o, n)| format!("{} {} ({})", o.name(), count(n), percent(n, t.sent)))
                     .collect();
-                (!parts.is_empty())
-                    .then(|| format!("Of {} requests: {}.", count(t.sent), parts.join(", ")))
+                // The counters show the playhead's moment; these are the run's final counts,
+                // which may come later (requests still waiting when the step stops).
+                (!parts.is_empty()).then(|| {
+                    format!(
+                        "By the run's end ({}), of {} requests: {}.",
+                        self.at(t.end),
+                        count(t.sent),
+                        parts.join(", ")
+                    )
+                })
             }
             Rule::InventoryLoad => {
                 let (mean, peak, at) = self.inventory_load()?;
