@@ -151,6 +151,9 @@ pub fn playground(props: &PlaygroundProps) -> Html {
     } else {
         classes!("playground", "rp", page.dark.then_some("theme-dark"))
     };
+    // Without a breaker the stage gives the diagram's place to the load chart (projector).
+    let no_breaker = page.run.as_ref().is_ok_and(|r| r.config.breaker.is_none());
+    let layout = classes!("layout", no_breaker.then_some("no-breaker"));
     // Spoken once the run pauses, not at every tick of the counters.
     let summary = match (&page.run, page.playing) {
         (Ok(run), false) => spoken_summary(
@@ -164,7 +167,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
         <div {class} tabindex={(!standalone).then_some("0")} {onkeydown}>
             <p class="visually-hidden" role="status" id={ids.id("run-summary")}>{ summary }</p>
             { toolbar }
-            <div class="layout">{ body }</div>
+            <div class={layout}>{ body }</div>
         </div>
     }
 }
