@@ -208,7 +208,7 @@ fn draw(
     let widest = widest_tick((peak * 1.1).max(height * 1.1)) as f64;
     let y_labels = y_labels.max((text_px * (0.62 * widest + 2.0)) as u32);
     // As many value ticks as each panel's plot is tall enough for (a phone's lower panel
-    // takes three), each panel less its margins and, below, the time axis' labels.
+    // has room for two), each panel less its margins and, below, the time axis' labels.
     let plot_height =
         |panel_px: u32, below: u32| f64::from(panel_px.saturating_sub(below + 2 * scale.px(10.0)));
     let top_ticks = ticks_that_fit(plot_height(upper.dim_in_pixel().1, x_labels), text_px, 6);
