@@ -225,7 +225,7 @@ async fn the_timeline_marks_each_event_at_its_time() {
     browser::run("lesson-markers", |page| async move {
         let step = StepRef {
             lesson: Lesson::Km0,
-            index: 7,
+            index: 8,
         };
         page.open(
             &format!("lesson.html?{}", step.query()),
@@ -355,7 +355,7 @@ async fn screenshots_of_steps() {
 #[ignore]
 async fn measure_step_slider() {
     browser::run("lesson-measure", |page| async move {
-        page.open("lesson.html?lesson=km0&step=8", "#cooldown").await;
+        page.open("lesson.html?lesson=km0&step=9", "#cooldown").await;
         let moves = page
             .eval(&browser::slider_moves("cooldown", 30))
             .await;

@@ -134,6 +134,25 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::Retries, Rule::InventoryLoad, Rule::Outcomes],
     },
     Step {
+        title: "Without jitter, a herd comes back in waves",
+        text: &[
+            "Jitter matters most where callers collide. At a sale, 200 orders a second each \
+             reserve one of 20 hot items, and inventory checks every write against the item's \
+             version: of two calls on the same item, the first to commit wins and the other \
+             is refused, its work wasted, and retried.",
+            "Inventory hangs from 3 s and restarts at 5 s, failing the 400 or so calls it \
+             held. Every client waits the same 500 ms, 1 s, then 2 s before trying again, so \
+             they come back at the same instant, collide on the 20 items, and come back \
+             together once more: a wave at each back-off. Set jitter to full and the same \
+             herd spreads out and gets through.",
+        ],
+        settings: &[("preset", "retry-herd-contention")],
+        play_to: 18.0,
+        knob: Some("jitter"),
+        views: &[View::Load, View::Topology],
+        notice: &[Rule::Conflicts, Rule::Outcomes],
+    },
+    Step {
         title: "The circuit breaker stops calling",
         text: &[
             "A breaker counts the recent results of the call. When too many fail, it opens: \

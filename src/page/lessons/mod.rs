@@ -346,6 +346,34 @@ mod tests {
         );
     }
 
+    /// The herd step's "Try it": full jitter spreads the herd, and its sentence counts fewer
+    /// conflicts and a lower peak than the step as it opens (2,633 and 419, as
+    /// docs/overload.md measures the preset).
+    #[test]
+    fn full_jitter_on_the_herd_step_counts_fewer_conflicts() {
+        let step = Lesson::Km0
+            .steps()
+            .iter()
+            .find(|s| s.notice.contains(&rules::Rule::Conflicts))
+            .expect("a step counts conflicts");
+        assert_eq!(step.knob, Some("jitter"));
+        let (page, _) = step.page();
+        let figures = |page: &Page| -> (u64, u64) {
+            let sentence = step.notices(page).remove(0);
+            let numbers: Vec<u64> = sentence
+                .split(|c: char| !c.is_ascii_digit() && c != ',')
+                .filter_map(|w| w.replace(',', "").parse().ok())
+                .collect();
+            // conflicts, served, share, from (two numbers: 5.5 s), busiest, quiet
+            (numbers[0], numbers[numbers.len() - 2])
+        };
+        assert_eq!(figures(&page), (2_633, 419));
+        let spread = page.apply(crate::page::state::Action::SetKnob("jitter", 1.0));
+        let (conflicts, busiest) = figures(&spread);
+        assert!(conflicts * 3 < 2_633, "{conflicts}");
+        assert!(busiest * 2 < 419, "{busiest}");
+    }
+
     #[test]
     fn steps_are_read_from_the_address_with_notices_for_bad_values() {
         let (s, n) = StepRef::from_pairs(&pairs("lesson=northwind&step=2"));

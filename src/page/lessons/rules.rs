@@ -65,6 +65,9 @@ pub enum Rule {
     StaleWork,
     /// Orders accepted provisionally, waiting to be reconciled.
     Fallback,
+    /// Hot items: the served calls whose write lost to another call's commit, and the busiest
+    /// 100 ms of calls against the steady load.
+    Conflicts,
 }
 
 /// One run, read for the rules.
@@ -583,6 +586,30 @@ impl Reading<'_> {
                 count(t.frontend_retries),
                 count(t.stale_work)
             )),
+            Rule::Conflicts => {
+                let load = t.dependencies.first()?.load.as_ref()?;
+                let conflicts = load.conflicts?;
+                let (busiest, at) = t
+                    .series
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| (b.inventory_calls, i))
+                    .max_by_key(|&(n, i)| (n, std::cmp::Reverse(i)))?;
+                let before = self.slices(0, self.sick_from()?);
+                let steady = before.iter().map(|b| b.inventory_calls).sum::<u64>()
+                    / (before.len() as u64).max(1);
+                Some(format!(
+                    "{} of the {} calls inventory served ({}) lost their item to another \
+                     call's commit: work done for nothing, then retried. The busiest 100 ms, \
+                     from {}, brought {} calls to inventory, against about {} in a quiet one.",
+                    count(conflicts),
+                    count(load.served),
+                    percent(conflicts, load.served),
+                    self.at(at as Micros * BUCKET),
+                    count(busiest),
+                    count(steady)
+                ))
+            }
             Rule::Fallback => {
                 cfg.fallback.as_ref()?;
                 let n = t.outcomes.fallback;
