@@ -495,7 +495,11 @@ impl ConfigFile {
     /// Checks every field against its range. A duration's range is given in seconds, as
     /// everywhere else; the message adds that the file holds it in µs.
     pub fn validate(&self) -> Result<(), String> {
-        self.clone().into_sim().validate().map_err(|e| {
+        let checked = match self {
+            ConfigFile::Flat(flat) => flat.to_sim().validate(),
+            ConfigFile::Grouped(grouped) => grouped.validate(),
+        };
+        checked.map_err(|e| {
             if e.is_duration() {
                 format!("{e} (a config file gives durations in µs)")
             } else {
