@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::key::Key;
 use fantoccini::Locator;
-use resilience_playground::page::lessons::{Lesson, StepRef};
+use resilience_playground::page::lessons::{rules, Lesson, StepRef};
 use resilience_playground::page::replay::clock;
 
 /// The step shown, as `[lesson, step number]` from the root element's data attributes.
@@ -63,11 +63,31 @@ async fn search(page: &browser::Page) -> String {
         .to_string()
 }
 
-/// What the host computes for a step: its title and its notices.
+/// The step's what-to-notice sentences as the page shows them (a term's tooltip left out).
+const NOTICES: &str = "return [...document.querySelectorAll('#lesson-notices li')].map(li => {
+       const copy = li.cloneNode(true);
+       copy.querySelectorAll('.term-tip').forEach(t => t.remove());
+       return copy.textContent;
+     });";
+
+/// What the host computes for a step: its title and its notices at its moment.
 fn host_step(lesson: Lesson, index: usize) -> (String, Vec<String>) {
     let step = StepRef { lesson, index }.step();
-    let (page, _) = step.page();
+    let (page, _) = step.page_at_moment();
     (step.title.to_string(), step.notices(&page))
+}
+
+/// Moves the lesson's playhead to `at` by its scrub bar, as a teacher dragging it would.
+async fn seek(page: &browser::Page, at: u64) {
+    page.eval(&browser::set_value("scrub", &(at / 100_000).to_string()))
+        .await;
+    let want = clock(at, None);
+    let start = Instant::now();
+    while page.text("#clock strong").await != want {
+        assert!(start.elapsed() < Duration::from_secs(10), "never at {want}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
 }
 
 #[tokio::test]
@@ -114,7 +134,16 @@ async fn steps_move_by_button_and_by_key() {
         press(&page, Key::Right).await;
         tokio::time::sleep(Duration::from_millis(300)).await;
         wait_for_step(&page, "km0", 2).await;
-        // The last step has no Next.
+        // A clicker's PageDown steps even from the slider.
+        press(&page, Key::PageDown).await;
+        wait_for_step(&page, "km0", 3).await;
+        // The new step starts at the top, its heading with the focus.
+        assert_eq!(
+            page.eval("return [window.scrollY, document.activeElement.id]")
+                .await,
+            serde_json::json!([0, "lesson-step-title"])
+        );
+        // The last step's Next opens the recap, which has no Next.
         let last = Lesson::Km0.steps().len();
         page.open(
             &format!("lesson.html?lesson=km0&step={last}"),
@@ -122,13 +151,27 @@ async fn steps_move_by_button_and_by_key() {
         )
         .await;
         wait_for_step(&page, "km0", last).await;
+        press(&page, Key::PageDown).await;
+        let start = Instant::now();
+        while page.eval(SHOWN).await != serde_json::json!(["km0", "end"]) {
+            assert!(start.elapsed() < Duration::from_secs(20), "no recap");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         assert_eq!(
             page.eval("return document.getElementById('lesson-next').disabled")
                 .await,
             true
         );
-        press(&page, Key::PageDown).await;
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        let recap = page
+            .eval("return [...document.querySelectorAll('#lesson-recap li')].length")
+            .await;
+        assert_eq!(recap, serde_json::json!(last), "a line per step");
+        let links = page.text("#lesson-recap-next").await;
+        assert!(
+            links.contains("exercises") && links.contains("Northwind"),
+            "{links}"
+        );
+        press(&page, Key::PageUp).await;
         wait_for_step(&page, "km0", last).await;
     })
     .await;
@@ -142,20 +185,19 @@ async fn the_address_restores_a_step_with_the_run_s_own_figures() {
         wait_for_step(&page, "northwind", 3).await;
         let (title, notices) = host_step(Lesson::Northwind, 2);
         assert_eq!(page.text("[id='lesson-step-title']").await, title);
-        let shown = page
-            .eval("return [...document.querySelectorAll('#lesson-notices li')].map(li => li.textContent)")
-            .await;
-        assert_eq!(shown, serde_json::json!(notices), "the browser says the host's figures");
-        // Played to its moment, and the playground link rebuilds the same run.
+        // The step opens before its run plays, with nothing to notice yet.
+        assert_eq!(page.text("#clock strong").await, clock(0, None));
         let step = StepRef {
             lesson: Lesson::Northwind,
             index: 2,
         }
         .step();
+        seek(&page, step.moment()).await;
+        let shown = page.eval(NOTICES).await;
         assert_eq!(
-            page.text("#clock strong").await,
-            clock(step.moment(), None),
-            "the playhead at the step's moment"
+            shown,
+            serde_json::json!(notices),
+            "the browser says the host's figures"
         );
         let href = page
             .eval("return document.getElementById('lesson-open-playground').href")
@@ -210,6 +252,7 @@ fn host_marks(step: StepRef) -> (Vec<(String, String)>, u64) {
     let marks = run
         .markers
         .iter()
+        .filter(|m| m.at <= step.step().moment())
         .map(|m| {
             (
                 m.kind.key().to_string(),
@@ -232,7 +275,9 @@ async fn the_timeline_marks_each_event_at_its_time() {
             "#timeline-markers li",
         )
         .await;
+        // Marks appear as the playhead passes them.
         let (want, opened) = host_marks(step);
+        seek(&page, step.step().moment()).await;
         assert!(want.iter().any(|(k, _)| k == "breaker-open"), "{want:?}");
         assert!(want.iter().any(|(k, _)| k == "degraded"), "{want:?}");
         let shown = page
@@ -394,6 +439,101 @@ async fn the_bulkhead_step_shows_the_lookups_it_saves() {
         let lookups = page.text("#lookups").await;
         assert!(lookups.contains("0 waiting"), "{lookups}");
         page.screenshot("lesson-km0-bulkhead-lookups").await;
+    })
+    .await;
+}
+
+/// How far the page, the step's text and its views overflow their boxes (CSS px; 0 when
+/// everything is on the screen), the text's font size, and the chart numbers' smallest size.
+const FIT: &str = "
+    const over = css => { const e = document.querySelector(css); return e ? e.scrollHeight - e.clientHeight : -1; };
+    return {
+      page: document.documentElement.scrollHeight - innerHeight,
+      wide: document.documentElement.scrollWidth - innerWidth,
+      text: over('.lesson-text'),
+      views: over('.lesson-views'),
+      font: parseFloat(getComputedStyle(document.querySelector('.lesson-text > p')).fontSize),
+      bottom: Math.max(...[...document.querySelectorAll('.lesson-text > *, .lesson-views > .region')]
+        .map(e => e.getBoundingClientRect().bottom)) - innerHeight,
+      clipped: Math.max(0, ...[...document.querySelectorAll('.lesson-views > .region')]
+        .map(e => e.scrollHeight - e.clientHeight)),
+    };";
+
+/// The counters at the playhead: `[words, count]` for each outcome, and the arrivals.
+const COUNTERS: &str = "
+    const chips = [...document.querySelectorAll('.counters .chip[data-outcome]')]
+      .map(c => [c.firstChild.textContent.trim(), c.querySelector('strong').textContent]);
+    return { chips, arrived: document.getElementById('count-arrived').textContent,
+             waiting: document.getElementById('count-in-flight').textContent };";
+
+/// Every step of both lessons on the classroom's screens in projector mode: it fits without
+/// scrolling, says nothing of its outcome before its run plays, and at its moment its
+/// sentences are the host's and count what the counters beside them count.
+#[tokio::test]
+async fn every_step_fits_one_projector_screen_and_follows_its_run() {
+    browser::run("lesson-every-step", |page| async move {
+        for (width, height) in [(1920u32, 1080u32), (1280, 800)] {
+            page.devtools(
+                "Emulation.setDeviceMetricsOverride",
+                serde_json::json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
+            )
+            .await;
+            for lesson in Lesson::ALL {
+                for (index, step) in lesson.steps().iter().enumerate() {
+                    let here = StepRef { lesson, index };
+                    let name = format!("{} {} at {width}x{height}", lesson.key(), index + 1);
+                    page.open(
+                        &format!("lesson.html?{}&projector=on", here.query()),
+                        "[data-lesson-step]",
+                    )
+                    .await;
+                    wait_for_step(&page, lesson.key(), index + 1).await;
+                    // Before the run plays: no sentence, no mark, the clock at 0.
+                    assert_eq!(page.eval(NOTICES).await, serde_json::json!([]), "{name}");
+                    assert_eq!(
+                        page.eval("return document.querySelectorAll('#timeline-markers li').length")
+                            .await,
+                        serde_json::json!(0),
+                        "{name}: a mark before the run plays"
+                    );
+                    seek(&page, step.moment()).await;
+                    let fit = page.eval(FIT).await;
+                    for key in ["page", "wide", "text", "views", "bottom"] {
+                        assert!(fit[key].as_f64().unwrap() <= 1.0, "{name}: {key} overflows: {fit}");
+                    }
+                    // Not yet asserted: a view whose content its cell cuts (issue #23 open).
+                    println!("{name}: a view's content cut by {} px", fit["clipped"]);
+                    let want_font = if width == 1920 { 24.0 } else { 16.0 };
+                    assert!(fit["font"].as_f64().unwrap() >= want_font, "{name}: {fit}");
+                    if width == 1920 {
+                        page.screenshot(&format!("lesson-{}-{}-1920", lesson.key(), index + 1))
+                            .await;
+                    }
+                    // At the moment: the host's sentences, and their counts are the counters'.
+                    let (_, host) = host_step(lesson, index);
+                    let shown = page.eval(NOTICES).await;
+                    assert_eq!(shown, serde_json::json!(host), "{name}");
+                    let counters = page.eval(COUNTERS).await;
+                    if let Some(outcomes) = host.iter().find(|n| n.contains("requests arrived:")) {
+                        let arrived = counters["arrived"].as_str().unwrap().parse::<u64>().unwrap();
+                        assert!(
+                            outcomes.contains(&format!("of {} requests arrived", rules::count(arrived))),
+                            "{name}: {outcomes} / {counters}"
+                        );
+                        for chip in counters["chips"].as_array().unwrap() {
+                            let (words, n) = (chip[0].as_str().unwrap(), chip[1].as_str().unwrap());
+                            let n: u64 = n.parse().unwrap();
+                            if outcomes.contains(&format!("{words} ")) && n > 0 {
+                                assert!(
+                                    outcomes.contains(&format!("{words} {} (", rules::count(n))),
+                                    "{name}: {outcomes} / {words} {n}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
     })
     .await;
 }

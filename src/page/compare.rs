@@ -371,7 +371,7 @@ pub fn counters(
     for o in outcomes {
         rows.push(count(
             o.name(),
-            o.name(),
+            crate::page::glossary::outcome_words(o),
             fa.finished.get(o),
             fb.finished.get(o),
         ));

@@ -8,6 +8,7 @@ pub mod exercise_charts;
 pub mod exercise_setups;
 pub mod exercise_view;
 pub mod export;
+pub mod glossary;
 pub mod jitter;
 pub mod knobs;
 pub mod latency;

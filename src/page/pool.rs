@@ -21,7 +21,7 @@ pub struct PoolAt {
     pub busy_cells: u32,
     /// Requests queued for a worker.
     pub queue: u64,
-    /// The longest the queue got over the whole run (the column's full height).
+    /// The longest the queue has been so far, up to the playhead (the column's full height).
     pub queue_peak: u64,
     /// Requests refused at once (shed, bulkhead_full, circuit_open) in the last slice.
     pub refused: u64,
@@ -39,7 +39,16 @@ pub fn pool_at(trace: &Trace, threads: u32, f: &Frame) -> PoolAt {
         busy,
         busy_cells: busy.div_ceil(per_cell),
         queue: f.slice.queue_len,
-        queue_peak: trace.series.iter().map(|b| b.queue_len).max().unwrap_or(0),
+        queue_peak: {
+            let upto = usize::try_from(f.at / crate::sim::trace::BUCKET)
+                .unwrap_or(usize::MAX)
+                .min(trace.series.len());
+            trace.series[..upto]
+                .iter()
+                .map(|b| b.queue_len)
+                .max()
+                .unwrap_or(0)
+        },
         refused: c.shed + c.bulkhead_full + c.circuit_open,
     }
 }
@@ -57,7 +66,7 @@ impl PoolAt {
     /// What the view says in words, for a screen reader.
     pub fn describe(&self) -> String {
         format!(
-            "{} of {} workers busy; {} requests queued (at most {} in this run); {} refused at \
+            "{} of {} workers busy; {} requests queued (at most {} so far); {} refused at \
              once in the last 0.1 s",
             self.busy,
             self.cells * self.per_cell,

@@ -133,6 +133,12 @@ pub struct Page {
     pub table: Shared<Vec<TableRow>>,
     /// The A/B mode's run B, when it is on (see [`super::compare`]).
     pub ab: Option<Compare>,
+    /// Simulated seconds on every clock, even for a preset that tells its story at a time of
+    /// day (a lesson keeps one notation).
+    pub plain_clock: bool,
+    /// The stretch of time the timeline and the charts span, when it is not the whole run (a
+    /// lesson step's window); playing stops at its end.
+    pub window: Option<Micros>,
 }
 
 /// Every change the page can make.
@@ -176,6 +182,10 @@ pub enum Action {
     SetAb(bool),
     /// Which run the controls change while A/B is on.
     SetAbEdits(Side),
+    /// Spans the timeline and the charts over this stretch (`None`: the whole run).
+    SetWindow(Option<Micros>),
+    /// Simulated seconds on every clock (on), or the preset's time of day (off).
+    SetPlainClock(bool),
 }
 
 /// Breaker windows the lesson table's slider offers, in seconds.
@@ -209,6 +219,8 @@ impl Page {
             projector: false,
             table_window,
             ab: None,
+            plain_clock: false,
+            window: None,
         };
         page.rerun();
         page
@@ -228,12 +240,15 @@ impl Page {
     /// The wall-clock time of simulated time 0 (seconds after midnight), when the preset
     /// tells its story at a time of day; `None` for plain simulated seconds.
     pub fn clock_start(&self) -> Option<u64> {
-        self.preset.clock_start()
+        self.preset.clock_start().filter(|_| !self.plain_clock)
     }
 
     /// The timeline's length (the duration when there is no run); with A/B on, the longer
     /// of the two runs, so both are drawn on the same axis.
     pub fn span(&self) -> Micros {
+        if let Some(window) = self.window {
+            return window.max(BUCKET);
+        }
         let a = self.run.as_ref().map_or(self.full.duration, |r| r.span);
         let b = self
             .ab
@@ -363,6 +378,11 @@ impl Page {
             Action::SetProjector(on) => self.projector = on,
             Action::SetAb(on) => self.set_ab(on),
             Action::SetAbEdits(side) => self.set_ab_edits(side),
+            Action::SetWindow(window) => {
+                self.window = window;
+                self.playhead = self.playhead.min(self.span());
+            }
+            Action::SetPlainClock(on) => self.plain_clock = on,
             Action::SetTableWindow(seconds) => {
                 let (lo, hi) = TABLE_WINDOW_RANGE;
                 self.notice = None;

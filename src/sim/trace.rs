@@ -500,6 +500,25 @@ pub struct Bucket {
     /// when the config has no payments.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub payments_calls: u64,
+    /// Requests the front end sent again inside the slice (a counter; left out of the JSON
+    /// when 0, as the next ones).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub frontend_retries: u64,
+    /// Calls the library retried inside the slice.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub library_retries: u64,
+    /// Tries the sidecar retried inside the slice.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sidecar_retries: u64,
+    /// Hedges sent inside the slice.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hedges_sent: u64,
+    /// Hedged tries answered first by their hedge inside the slice.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hedges_won: u64,
+    /// Requests a worker finished inside the slice for a client who already had an answer.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stale_work: u64,
 }
 
 /// What happened at one dependency behind `orders` (the request's outcome says how it ended,

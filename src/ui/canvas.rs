@@ -31,10 +31,11 @@ impl ChartScale {
     }
 }
 
-/// The smallest chart text, in CSS pixels: 18 in projector mode, 12 otherwise.
+/// The smallest chart text, in CSS pixels: 20 in projector mode (a number read from the back
+/// of a classroom), 12 otherwise.
 pub fn min_text_css(projector: bool) -> f64 {
     if projector {
-        18.0
+        20.0
     } else {
         12.0
     }

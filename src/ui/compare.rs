@@ -68,7 +68,7 @@ pub fn ab_counters(props: &AbCountersProps) -> Html {
                     <tbody>
                         { for props.rows.iter().map(|r| html! {
                             <tr key={r.key.clone()} data-row={r.key.clone()}>
-                                <th scope="row">{ &r.label }</th>
+                                <th scope="row" title={(r.label != r.key).then(|| format!("{} in the JSON and the CSV", r.key))}>{ &r.label }</th>
                                 <td id={ids.id(&format!("ab-a-{}", r.key))}>{ &r.a }</td>
                                 <td id={ids.id(&format!("ab-b-{}", r.key))}>{ &r.b }</td>
                                 <td id={ids.id(&format!("ab-diff-{}", r.key))}>{ &r.diff }</td>

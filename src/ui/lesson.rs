@@ -14,8 +14,9 @@ use super::knob_panel::slider;
 use super::playback::is_shortcut;
 use super::regions;
 use super::state::prefers_dark;
+use crate::page::glossary::{mark_terms, Piece};
 use crate::page::knobs::knob;
-use crate::page::lessons::{playground_query, StepRef, View};
+use crate::page::lessons::{playground_query, recap, StepRef, View};
 use crate::page::permalink::parse_query;
 use crate::page::replay::clock;
 use crate::page::state::{Action, Shared};
@@ -31,25 +32,68 @@ enum LessonKey {
     TogglePlay,
 }
 
-/// Arrows and PageUp / PageDown move between steps (also from a focused button, where a
-/// clicker leaves the focus); space plays or pauses. Keys typed into a field or a slider
-/// stay theirs.
+/// PageUp / PageDown (what a presenter's clicker sends) always move between steps, wherever
+/// the focus is; the arrows too, except in a slider, a list or a text field, where they stay
+/// the control's. Space plays or pauses.
 fn lesson_key(e: &KeyboardEvent) -> Option<LessonKey> {
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return None;
     }
-    let in_field = e
+    let in_control = e
         .target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
         .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-    if in_field {
-        return None;
-    }
     match e.key().as_str() {
-        "ArrowRight" | "PageDown" => Some(LessonKey::Next),
-        "ArrowLeft" | "PageUp" => Some(LessonKey::Back),
-        " " if is_shortcut(e) => Some(LessonKey::TogglePlay),
+        "PageDown" => Some(LessonKey::Next),
+        "PageUp" => Some(LessonKey::Back),
+        "ArrowRight" if !in_control => Some(LessonKey::Next),
+        "ArrowLeft" if !in_control => Some(LessonKey::Back),
+        " " if !in_control && is_shortcut(e) => Some(LessonKey::TogglePlay),
         _ => None,
+    }
+}
+
+/// On the lesson page, the document's keys go to `keys` (a widget keeps its keys to itself).
+#[hook]
+fn use_document_keys(standalone: bool, keys: Callback<KeyboardEvent>) {
+    use_effect_with(standalone, move |&standalone| {
+        let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+            keys.emit(e);
+        });
+        let document = web_sys::window()
+            .and_then(|w| w.document())
+            .filter(|_| standalone);
+        if let Some(d) = &document {
+            let _ =
+                d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(d) = &document {
+                let _ = d.remove_event_listener_with_callback(
+                    "keydown",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+        }
+    });
+}
+
+/// `text` with each glossary term not yet in `seen` defined where it first appears: the
+/// term takes the focus, and its meaning shows on hover and focus.
+fn with_terms(ids: &super::ids::IdScope, text: &str, seen: &mut Vec<&'static str>) -> Html {
+    let pieces = mark_terms(text, seen);
+    html! {
+        { for pieces.into_iter().map(|piece| match piece {
+            Piece::Plain(t) => html! { { t.to_string() } },
+            Piece::Term(t, meaning) => {
+                let tip = ids.id(&format!("term-{}", t.replace(' ', "-")));
+                html! {
+                    <span class="term" tabindex="0" aria-describedby={tip.clone()}>{ t.to_string() }
+                        <span class="term-tip" role="tooltip" id={tip}>{ meaning }</span>
+                    </span>
+                }
+            }
+        }) }
     }
 }
 
@@ -211,7 +255,7 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
             let index: usize = select.value().parse().unwrap_or(0);
             go.emit(Some(StepRef {
                 lesson,
-                index: index.min(steps.len() - 1),
+                index: index.min(steps.len()),
             }));
         })
     };
@@ -237,6 +281,7 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                                 { format!("{}. {}", i + 1, s.title) }
                             </option>
                         }) }
+                        <option value={steps.len().to_string()} selected={step.is_recap()}>{ "Recap" }</option>
                     </select>
                 </label>
                 <label class="switch" for={ids.id("lesson-projector")}>
@@ -245,8 +290,14 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                     <span>{ "Projector" }</span>
                 </label>
             </nav>
-            <LessonStepView key={step.query()} step={step} on_go={go} take_focus={*moved && !standalone}
-                standalone={standalone} playground_url={props.playground_url.clone()} dark={props.dark} />
+            if step.is_recap() {
+                <LessonRecap key={step.query()} lesson={lesson} on_go={go} take_focus={*moved}
+                    standalone={standalone} playground_url={props.playground_url.clone()} />
+            } else {
+                <LessonStepView key={step.query()} step={step} on_go={go} take_focus={*moved}
+                    standalone={standalone} playground_url={props.playground_url.clone()} dark={props.dark}
+                    projector={*projector} />
+            }
         </div>
     }
 }
@@ -255,13 +306,16 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
 #[derive(Properties, PartialEq)]
 struct LessonStepViewProps {
     step: StepRef,
-    /// Take the keyboard's focus when mounted (a widget whose step just changed: the button
-    /// pressed went with the old step, and the keys must still reach the widget).
+    /// Take the keyboard's focus when mounted, the step having just changed: on the lesson
+    /// page the step's heading takes it and the page starts at its top; a widget takes it
+    /// itself (the button pressed went with the old step, and the keys must still reach it).
     take_focus: bool,
     on_go: Callback<Option<StepRef>>,
     standalone: bool,
     playground_url: AttrValue,
     dark: bool,
+    /// Projector mode: the charts' larger text.
+    projector: bool,
 }
 
 /// One step: its own run (mounted afresh for each step), played to its moment.
@@ -279,12 +333,26 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     };
     let (state, dispatch) = use_page(&initial);
     let page = &state.0;
+    {
+        let dispatch = dispatch.clone();
+        use_effect_with(props.projector, move |&on| {
+            dispatch.emit(Action::SetProjector(on))
+        });
+    }
     let moment = step.moment();
     let root = use_node_ref();
+    let heading = use_node_ref();
     {
-        let root = root.clone();
+        let (root, heading) = (root.clone(), heading.clone());
+        let standalone = props.standalone;
         use_effect_with(props.take_focus, move |&take| {
-            if let Some(el) = root.cast::<web_sys::HtmlElement>().filter(|_| take) {
+            let target = if standalone { &heading } else { &root };
+            if let Some(el) = target.cast::<web_sys::HtmlElement>().filter(|_| take) {
+                if standalone {
+                    if let Some(w) = web_sys::window() {
+                        w.scroll_to_with_x_and_y(0.0, 0.0);
+                    }
+                }
                 let _ = el.focus();
             }
         });
@@ -316,33 +384,12 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             }
         })
     };
-    {
-        let keys = keys.clone();
-        use_effect_with(props.standalone, move |&standalone| {
-            let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-                keys.emit(e);
-            });
-            let document = web_sys::window()
-                .and_then(|w| w.document())
-                .filter(|_| standalone);
-            if let Some(d) = &document {
-                let _ = d
-                    .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(d) = &document {
-                    let _ = d.remove_event_listener_with_callback(
-                        "keydown",
-                        listener.as_ref().unchecked_ref(),
-                    );
-                }
-            }
-        });
-    }
+    use_document_keys(props.standalone, keys.clone());
+    let b_run = page.ab.as_ref().and_then(|c| c.run.clone().ok());
     let notices = {
         let page = page.clone();
         let run = page.run.clone().ok();
-        use_memo(run, move |_| step.notices(&page))
+        use_memo((run, b_run, page.playhead), move |_| step.notices(&page))
     };
     let replay = {
         let dispatch = dispatch.clone();
@@ -353,11 +400,9 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     };
     let on_back = props.on_go.reform(move |_: MouseEvent| here.back());
     let on_next = props.on_go.reform(move |_: MouseEvent| here.next());
-    let total = here.lesson.steps().len();
     let views = match &page.run {
         Ok(run) => {
-            let timeline =
-                regions::timeline_counting(&ids, page, run, &dispatch, Some(run.outcomes.clone()));
+            let timeline = regions::lesson_timeline(&ids, page, run, &dispatch);
             let rest = step.views.iter().map(|view| match view {
                 View::Topology => regions::topology(&ids, page, run),
                 View::Diagram => regions::diagram(&ids, page, run),
@@ -368,6 +413,22 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
         }
         Err(message) => regions::run_error(&ids, message),
     };
+    let whole = page.run.as_ref().ok().map(|run| {
+        let shown = page.window.is_none();
+        let end = run.span;
+        let onchange = dispatch.reform(move |e: Event| {
+            let on = e
+                .target_unchecked_into::<web_sys::HtmlInputElement>()
+                .checked();
+            Action::SetWindow((!on).then_some(moment))
+        });
+        html! {
+            <label class="lesson-whole" for={ids.id("lesson-whole")}>
+                <input type="checkbox" id={ids.id("lesson-whole")} checked={shown} {onchange} />
+                { format!(" Show the whole run, to {}", clock(end, None)) }
+            </label>
+        }
+    });
     let try_it = step.knob.and_then(knob).map(|k| {
         html! {
             <div class="lesson-try" id={ids.id("lesson-try")}>
@@ -386,6 +447,16 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
         "With the focus here: → next step, ← back, space plays or pauses."
     };
     let widget_keys = (!props.standalone).then_some(keys);
+    let mut seen = Vec::new();
+    let text: Vec<Html> = step
+        .text
+        .iter()
+        .map(|p| html! { <p>{ with_terms(&ids, p, &mut seen) }</p> })
+        .collect();
+    let notice_items: Vec<Html> = notices
+        .iter()
+        .map(|n| html! { <li>{ with_terms(&ids, n, &mut seen) }</li> })
+        .collect();
     html! {
         <article ref={root} class="lesson-step" data-lesson-step={(here.index + 1).to_string()}
             data-lesson={here.lesson.key()} aria-labelledby={ids.id("lesson-step-title")}
@@ -395,21 +466,29 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                     <button type="button" id={ids.id("lesson-back")} onclick={on_back}
                         disabled={here.back().is_none()}>{ "← Back" }</button>
                     <span class="lesson-count" id={ids.id("lesson-count")}>
-                        { format!("Step {} of {total}", here.index + 1) }
+                        { here.count() }
                     </span>
                     <button type="button" id={ids.id("lesson-next")} class="next" onclick={on_next}
-                        disabled={here.next().is_none()}>{ "Next →" }</button>
+                        disabled={here.next().is_none()}>
+                        { if here.next().is_some_and(StepRef::is_recap) { "Recap →" } else { "Next →" } }
+                    </button>
                 </div>
-                <h2 id={ids.id("lesson-step-title")}>{ step.title }</h2>
-                { for step.text.iter().map(|p| html! { <p>{ *p }</p> }) }
+                <h2 id={ids.id("lesson-step-title")} ref={heading} tabindex="-1">{ step.title }</h2>
+                { for text }
                 <section class="lesson-notice" aria-labelledby={ids.id("lesson-notice-title")}>
                     <h3 id={ids.id("lesson-notice-title")}>{ "What to notice" }</h3>
+                    if notices.is_empty() {
+                        <p class="lesson-notice-wait" id={ids.id("lesson-notice-wait")}>
+                            { "Press ▶ Play: what to notice appears here as the run reaches it." }
+                        </p>
+                    }
                     <ul id={ids.id("lesson-notices")}>
-                        { for notices.iter().map(|n| html! { <li>{ n }</li> }) }
+                        { for notice_items }
                     </ul>
                 </section>
                 { for try_it }
                 <div class="lesson-actions">
+                    { for whole }
                     <button type="button" id={ids.id("lesson-replay")} onclick={replay}>
                         { format!("▶ Play to {}", clock(moment, page.clock_start())) }
                     </button>
@@ -420,6 +499,92 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                 <p class="hint keys">{ key_hint }</p>
             </div>
             <div class="lesson-views">{ views }</div>
+        </article>
+    }
+}
+
+/// Properties of [`LessonRecap`].
+#[derive(Properties, PartialEq)]
+struct LessonRecapProps {
+    lesson: crate::page::lessons::Lesson,
+    on_go: Callback<Option<StepRef>>,
+    take_focus: bool,
+    standalone: bool,
+    playground_url: AttrValue,
+}
+
+/// After the last step: one line per step with its key figure, and where to go next.
+#[function_component(LessonRecap)]
+fn lesson_recap(props: &LessonRecapProps) -> Html {
+    let ids = use_ids();
+    let lesson = props.lesson;
+    let lines = use_memo(lesson, |&lesson| recap(lesson));
+    let here = StepRef {
+        lesson,
+        index: lesson.steps().len(),
+    };
+    let heading = use_node_ref();
+    let root = use_node_ref();
+    {
+        let (root, heading) = (root.clone(), heading.clone());
+        let standalone = props.standalone;
+        use_effect_with(props.take_focus, move |&take| {
+            let target = if standalone { &heading } else { &root };
+            if let Some(el) = target.cast::<web_sys::HtmlElement>().filter(|_| take) {
+                let _ = el.focus();
+            }
+        });
+    }
+    let keys = {
+        let go = props.on_go.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let Some(key) = lesson_key(&e) else { return };
+            e.prevent_default();
+            if key == LessonKey::Back {
+                go.emit(here.back());
+            }
+        })
+    };
+    use_document_keys(props.standalone, keys.clone());
+    let on_back = props.on_go.reform(move |_: MouseEvent| here.back());
+    let other = lesson.other();
+    let base = props
+        .playground_url
+        .trim_end_matches("index.html")
+        .to_string();
+    html! {
+        <article ref={root} class="lesson-step lesson-recap" data-lesson-step="end" data-lesson={lesson.key()}
+            aria-labelledby={ids.id("lesson-step-title")} tabindex={(!props.standalone).then_some("0")}
+            onkeydown={(!props.standalone).then_some(keys)}>
+            <div class="lesson-nav">
+                <button type="button" id={ids.id("lesson-back")} onclick={on_back}>{ "← Back" }</button>
+                <span class="lesson-count" id={ids.id("lesson-count")}>{ here.count() }</span>
+                <button type="button" id={ids.id("lesson-next")} class="next" disabled=true>{ "Next →" }</button>
+            </div>
+            <h2 id={ids.id("lesson-step-title")} ref={heading} tabindex="-1">{ "The lesson in one line a step" }</h2>
+            <ol class="recap-lines" id={ids.id("lesson-recap")}>
+                { for lines.iter().map(|line| {
+                    let to = line.step;
+                    let onclick = props.on_go.reform(move |e: MouseEvent| { e.prevent_default(); Some(to) });
+                    html! {
+                        <li>
+                            <a href={format!("?{}", to.query())} {onclick}><strong>{ line.title }</strong></a>
+                            <span class="recap-figure">{ &line.figure }</span>
+                        </li>
+                    }
+                }) }
+            </ol>
+            <p class="recap-next" id={ids.id("lesson-recap-next")}>
+                { "Next: " }
+                <a href={format!("{base}exercises.html")}>{ "the exercises" }</a>
+                { ", where you predict a figure and check it; " }
+                <a href={format!("{base}lesson.html?{}", StepRef { lesson: other, index: 0 }.query())}>
+                    { format!("the other lesson, {}", other.title()) }
+                </a>
+                { "; or " }
+                <a href={props.playground_url.to_string()}>{ "the playground" }</a>
+                { ", every control at once." }
+            </p>
         </article>
     }
 }

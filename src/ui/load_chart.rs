@@ -19,7 +19,7 @@ use crate::sim::latency::Micros;
 use crate::sim::trace::{Outcome, BUCKET};
 
 /// Most bars the upper panel draws; longer runs merge neighbouring slices.
-const MAX_BARS: usize = 150;
+const MAX_BARS: usize = 200;
 /// The size the chart is laid out for (its canvas's `width` and `height`).
 const DESIGN: (u32, u32) = (800, 380);
 const INVENTORY: RGBColor = RGBColor(0, 114, 178);
@@ -177,10 +177,14 @@ fn draw(
             .unwrap_or(usize::MAX)
             .min(run.trace.series.len())
     };
+    // The axes fit what the chart's span holds (a lesson step's window, not the drain after it).
+    fn in_span<'a>(run: &'a Run, slices: usize) -> &'a [crate::sim::trace::Bucket] {
+        &run.trace.series[..slices.min(run.trace.series.len())]
+    }
     let peak = runs
         .iter()
         .flat_map(|run| {
-            run.trace.series.chunks(per_bar).map(|c| {
+            in_span(run, slices).chunks(per_bar).map(|c| {
                 let done: u64 = c.iter().map(|b| b.completions.total()).sum();
                 let calls: u64 = c.iter().map(|b| b.inventory_calls).sum();
                 done.max(calls) as f64 / bar_s
@@ -190,9 +194,7 @@ fn draw(
     let height = runs
         .iter()
         .map(|run| {
-            let queue_peak = run
-                .trace
-                .series
+            let queue_peak = in_span(run, slices)
                 .iter()
                 .map(|b| b.queue_len)
                 .max()

@@ -65,7 +65,7 @@ pub fn pool_slots(props: &PoolSlotsProps) -> Html {
             </svg>
             <figcaption id={ids.id("pool-caption")}>
                 { format!("workers {} / {} busy{}", p.busy, p.cells * p.per_cell, per_cell.unwrap_or_default()) }
-                { format!(" · queue {} (peak {})", p.queue, p.queue_peak) }
+                { format!(" · queue {} (peak so far {})", p.queue, p.queue_peak) }
                 if p.refused > 0 {
                     <span class="refused">{ format!(" · {} refused at once, bounced back", p.refused) }</span>
                 }

@@ -111,6 +111,37 @@ pub fn timeline_counting(
     region(ids, "timeline", "timeline", "Timeline", body)
 }
 
+/// A lesson step's timeline: the run's own outcomes counted, and the marked events and the
+/// breaker's band shown only as far as the playhead has come.
+pub fn lesson_timeline(
+    ids: &IdScope,
+    page: &Page,
+    run: &Shared<Run>,
+    dispatch: &Callback<Action>,
+) -> Html {
+    let b = b_run(page);
+    let compare = b.map(|b| {
+        let (ha, hb) = histograms(run, b, page.playhead, page.latency);
+        let rows = counters(run, b, page.playhead, (&ha, &hb));
+        let ab = page.ab.as_ref().map(|c| (c.summary(&page.full, page.patterns), c.edits));
+        let (summary, edits) = ab.unwrap_or_default();
+        html! {
+            <AbCounters summary={summary} rows={Rc::new(rows)} edits={edits} on_action={dispatch.clone()} />
+        }
+    });
+    let body = html! {
+        <>
+            <Timeline playhead={page.playhead} run={run.clone()} playing={page.playing}
+                speed={page.speed} clock_start={page.clock_start()}
+                frame={frame(&run.trace, page.playhead)} on_action={dispatch.clone()}
+                counted={Some(run.outcomes.clone())} span={page.span()} counters={compare.is_none()}
+                b={b.cloned()} reveal=true />
+            { compare.unwrap_or_default() }
+        </>
+    };
+    region(ids, "timeline", "timeline", "Timeline", body)
+}
+
 /// The A/B mode's run B, when it is on and has a run.
 fn b_run(page: &Page) -> Option<&Shared<Run>> {
     page.ab.as_ref().and_then(|c| c.run.as_ref().ok())

@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::ids::use_ids;
 use super::palette::outcome_class;
+use crate::page::glossary::outcome_words;
 use crate::page::replay::{clock, Frame};
 use crate::page::state::{Action, Run, Shared, SPEEDS};
 use crate::resilience::BreakerState;
@@ -41,6 +42,10 @@ pub struct TimelineProps {
     /// Whether to show the counters (A/B shows both runs' in a table instead).
     #[prop_or(true)]
     pub counters: bool,
+    /// Show the marked events and the breaker's band only as far as the playhead (a lesson
+    /// step, which must not tell its outcome before it plays).
+    #[prop_or_default]
+    pub reveal: bool,
 }
 
 fn state_class(state: BreakerState) -> &'static str {
@@ -87,9 +92,24 @@ pub fn timeline(props: &TimelineProps) -> Html {
             }
         })
     };
-    let b_bands = props.b.as_ref().map(|b| b.bands.as_slice()).unwrap_or(&[]);
+    let upto = |bands: &[crate::page::replay::Band]| -> Vec<crate::page::replay::Band> {
+        bands
+            .iter()
+            .filter(|b| !props.reveal || b.from <= props.playhead)
+            .map(|b| crate::page::replay::Band {
+                to: if props.reveal {
+                    b.to.min(props.playhead)
+                } else {
+                    b.to
+                },
+                ..*b
+            })
+            .collect()
+    };
+    let b_bands = upto(props.b.as_ref().map(|b| b.bands.as_slice()).unwrap_or(&[]));
+    let b_bands = b_bands.as_slice();
     let two = !b_bands.is_empty();
-    let bands = &props.run.bands;
+    let bands = &upto(&props.run.bands);
     let band = band_of(
         bands,
         if two {
@@ -100,7 +120,12 @@ pub fn timeline(props: &TimelineProps) -> Html {
         "band",
     );
     let band_b = band_of(b_bands, "Run B's breaker state over time", "band-b");
-    let markers = &props.run.markers;
+    let markers: Vec<&crate::page::markers::Marker> = props
+        .run
+        .markers
+        .iter()
+        .filter(|m| !props.reveal || m.at <= props.playhead)
+        .collect();
     let marks_strip = (!markers.is_empty()).then(|| {
         html! {
             <svg class="marks-strip" viewBox="0 0 1000 10" preserveAspectRatio="none" aria-hidden="true">
@@ -156,8 +181,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let counted = props.counted.as_ref().unwrap_or(&props.run.outcomes);
     let counters = counted.iter().map(|&o| {
             html! {
-                <span class={classes!("chip", outcome_class(o))} id={ids.id(&format!("count-{}", o.name()))}>
-                    { o.name() }{ " " }<strong>{ f.finished.get(o) }</strong>
+                <span class={classes!("chip", outcome_class(o))} id={ids.id(&format!("count-{}", o.name()))}
+                    title={format!("{} in the JSON and the CSV", o.name())} data-outcome={o.name()}>
+                    { outcome_words(o) }{ " " }<strong>{ f.finished.get(o) }</strong>
                 </span>
             }
         });

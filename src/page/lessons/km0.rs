@@ -55,7 +55,7 @@ pub const STEPS: &[Step] = &[
              open for each request until orders answers it, and its pool has 200. Once they are \
              all held by stuck orders, Kong refuses everything with a 503.",
             "GET /catalog does not touch inventory at all, but it shares Kong's pool, so it \
-             fails too. The failover at 10:12:30 comes too late to help at once: the queues are \
+             fails too. The failover at 40 s comes too late to help at once: the queues are \
              full of work whose clients have gone.",
         ],
         settings: &[("preset", "saturday")],

@@ -1,15 +1,18 @@
 //! "What to notice" rules: each reads one run (its Trace, its config and its timeline marks)
-//! and says one sentence whose figures are that run's. A rule with nothing to read in the run
-//! (a breaker rule on a run without one) says nothing.
+//! up to the playhead and says one sentence whose figures are that run's at that moment, the
+//! same the counters beside it show. A rule says nothing until the run has reached what it
+//! describes, and nothing at all before the trouble starts, so a step never tells its outcome
+//! before it plays. A rule with nothing to read in the run (a breaker rule on a run without
+//! one) says nothing.
 
-use crate::page::markers::{first, Marker, MarkerKind};
-use crate::page::replay::clock;
+use crate::page::glossary::outcome_words;
+use crate::page::markers::{Marker, MarkerKind};
+use crate::page::replay::{clock, frame, route_at, Frame, RouteAt};
 use crate::page::state::Run;
 use crate::resilience::worst_case::{Backoff, WorstCaseInput};
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
-use crate::sim::model::CascadeConfig;
-use crate::sim::trace::{Outcome, Route, RouteCounts, Trace, BUCKET};
+use crate::sim::trace::{Bucket, LessonPercentiles, Outcome, Route, BUCKET};
 
 /// One thing a step asks the class to notice.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -70,16 +73,6 @@ pub enum Rule {
     Conflicts,
 }
 
-/// One run, read for the rules.
-pub struct Reading<'a> {
-    /// The run.
-    pub run: &'a Run,
-    /// Its timeline marks.
-    pub marks: &'a [Marker],
-    /// The wall clock of time 0, when the preset has one.
-    pub clock_start: Option<u64>,
-}
-
 /// `n` with a comma every three digits.
 pub fn count(n: u64) -> String {
     let digits = n.to_string();
@@ -126,59 +119,97 @@ fn percent(part: u64, whole: u64) -> String {
     }
 }
 
-/// The order lookups of a trace, if it has any.
-fn lookups(t: &Trace) -> Option<RouteCounts> {
-    t.routes
-        .iter()
-        .find(|r| r.route == Route::OrderHistory)
-        .copied()
+/// One run, read for the rules at one moment.
+pub struct Reading<'a> {
+    /// The run.
+    pub run: &'a Run,
+    /// The playhead: the rules read the run up to here.
+    pub now: Micros,
+    /// Run B of a step that compares, when it has one.
+    pub b: Option<&'a Run>,
 }
 
-/// "107 of 312 (34%), end-to-end p99 7.3 s": how the lookups of one run fared.
-fn lookups_fared(r: &RouteCounts) -> String {
-    let p99 = r.end_to_end.p99.map_or("none answered".to_string(), |p| {
+/// "107 of 312 answered (34%), end-to-end p99 7.3 s": how one route's requests fared so far.
+fn route_fared(r: &RouteAt) -> String {
+    let p99 = r.p99.map_or("none answered yet".to_string(), |p| {
         format!("end-to-end p99 {}", duration(p))
     });
     format!(
         "{} of {} answered ({}), {p99}",
-        count(r.outcomes.ok),
-        count(r.sent),
-        percent(r.outcomes.ok, r.sent)
+        count(r.ok),
+        count(r.arrived),
+        percent(r.ok, r.arrived)
     )
 }
 
 impl Reading<'_> {
     fn at(&self, m: Micros) -> String {
-        clock(m, self.clock_start)
+        clock(m, None)
     }
 
-    fn sick_from(&self) -> Option<Micros> {
-        first(self.marks, MarkerKind::Degraded)
+    /// The counts at the playhead, exactly as the counters show them.
+    fn frame(&self) -> Frame {
+        frame(&self.run.trace, self.now)
     }
 
-    /// Slices `from..to` of the series (clipped to it).
-    fn slices(&self, from: Micros, to: Micros) -> &[crate::sim::trace::Bucket] {
+    /// The whole 100 ms slices the playhead has passed (those the counters count).
+    fn passed(&self) -> &[Bucket] {
         let series = &self.run.trace.series;
-        let a = usize::try_from(from / BUCKET)
+        let upto = usize::try_from(self.now / BUCKET)
             .unwrap_or(usize::MAX)
             .min(series.len());
-        let b = usize::try_from(to / BUCKET)
-            .unwrap_or(usize::MAX)
-            .clamp(a, series.len());
-        &series[a..b]
+        &series[..upto]
     }
 
-    /// Inventory calls per second while sick: the mean, and the busiest whole second.
-    fn inventory_load(&self) -> Option<(f64, u64, Micros)> {
-        let from = self.sick_from()?;
+    /// The end of the last slice passed: the moment the figures are taken at.
+    fn moment(&self) -> Micros {
+        self.passed().len() as Micros * BUCKET
+    }
+
+    /// The first mark of `kind` the playhead has passed.
+    fn mark(&self, kind: MarkerKind) -> Option<Micros> {
+        self.run
+            .markers
+            .iter()
+            .filter(|m: &&Marker| m.at <= self.now)
+            .find(|m| m.kind == kind)
+            .map(|m| m.at)
+    }
+
+    /// When inventory turned sick, if the run has such a moment (passed or not).
+    fn sick_at(&self) -> Option<Micros> {
+        self.run
+            .markers
+            .iter()
+            .find(|m| m.kind == MarkerKind::Degraded)
+            .map(|m| m.at)
+    }
+
+    /// Slices `from..to` of the series, clipped to the slices passed.
+    fn slices(&self, from: Micros, to: Micros) -> &[Bucket] {
+        let passed = self.passed();
+        let a = usize::try_from(from / BUCKET)
+            .unwrap_or(usize::MAX)
+            .min(passed.len());
+        let b = usize::try_from(to / BUCKET)
+            .unwrap_or(usize::MAX)
+            .clamp(a, passed.len());
+        &passed[a..b]
+    }
+
+    /// "By 12 s": the moment the figures are taken at.
+    fn by(&self) -> String {
+        format!("By {}", self.at(self.moment()))
+    }
+
+    /// Inventory calls per second while sick, up to the playhead: the mean, the busiest
+    /// whole second with its start, and the end of the stretch read.
+    fn inventory_load(&self) -> Option<(f64, u64, Micros, Micros)> {
+        let from = self.mark(MarkerKind::Degraded)?;
         let cfg = &self.run.config;
-        let to = cfg
-            .recover_at
-            .unwrap_or(cfg.duration)
-            .min(cfg.duration)
-            .max(from + BUCKET);
+        let to = cfg.recover_at.unwrap_or(cfg.duration).min(cfg.duration);
         let slices = self.slices(from, to);
-        if slices.is_empty() {
+        if slices.len() < 2 {
             return None;
         }
         let total: u64 = slices.iter().map(|b| b.inventory_calls).sum();
@@ -189,19 +220,60 @@ impl Reading<'_> {
             .enumerate()
             .map(|(i, w)| (w.iter().map(|b| b.inventory_calls).sum::<u64>(), i))
             .max_by_key(|&(n, i)| (n, std::cmp::Reverse(i)))?;
-        Some((mean, peak, from + start as Micros * BUCKET))
+        let from_slice = from / BUCKET * BUCKET;
+        let until = from_slice + slices.len() as Micros * BUCKET;
+        Some((mean, peak, from_slice + start as Micros * BUCKET, until))
     }
 
-    /// The sentence of `rule` for this run, or `None` when the run has nothing for it.
+    /// The requests finished in the slices passed: their service and end-to-end times, and
+    /// the longest service time.
+    fn finished_times(&self) -> (LessonPercentiles, LessonPercentiles, Option<Micros>) {
+        let mut service = LessonPercentiles::default();
+        let mut end_to_end = LessonPercentiles::default();
+        let mut longest = None;
+        let until = self.moment();
+        for f in self.run.finished.iter().filter(|f| f.at < until) {
+            service.record(f.service);
+            end_to_end.record(f.end_to_end);
+            longest = longest.max(Some(f.service));
+        }
+        (service, end_to_end, longest)
+    }
+
+    /// The requests of `route` that arrived in the slices passed, and of those how many ended
+    /// with `outcome` by then.
+    fn route_ended(&self, route: Route, outcome: Outcome) -> (u64, u64) {
+        let until = self.moment();
+        self.run
+            .trace
+            .requests
+            .iter()
+            .filter(|r| r.route == route && r.arrived < until)
+            .fold((0, 0), |(sent, n), r| {
+                let ended = r.finished.is_some_and(|d| d < until) && r.outcome == outcome;
+                (sent + 1, n + u64::from(ended))
+            })
+    }
+
+    /// The sentence of `rule` for this run at the playhead, or `None` when the run has
+    /// nothing for it yet.
     pub fn say(&self, rule: Rule) -> Option<String> {
+        // Before the trouble starts there is nothing to notice, and nothing to give away.
+        if self.sick_at().is_some_and(|sick| self.now < sick) {
+            return None;
+        }
         let run = self.run;
         let t = &run.trace;
         let cfg = &run.config;
+        let passed = self.passed();
+        if passed.is_empty() {
+            return None;
+        }
+        let f = self.frame();
         match rule {
             Rule::WorkersFull => {
-                let full = first(self.marks, MarkerKind::WorkersFull);
-                let peak = t.series.iter().map(|b| b.workers_busy).max().unwrap_or(0);
-                Some(match (full, self.sick_from()) {
+                let peak = passed.iter().map(|b| b.workers_busy).max().unwrap_or(0);
+                Some(match (self.mark(MarkerKind::WorkersFull), self.sick_at()) {
                     (Some(at), Some(sick)) => format!(
                         "All {} workers were busy from {}, {} after inventory slowed at {}.",
                         count(cfg.threads.into()),
@@ -215,34 +287,50 @@ impl Reading<'_> {
                         self.at(at)
                     ),
                     (None, _) => format!(
-                        "The workers never all filled up: at most {} of {} were busy at once.",
+                        "{}, the workers have never all been busy: at most {} of {} at once.",
+                        self.by(),
                         count(peak.into()),
                         count(cfg.threads.into())
                     ),
                 })
             }
             Rule::QueuePeak => {
-                let (i, peak) = t
-                    .series
+                let (i, peak) = passed
                     .iter()
                     .enumerate()
                     .map(|(i, b)| (i, b.queue_len))
                     .max_by_key(|&(i, q)| (q, std::cmp::Reverse(i)))?;
+                let now = f.slice.queue_len;
                 Some(if peak == 0 {
-                    "No request ever waited for a worker: the queue stayed at 0.".to_string()
+                    format!(
+                        "{}, no request has waited for a worker: the queue is at 0.",
+                        self.by()
+                    )
+                } else if now == peak {
+                    format!(
+                        "{}, the queue in front of the workers has grown to {} requests.",
+                        self.by(),
+                        count(peak)
+                    )
                 } else {
                     format!(
-                        "The queue in front of the workers peaked at {} requests, at {}.",
+                        "The queue in front of the workers reached {} requests at {}; at {} \
+                         it holds {}.",
                         count(peak),
-                        self.at((i as Micros + 1) * BUCKET)
+                        self.at((i as Micros + 1) * BUCKET),
+                        self.at(self.moment()),
+                        count(now)
                     )
                 })
             }
             Rule::Drain => {
+                if self.now < t.end {
+                    return None;
+                }
                 let p50 = t.end_to_end.p50?;
                 Some(format!(
-                    "Arrivals stopped at {}, but the last of the {} requests was answered only at {}; \
-                     half of them waited {} or more from arrival to answer.",
+                    "Arrivals stopped at {}, but the last of the {} requests was answered only \
+                     at {}; half of them waited {} or more from arrival to answer.",
                     self.at(cfg.duration),
                     count(t.sent),
                     self.at(t.end),
@@ -252,7 +340,7 @@ impl Reading<'_> {
             Rule::Throughput { from, to } => {
                 let (a, b) = ((from * 1e6) as Micros, (to * 1e6) as Micros);
                 let slices = self.slices(a, b);
-                if slices.is_empty() {
+                if slices.len() < 5 {
                     return None;
                 }
                 let secs = slices.len() as f64 * BUCKET as f64 / 1e6;
@@ -260,47 +348,54 @@ impl Reading<'_> {
                 let came: u64 = slices.iter().map(|s| s.arrivals).sum();
                 let (done, came) = (done as f64 / secs, came as f64 / secs);
                 Some(format!(
-                    "Between {} and {} orders answered {done:.0} requests per second while {came:.0} \
-                     arrived: the backlog grew by about {:.0} every second.",
+                    "Between {} and {} orders answered {done:.0} requests per second on \
+                     average, in bursts as calls that started together end together, while \
+                     {came:.0} arrived: the backlog grew by about {:.0} every second.",
                     self.at(a),
-                    self.at(b),
+                    self.at(a + slices.len() as Micros * BUCKET),
                     (came - done).max(0.0)
                 ))
             }
             Rule::GatewayFull => {
                 let g = cfg.gateway.as_ref()?;
-                let rejected = t.outcomes.gateway_rejected;
-                Some(match first(self.marks, MarkerKind::PoolFull) {
+                let rejected = f.finished.gateway_rejected;
+                Some(match self.mark(MarkerKind::PoolFull) {
                     Some(at) => format!(
-                        "Kong's {} connections were all in use from {}; {} requests got a 503 \
-                         ({} of all sent).",
+                        "Kong's {} connections were all in use from {}. {}, {} of the {} \
+                         requests that arrived were {} ({}).",
                         count(g.pool.into()),
                         self.at(at),
+                        self.by(),
                         count(rejected),
-                        percent(rejected, t.sent)
+                        count(f.arrived),
+                        outcome_words(Outcome::GatewayRejected),
+                        percent(rejected, f.arrived)
                     ),
                     None => format!(
-                        "Kong's pool of {} never filled; {} requests got a 503.",
-                        count(g.pool.into()),
-                        count(rejected)
+                        "{}, Kong's pool of {} has not filled.",
+                        self.by(),
+                        count(g.pool.into())
                     ),
                 })
             }
             Rule::CatalogAnswered => {
-                let r = t.routes.iter().find(|r| r.route == Route::Catalog)?;
-                let answered = (r.success_rate() * r.sent as f64).round() as u64;
-                Some(format!(
-                    "GET /catalog never calls inventory, yet only {} of its {} requests were answered; \
-                     {} got Kong's 503.",
-                    percent(answered, r.sent),
-                    count(r.sent),
-                    count(r.outcomes.gateway_rejected)
-                ))
+                let (sent, refused) = self.route_ended(Route::Catalog, Outcome::GatewayRejected);
+                let (_, answered) = self.route_ended(Route::Catalog, Outcome::Ok);
+                (sent > 0).then(|| {
+                    format!(
+                        "GET /catalog never calls inventory, yet by {} only {} of its {} \
+                         requests were answered; {} got Kong's 503.",
+                        self.at(self.moment()),
+                        percent(answered, sent),
+                        count(sent),
+                        count(refused)
+                    )
+                })
             }
             Rule::Outcomes => {
                 let mut seen: Vec<(Outcome, u64)> = Outcome::ALL
                     .into_iter()
-                    .map(|o| (o, t.outcomes.get(o)))
+                    .map(|o| (o, f.finished.get(o)))
                     .filter(|&(_, n)| n > 0)
                     .collect();
                 // Most first; equal counts in the outcomes' own order.
@@ -309,24 +404,33 @@ impl Reading<'_> {
                 let parts: Vec<String> = seen
                     .iter()
                     .take(4)
-                    .map(|&(o, n)| format!("{} {} ({})", o.name(), count(n), percent(n, t.sent)))
+                    .map(|&(o, n)| {
+                        format!(
+                            "{} {} ({})",
+                            outcome_words(o),
+                            count(n),
+                            percent(n, f.arrived)
+                        )
+                    })
                     .collect();
-                // The counters show the playhead's moment; these are the run's final counts,
-                // which may come later (requests still waiting when the step stops).
                 (!parts.is_empty()).then(|| {
                     format!(
-                        "By the run's end ({}), of {} requests: {}.",
-                        self.at(t.end),
-                        count(t.sent),
-                        parts.join(", ")
+                        "{}, of {} requests arrived: {}; {} still waiting.",
+                        self.by(),
+                        count(f.arrived),
+                        parts.join(", "),
+                        count(f.waiting())
                     )
                 })
             }
             Rule::InventoryLoad => {
-                let (mean, peak, at) = self.inventory_load()?;
+                let (mean, peak, at, until) = self.inventory_load()?;
                 Some(format!(
-                    "While inventory was sick, {} calls per second reached it on average \
-                     (the busiest second, from {}, had {}), for {} requests per second arriving.",
+                    "From {} to {}, while inventory was sick, {} calls per second reached it \
+                     on average (the busiest second, from {}, had {}), for {} requests per \
+                     second arriving.",
+                    self.at(self.sick_at()?),
+                    self.at(until),
                     count(mean.round() as u64),
                     self.at(at),
                     count(peak),
@@ -334,9 +438,12 @@ impl Reading<'_> {
                 ))
             }
             Rule::Latency => {
-                let (s, e) = (&t.service, &t.end_to_end);
+                let (service, end_to_end, _) = self.finished_times();
+                let (s, e) = (service.percentiles(), end_to_end.percentiles());
                 Some(format!(
-                    "Service time p50 {} and p99 {}; end to end, queue included, p50 {} and p99 {}.",
+                    "{}: service time p50 {} and p99 {}; end to end, queue included, p50 {} \
+                     and p99 {}.",
+                    self.by(),
                     duration(s.p50?),
                     duration(s.p99?),
                     duration(e.p50?),
@@ -344,20 +451,19 @@ impl Reading<'_> {
                 ))
             }
             Rule::LongestService => {
-                let longest = t
-                    .service_histograms
-                    .values()
-                    .filter_map(|h| h.buckets().last().map(|&(v, _)| v))
-                    .max()?;
+                let (_, _, longest) = self.finished_times();
+                let longest = longest?;
                 Some(match cfg.request_budget {
                     Some(budget) => format!(
-                        "The longest request held its worker about {}, within its {} budget, \
+                        "{}, the longest request held its worker {}, within its {} budget, \
                          however many attempts it made.",
+                        self.by(),
                         duration(longest),
                         duration(budget)
                     ),
                     None => format!(
-                        "The longest request held its worker about {}.",
+                        "{}, the longest request held its worker {}.",
+                        self.by(),
                         duration(longest)
                     ),
                 })
@@ -400,9 +506,13 @@ impl Reading<'_> {
             }
             Rule::BreakerOpens => {
                 cfg.breaker.as_ref()?;
-                let change = t.transitions.iter().find(|c| c.to == BreakerState::Open);
-                Some(match (change, self.sick_from()) {
-                    (Some(c), sick) => {
+                let change = t
+                    .transitions
+                    .iter()
+                    .take_while(|c| c.at <= self.now)
+                    .find(|c| c.to == BreakerState::Open);
+                Some(match change {
+                    Some(c) => {
                         let window = match c.reason {
                             crate::resilience::TransitionReason::FailureRatio {
                                 failures,
@@ -414,7 +524,8 @@ impl Reading<'_> {
                             ),
                             _ => String::new(),
                         };
-                        let after = sick
+                        let after = self
+                            .sick_at()
                             .map(|s| {
                                 format!(
                                     ", {} after inventory slowed",
@@ -427,205 +538,237 @@ impl Reading<'_> {
                             self.at(c.at)
                         )
                     }
-                    (None, _) => "The breaker never opened.".into(),
+                    None => format!("{}, the breaker has stayed closed.", self.by()),
                 })
             }
             Rule::BreakerCycle => {
                 cfg.breaker.as_ref()?;
-                let n = |s| t.transitions.iter().filter(|c| c.to == s).count() as u64;
-                let open_from = t.first_open()?;
-                let slices = self.slices(open_from, t.end + BUCKET);
-                let later: u64 = slices.iter().map(|b| b.inventory_calls).sum();
-                let refused: u64 = slices.iter().map(|b| b.breaker_rejections).sum();
+                let changes: Vec<_> = t
+                    .transitions
+                    .iter()
+                    .take_while(|c| c.at <= self.now)
+                    .collect();
+                let n = |s| changes.iter().filter(|c| c.to == s).count() as u64;
+                let open_from = changes.iter().find(|c| c.to == BreakerState::Open)?.at;
+                let later: u64 = self
+                    .slices(open_from, self.moment())
+                    .iter()
+                    .map(|b| b.inventory_calls)
+                    .sum();
                 Some(format!(
-                    "It opened {} and went half-open {} to let probes through; from its first \
-                     opening to the end only {} calls reached inventory, while {} were refused \
+                    "{}, it had opened {} and gone half-open {} to let probes through; from \
+                     its first opening, {} calls reached inventory while {} were refused \
                      without trying.",
+                    self.by(),
                     times(n(BreakerState::Open)),
                     times(n(BreakerState::HalfOpen)),
                     count(later),
-                    count(refused)
+                    count(f.breaker_refused)
                 ))
             }
             Rule::BulkheadCap => {
                 let b = cfg.bulkhead.as_ref()?;
-                let in_use = t
-                    .series
-                    .iter()
-                    .map(|s| s.bulkhead_in_use)
-                    .max()
-                    .unwrap_or(0);
-                let busy = t.series.iter().map(|s| s.workers_busy).max().unwrap_or(0);
+                let in_use = passed.iter().map(|s| s.bulkhead_in_use).max().unwrap_or(0);
+                let busy = passed.iter().map(|s| s.workers_busy).max().unwrap_or(0);
                 Some(format!(
-                    "At most {} of {} permits were taken, so at most {} of the {} workers ever \
+                    "{}, at most {} of {} permits were taken, so at most {} of the {} workers \
                      waited on inventory; the busiest moment had {} workers busy, leaving {} \
-                     free. {} calls were refused (bulkhead_full).",
+                     free. {} calls were {}.",
+                    self.by(),
                     count(in_use.into()),
                     count(b.permits.into()),
                     count(in_use.into()),
                     count(cfg.threads.into()),
                     count(busy.into()),
                     count(cfg.threads.saturating_sub(busy).into()),
-                    count(t.outcomes.bulkhead_full)
+                    count(f.finished.bulkhead_full),
+                    outcome_words(Outcome::BulkheadFull)
                 ))
             }
             Rule::HistoryAnswered => {
-                let r = t.routes.iter().find(|r| r.route == Route::OrderHistory)?;
-                let answered = (r.success_rate() * r.sent as f64).round() as u64;
-                Some(format!(
-                    "Order history never calls inventory: {} of its {} lookups were answered \
-                     ({}), {} refused by a full bulkhead.",
-                    count(answered),
-                    count(r.sent),
-                    percent(answered, r.sent),
-                    count(r.outcomes.bulkhead_full)
-                ))
+                let (sent, answered) = self.route_ended(Route::OrderHistory, Outcome::Ok);
+                let (_, refused) = self.route_ended(Route::OrderHistory, Outcome::BulkheadFull);
+                (sent > 0).then(|| {
+                    format!(
+                        "Order history never calls inventory: by {}, {} of its {} lookups were \
+                         answered ({}) and {} {}.",
+                        self.at(self.moment()),
+                        count(answered),
+                        count(sent),
+                        percent(answered, sent),
+                        count(refused),
+                        outcome_words(Outcome::BulkheadFull)
+                    )
+                })
             }
             Rule::StillWaiting => {
-                let waiting = t.outcomes.unfinished;
+                let waiting = f.waiting();
+                let moment = self.moment();
                 if waiting == 0 {
-                    return Some(format!("Every client had an answer by {}.", self.at(t.end)));
+                    return Some(format!(
+                        "At {}, every client has an answer.",
+                        self.at(moment)
+                    ));
                 }
-                let last = t.series.last().copied().unwrap_or_default();
                 let oldest = t
                     .requests
                     .iter()
-                    .filter(|r| r.finished.is_none())
+                    .filter(|r| r.arrived < moment && r.finished.is_none_or(|d| d >= moment))
                     .map(|r| r.arrived)
                     .min();
-                let answered = oldest.map_or(String::new(), |a| {
+                let longest = oldest.map_or(String::new(), |a| {
                     format!(
                         "; the longest of them has waited {}",
-                        duration(t.end.saturating_sub(a))
+                        duration(moment.saturating_sub(a))
                     )
                 });
                 Some(format!(
-                    "When the run stops at {}, {} clients are still waiting ({} of all who came): \
-                     {} in the queue and {} held by a worker{answered}.",
-                    self.at(t.end),
+                    "At {}, {} clients are still waiting ({} of the {} who came): {} in the \
+                     queue and {} held by a worker{longest}.",
+                    self.at(moment),
                     count(waiting),
-                    percent(waiting, t.sent),
-                    count(last.queue_len),
-                    count(last.workers_busy.into())
+                    percent(waiting, f.arrived),
+                    count(f.arrived),
+                    count(f.slice.queue_len),
+                    count(f.slice.workers_busy.into())
                 ))
             }
             Rule::LookupsAnswered => {
-                let r = lookups(t)?;
+                let r = route_at(t, Route::OrderHistory, self.now)?;
                 Some(format!(
-                    "Order lookups never call inventory: {}; {} were still waiting at the end.",
-                    lookups_fared(&r),
-                    count(r.outcomes.unfinished)
+                    "Order lookups never call inventory: by {}, {}; {} are still waiting.",
+                    self.at(self.now),
+                    route_fared(&r),
+                    count(r.waiting)
                 ))
             }
             Rule::LookupsSaved => {
                 cfg.bulkhead.as_ref()?;
-                let with = lookups(t)?;
-                let twin = crate::sim::model::run(&CascadeConfig {
-                    bulkhead: None,
-                    ..cfg.clone()
-                })
-                .ok()?;
-                let without = lookups(&twin)?;
+                let b = self.b.filter(|b| b.config.bulkhead.is_none())?;
+                let with = route_at(t, Route::OrderHistory, self.now)?;
+                let without = route_at(&b.trace, Route::OrderHistory, self.now)?;
                 Some(format!(
-                    "With the bulkhead the order lookups got {}; the same run without it: {}.",
-                    lookups_fared(&with),
-                    lookups_fared(&without)
+                    "By {}, with the bulkhead the order lookups got {}; in run B, without it, \
+                     {}.",
+                    self.at(self.now),
+                    route_fared(&with),
+                    route_fared(&without)
                 ))
             }
             Rule::Retries => {
+                let sum = |field: fn(&Bucket) -> u64| passed.iter().map(field).sum::<u64>();
+                let frontend = sum(|b| b.frontend_retries);
                 let layers = [
-                    ("the front end", t.frontend_retries),
-                    ("the library", t.library_retries),
-                    ("the sidecar", t.sidecar_retries),
+                    ("the front end", frontend),
+                    ("the library", sum(|b| b.library_retries)),
+                    ("the sidecar", sum(|b| b.sidecar_retries)),
                 ];
                 let parts: Vec<String> = layers
                     .iter()
                     .filter(|(_, n)| *n > 0)
                     .map(|(who, n)| format!("{who} {}", count(*n)))
                     .collect();
+                let first_tries = f.arrived.saturating_sub(frontend);
                 Some(if parts.is_empty() {
-                    format!("No layer retried: {} requests, no copies.", count(t.sent))
+                    format!(
+                        "{}, no layer has retried: {} requests, no copies.",
+                        self.by(),
+                        count(first_tries)
+                    )
                 } else {
                     format!(
-                        "Retries on top of {} requests: {}.",
-                        count(t.sent - t.frontend_retries),
+                        "{}, retries on top of {} requests: {}.",
+                        self.by(),
+                        count(first_tries),
                         parts.join(", ")
                     )
                 })
             }
             Rule::Shed => {
                 cfg.load_shed.as_ref()?;
-                let [low, normal, high] = t.shed_by_priority;
-                let start = first(self.marks, MarkerKind::SheddingStarts)
-                    .map(|at| format!(" from {}", self.at(at)))
+                let start = self
+                    .mark(MarkerKind::SheddingStarts)
+                    .map(|at| format!(" since {}", self.at(at)))
                     .unwrap_or_default();
                 Some(format!(
-                    "Shedding turned away {} low-, {} normal- and {} high-priority requests{start}, \
-                     each in an instant instead of a wait.",
-                    count(low),
-                    count(normal),
-                    count(high)
+                    "{}, shedding has turned away {} requests{start}, each in an instant \
+                     instead of a wait, the lowest priority first.",
+                    self.by(),
+                    count(f.finished.shed)
                 ))
             }
             Rule::Hedges => {
-                let h = t.hedges?;
-                let calls: u64 = t.series.iter().map(|b| b.inventory_calls).sum();
+                t.hedges?;
+                let sent: u64 = passed.iter().map(|b| b.hedges_sent).sum();
+                let won: u64 = passed.iter().map(|b| b.hedges_won).sum();
                 Some(format!(
-                    "{} hedges were sent and {} of them answered first; inventory got {} calls \
-                     for {} requests.",
-                    count(h.sent),
-                    count(h.won),
-                    count(calls),
-                    count(t.sent)
+                    "{}, {} hedges were sent and {} of them answered first; inventory got {} \
+                     calls for {} requests.",
+                    self.by(),
+                    count(sent),
+                    count(won),
+                    count(f.inventory_calls),
+                    count(f.arrived)
                 ))
             }
-            Rule::StaleWork => Some(format!(
-                "The front end sent {} requests again after an error or a wait, and orders \
-                 finished {} requests whose client had already left: each a charge or an order \
-                 made for nobody, and made twice if it is sent again without a key.",
-                count(t.frontend_retries),
-                count(t.stale_work)
-            )),
+            Rule::StaleWork => {
+                let resent: u64 = passed.iter().map(|b| b.frontend_retries).sum();
+                let stale: u64 = passed.iter().map(|b| b.stale_work).sum();
+                Some(format!(
+                    "{}, the front end had sent {} requests again after an error or a wait, \
+                     and orders had finished {} requests whose client had already left: each \
+                     an order made for nobody, and made twice if it is sent again without an \
+                     idempotency key.",
+                    self.by(),
+                    count(resent),
+                    count(stale)
+                ))
+            }
             Rule::Conflicts => {
                 let load = t.dependencies.first()?.load.as_ref()?;
-                let conflicts = load.conflicts?;
-                let (busiest, at) = t
-                    .series
+                load.conflicts?;
+                let upto = passed.len();
+                let conflicts: u64 = load.conflicts_per_bucket.iter().take(upto).sum();
+                let served: u64 = load.served_per_bucket.iter().take(upto).sum();
+                let (busiest, at) = passed
                     .iter()
                     .enumerate()
                     .map(|(i, b)| (b.inventory_calls, i))
                     .max_by_key(|&(n, i)| (n, std::cmp::Reverse(i)))?;
-                let before = self.slices(0, self.sick_from()?);
+                let before = self.slices(0, self.sick_at()?);
                 let steady = before.iter().map(|b| b.inventory_calls).sum::<u64>()
                     / (before.len() as u64).max(1);
+                let per_second = 1_000_000 / BUCKET;
                 Some(format!(
-                    "{} of the {} calls inventory served ({}) lost their item to another \
+                    "{}, {} of the {} calls inventory served ({}) lost their item to another \
                      call's commit: work done for nothing, then retried. The busiest 100 ms, \
-                     from {}, brought {} calls to inventory, against about {} in a quiet one.",
+                     from {}, brought {} calls to inventory ({} a second on the chart), \
+                     against about {} in a quiet 100 ms.",
+                    self.by(),
                     count(conflicts),
-                    count(load.served),
-                    percent(conflicts, load.served),
+                    count(served),
+                    percent(conflicts, served),
                     self.at(at as Micros * BUCKET),
                     count(busiest),
+                    count(busiest * per_second),
                     count(steady)
                 ))
             }
             Rule::Fallback => {
                 cfg.fallback.as_ref()?;
-                let n = t.outcomes.fallback;
-                let first_at = t.series.iter().position(|b| b.completions.fallback > 0);
-                let last_at = t.series.iter().rposition(|b| b.completions.fallback > 0);
-                Some(match (first_at, last_at) {
-                    (Some(a), Some(b)) => format!(
-                        "{} orders ({}) were accepted as provisional between {} and {}: each \
-                         must be confirmed or cancelled by a reconciliation job once inventory \
-                         answers again.",
+                let n = f.finished.fallback;
+                let first_at = passed.iter().position(|b| b.completions.fallback > 0);
+                Some(match first_at {
+                    Some(a) => format!(
+                        "{}, {} orders ({} of those arrived) had been accepted as provisional, \
+                         from {}: each must be confirmed or cancelled by a reconciliation job \
+                         once inventory answers again.",
+                        self.by(),
                         count(n),
-                        percent(n, t.sent),
-                        self.at(a as Micros * BUCKET),
-                        self.at((b as Micros + 1) * BUCKET)
+                        percent(n, f.arrived),
+                        self.at(a as Micros * BUCKET)
                     ),
-                    _ => "No order needed the fallback.".into(),
+                    None => format!("{}, no order has needed the fallback.", self.by()),
                 })
             }
         }

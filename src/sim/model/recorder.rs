@@ -260,6 +260,7 @@ impl Recorder {
         }
         if let Some(b) = self.bucket(now) {
             b.arrivals += 1;
+            b.frontend_retries += u64::from(frontend_attempt > 0);
         }
         self.record_requests.then(|| {
             self.records.push(RequestRecord {
@@ -313,21 +314,33 @@ impl Recorder {
     pub fn hedge_sent(&mut self, now: Micros, dep: usize) {
         self.hedges.sent += 1;
         self.count_call(now, dep);
+        if let Some(b) = self.bucket(now) {
+            b.hedges_sent += 1;
+        }
     }
 
     /// A hedged try was answered, by a hedge when `won`.
-    pub fn hedged_try(&mut self, won: bool) {
+    pub fn hedged_try(&mut self, now: Micros, won: bool) {
         self.hedges.won += u64::from(won);
+        if let Some(b) = self.bucket(now).filter(|_| won) {
+            b.hedges_won += 1;
+        }
     }
 
     /// The library retried a call.
-    pub fn library_retry(&mut self) {
+    pub fn library_retry(&mut self, now: Micros) {
         self.library_retries += 1;
+        if let Some(b) = self.bucket(now) {
+            b.library_retries += 1;
+        }
     }
 
     /// The sidecar retried a try.
-    pub fn sidecar_retry(&mut self) {
+    pub fn sidecar_retry(&mut self, now: Micros) {
         self.sidecar_retries += 1;
+        if let Some(b) = self.bucket(now) {
+            b.sidecar_retries += 1;
+        }
     }
 
     /// The gateway sent a request again after its route timeout.
@@ -363,8 +376,11 @@ impl Recorder {
 
     /// A worker finished a request after `service` µs, answering `outcome`; `stale` when its
     /// client already had an answer.
-    pub fn worked(&mut self, service: Micros, outcome: Outcome, stale: bool) {
+    pub fn worked(&mut self, now: Micros, service: Micros, outcome: Outcome, stale: bool) {
         self.stale_work += u64::from(stale);
+        if let Some(b) = self.bucket(now).filter(|_| stale) {
+            b.stale_work += 1;
+        }
         self.service.record(service);
         self.service_histograms
             .entry(outcome)

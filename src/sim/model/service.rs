@@ -324,7 +324,7 @@ impl Sim<'_> {
         if let Some(duplicate) = created.then(|| self.service.order_created(op)).flatten() {
             self.recorder.order_created(duplicate);
         }
-        self.recorder.worked(service, outcome, stale);
+        self.recorder.worked(now, service, outcome, stale);
         self.answer(now, id, outcome);
         if let Some(next) = self.service.next_queued() {
             self.q.schedule(now, Event::Start(next));

@@ -373,7 +373,7 @@ impl Sim<'_> {
             // What this service saw of the try: its first answer, or the time it waited
             // before giving up. The percentile delay is taken over these.
             h.record(now.saturating_sub(call.try_started));
-            recorder.hedged_try(call.hedge_won);
+            recorder.hedged_try(now, call.hedge_won);
         }
         let Some(err) = end.error() else {
             self.stack_done(now, id, end);
@@ -392,7 +392,7 @@ impl Sim<'_> {
                 .as_mut()
                 .map(|s| s.after_failure(err, true, now, deadline.as_ref(), None, rng));
             if let Some(RetryDecision::RetryAfter { wait, .. }) = decision {
-                recorder.sidecar_retry();
+                recorder.sidecar_retry(now);
                 q.schedule(now.saturating_add(wait), Event::SidecarTry(id));
                 return;
             }
@@ -409,7 +409,7 @@ impl Sim<'_> {
             )
         });
         if let Some(RetryDecision::RetryAfter { wait, .. }) = decision {
-            recorder.library_retry();
+            recorder.library_retry(now);
             q.schedule(now.saturating_add(wait), Event::RetryCall(id));
             return;
         }

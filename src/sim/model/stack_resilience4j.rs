@@ -146,7 +146,7 @@ impl Sim<'_> {
         }
         if r.call.attempts < rules.attempts && rules.retries(exception) {
             let wait = rules.wait_before(r.call.attempts);
-            recorder.library_retry();
+            recorder.library_retry(now);
             q.schedule(now.saturating_add(wait), Event::RetryCall(id));
             return;
         }
