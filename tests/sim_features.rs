@@ -1073,3 +1073,33 @@ fn with_hot_items_full_jitter_gets_the_herd_through_seconds_sooner() {
         none.through
     );
 }
+
+/// The series counts every retry, hedge and piece of stale work in the slice it happened in,
+/// so that a lesson can say how many there were by the playhead: summed over the run, they
+/// are the trace's totals, on every preset.
+#[test]
+fn the_series_counts_retries_hedges_and_stale_work_to_the_totals() {
+    let mut seen = [0u64; 4];
+    for preset in Preset::ALL {
+        let t = resilience_playground::sim::model::run(&preset.config()).unwrap();
+        let sum = |f: fn(&resilience_playground::sim::trace::Bucket) -> u64| -> u64 {
+            t.series.iter().map(f).sum()
+        };
+        let key = preset.key();
+        assert_eq!(sum(|b| b.frontend_retries), t.frontend_retries, "{key}");
+        assert_eq!(sum(|b| b.library_retries), t.library_retries, "{key}");
+        assert_eq!(sum(|b| b.sidecar_retries), t.sidecar_retries, "{key}");
+        assert_eq!(sum(|b| b.stale_work), t.stale_work, "{key}");
+        let hedges = t.hedges.unwrap_or_default();
+        assert_eq!(sum(|b| b.hedges_sent), hedges.sent, "{key}");
+        assert_eq!(sum(|b| b.hedges_won), hedges.won, "{key}");
+        seen[0] += t.frontend_retries;
+        seen[1] += t.library_retries;
+        seen[2] += t.sidecar_retries;
+        seen[3] += t.stale_work;
+    }
+    assert!(
+        seen.iter().all(|&n| n > 0),
+        "some preset has each: {seen:?}"
+    );
+}

@@ -76,7 +76,7 @@ pub fn histogram(props: &HistogramProps) -> Html {
     let runs: Vec<&OutcomeHistogram> = std::iter::once(&**d).chain(props.b.as_deref()).collect();
     let mut legend: Vec<LegendKey> = outcomes(&runs)
         .into_iter()
-        .map(|o| LegendKey::bar(o.name(), outcome_colour(o)))
+        .map(|o| LegendKey::bar(crate::page::glossary::outcome_words(o), outcome_colour(o)))
         .collect();
     let label = match &props.b {
         Some(b) => format!(

@@ -87,7 +87,7 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
     let runs: Vec<&Run> = std::iter::once(&**run).chain(props.b.as_deref()).collect();
     let mut upper: Vec<LegendKey> = shown_outcomes(&runs)
         .into_iter()
-        .map(|o| LegendKey::bar(o.name(), outcome_colour(o)))
+        .map(|o| LegendKey::bar(crate::page::glossary::outcome_words(o), outcome_colour(o)))
         .collect();
     upper.push(LegendKey::line("calls to inventory", css_colour(INVENTORY)));
     if let Some(load) = run.trace.dependencies.first().and_then(|d| d.load.as_ref()) {
@@ -178,7 +178,7 @@ fn draw(
             .min(run.trace.series.len())
     };
     // The axes fit what the chart's span holds (a lesson step's window, not the drain after it).
-    fn in_span<'a>(run: &'a Run, slices: usize) -> &'a [crate::sim::trace::Bucket] {
+    fn in_span(run: &Run, slices: usize) -> &[crate::sim::trace::Bucket] {
         &run.trace.series[..slices.min(run.trace.series.len())]
     }
     let peak = runs

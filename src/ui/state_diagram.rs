@@ -111,8 +111,8 @@ pub fn state_diagram(props: &StateDiagramProps) -> Html {
                 { for nodes }
             </svg>
             <dl class="breaker-figures">
-                <dt>{ "State" }</dt>
-                <dd id={ids.id("breaker-state")} class={format!("state-{}", state_name.to_ascii_lowercase())}>{ state_name }</dd>
+                <dt class="figure-state">{ "State" }</dt>
+                <dd id={ids.id("breaker-state")} class={format!("figure-state state-{}", state_name.to_ascii_lowercase())}>{ state_name }</dd>
                 <dt>{ "In the window" }</dt>
                 <dd id={ids.id("window-figures")}>{ format!("{} calls, {} failed", s.window_calls, s.window_failures) }</dd>
                 <dt>{ "Failure ratio" }</dt>
@@ -127,12 +127,12 @@ pub fn state_diagram(props: &StateDiagramProps) -> Html {
                 </dd>
                 <dt>{ "Cool-down left" }</dt>
                 <dd id={ids.id("cooldown-left")}>{ if at.state == BreakerState::Open { format!("{:.1} s", cooldown_left as f64 / 1e6) } else { "—".to_string() } }</dd>
-                <dt>{ "Probes in flight" }</dt>
-                <dd id={ids.id("probes")}>{ format!("{} of {}", s.probes_in_flight, config.half_open_probes) }</dd>
-                <dt>{ "Refused so far" }</dt>
+                <dt class="figure-probes">{ "Probes in flight" }</dt>
+                <dd id={ids.id("probes")} class="figure-probes">{ format!("{} of {}", s.probes_in_flight, config.half_open_probes) }</dd>
+                <dt>{ "Calls it refused so far" }</dt>
                 <dd id={ids.id("rejections")}>{ props.rejections }</dd>
-                <dt>{ "Last change" }</dt>
-                <dd id={ids.id("last-change")}>{ at.last_change.map_or("none yet".to_string(), |c| format!("{:.2} s: {}", c.at as f64 / 1e6, reason_text(c.reason))) }</dd>
+                <dt class="figure-last">{ "Last change" }</dt>
+                <dd id={ids.id("last-change")} class="figure-last">{ at.last_change.map_or("none yet".to_string(), |c| format!("{:.2} s: {}", c.at as f64 / 1e6, reason_text(c.reason))) }</dd>
             </dl>
         </div>
     }

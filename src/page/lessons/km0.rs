@@ -77,7 +77,7 @@ pub const STEPS: &[Step] = &[
         settings: &[("preset", "timeout"), ("ab", "patterns=none")],
         play_to: 12.0,
         knob: Some("timeout"),
-        views: &[View::Topology, View::Latency],
+        views: &[View::Latency],
         notice: &[Rule::QueuePeak, Rule::Outcomes, Rule::InventoryLoad],
     },
     Step {
@@ -99,19 +99,22 @@ pub const STEPS: &[Step] = &[
         title: "Retries multiply the load",
         text: &[
             "Retrying a failed call is the obvious reflex. Against a dependency that is slow for \
-             everyone, each retry is one more call of full cost: three attempts of 300 ms hold a \
-             worker for most of a second, so 32 workers fall behind and a queue forms again.",
-            "Inventory gets no rest either: every worker is busy calling it again.",
+             everyone, each retry is one more call of full cost. Here orders has all 96 workers \
+             of its three replicas, enough to keep retrying: three attempts of 300 ms put \
+             nearly three calls on inventory for every order that arrives.",
+            "Inventory gets no rest, and the workers, each held for most of a second per \
+             order, start to fall behind again.",
         ],
         settings: &[
             ("preset", "timeout"),
             ("patterns", "timeout,retries"),
             ("attempts", "3"),
+            ("threads", "96"),
         ],
         play_to: 12.0,
         knob: Some("attempts"),
         views: &[View::Load, View::Topology],
-        notice: &[Rule::Retries, Rule::InventoryLoad, Rule::QueuePeak],
+        notice: &[Rule::InventoryLoad, Rule::Retries, Rule::QueuePeak],
     },
     Step {
         title: "Jitter spreads retries, a budget caps them",
@@ -119,19 +122,21 @@ pub const STEPS: &[Step] = &[
             "Two rules make retries safe. Jitter: wait a random time, up to a growing cap, so \
              clients that failed together do not come back together. A retry budget: retries \
              may add only a small share (here 10%) to the normal calls, however bad things get.",
-            "Compare the calls reaching inventory with the step before: the budget is spent in \
-             the first moments of the slowdown, then almost every failure is final.",
+            "The same 96 workers as the step before. Compare the calls reaching inventory: the \
+             budget is spent in the first moments of the slowdown, then almost every failure \
+             is final.",
         ],
         settings: &[
             ("preset", "timeout"),
             ("patterns", "timeout,retries,retry_budget"),
             ("attempts", "3"),
             ("jitter", "full"),
+            ("threads", "96"),
         ],
         play_to: 12.0,
         knob: Some("retry_budget_ratio"),
         views: &[View::Load, View::Topology],
-        notice: &[Rule::Retries, Rule::InventoryLoad, Rule::Outcomes],
+        notice: &[Rule::InventoryLoad, Rule::Retries, Rule::Outcomes],
     },
     Step {
         title: "Without jitter, a herd comes back in waves",
@@ -183,7 +188,7 @@ pub const STEPS: &[Step] = &[
         settings: &[("preset", "cb-like-table"), ("ab", "window=10")],
         play_to: 5.0,
         knob: Some("window"),
-        views: &[View::Diagram, View::Load],
+        views: &[View::Diagram],
         notice: &[Rule::BreakerOpens, Rule::Outcomes],
     },
     Step {
@@ -192,10 +197,9 @@ pub const STEPS: &[Step] = &[
             "A bulkhead is a small, separate allowance for one dependency: here 8 permits for \
              inventory, a permit being needed to call it. A request that cannot get one within \
              50 ms fails fast instead of joining the wait.",
-            "This is the first step's run with a bulkhead and nothing else: no timeout, no \
-             breaker. Inventory still answers in 4 s, but it can hold only 8 workers; the rest \
-             stay free for the work that does not need inventory, so the order lookups are \
-             answered as fast as before the trouble, and no queue forms.",
+            "This is the first step's run with a bulkhead and nothing else. Inventory still \
+             answers in 4 s, but it can hold only 8 workers; the rest stay free for the work \
+             that does not need inventory, such as the order lookups.",
             "Run B beside it is the same run, on the same seed, without the bulkhead.",
         ],
         settings: &[("preset", "story-bulkhead"), ("ab", "patterns=none")],
@@ -263,8 +267,10 @@ pub const STEPS: &[Step] = &[
             "Inventory is down for 30 s. The front end tries 3 times, the library 3 times for \
              each of those, and the Envoy sidecar 3 times for each library attempt: one order \
              becomes up to 27 calls against a service that is trying to come back.",
-            "Pick one layer to retry, the one that knows what is safe to repeat, and set the \
-             others to zero. Timeouts, though, belong in every layer.",
+            "Pick one layer to retry, the one that knows what is safe to repeat, and let the \
+             others pass failures on. The control below sets the library's attempts: at 1 the \
+             library no longer retries, and a third of the calls are left. Timeouts, though, \
+             belong in every layer.",
         ],
         settings: &[("preset", "ex3-retry-layers")],
         play_to: 10.0,

@@ -29,7 +29,7 @@ pub const STEPS: &[Step] = &[
              whenever they are all held.",
         ],
         settings: &[("preset", "northwind-shared")],
-        play_to: 30.0,
+        play_to: 20.0,
         knob: Some("permits"),
         views: &[View::Topology, View::Diagram],
         notice: &[Rule::HistoryAnswered, Rule::BulkheadCap, Rule::BreakerOpens],
