@@ -844,12 +844,12 @@ async fn the_scenario_name_follows_the_controls_and_the_notices() {
         page.open("?preset=bulkhead&t=12", "#scrub").await;
         let note = page.text("section.histogram .hint").await;
         assert!(
-            note.contains("bulkhead_full") && note.contains("50 ms"),
+            note.contains("refused by the full bulkhead") && note.contains("50 ms"),
             "{note}"
         );
         let legend = page.text("[id$='latency-legend']").await;
         assert!(
-            legend.contains("bulkhead_full") && legend.contains("p99"),
+            legend.contains("refused by the full bulkhead") && legend.contains("p99"),
             "{legend}"
         );
     })

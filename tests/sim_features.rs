@@ -482,6 +482,12 @@ fn presets_key_figures() {
             6_000,
             &[(Outcome::Ok, 2_029), (Outcome::Fallback, 3_971)],
         ),
+        // 1,200 orders, each sent up to three times: every copy a client gave up on.
+        (
+            "story-resend",
+            2_998,
+            &[(Outcome::Ok, 301), (Outcome::ClientGaveUp, 2_697)],
+        ),
     ];
     assert_eq!(golden.len(), Preset::ALL.len());
     for (key, sent, counts) in golden {
@@ -1080,6 +1086,7 @@ fn with_hot_items_full_jitter_gets_the_herd_through_seconds_sooner() {
 #[test]
 fn the_series_counts_retries_hedges_and_stale_work_to_the_totals() {
     let mut seen = [0u64; 4];
+    // seen: front-end, library and sidecar retries; stale work and duplicate orders.
     for preset in Preset::ALL {
         let t = resilience_playground::sim::model::run(&preset.config()).unwrap();
         let sum = |f: fn(&resilience_playground::sim::trace::Bucket) -> u64| -> u64 {
@@ -1090,6 +1097,9 @@ fn the_series_counts_retries_hedges_and_stale_work_to_the_totals() {
         assert_eq!(sum(|b| b.library_retries), t.library_retries, "{key}");
         assert_eq!(sum(|b| b.sidecar_retries), t.sidecar_retries, "{key}");
         assert_eq!(sum(|b| b.stale_work), t.stale_work, "{key}");
+        let duplicates = t.orders.map_or(0, |o| o.duplicates);
+        assert_eq!(sum(|b| b.duplicate_orders), duplicates, "{key}");
+        seen[3] += duplicates;
         let hedges = t.hedges.unwrap_or_default();
         assert_eq!(sum(|b| b.hedges_sent), hedges.sent, "{key}");
         assert_eq!(sum(|b| b.hedges_won), hedges.won, "{key}");

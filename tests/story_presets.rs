@@ -123,3 +123,20 @@ fn inventory_calls_in_progress_are_the_workers_waiting_on_it() {
         );
     }
 }
+
+/// The resend story: without a key every resend the workers take becomes one more order for
+/// the same purchase; with `idempotency_key=on` none does, and the copies are recognised.
+#[test]
+fn resends_make_orders_twice_unless_they_carry_a_key() {
+    use resilience_playground::sim::scenario::apply_set;
+    let without = run(&Preset::StoryResend.config()).unwrap();
+    let orders = without.orders.expect("the preset counts orders");
+    assert_eq!(orders.duplicates, without.frontend_retries, "{orders:?}");
+    assert!(orders.duplicates > 1_000, "{orders:?}");
+    let mut keyed = Preset::StoryResend.config();
+    apply_set(&mut keyed, "idempotency_key", "on").unwrap();
+    let with = run(&keyed).unwrap();
+    let orders = with.orders.unwrap();
+    assert_eq!(orders.duplicates, 0, "{orders:?}");
+    assert!(orders.recognised > 0, "{orders:?}");
+}

@@ -249,7 +249,7 @@ pub struct Knob {
 }
 
 /// Every knob, grouped by what it tunes.
-pub const KNOBS: [Knob; 31] = [
+pub const KNOBS: [Knob; 32] = [
     Knob {
         key: "rate",
         label: "Arrival rate",
@@ -514,6 +514,15 @@ pub const KNOBS: [Knob; 31] = [
     Knob {
         key: "orders_abandon",
         label: "Orders' requests whose client left",
+        unit: Unit::Count,
+        min: 0.0,
+        max: 1.0,
+        step: 1.0,
+        pattern: None,
+    },
+    Knob {
+        key: "idempotency_key",
+        label: "Idempotency key on resends",
         unit: Unit::Count,
         min: 0.0,
         max: 1.0,

@@ -34,14 +34,14 @@ impl LatencyKind {
 /// shedding takes no time, one by the bulkhead takes its wait for a permit (`bulkhead_wait`,
 /// µs, when the run has a bulkhead); end to end, the queue wait comes on top.
 pub fn refusal_note(kind: LatencyKind, bulkhead_wait: Option<Micros>) -> String {
-    let mut note = "Refused requests sit where they ended: circuit_open and shed at once, in \
-                    the first bar (1 ms and below)"
+    let mut note = "Refused requests sit where they ended: those refused by the open breaker \
+                    and those shed, at once, in the first bar (1 ms and below)"
         .to_string();
     if let Some(wait) = bulkhead_wait {
         let wait = crate::page::lessons::rules::duration(wait);
         note.push_str(&format!(
-            "; bulkhead_full only after waiting {wait} for a permit, so at {wait}, stacked \
-             with the calls answered as fast"
+            "; those refused by the full bulkhead only after waiting {wait} for a permit, so \
+             at {wait}, stacked with the calls answered as fast"
         ));
     }
     note.push_str(match kind {
@@ -114,11 +114,11 @@ mod tests {
         let wait = cfg.bulkhead.unwrap().max_wait;
         let with = refusal_note(LatencyKind::Service, Some(wait));
         assert!(
-            with.contains("bulkhead_full") && with.contains("50 ms"),
+            with.contains("refused by the full bulkhead") && with.contains("50 ms"),
             "{with}"
         );
         let without = refusal_note(LatencyKind::Service, None);
-        assert!(!without.contains("bulkhead_full"), "{without}");
+        assert!(!without.contains("full bulkhead"), "{without}");
         assert!(refusal_note(LatencyKind::EndToEnd, None).contains("queue"));
     }
 

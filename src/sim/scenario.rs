@@ -3,11 +3,12 @@
 
 use super::latency::Micros;
 use super::model::{
-    Abandon, CapacityConfig, CascadeConfig, GatewayConfig, HistoryBulkhead, Resilience4jStack,
-    SidecarConfig,
+    Abandon, CapacityConfig, CascadeConfig, GatewayConfig, HistoryBulkhead, OrdersIdempotency,
+    Resilience4jStack, SidecarConfig,
 };
 use crate::resilience::{
-    BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule, RetryPolicy, Window,
+    BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule, IdempotencyConfig, RetryPolicy,
+    Window,
 };
 
 pub use super::params::{apply_set, parse_int, parse_time, Applied, JITTER_NAMES, SET_KEYS};
@@ -138,6 +139,10 @@ pub enum Preset {
     /// The story with a bulkhead of 8 on inventory and nothing else: the lookups keep their
     /// workers.
     StoryBulkhead,
+    /// The story's resends: Anna's browser gives up after 3 s and sends the order again, twice;
+    /// orders has the workers to make every copy an order, and no idempotency key tells them
+    /// apart (`--set idempotency_key=on` gives the copies one).
+    StoryResend,
     /// The lesson's timeout and breaker with a 1 s window, so the breaker opens about as soon
     /// as the printed table says.
     CbLikeTable,
@@ -155,7 +160,7 @@ pub enum Preset {
 
 impl Preset {
     /// Every preset, in the order a list shows them.
-    pub const ALL: [Preset; 22] = [
+    pub const ALL: [Preset; 23] = [
         Preset::Lesson(Scenario::None),
         Preset::Lesson(Scenario::Timeout),
         Preset::Lesson(Scenario::Cb),
@@ -178,6 +183,7 @@ impl Preset {
         Preset::NorthwindAsWrittenSeparate,
         Preset::NorthwindAsMeantShared,
         Preset::NorthwindAsMeantSeparate,
+        Preset::StoryResend,
     ];
 
     /// The preset the playground opens on: the story from its start, the cascade with no
@@ -201,6 +207,7 @@ impl Preset {
             Preset::RetryHerdContention => "retry-herd-contention",
             Preset::StoryNone => "story-none",
             Preset::StoryBulkhead => "story-bulkhead",
+            Preset::StoryResend => "story-resend",
             Preset::CbLikeTable => "cb-like-table",
             Preset::NorthwindAsWrittenShared => "northwind-as-written-shared",
             Preset::NorthwindAsWrittenSeparate => "northwind-as-written-separate",
@@ -249,6 +256,9 @@ impl Preset {
             }
             Preset::StoryNone => "The cascade: no protection, with order lookups, the first 12 s",
             Preset::StoryBulkhead => "The cascade with a bulkhead(8): order lookups keep working",
+            Preset::StoryResend => {
+                "Resends after 3 s without an idempotency key: orders made twice"
+            }
             Preset::CbLikeTable => "Timeout + breaker with a 1 s window, like the printed table",
         }
     }
@@ -352,6 +362,16 @@ impl Preset {
             },
             Preset::StoryNone => story(None),
             Preset::StoryBulkhead => story(Some(BulkheadConfig::cascade_sim())),
+            Preset::StoryResend => CascadeConfig {
+                threads: 1_000,
+                client_give_up: Some(3 * SECOND),
+                frontend_retries: 2,
+                idempotency: Some(OrdersIdempotency {
+                    key: false,
+                    store: IdempotencyConfig::lesson_000(),
+                }),
+                ..Scenario::None.config()
+            },
             Preset::CbLikeTable => CascadeConfig {
                 breaker: Some(BreakerConfig {
                     window: Window::Time(SECOND),

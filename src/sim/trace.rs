@@ -519,6 +519,9 @@ pub struct Bucket {
     /// Requests a worker finished inside the slice for a client who already had an answer.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stale_work: u64,
+    /// Orders created inside the slice for a client order that already had one.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub duplicate_orders: u64,
 }
 
 /// What happened at one dependency behind `orders` (the request's outcome says how it ended,

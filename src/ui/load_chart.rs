@@ -108,7 +108,7 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
     }
     let mut lower = vec![
         LegendKey::line(
-            format!("workers busy (of {})", run.config.threads),
+            format!("workers busy (of {}, right axis)", run.config.threads),
             "var(--ink)",
         ),
         LegendKey::line("queue length", css_colour(QUEUE)),
@@ -191,6 +191,8 @@ fn draw(
             })
         })
         .fold(1.0, f64::max);
+    // The lower panel: the queue and the gateway's pool on the left axis, the workers on an
+    // axis of their own on the right (32 workers beside a queue of 1,000 would lie flat).
     let height = runs
         .iter()
         .map(|run| {
@@ -200,10 +202,12 @@ fn draw(
                 .max()
                 .unwrap_or(0);
             let pool = run.config.gateway.as_ref().map_or(0, |g| g.pool);
-            f64::from(run.config.threads)
-                .max(queue_peak as f64)
-                .max(f64::from(pool))
+            (queue_peak as f64).max(f64::from(pool))
         })
+        .fold(1.0, f64::max);
+    let threads = runs
+        .iter()
+        .map(|run| f64::from(run.config.threads))
         .fold(1.0, f64::max);
     // Both panels' label areas fit the widest tick of either (their time axes line up), and
     // the rotated "per second" beside it.
@@ -329,13 +333,16 @@ fn draw(
         }
     }
 
+    let right_labels = (text_px * (0.62 * widest_tick(threads * 1.1) as f64 + 2.0)) as u32;
     let mut bottom = ChartBuilder::on(&lower)
         .margin(scale.px(10.0))
-        .margin_right(scale.px(24.0))
+        .margin_right(scale.px(6.0))
         .x_label_area_size(x_labels + scale.px(4.0))
         .y_label_area_size(y_labels)
+        .right_y_label_area_size(right_labels.max(scale.px(40.0)))
         .build_cartesian_2d(0f64..span_s, 0f64..height * 1.1)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.to_string())?
+        .set_secondary_coord(0f64..span_s, 0f64..threads * 1.1);
     bottom
         .configure_mesh()
         .disable_x_mesh()
@@ -352,6 +359,14 @@ fn draw(
         .axis_desc_style(text.clone())
         .draw()
         .map_err(|e| e.to_string())?;
+    bottom
+        .configure_secondary_axes()
+        .y_labels(bottom_ticks)
+        .axis_style(ink)
+        .y_label_formatter(&|v| tick_label(*v))
+        .label_style(text.clone())
+        .draw()
+        .map_err(|e| e.to_string())?;
     let at = |i: usize| (i as f64 + 1.0) * BUCKET as f64 / 1e6;
     for (r, run) in runs.iter().enumerate() {
         let shown = &run.trace.series[..shown_of(run)];
@@ -362,13 +377,23 @@ fn draw(
                 .map(|(i, b)| (at(i), read(b)))
                 .collect::<Vec<_>>()
         };
-        run_line(
-            &mut bottom,
-            gauge(|b| f64::from(b.workers_busy)),
-            ink.stroke_width(scale.px(2.0)),
-            r > 0,
-            scale,
-        )?;
+        let workers = gauge(|b| f64::from(b.workers_busy));
+        let style = ink.stroke_width(scale.px(2.0));
+        if r > 0 {
+            bottom.draw_secondary_series(std::iter::once(
+                plotters::element::DashedPathElement::new(
+                    workers,
+                    scale.px(9.0),
+                    scale.px(6.0),
+                    style,
+                ),
+            ))
+        } else {
+            bottom.draw_secondary_series(std::iter::once(plotters::element::PathElement::new(
+                workers, style,
+            )))
+        }
+        .map_err(|e| e.to_string())?;
         run_line(
             &mut bottom,
             gauge(|b| b.queue_len as f64),

@@ -252,14 +252,14 @@ pub const STEPS: &[Step] = &[
              sends the order again, the second copy creates a second order, unless both copies \
              carry the same idempotency key and orders answers the second with the first \
              one's result.",
-            "On the Saturday the front end resends, and orders keeps finishing work for clients \
-             who stopped waiting long ago.",
+            "Here the browser gives up after 3 s and resends, twice. Run A's copies carry no \
+             key; run B beside it is the same run with one. Try it: give run A's copies a key.",
         ],
-        settings: &[("preset", "saturday")],
-        play_to: 50.0,
-        knob: None,
-        views: &[View::Topology, View::Load],
-        notice: &[Rule::StaleWork, Rule::GatewayFull],
+        settings: &[("preset", "story-resend"), ("ab", "idempotency_key=on")],
+        play_to: 20.0,
+        knob: Some("idempotency_key"),
+        views: &[View::Load],
+        notice: &[Rule::Duplicates, Rule::StaleWork],
     },
     Step {
         title: "Retry in one layer only",

@@ -66,6 +66,8 @@ pub enum Rule {
     Hedges,
     /// Work done for clients who had left, and the front end's resends.
     StaleWork,
+    /// Orders made twice for one purchase, here and in run B (the same with a key).
+    Duplicates,
     /// Orders accepted provisionally, waiting to be reconciled.
     Fallback,
     /// Hot items: the served calls whose write lost to another call's commit, and the busiest
@@ -722,6 +724,33 @@ impl Reading<'_> {
                     self.by(),
                     count(resent),
                     count(stale)
+                ))
+            }
+            Rule::Duplicates => {
+                t.orders?;
+                let upto = passed.len();
+                let twice = |run: &Run| -> u64 {
+                    run.trace
+                        .series
+                        .iter()
+                        .take(upto)
+                        .map(|b| b.duplicate_orders)
+                        .sum()
+                };
+                let b = self
+                    .b
+                    .filter(|b| b.trace.orders.is_some())
+                    .map(|b| {
+                        format!(
+                            "; in run B, whose copies carry an idempotency key, {}",
+                            count(twice(b))
+                        )
+                    })
+                    .unwrap_or_default();
+                Some(format!(
+                    "{}, orders had made {} orders for purchases it had already made once{b}.",
+                    self.by(),
+                    count(twice(run))
                 ))
             }
             Rule::Conflicts => {

@@ -369,9 +369,12 @@ impl Recorder {
     }
 
     /// `orders` created an order; `duplicate` when its client order already had one.
-    pub fn order_created(&mut self, duplicate: bool) {
+    pub fn order_created(&mut self, now: Micros, duplicate: bool) {
         self.orders.created += 1;
         self.orders.duplicates += u64::from(duplicate);
+        if let Some(b) = self.bucket(now).filter(|_| duplicate) {
+            b.duplicate_orders += 1;
+        }
     }
 
     /// A worker finished a request after `service` µs, answering `outcome`; `stale` when its

@@ -322,7 +322,7 @@ impl Sim<'_> {
         let created =
             route == Route::Orders && !replay && matches!(outcome, Outcome::Ok | Outcome::Fallback);
         if let Some(duplicate) = created.then(|| self.service.order_created(op)).flatten() {
-            self.recorder.order_created(duplicate);
+            self.recorder.order_created(now, duplicate);
         }
         self.recorder.worked(now, service, outcome, stale);
         self.answer(now, id, outcome);
