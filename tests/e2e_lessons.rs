@@ -497,6 +497,20 @@ async fn every_step_fits_one_projector_screen_and_follows_its_run() {
             )
             .await;
             for lesson in Lesson::ALL {
+                // The recap after the last step fits too.
+                page.open(
+                    &format!("lesson.html?lesson={}&step=end&projector=on", lesson.key()),
+                    "#lesson-recap li",
+                )
+                .await;
+                let over = page
+                    .eval("const r = document.querySelector('.lesson-recap');
+                           return [document.documentElement.scrollHeight - innerHeight, r.scrollHeight - r.clientHeight];")
+                    .await;
+                assert_eq!(over, serde_json::json!([0, 0]), "{} recap at {width}x{height}", lesson.key());
+                if width == 1920 {
+                    page.screenshot(&format!("lesson-{}-recap-1920", lesson.key())).await;
+                }
                 for (index, step) in lesson.steps().iter().enumerate() {
                     let here = StepRef { lesson, index };
                     let name = format!("{} {} at {width}x{height}", lesson.key(), index + 1);

@@ -128,6 +128,11 @@ pub const TERMS: &[Term] = &[
                   again.",
     },
     Term {
+        term: "printed table",
+        meaning: "The table of results that lesson 000 prints after its code: the figures \
+                  the lesson says its four scenarios give.",
+    },
+    Term {
         term: "sidecar",
         meaning: "A proxy (here Envoy) running beside each service, which can retry calls \
                   on its own.",

@@ -614,7 +614,7 @@ impl Knob {
             // A value can be in its own range and still clash with another one (recovering
             // before degrading): then nothing changes, and the notice says why.
             Ok(_) => match cfg.validate() {
-                Ok(()) => notice,
+                Ok(()) => self.others_moved(&before, cfg).or(notice),
                 Err(e) => {
                     *cfg = before;
                     Some(format!("{e}; the setting is unchanged."))
@@ -622,6 +622,29 @@ impl Knob {
             },
             Err(e) => Some(e.to_string()),
         }
+    }
+
+    /// A notice naming every other control that this one's new value moved (a shedding
+    /// limit keeps the three in order, a priority share keeps the shares within 1): never
+    /// silently.
+    fn others_moved(&self, before: &CascadeConfig, after: &CascadeConfig) -> Option<String> {
+        let moved: Vec<String> = KNOBS
+            .iter()
+            .filter(|k| k.key != self.key && k.pattern == self.pattern)
+            // Only settings that were there before: switching a part on brings its settings.
+            .filter(|k| k.param().and_then(|p| (p.read)(&before.to_sim())).is_some())
+            .filter(|k| k.read(before) != k.read(after))
+            .map(|k| format!("{} {} → {}", k.key, k.link_text(before), k.link_text(after)))
+            .collect();
+        (!moved.is_empty()).then(|| {
+            format!(
+                "{} moved {} too, to keep the settings consistent; it stays there when {} \
+                 moves back.",
+                self.key,
+                moved.join(", "),
+                self.key
+            )
+        })
     }
 
     /// The `--set` text that gives back exactly the value `cfg` holds, for links: a share is
@@ -682,6 +705,34 @@ impl Knob {
 
 #[cfg(test)]
 mod tests {
+    /// Moving one shedding limit past another moves that one too, and says so.
+    #[test]
+    fn a_control_that_moves_another_says_so() {
+        let mut cfg =
+            crate::sim::scenario::Preset::Lesson(crate::sim::scenario::Scenario::None).config();
+        let normal = knob("shed_normal").unwrap();
+        assert_eq!(
+            normal.write(&mut cfg, 60.0),
+            None,
+            "switching shedding on moves nothing"
+        );
+        let high = knob("shed_high").unwrap();
+        let before = high.read(&cfg);
+        let notice = normal.write(&mut cfg, before + 5.0).expect("a notice");
+        assert!(
+            notice.starts_with(&format!(
+                "shed_normal moved shed_high {before} → {}",
+                before + 5.0
+            )),
+            "{notice}"
+        );
+        assert_eq!(
+            normal.write(&mut cfg, 50.0),
+            None,
+            "moving back moves nothing"
+        );
+    }
+
     use super::*;
     use crate::resilience::Jitter;
     use crate::sim::scenario::{Preset, Scenario, JITTER_NAMES};
@@ -714,7 +765,10 @@ mod tests {
             }
             for v in [k.min, k.max, (k.min + k.max) / 2.0] {
                 let v = (v / k.step).round() * k.step;
-                assert_eq!(k.write(&mut cfg, v), None, "{}", k.key);
+                // In range, nothing is refused; a limit kept in order may move another, and says so.
+                if let Some(notice) = k.write(&mut cfg, v) {
+                    assert!(notice.starts_with(&format!("{} moved ", k.key)), "{notice}");
+                }
                 let back = k.read(&cfg);
                 assert!((back - v).abs() < 1e-9, "{}: wrote {v}, read {back}", k.key);
             }

@@ -3,6 +3,7 @@
 
 use super::chart_backend::ChartBackend;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -229,6 +230,28 @@ fn draw(
                     )
                     .map_err(|e| e.to_string())?;
             }
+        }
+        // A bar too short to see (a slow tail of a few requests beside a peak of hundreds)
+        // gets its count written above it, so the tail is never invisible.
+        if let Some((_, b)) = data.stacks.first().filter(|_| r == 0) {
+            let short: Vec<(f64, u64)> = heights(data)
+                .iter()
+                .enumerate()
+                .filter(|&(_, &n)| n > 0 && n * 40 < tallest)
+                .map(|(i, &n)| {
+                    let (low, high) = b.edges_ms(i);
+                    ((low * high).sqrt(), n)
+                })
+                .collect();
+            chart
+                .draw_series(short.iter().map(|&(x, n)| {
+                    Text::new(
+                        n.to_string(),
+                        (x, n + tallest / 20 + 1),
+                        text.clone().pos(Pos::new(HPos::Center, VPos::Bottom)),
+                    )
+                }))
+                .map_err(|e| e.to_string())?;
         }
         let p99_colour = if dark { WHITE } else { P99 };
         for (value, colour) in [

@@ -26,7 +26,8 @@ const INVENTORY: RGBColor = RGBColor(0, 114, 178);
 const QUEUE: RGBColor = RGBColor(213, 94, 0);
 const GATEWAY: RGBColor = RGBColor(204, 121, 167);
 const SERVED: RGBColor = RGBColor(230, 159, 0);
-const GOODPUT: RGBColor = RGBColor(0, 158, 115);
+/// Olive: apart from ok's green bars, which goodput would otherwise hide in.
+const GOODPUT: RGBColor = RGBColor(120, 120, 0);
 /// Purple: apart from every outcome's colour and the gateway's pink, at least 3:1 against the
 /// light (4.3:1) and the dark (3.8:1) chart background.
 const CONFLICTS: RGBColor = RGBColor(148, 103, 189);

@@ -17,7 +17,7 @@ pub fn outcome_colour(outcome: Outcome) -> RGBColor {
         Outcome::BusinessRejected => RGBColor(240, 228, 66),
         // Past Okabe-Ito's eight: darker and lighter shades of its hues, told apart by the
         // legend's order as much as by colour.
-        Outcome::Fallback => RGBColor(128, 205, 180),
+        Outcome::Fallback => RGBColor(160, 140, 220),
         Outcome::DependencyError => RGBColor(120, 70, 30),
         Outcome::ClientGaveUp => RGBColor(160, 160, 160),
         Outcome::GatewayRejected => RGBColor(0, 60, 110),

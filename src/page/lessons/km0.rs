@@ -78,7 +78,7 @@ pub const STEPS: &[Step] = &[
         play_to: 12.0,
         knob: Some("timeout"),
         views: &[View::Latency],
-        notice: &[Rule::QueuePeak, Rule::Outcomes, Rule::InventoryLoad],
+        notice: &[Rule::Outcomes, Rule::QueuePeak, Rule::InventoryLoad],
     },
     Step {
         title: "One budget for the whole request, passed down",
