@@ -11,7 +11,7 @@ use yew::prelude::*;
 use super::app::use_page;
 use super::ids::use_ids;
 use super::knob_panel::slider;
-use super::playback::is_shortcut;
+use super::playback::{is_shortcut, use_document_keys};
 use super::regions;
 use super::state::prefers_dark;
 use crate::page::glossary::{mark_terms, Piece};
@@ -53,29 +53,28 @@ fn lesson_key(e: &KeyboardEvent) -> Option<LessonKey> {
     }
 }
 
-/// On the lesson page, the document's keys go to `keys` (a widget keeps its keys to itself).
+/// The element to focus when a step (or the recap) arrives: on the lesson page its heading,
+/// the page scrolled back to its top; in a widget the widget itself. Returns the refs to put
+/// on the root and on the heading.
 #[hook]
-fn use_document_keys(standalone: bool, keys: Callback<KeyboardEvent>) {
-    use_effect_with(standalone, move |&standalone| {
-        let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-            keys.emit(e);
-        });
-        let document = web_sys::window()
-            .and_then(|w| w.document())
-            .filter(|_| standalone);
-        if let Some(d) = &document {
-            let _ =
-                d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(d) = &document {
-                let _ = d.remove_event_listener_with_callback(
-                    "keydown",
-                    listener.as_ref().unchecked_ref(),
-                );
+fn use_arrival_focus(take: bool, standalone: bool) -> (NodeRef, NodeRef) {
+    let root = use_node_ref();
+    let heading = use_node_ref();
+    {
+        let (root, heading) = (root.clone(), heading.clone());
+        use_effect_with(take, move |&take| {
+            let target = if standalone { &heading } else { &root };
+            if let Some(el) = target.cast::<web_sys::HtmlElement>().filter(|_| take) {
+                if standalone {
+                    if let Some(w) = web_sys::window() {
+                        w.scroll_to_with_x_and_y(0.0, 0.0);
+                    }
+                }
+                let _ = el.focus();
             }
-        }
-    });
+        });
+    }
+    (root, heading)
 }
 
 /// `text` with each glossary term not yet in `seen` defined where it first appears: the
@@ -340,23 +339,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
         });
     }
     let moment = step.moment();
-    let root = use_node_ref();
-    let heading = use_node_ref();
-    {
-        let (root, heading) = (root.clone(), heading.clone());
-        let standalone = props.standalone;
-        use_effect_with(props.take_focus, move |&take| {
-            let target = if standalone { &heading } else { &root };
-            if let Some(el) = target.cast::<web_sys::HtmlElement>().filter(|_| take) {
-                if standalone {
-                    if let Some(w) = web_sys::window() {
-                        w.scroll_to_with_x_and_y(0.0, 0.0);
-                    }
-                }
-                let _ = el.focus();
-            }
-        });
-    }
+    let (root, heading) = use_arrival_focus(props.take_focus, props.standalone);
     {
         // Playing from before the moment pauses there, so the class sees what the step is about.
         let last = use_mut_ref(|| page.playhead);
@@ -384,7 +367,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             }
         })
     };
-    use_document_keys(props.standalone, keys.clone());
+    use_document_keys(props.standalone.then(|| keys.clone()));
     let b_run = page.ab.as_ref().and_then(|c| c.run.clone().ok());
     let notices = {
         let page = page.clone();
@@ -523,18 +506,7 @@ fn lesson_recap(props: &LessonRecapProps) -> Html {
         lesson,
         index: lesson.steps().len(),
     };
-    let heading = use_node_ref();
-    let root = use_node_ref();
-    {
-        let (root, heading) = (root.clone(), heading.clone());
-        let standalone = props.standalone;
-        use_effect_with(props.take_focus, move |&take| {
-            let target = if standalone { &heading } else { &root };
-            if let Some(el) = target.cast::<web_sys::HtmlElement>().filter(|_| take) {
-                let _ = el.focus();
-            }
-        });
-    }
+    let (root, heading) = use_arrival_focus(props.take_focus, props.standalone);
     let keys = {
         let go = props.on_go.clone();
         Callback::from(move |e: KeyboardEvent| {
@@ -545,7 +517,7 @@ fn lesson_recap(props: &LessonRecapProps) -> Html {
             }
         })
     };
-    use_document_keys(props.standalone, keys.clone());
+    use_document_keys(props.standalone.then(|| keys.clone()));
     let on_back = props.on_go.reform(move |_: MouseEvent| here.back());
     let other = lesson.other();
     let base = props

@@ -105,8 +105,14 @@ pub fn shortcut_keys(dispatch: &Callback<Action>) -> Callback<KeyboardEvent> {
 /// has the page to itself. (A widget listens on its own element instead.)
 #[hook]
 pub fn use_shortcuts(dispatch: Option<Callback<Action>>) {
-    use_effect_with(dispatch.is_some(), move |_| {
-        let keys = dispatch.as_ref().map(shortcut_keys);
+    use_document_keys(dispatch.as_ref().map(shortcut_keys));
+}
+
+/// While `keys` is given, every key pressed anywhere on the page goes to it (a page that has
+/// the document to itself: the playground, a lesson on `lesson.html`).
+#[hook]
+pub fn use_document_keys(keys: Option<Callback<KeyboardEvent>>) {
+    use_effect_with(keys.is_some(), move |&listening| {
         let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
             if let Some(keys) = &keys {
                 keys.emit(e);
@@ -114,7 +120,7 @@ pub fn use_shortcuts(dispatch: Option<Callback<Action>>) {
         });
         let document = web_sys::window()
             .and_then(|w| w.document())
-            .filter(|_| dispatch.is_some());
+            .filter(|_| listening);
         if let Some(d) = &document {
             let _ =
                 d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());

@@ -74,7 +74,7 @@ pub fn timeline(
     run: &Shared<Run>,
     dispatch: &Callback<Action>,
 ) -> Html {
-    timeline_counting(ids, page, run, dispatch, None)
+    timeline_of(ids, page, run, dispatch, None, false)
 }
 
 /// The same, counting only `outcomes` when given, and then without the keyboard line (a
@@ -85,6 +85,18 @@ pub fn timeline_counting(
     run: &Shared<Run>,
     dispatch: &Callback<Action>,
     outcomes: Option<Vec<crate::sim::trace::Outcome>>,
+) -> Html {
+    timeline_of(ids, page, run, dispatch, outcomes, false)
+}
+
+/// The timeline region; with `reveal`, the marks and the breaker's band stop at the playhead.
+fn timeline_of(
+    ids: &IdScope,
+    page: &Page,
+    run: &Shared<Run>,
+    dispatch: &Callback<Action>,
+    outcomes: Option<Vec<crate::sim::trace::Outcome>>,
+    reveal: bool,
 ) -> Html {
     let b = b_run(page);
     let compare = b.map(|b| {
@@ -101,7 +113,8 @@ pub fn timeline_counting(
             <Timeline playhead={page.playhead} run={run.clone()} playing={page.playing}
                 speed={page.speed} clock_start={page.clock_start()}
                 frame={frame(&run.trace, page.playhead)} on_action={dispatch.clone()}
-                counted={outcomes} span={page.span()} counters={compare.is_none()} b={b.cloned()} />
+                counted={outcomes} span={page.span()} counters={compare.is_none()} b={b.cloned()}
+                reveal={reveal} />
             { compare.unwrap_or_default() }
             if let Some(Err(e)) = page.ab.as_ref().map(|c| &c.run) {
                 <p class="notice" role="alert">{ format!("Run B cannot start: {e}") }</p>
@@ -119,27 +132,7 @@ pub fn lesson_timeline(
     run: &Shared<Run>,
     dispatch: &Callback<Action>,
 ) -> Html {
-    let b = b_run(page);
-    let compare = b.map(|b| {
-        let (ha, hb) = histograms(run, b, page.playhead, page.latency);
-        let rows = counters(run, b, page.playhead, (&ha, &hb));
-        let ab = page.ab.as_ref().map(|c| (c.summary(&page.full, page.patterns), c.edits));
-        let (summary, edits) = ab.unwrap_or_default();
-        html! {
-            <AbCounters summary={summary} rows={Rc::new(rows)} edits={edits} on_action={dispatch.clone()} />
-        }
-    });
-    let body = html! {
-        <>
-            <Timeline playhead={page.playhead} run={run.clone()} playing={page.playing}
-                speed={page.speed} clock_start={page.clock_start()}
-                frame={frame(&run.trace, page.playhead)} on_action={dispatch.clone()}
-                counted={Some(run.outcomes.clone())} span={page.span()} counters={compare.is_none()}
-                b={b.cloned()} reveal=true />
-            { compare.unwrap_or_default() }
-        </>
-    };
-    region(ids, "timeline", "timeline", "Timeline", body)
+    timeline_of(ids, page, run, dispatch, Some(run.outcomes.clone()), true)
 }
 
 /// The A/B mode's run B, when it is on and has a run.
