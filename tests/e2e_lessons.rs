@@ -471,6 +471,11 @@ const FIT: &str = "
         .map(e => e.scrollHeight - e.clientHeight)),
       chart: Math.min(innerHeight, ...[...document.querySelectorAll('.lesson-views canvas.chart, .lesson-views svg.state-diagram')]
         .map(e => e.getBoundingClientRect().height)) / innerHeight,
+      // How much a chart's drawing is scaled to fit its box (1: drawn at the box's width).
+      drawn: Math.min(1, ...[...document.querySelectorAll('.lesson-views canvas.chart')].map(c => {
+        const r = c.getBoundingClientRect();
+        return Math.min(r.width / (c.width / devicePixelRatio), r.height / (c.height / devicePixelRatio));
+      })),
       diagram_text: Math.min(99, ...[...document.querySelectorAll('.lesson-views svg.state-diagram')].flatMap(svg => {
         const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
         return [...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale);
@@ -537,6 +542,7 @@ async fn every_step_fits_one_projector_screen_and_follows_its_run() {
                     // Every chart has room enough to be read (near a fifth of the screen's
                     // height), and the diagram's words are 20 px at 1920, scaled at 1280.
                     assert!(fit["chart"].as_f64().unwrap() >= 0.18, "{name}: a chart too small: {fit}");
+                    assert!(fit["drawn"].as_f64().unwrap() >= 0.97, "{name}: a chart drawn smaller than its box: {fit}");
                     let want_text = 20.0 * f64::from(width) / 1920.0;
                     assert!(fit["diagram_text"].as_f64().unwrap() >= want_text, "{name}: {fit}");
                     let want_font = if width == 1920 { 24.0 } else { 16.0 };
