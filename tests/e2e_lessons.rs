@@ -469,8 +469,11 @@ const FIT: &str = "
         .map(e => e.getBoundingClientRect().bottom)) - innerHeight,
       clipped: Math.max(0, ...[...document.querySelectorAll('.lesson-views > .region')]
         .map(e => e.scrollHeight - e.clientHeight)),
+      // The smallest chart's drawing, as a share of the screen's height (a canvas draws at
+      // its box's width, in its own shape).
       chart: Math.min(innerHeight, ...[...document.querySelectorAll('.lesson-views canvas.chart, .lesson-views svg.state-diagram')]
-        .map(e => e.getBoundingClientRect().height)) / innerHeight,
+        .map(e => { const r = e.getBoundingClientRect();
+          return e.tagName === 'CANVAS' ? Math.min(r.height, r.width * e.height / e.width) : r.height; })) / innerHeight,
       // How much a chart's drawing is scaled to fit its box (1: drawn at the box's width).
       drawn: Math.min(1, ...[...document.querySelectorAll('.lesson-views canvas.chart')].map(c => {
         const r = c.getBoundingClientRect();
