@@ -425,9 +425,11 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     });
     let playground = format!("{}?{}", props.playground_url, playground_query(page));
     let key_hint = if props.standalone {
-        "Keys: → or PageDown next step, ← or PageUp back, space plays or pauses."
+        "Keys: PageDown / PageUp (a clicker) change step wherever the focus is; → / ← too, \
+         except on a slider, which they move; space plays or pauses."
     } else {
-        "With the focus here: → next step, ← back, space plays or pauses."
+        "With the focus here: PageDown or → next step, PageUp or ← back (→ / ← move a \
+         focused slider); space plays or pauses."
     };
     let widget_keys = (!props.standalone).then_some(keys);
     let mut seen = Vec::new();
