@@ -135,7 +135,7 @@ const OLD_FLAT_CONFIGS: &[(&str, &str)] = &[
 ];
 
 /// Presets added after the flat configs above were written: they have no old file.
-const NEWER_PRESETS: [&str; 12] = [
+const NEWER_PRESETS: [&str; 13] = [
     "retry-herd",
     "retry-herd-contention",
     "story-none",
@@ -148,6 +148,7 @@ const NEWER_PRESETS: [&str; 12] = [
     "northwind-as-written-separate",
     "northwind-as-meant-shared",
     "northwind-as-meant-separate",
+    "story-resend",
 ];
 
 #[test]
