@@ -143,6 +143,10 @@ async fn steps_move_by_button_and_by_key() {
                 .await,
             serde_json::json!([0, "lesson-step-title"])
         );
+        // A switch keeps no arrow for itself: after ticking one, → steps.
+        click(&page, "#lesson-whole").await;
+        press(&page, Key::Right).await;
+        wait_for_step(&page, "km0", 4).await;
         // The last step's Next opens the recap, which has no Next.
         let last = Lesson::Km0.steps().len();
         page.open(

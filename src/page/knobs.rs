@@ -583,7 +583,12 @@ impl Knob {
     pub fn read(&self, cfg: &CascadeConfig) -> f64 {
         let value = self.param().and_then(|p| (p.read)(&cfg.to_sim()));
         match value {
-            None => self.min,
+            // A part that is off: a choice says "off" where it has one.
+            None => self
+                .choices()
+                .iter()
+                .position(|&n| n == "off")
+                .map_or(self.min, |i| i as f64),
             Some(Value::Time(t)) => micros_in(self.unit, t),
             Some(Value::Delay(HedgeDelay::Fixed(t))) => micros_in(self.unit, t),
             Some(Value::Delay(HedgeDelay::Percentile { percentile, .. })) => percentile,
@@ -614,7 +619,10 @@ impl Knob {
             // A value can be in its own range and still clash with another one (recovering
             // before degrading): then nothing changes, and the notice says why.
             Ok(_) => match cfg.validate() {
-                Ok(()) => self.others_moved(&before, cfg).or(notice),
+                Ok(()) => match (notice, self.others_moved(&before, cfg)) {
+                    (Some(range), Some(moved)) => Some(format!("{range} {moved}")),
+                    (range, moved) => moved.or(range),
+                },
                 Err(e) => {
                     *cfg = before;
                     Some(format!("{e}; the setting is unchanged."))
@@ -731,6 +739,24 @@ mod tests {
             None,
             "moving back moves nothing"
         );
+        // Out of its range and moving another: both are said.
+        let notice = normal.write(&mut cfg, normal.max + 50.0).expect("a notice");
+        assert!(
+            notice.contains(&format!("using {}", normal.max)) && notice.contains("moved shed_high"),
+            "{notice}"
+        );
+    }
+
+    /// A choice whose part is off reads "off", not its first name.
+    #[test]
+    fn an_idempotency_key_reads_off_when_orders_has_none() {
+        let k = knob("idempotency_key").unwrap();
+        for preset in [
+            crate::sim::scenario::Preset::Lesson(crate::sim::scenario::Scenario::None),
+            crate::sim::scenario::Preset::StoryResend,
+        ] {
+            assert_eq!(k.choices()[k.read(&preset.config()) as usize], "off");
+        }
     }
 
     use super::*;

@@ -39,10 +39,16 @@ fn lesson_key(e: &KeyboardEvent) -> Option<LessonKey> {
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return None;
     }
+    // A switch (checkbox) has no use for the arrows; a slider, a radio group, a list and a
+    // text field do.
     let in_control = e
         .target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+        .is_some_and(|el| match el.tag_name().as_str() {
+            "SELECT" | "TEXTAREA" => true,
+            "INPUT" => el.get_attribute("type").as_deref() != Some("checkbox"),
+            _ => false,
+        });
     match e.key().as_str() {
         "PageDown" => Some(LessonKey::Next),
         "PageUp" => Some(LessonKey::Back),
@@ -175,7 +181,12 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                         );
                     }
                     if let Some(d) = w.document() {
-                        d.set_title(&format!("{}: Resilience Playground", to.step().title));
+                        let title = if to.is_recap() {
+                            format!("Recap of {}", to.lesson.title())
+                        } else {
+                            to.step().title.to_string()
+                        };
+                        d.set_title(&format!("{title}: Resilience Playground"));
                     }
                 }
             }
@@ -376,9 +387,13 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     };
     let replay = {
         let dispatch = dispatch.clone();
+        let playing = page.playing;
+        // From the start, playing: pressed again while it plays, it starts over.
         Callback::from(move |_: MouseEvent| {
             dispatch.emit(Action::Seek(0));
-            dispatch.emit(Action::TogglePlay);
+            if !playing {
+                dispatch.emit(Action::TogglePlay);
+            }
         })
     };
     let on_back = props.on_go.reform(move |_: MouseEvent| here.back());
@@ -396,9 +411,8 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
         }
         Err(message) => regions::run_error(&ids, message),
     };
-    let whole = page.run.as_ref().ok().map(|run| {
+    let whole = page.run.as_ref().ok().map(|_| {
         let shown = page.window.is_none();
-        let end = run.span;
         let onchange = dispatch.reform(move |e: Event| {
             let on = e
                 .target_unchecked_into::<web_sys::HtmlInputElement>()
@@ -408,7 +422,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
         html! {
             <label class="lesson-whole" for={ids.id("lesson-whole")}>
                 <input type="checkbox" id={ids.id("lesson-whole")} checked={shown} {onchange} />
-                { format!(" Show the whole run, to {}", clock(end, None)) }
+                { " Show the whole run" }
             </label>
         }
     });
@@ -512,9 +526,9 @@ fn lesson_recap(props: &LessonRecapProps) -> Html {
     let keys = {
         let go = props.on_go.clone();
         Callback::from(move |e: KeyboardEvent| {
-            let Some(key) = lesson_key(&e) else { return };
-            e.prevent_default();
-            if key == LessonKey::Back {
+            // Only Back means anything here; other keys keep their own use (scrolling).
+            if lesson_key(&e) == Some(LessonKey::Back) {
+                e.prevent_default();
                 go.emit(here.back());
             }
         })

@@ -168,12 +168,13 @@ impl Reading<'_> {
         self.passed().len() as Micros * BUCKET
     }
 
-    /// The first mark of `kind` the playhead has passed.
+    /// The first mark of `kind` inside the slices passed (so a sentence never names an event
+    /// whose counts the counters do not hold yet).
     fn mark(&self, kind: MarkerKind) -> Option<Micros> {
         self.run
             .markers
             .iter()
-            .filter(|m: &&Marker| m.at <= self.now)
+            .filter(|m: &&Marker| m.at < self.moment())
             .find(|m| m.kind == kind)
             .map(|m| m.at)
     }
@@ -211,14 +212,15 @@ impl Reading<'_> {
         let cfg = &self.run.config;
         let to = cfg.recover_at.unwrap_or(cfg.duration).min(cfg.duration);
         let slices = self.slices(from, to);
-        if slices.len() < 2 {
+        let per_second = (1_000_000 / BUCKET) as usize;
+        // A whole second at least, so that its busiest second is a second.
+        if slices.len() < per_second {
             return None;
         }
         let total: u64 = slices.iter().map(|b| b.inventory_calls).sum();
         let mean = total as f64 * 1e6 / (slices.len() as f64 * BUCKET as f64);
-        let per_second = (1_000_000 / BUCKET) as usize;
         let (peak, start) = slices
-            .windows(per_second.min(slices.len()))
+            .windows(per_second)
             .enumerate()
             .map(|(i, w)| (w.iter().map(|b| b.inventory_calls).sum::<u64>(), i))
             .max_by_key(|&(n, i)| (n, std::cmp::Reverse(i)))?;
@@ -227,14 +229,13 @@ impl Reading<'_> {
         Some((mean, peak, from_slice + start as Micros * BUCKET, until))
     }
 
-    /// The requests finished in the slices passed: their service and end-to-end times, and
-    /// the longest service time.
+    /// The requests finished by the playhead (as the latency histogram counts them): their
+    /// service and end-to-end times, and the longest service time.
     fn finished_times(&self) -> (LessonPercentiles, LessonPercentiles, Option<Micros>) {
         let mut service = LessonPercentiles::default();
         let mut end_to_end = LessonPercentiles::default();
         let mut longest = None;
-        let until = self.moment();
-        for f in self.run.finished.iter().filter(|f| f.at < until) {
+        for f in self.run.finished.iter().filter(|f| f.at <= self.now) {
             service.record(f.service);
             end_to_end.record(f.end_to_end);
             longest = longest.max(Some(f.service));
@@ -242,17 +243,17 @@ impl Reading<'_> {
         (service, end_to_end, longest)
     }
 
-    /// The requests of `route` that arrived in the slices passed, and of those how many ended
-    /// with `outcome` by then.
+    /// The requests of `route` that arrived by the playhead, and of those how many ended with
+    /// `outcome` by then (as the topology's route counts them).
     fn route_ended(&self, route: Route, outcome: Outcome) -> (u64, u64) {
-        let until = self.moment();
+        let now = self.now;
         self.run
             .trace
             .requests
             .iter()
-            .filter(|r| r.route == route && r.arrived < until)
+            .filter(|r| r.route == route && r.arrived <= now)
             .fold((0, 0), |(sent, n), r| {
-                let ended = r.finished.is_some_and(|d| d < until) && r.outcome == outcome;
+                let ended = r.finished.is_some_and(|d| d <= now) && r.outcome == outcome;
                 (sent + 1, n + u64::from(ended))
             })
     }
@@ -326,7 +327,7 @@ impl Reading<'_> {
                 })
             }
             Rule::Drain => {
-                if self.now < t.end {
+                if self.moment() <= t.end {
                     return None;
                 }
                 let p50 = t.end_to_end.p50?;
@@ -387,7 +388,7 @@ impl Reading<'_> {
                     format!(
                         "GET /catalog never calls inventory, yet by {} only {} of its {} \
                          requests were answered; {} got Kong's 503.",
-                        self.at(self.moment()),
+                        self.at(self.now),
                         percent(answered, sent),
                         count(sent),
                         count(refused)
@@ -511,7 +512,7 @@ impl Reading<'_> {
                 let change = t
                     .transitions
                     .iter()
-                    .take_while(|c| c.at <= self.now)
+                    .take_while(|c| c.at < self.moment())
                     .find(|c| c.to == BreakerState::Open);
                 Some(match change {
                     Some(c) => {
@@ -548,7 +549,7 @@ impl Reading<'_> {
                 let changes: Vec<_> = t
                     .transitions
                     .iter()
-                    .take_while(|c| c.at <= self.now)
+                    .take_while(|c| c.at < self.moment())
                     .collect();
                 let n = |s| changes.iter().filter(|c| c.to == s).count() as u64;
                 let open_from = changes.iter().find(|c| c.to == BreakerState::Open)?.at;
@@ -594,7 +595,7 @@ impl Reading<'_> {
                     format!(
                         "Order history never calls inventory: by {}, {} of its {} lookups were \
                          answered ({}) and {} {}.",
-                        self.at(self.moment()),
+                        self.at(self.now),
                         count(answered),
                         count(sent),
                         percent(answered, sent),
