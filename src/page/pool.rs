@@ -40,10 +40,7 @@ pub fn pool_at(trace: &Trace, threads: u32, f: &Frame) -> PoolAt {
         busy_cells: busy.div_ceil(per_cell),
         queue: f.slice.queue_len,
         queue_peak: {
-            let upto = usize::try_from(f.at / crate::sim::trace::BUCKET)
-                .unwrap_or(usize::MAX)
-                .min(trace.series.len());
-            trace.series[..upto]
+            super::replay::passed(trace, f.at)
                 .iter()
                 .map(|b| b.queue_len)
                 .max()

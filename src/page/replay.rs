@@ -150,12 +150,18 @@ pub fn route_at(trace: &Trace, route: Route, at: Micros) -> Option<RouteAt> {
     seen.then_some(r)
 }
 
-/// Counts and gauges at `at`. The series has whole 100 ms slices: a slice counts once the
-/// playhead has passed its end, and the gauges are those at the end of the last such slice.
-pub fn frame(trace: &Trace, at: Micros) -> Frame {
+/// The whole 100 ms slices of `trace` the playhead `at` has passed: those the counters count.
+pub fn passed(trace: &Trace, at: Micros) -> &[Bucket] {
     let upto = usize::try_from(at / BUCKET)
         .unwrap_or(usize::MAX)
         .min(trace.series.len());
+    &trace.series[..upto]
+}
+
+/// Counts and gauges at `at`. The series has whole 100 ms slices: a slice counts once the
+/// playhead has passed its end, and the gauges are those at the end of the last such slice.
+pub fn frame(trace: &Trace, at: Micros) -> Frame {
+    let upto = passed(trace, at).len();
     let mut f = Frame {
         at,
         ..Frame::default()

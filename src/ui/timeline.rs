@@ -7,7 +7,9 @@ use yew::prelude::*;
 use super::ids::use_ids;
 use super::palette::outcome_class;
 use crate::page::glossary::outcome_words;
-use crate::page::replay::{clock, Frame};
+use std::borrow::Cow;
+
+use crate::page::replay::{clock, Band, Frame};
 use crate::page::state::{Action, Run, Shared, SPEEDS};
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
@@ -77,7 +79,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let span_of_axis = props.span.unwrap_or(props.run.span);
     let span = span_of_axis.max(1);
     let pct = |t: Micros| t as f64 * 100.0 / span as f64;
-    let band_of = |bands: &[crate::page::replay::Band], label: &str, id: &str| {
+    let band_of = |bands: &[Band], label: &str, id: &str| {
         (!bands.is_empty()).then(|| {
             html! {
                 <svg class="band" id={ids.id(id)} viewBox="0 0 1000 16" preserveAspectRatio="none" role="img"
@@ -92,24 +94,28 @@ pub fn timeline(props: &TimelineProps) -> Html {
             }
         })
     };
-    let upto = |bands: &[crate::page::replay::Band]| -> Vec<crate::page::replay::Band> {
+    // Revealing, the bands stop at the playhead; otherwise they are the run's own, borrowed.
+    fn upto(bands: &[Band], reveal: bool, playhead: Micros) -> Cow<'_, [Band]> {
+        if !reveal {
+            return Cow::Borrowed(bands);
+        }
         bands
             .iter()
-            .filter(|b| !props.reveal || b.from <= props.playhead)
-            .map(|b| crate::page::replay::Band {
-                to: if props.reveal {
-                    b.to.min(props.playhead)
-                } else {
-                    b.to
-                },
+            .filter(|b| b.from <= playhead)
+            .map(|b| Band {
+                to: b.to.min(playhead),
                 ..*b
             })
             .collect()
-    };
-    let b_bands = upto(props.b.as_ref().map(|b| b.bands.as_slice()).unwrap_or(&[]));
-    let b_bands = b_bands.as_slice();
+    }
+    let b_bands = upto(
+        props.b.as_ref().map(|b| b.bands.as_slice()).unwrap_or(&[]),
+        props.reveal,
+        props.playhead,
+    );
+    let b_bands: &[Band] = &b_bands;
     let two = !b_bands.is_empty();
-    let bands = &upto(&props.run.bands);
+    let bands: &[Band] = &upto(&props.run.bands, props.reveal, props.playhead);
     let band = band_of(
         bands,
         if two {

@@ -7,7 +7,7 @@
 
 use crate::page::glossary::outcome_words;
 use crate::page::markers::{Marker, MarkerKind};
-use crate::page::replay::{clock, frame, route_at, Frame, RouteAt};
+use crate::page::replay::{clock, frame, passed, route_at, Frame, RouteAt};
 use crate::page::state::Run;
 use crate::resilience::worst_case::{Backoff, WorstCaseInput};
 use crate::resilience::BreakerState;
@@ -156,11 +156,7 @@ impl Reading<'_> {
 
     /// The whole 100 ms slices the playhead has passed (those the counters count).
     fn passed(&self) -> &[Bucket] {
-        let series = &self.run.trace.series;
-        let upto = usize::try_from(self.now / BUCKET)
-            .unwrap_or(usize::MAX)
-            .min(series.len());
-        &series[..upto]
+        passed(&self.run.trace, self.now)
     }
 
     /// The end of the last slice passed: the moment the figures are taken at.
