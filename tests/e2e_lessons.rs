@@ -14,16 +14,16 @@ use fantoccini::Locator;
 use resilience_playground::page::lessons::{rules, Lesson, StepRef};
 use resilience_playground::page::replay::clock;
 
-/// The step shown, as `[lesson, step number]` from the root element's data attributes.
+/// The step shown, as `[lesson, step name]` from the root element's data attributes.
 const SHOWN: &str = "const s = document.querySelector('[data-lesson-step]');
-     return s ? [s.dataset.lesson, s.dataset.lessonStep] : null;";
+     return s ? [s.dataset.lesson, s.dataset.stepName] : null;";
 
-/// Waits until the step shown is `n` of `lesson`.
-async fn wait_for_step(page: &browser::Page, lesson: &str, n: usize) {
+/// Waits until the step shown is the one called `n` of `lesson`.
+async fn wait_for_step(page: &browser::Page, lesson: &str, n: &str) {
     let start = Instant::now();
     loop {
         let got = page.eval(SHOWN).await;
-        if got == serde_json::json!([lesson, n.to_string()]) {
+        if got == serde_json::json!([lesson, n]) {
             return;
         }
         assert!(
@@ -70,9 +70,14 @@ const NOTICES: &str = "return [...document.querySelectorAll('#lesson-notices li'
        return copy.textContent;
      });";
 
+/// The step of `lesson` called `name`.
+fn named(lesson: Lesson, name: &str) -> StepRef {
+    StepRef::named(lesson, name).unwrap_or_else(|| panic!("{} has no step {name}", lesson.key()))
+}
+
 /// What the host computes for a step: its title and its notices at its moment.
-fn host_step(lesson: Lesson, index: usize) -> (String, Vec<String>) {
-    let step = StepRef { lesson, index }.step();
+fn host_step(lesson: Lesson, name: &str) -> (String, Vec<String>) {
+    let step = named(lesson, name).step();
     let (page, _) = step.page_at_moment();
     (step.title.to_string(), step.notices(&page))
 }
@@ -95,7 +100,7 @@ async fn steps_move_by_button_and_by_key() {
     browser::run("lesson-navigation", |page| async move {
         page.open("lesson.html?lesson=km0", "[data-lesson-step]")
             .await;
-        wait_for_step(&page, "km0", 1).await;
+        wait_for_step(&page, "km0", "slow-inventory").await;
         assert_eq!(
             page.eval("return document.getElementById('lesson-back').disabled")
                 .await,
@@ -103,26 +108,26 @@ async fn steps_move_by_button_and_by_key() {
             "no step before the first"
         );
         click(&page, "#lesson-next").await;
-        wait_for_step(&page, "km0", 2).await;
+        wait_for_step(&page, "km0", "capacity").await;
         assert!(
-            search(&page).await.contains("step=2"),
+            search(&page).await.contains("step=capacity"),
             "the address follows"
         );
         // The clicker's keys, with the focus still on the Next button.
         press(&page, Key::PageDown).await;
-        wait_for_step(&page, "km0", 3).await;
+        wait_for_step(&page, "km0", "pool-runs-dry").await;
         press(&page, Key::Right).await;
-        wait_for_step(&page, "km0", 4).await;
+        wait_for_step(&page, "km0", "timeout").await;
         press(&page, Key::PageUp).await;
-        wait_for_step(&page, "km0", 3).await;
+        wait_for_step(&page, "km0", "pool-runs-dry").await;
         press(&page, Key::Left).await;
-        wait_for_step(&page, "km0", 2).await;
+        wait_for_step(&page, "km0", "capacity").await;
         click(&page, "#lesson-back").await;
-        wait_for_step(&page, "km0", 1).await;
+        wait_for_step(&page, "km0", "slow-inventory").await;
         // The browser's Back goes to the step before, as the address said.
         page.client.back().await.expect("history back");
-        wait_for_step(&page, "km0", 2).await;
-        let (title, _) = host_step(Lesson::Km0, 1);
+        wait_for_step(&page, "km0", "capacity").await;
+        let (title, _) = host_step(Lesson::Km0, "capacity");
         assert_eq!(page.text("[id='lesson-step-title']").await, title);
         // Arrows inside a slider stay the slider's.
         let slider = page
@@ -133,10 +138,10 @@ async fn steps_move_by_button_and_by_key() {
         slider.click().await.expect("focus the slider");
         press(&page, Key::Right).await;
         tokio::time::sleep(Duration::from_millis(300)).await;
-        wait_for_step(&page, "km0", 2).await;
+        wait_for_step(&page, "km0", "capacity").await;
         // A clicker's PageDown steps even from the slider.
         press(&page, Key::PageDown).await;
-        wait_for_step(&page, "km0", 3).await;
+        wait_for_step(&page, "km0", "pool-runs-dry").await;
         // The new step starts at the top, its heading with the focus.
         assert_eq!(
             page.eval("return [window.scrollY, document.activeElement.id]")
@@ -146,15 +151,16 @@ async fn steps_move_by_button_and_by_key() {
         // A switch keeps no arrow for itself: after ticking one, → steps.
         click(&page, "#lesson-whole").await;
         press(&page, Key::Right).await;
-        wait_for_step(&page, "km0", 4).await;
+        wait_for_step(&page, "km0", "timeout").await;
         // The last step's Next opens the recap, which has no Next.
         let last = Lesson::Km0.steps().len();
+        let last_name = Lesson::Km0.steps()[last - 1].name;
         page.open(
-            &format!("lesson.html?lesson=km0&step={last}"),
+            &format!("lesson.html?lesson=km0&step={last_name}"),
             "[data-lesson-step]",
         )
         .await;
-        wait_for_step(&page, "km0", last).await;
+        wait_for_step(&page, "km0", last_name).await;
         press(&page, Key::PageDown).await;
         let start = Instant::now();
         while page.eval(SHOWN).await != serde_json::json!(["km0", "end"]) {
@@ -176,7 +182,7 @@ async fn steps_move_by_button_and_by_key() {
             "{links}"
         );
         press(&page, Key::PageUp).await;
-        wait_for_step(&page, "km0", last).await;
+        wait_for_step(&page, "km0", last_name).await;
     })
     .await;
 }
@@ -184,18 +190,17 @@ async fn steps_move_by_button_and_by_key() {
 #[tokio::test]
 async fn the_address_restores_a_step_with_the_run_s_own_figures() {
     browser::run("lesson-permalink", |page| async move {
-        page.open("lesson.html?lesson=northwind&step=3", "[data-lesson-step]")
-            .await;
-        wait_for_step(&page, "northwind", 3).await;
-        let (title, notices) = host_step(Lesson::Northwind, 2);
+        page.open(
+            "lesson.html?lesson=northwind&step=separate-bulkheads",
+            "[data-lesson-step]",
+        )
+        .await;
+        wait_for_step(&page, "northwind", "separate-bulkheads").await;
+        let (title, notices) = host_step(Lesson::Northwind, "separate-bulkheads");
         assert_eq!(page.text("[id='lesson-step-title']").await, title);
         // The step opens before its run plays, with nothing to notice yet.
         assert_eq!(page.text("#clock strong").await, clock(0, None));
-        let step = StepRef {
-            lesson: Lesson::Northwind,
-            index: 2,
-        }
-        .step();
+        let step = named(Lesson::Northwind, "separate-bulkheads").step();
         seek(&page, step.moment()).await;
         let shown = page.eval(NOTICES).await;
         assert_eq!(
@@ -214,25 +219,22 @@ async fn the_address_restores_a_step_with_the_run_s_own_figures() {
         // A bad step is named, and the lesson starts at its first step.
         page.open("lesson.html?lesson=km0&step=99", "[data-lesson-step]")
             .await;
-        wait_for_step(&page, "km0", 1).await;
+        wait_for_step(&page, "km0", "slow-inventory").await;
         let notice = page.text(".lesson-page-notices li").await;
         assert!(notice.starts_with("step:"), "{notice}");
-        // "Play to" plays from the start and pauses at the moment.
-        page.open("lesson.html?lesson=km0&step=9", "[data-lesson-step]")
+        // A number published before the herd step was inserted opens what it opened then:
+        // 8 was the breaker. "Play to" plays from the start and pauses at the moment.
+        page.open("lesson.html?lesson=km0&step=8", "[data-lesson-step]")
             .await;
-        wait_for_step(&page, "km0", 9).await;
+        wait_for_step(&page, "km0", "circuit-breaker").await;
+        assert!(
+            search(&page).await.contains("step=circuit-breaker"),
+            "the address names the step"
+        );
         page.eval(&browser::set_value("speed", "5")).await;
         click(&page, "#lesson-replay").await;
         let start = Instant::now();
-        let moment = clock(
-            StepRef {
-                lesson: Lesson::Km0,
-                index: 8,
-            }
-            .step()
-            .moment(),
-            None,
-        );
+        let moment = clock(named(Lesson::Km0, "circuit-breaker").step().moment(), None);
         loop {
             let playing = page.text("#play").await.contains("Pause");
             if !playing && page.text("#clock strong").await == moment {
@@ -270,10 +272,7 @@ fn host_marks(step: StepRef) -> (Vec<(String, String)>, u64) {
 #[tokio::test]
 async fn the_timeline_marks_each_event_at_its_time() {
     browser::run("lesson-markers", |page| async move {
-        let step = StepRef {
-            lesson: Lesson::Km0,
-            index: 8,
-        };
+        let step = named(Lesson::Km0, "circuit-breaker");
         page.open(
             &format!("lesson.html?{}", step.query()),
             "[data-lesson-step]",
@@ -313,16 +312,16 @@ async fn the_timeline_marks_each_event_at_its_time() {
 async fn a_lesson_step_widget_shows_its_step_and_keeps_its_keys() {
     browser::run("lesson-widget", |page| async move {
         page.open(
-            "embed.html?kind=lesson-step&lesson=km0&step=3",
+            "embed.html?kind=lesson-step&lesson=km0&step=pool-runs-dry",
             "#widget [data-lesson-step]",
         )
         .await;
-        wait_for_step(&page, "km0", 3).await;
-        let (title, _) = host_step(Lesson::Km0, 2);
+        wait_for_step(&page, "km0", "pool-runs-dry").await;
+        let (title, _) = host_step(Lesson::Km0, "pool-runs-dry");
         assert_eq!(page.text("[id$='-lesson-step-title']").await, title);
         let before = search(&page).await;
         click(&page, "[id$='-lesson-next']").await;
-        wait_for_step(&page, "km0", 4).await;
+        wait_for_step(&page, "km0", "timeout").await;
         assert_eq!(
             search(&page).await,
             before,
@@ -330,9 +329,9 @@ async fn a_lesson_step_widget_shows_its_step_and_keeps_its_keys() {
         );
         // Keys reach it when it has the focus.
         click(&page, "[id$='-lesson-next']").await;
-        wait_for_step(&page, "km0", 5).await;
+        wait_for_step(&page, "km0", "deadline").await;
         press(&page, Key::PageUp).await;
-        wait_for_step(&page, "km0", 4).await;
+        wait_for_step(&page, "km0", "timeout").await;
         let duplicates = page.eval(browser::DUPLICATE_IDS).await;
         assert_eq!(duplicates, serde_json::json!([]));
         // A bad step attribute is named inside the widget.
@@ -353,11 +352,11 @@ async fn a_lesson_step_widget_shows_its_step_and_keeps_its_keys() {
 async fn screenshots_of_steps() {
     browser::run("lesson-screens", |page| async move {
         let shots = [
-            ("km0", 1),
-            ("km0", 3),
-            ("km0", 8),
-            ("km0", 10),
-            ("northwind", 3),
+            ("km0", "slow-inventory"),
+            ("km0", "pool-runs-dry"),
+            ("km0", "herd-on-hot-items"),
+            ("km0", "breaker-window"),
+            ("northwind", "separate-bulkheads"),
         ];
         for (lesson, n) in shots {
             page.client.set_window_size(1920, 1080).await.unwrap();
@@ -366,12 +365,7 @@ async fn screenshots_of_steps() {
                 "[data-lesson-step]",
             )
             .await;
-            let moment = StepRef {
-                lesson: Lesson::parse(lesson).unwrap(),
-                index: n - 1,
-            }
-            .step()
-            .moment();
+            let moment = named(Lesson::parse(lesson).unwrap(), n).step().moment();
             seek(&page, moment).await;
             page.screenshot(&format!("lesson-{lesson}-{n}-1920-projector"))
                 .await;
@@ -395,12 +389,12 @@ async fn screenshots_of_steps() {
         }
         browser::emulate_phone(&page.client, 390, 844).await;
         page.open(
-            "lesson.html?lesson=km0&step=8",
+            "lesson.html?lesson=km0&step=herd-on-hot-items",
             "[data-lesson-step]",
         )
         .await;
-        seek(&page, Lesson::Km0.steps()[7].moment()).await;
-        page.screenshot("lesson-km0-8-390").await;
+        seek(&page, named(Lesson::Km0, "herd-on-hot-items").step().moment()).await;
+        page.screenshot("lesson-km0-herd-on-hot-items-390").await;
         let sideways = page
             .eval("return document.documentElement.scrollWidth > window.innerWidth + 1")
             .await;
@@ -415,7 +409,8 @@ async fn screenshots_of_steps() {
 #[ignore]
 async fn measure_step_slider() {
     browser::run("lesson-measure", |page| async move {
-        page.open("lesson.html?lesson=km0&step=9", "#cooldown").await;
+        page.open("lesson.html?lesson=km0&step=circuit-breaker", "#cooldown")
+            .await;
         let moves = page
             .eval(&browser::slider_moves("cooldown", 30))
             .await;
@@ -431,12 +426,9 @@ async fn measure_step_slider() {
 
 #[tokio::test]
 async fn the_bulkhead_step_shows_the_lookups_it_saves() {
-    let index = Lesson::Km0
-        .steps()
-        .iter()
-        .position(|s| s.settings.contains(&("preset", "story-bulkhead")))
-        .expect("a step on the story's bulkhead");
-    let (_, notices) = host_step(Lesson::Km0, index);
+    let step = named(Lesson::Km0, "bulkhead");
+    assert!(step.step().settings.contains(&("preset", "story-bulkhead")));
+    let (_, notices) = host_step(Lesson::Km0, "bulkhead");
     let saved = notices
         .iter()
         .find(|n| n.contains("with the bulkhead the order lookups"))
@@ -444,12 +436,12 @@ async fn the_bulkhead_step_shows_the_lookups_it_saves() {
         .clone();
     browser::run("lesson-lookups", |page| async move {
         page.open(
-            &format!("lesson.html?lesson=km0&step={}", index + 1),
+            &format!("lesson.html?{}", step.query()),
             "[data-lesson-step]",
         )
         .await;
-        wait_for_step(&page, "km0", index + 1).await;
-        seek(&page, Lesson::Km0.steps()[index].moment()).await;
+        wait_for_step(&page, "km0", "bulkhead").await;
+        seek(&page, step.step().moment()).await;
         let shown = page.eval(NOTICES).await.to_string();
         assert!(shown.contains(&saved), "{shown}\nlacks\n{saved}");
         let lookups = page.text("#lookups").await;
@@ -525,13 +517,13 @@ async fn every_step_fits_one_projector_screen_and_follows_its_run() {
                 }
                 for (index, step) in lesson.steps().iter().enumerate() {
                     let here = StepRef { lesson, index };
-                    let name = format!("{} {} at {width}x{height}", lesson.key(), index + 1);
+                    let name = format!("{} {} at {width}x{height}", lesson.key(), step.name);
                     page.open(
                         &format!("lesson.html?{}&projector=on", here.query()),
                         "[data-lesson-step]",
                     )
                     .await;
-                    wait_for_step(&page, lesson.key(), index + 1).await;
+                    wait_for_step(&page, lesson.key(), step.name).await;
                     // Before the run plays: no sentence, no mark, the clock at 0.
                     assert_eq!(page.eval(NOTICES).await, serde_json::json!([]), "{name}");
                     // (A run that starts sick, exercise 3's dead inventory, marks it at 0 s.)
@@ -555,11 +547,11 @@ async fn every_step_fits_one_projector_screen_and_follows_its_run() {
                     let want_font = if width == 1920 { 24.0 } else { 16.0 };
                     assert!(fit["font"].as_f64().unwrap() >= want_font, "{name}: {fit}");
                     if width == 1920 {
-                        page.screenshot(&format!("lesson-{}-{}-1920", lesson.key(), index + 1))
+                        page.screenshot(&format!("lesson-{}-{}-1920", lesson.key(), step.name))
                             .await;
                     }
                     // At the moment: the host's sentences, and their counts are the counters'.
-                    let (_, host) = host_step(lesson, index);
+                    let (_, host) = host_step(lesson, step.name);
                     let shown = page.eval(NOTICES).await;
                     assert_eq!(shown, serde_json::json!(host), "{name}");
                     let counters = page.eval(COUNTERS).await;

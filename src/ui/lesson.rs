@@ -102,7 +102,7 @@ fn with_terms(ids: &super::ids::IdScope, text: &str, seen: &mut Vec<&'static str
     }
 }
 
-/// The lesson page, restored from the address bar (`?lesson=km0&step=3`).
+/// The lesson page, restored from the address bar (`?lesson=km0&step=pool-runs-dry`).
 #[function_component(LessonApp)]
 pub fn lesson_app() -> Html {
     let location = || {
@@ -262,11 +262,16 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
         let go = go.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            let index: usize = select.value().parse().unwrap_or(0);
-            go.emit(Some(StepRef {
-                lesson,
-                index: index.min(steps.len()),
-            }));
+            let name = select.value();
+            go.emit(if name == "end" {
+                StepRef {
+                    lesson,
+                    index: steps.len(),
+                }
+                .into()
+            } else {
+                StepRef::named(lesson, &name)
+            });
         })
     };
     let class = classes!(
@@ -287,11 +292,11 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                 <label class="lesson-pick">{ "Step " }
                     <select id={ids.id("lesson-pick")} onchange={on_pick}>
                         { for steps.iter().enumerate().map(|(i, s)| html! {
-                            <option value={i.to_string()} selected={i == step.index}>
+                            <option value={s.name} selected={i == step.index}>
                                 { format!("{}. {}", i + 1, s.title) }
                             </option>
                         }) }
-                        <option value={steps.len().to_string()} selected={step.is_recap()}>{ "Recap" }</option>
+                        <option value="end" selected={step.is_recap()}>{ "Recap" }</option>
                     </select>
                 </label>
                 <label class="switch" for={ids.id("lesson-projector")}>
@@ -458,7 +463,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
         .collect();
     html! {
         <article ref={root} class="lesson-step" data-lesson-step={(here.index + 1).to_string()}
-            data-lesson={here.lesson.key()} aria-labelledby={ids.id("lesson-step-title")}
+            data-step-name={here.name()} data-lesson={here.lesson.key()} aria-labelledby={ids.id("lesson-step-title")}
             tabindex={(!props.standalone).then_some("0")} onkeydown={widget_keys}>
             <div class="lesson-text">
                 <div class="lesson-nav">
@@ -541,7 +546,7 @@ fn lesson_recap(props: &LessonRecapProps) -> Html {
         .trim_end_matches("index.html")
         .to_string();
     html! {
-        <article ref={root} class="lesson-step lesson-recap" data-lesson-step="end" data-lesson={lesson.key()}
+        <article ref={root} class="lesson-step lesson-recap" data-lesson-step="end" data-step-name="end" data-lesson={lesson.key()}
             aria-labelledby={ids.id("lesson-step-title")} tabindex={(!props.standalone).then_some("0")}
             onkeydown={(!props.standalone).then_some(keys)}>
             <div class="lesson-nav">

@@ -5,6 +5,7 @@ use super::{Rule, Step, View};
 /// The steps of the Kilometre Zero lesson.
 pub const STEPS: &[Step] = &[
     Step {
+        name: "slow-inventory",
         title: "A slow inventory, and nothing in the way",
         text: &[
             "orders has a fixed number of workers. Every order asks inventory to reserve the \
@@ -28,6 +29,7 @@ pub const STEPS: &[Step] = &[
         ],
     },
     Step {
+        name: "capacity",
         title: "Capacity is workers divided by time per call",
         text: &[
             "Kilometre Zero runs 3 replicas of 32 threads: 96 workers. While each call takes \
@@ -49,6 +51,7 @@ pub const STEPS: &[Step] = &[
         ],
     },
     Step {
+        name: "pool-runs-dry",
         title: "Kong's pool runs dry, and /catalog goes down with orders",
         text: &[
             "On the Saturday the waiting spreads one hop further out. Kong keeps a connection \
@@ -65,6 +68,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::GatewayFull, Rule::CatalogAnswered, Rule::WorkersFull],
     },
     Step {
+        name: "timeout",
         title: "A timeout gives the worker back",
         text: &[
             "A timeout of 300 ms, a few times inventory's normal p99, caps what one call can \
@@ -81,6 +85,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::Outcomes, Rule::QueuePeak, Rule::InventoryLoad],
     },
     Step {
+        name: "deadline",
         title: "One budget for the whole request, passed down",
         text: &[
             "POST /orders promises an answer within 500 ms. That promise is a budget: each call \
@@ -96,6 +101,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::WorstCase, Rule::LongestService, Rule::Outcomes],
     },
     Step {
+        name: "retries-multiply",
         title: "Retries multiply the load",
         text: &[
             "Retrying a failed call is the obvious reflex. Against a dependency that is slow for \
@@ -117,6 +123,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::InventoryLoad, Rule::Retries, Rule::QueuePeak],
     },
     Step {
+        name: "jitter-and-budget",
         title: "Jitter spreads retries, a budget caps them",
         text: &[
             "Two rules make retries safe. Jitter: wait a random time, up to a growing cap, so \
@@ -139,6 +146,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::InventoryLoad, Rule::Retries, Rule::Outcomes],
     },
     Step {
+        name: "herd-on-hot-items",
         title: "Without jitter, a herd comes back in waves",
         text: &[
             "Jitter matters most where callers collide. At a sale, 200 orders a second each \
@@ -158,6 +166,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::Conflicts, Rule::Outcomes],
     },
     Step {
+        name: "circuit-breaker",
         title: "The circuit breaker stops calling",
         text: &[
             "A breaker counts the recent results of the call. When too many fail, it opens: \
@@ -173,6 +182,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::BreakerOpens, Rule::BreakerCycle, Rule::Outcomes],
     },
     Step {
+        name: "breaker-window",
         title: "Why the printed table's breaker opens almost at once: the window",
         text: &[
             "The lesson's table shows the breaker opening almost as soon as the failures start. \
@@ -192,6 +202,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::BreakerOpens, Rule::Outcomes],
     },
     Step {
+        name: "bulkhead",
         title: "A bulkhead keeps workers for other work",
         text: &[
             "A bulkhead is a small, separate allowance for one dependency: here 8 permits for \
@@ -209,6 +220,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::LookupsSaved, Rule::BulkheadCap, Rule::QueuePeak],
     },
     Step {
+        name: "load-shedding",
         title: "Shedding load, lowest priority first",
         text: &[
             "When more arrives than can be done, queueing only makes every answer late. Load \
@@ -231,6 +243,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::Shed, Rule::QueuePeak, Rule::Outcomes],
     },
     Step {
+        name: "hedging",
         title: "Hedging is for a slow tail, not for a sick dependency",
         text: &[
             "A hedged call sends a second copy when the first has not answered by the usual \
@@ -246,6 +259,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::Hedges, Rule::InventoryLoad],
     },
     Step {
+        name: "idempotency-keys",
         title: "Idempotency keys make a resend safe",
         text: &[
             "After a timeout Anna's browser cannot tell whether her order was created. If it \
@@ -262,6 +276,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::Duplicates, Rule::StaleWork],
     },
     Step {
+        name: "retry-in-one-layer",
         title: "Retry in one layer only",
         text: &[
             "Inventory is down for 30 s. The front end tries 3 times, the library 3 times for \

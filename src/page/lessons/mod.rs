@@ -38,6 +38,9 @@ pub enum View {
 /// One step of a lesson.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Step {
+    /// Its stable name in addresses and widget attributes (`step=herd-on-hot-items`): kept when
+    /// steps are inserted or reordered, unlike its number.
+    pub name: &'static str,
     /// Its heading.
     pub title: &'static str,
     /// Its text, a paragraph per item.
@@ -87,9 +90,54 @@ impl Lesson {
             Lesson::Northwind => northwind::STEPS,
         }
     }
+
+    /// The index of the step called `name`.
+    pub fn find(self, name: &str) -> Option<usize> {
+        self.steps().iter().position(|s| s.name == name)
+    }
+
+    /// The step each number of an address (`step=8`) opens, frozen as the numbers were first
+    /// published: KM0's links numbered 14 steps before its herd step was inserted as the
+    /// eighth, so 8 still opens the breaker and 9 its window. The herd step has a name only.
+    /// 15 existed only in the 15-step numbering, where it meant the last step.
+    fn numbered(self) -> &'static [&'static str] {
+        match self {
+            Lesson::Km0 => &[
+                "slow-inventory",
+                "capacity",
+                "pool-runs-dry",
+                "timeout",
+                "deadline",
+                "retries-multiply",
+                "jitter-and-budget",
+                "circuit-breaker",
+                "breaker-window",
+                "bulkhead",
+                "load-shedding",
+                "hedging",
+                "idempotency-keys",
+                "retry-in-one-layer",
+                "retry-in-one-layer",
+            ],
+            Lesson::Northwind => &[
+                "the-incident",
+                "shared-bulkhead",
+                "separate-bulkheads",
+                "worst-case",
+                "fallback",
+            ],
+        }
+    }
+
+    /// The step `number` (1-based, as links before names wrote it) opens; see
+    /// [`Lesson::numbered`].
+    pub fn by_number(self, number: usize) -> Option<usize> {
+        let name = self.numbered().get(number.checked_sub(1)?)?;
+        self.find(name)
+    }
 }
 
-/// A step picked by lesson and number (1-based, as the address writes it).
+/// A step picked by lesson and position (the address names it: see [`StepRef::query`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StepRef {
     /// The lesson.
@@ -123,13 +171,24 @@ impl StepRef {
         index.checked_sub(1).map(|index| StepRef { index, ..self })
     }
 
-    /// The step's own query string, `lesson=km0&step=3` (`step=end` for the recap).
-    pub fn query(self) -> String {
+    /// The step of `lesson` called `name`, if there is one.
+    pub fn named(lesson: Lesson, name: &str) -> Option<StepRef> {
+        lesson.find(name).map(|index| StepRef { lesson, index })
+    }
+
+    /// The step's name in addresses (`end` for the recap).
+    pub fn name(self) -> &'static str {
         if self.is_recap() {
-            format!("lesson={}&step=end", self.lesson.key())
+            "end"
         } else {
-            format!("lesson={}&step={}", self.lesson.key(), self.index + 1)
+            self.step().name
         }
+    }
+
+    /// The step's own query string, `lesson=km0&step=herd-on-hot-items` (`step=end` for the
+    /// recap).
+    pub fn query(self) -> String {
+        format!("lesson={}&step={}", self.lesson.key(), self.name())
     }
 
     /// "Step 3 of 15", or "Recap" after the last step.
@@ -163,18 +222,23 @@ impl StepRef {
         let index = match value("step") {
             None | Some("") => 0,
             Some("end") => last,
-            Some(v) => match v.parse::<usize>() {
-                Ok(n) if (1..=last).contains(&n) => n - 1,
-                _ => {
+            Some(v) => {
+                let found = match v.parse::<usize>() {
+                    Ok(number) => lesson.by_number(number),
+                    Err(_) => lesson.find(v),
+                };
+                found.unwrap_or_else(|| {
                     notices.push(format!(
-                        "step: \"{}\" is not a step of {} (1 to {last}, or end for the recap); \
-                         showing step 1.",
+                        "step: \"{}\" is not a step of {} (a step's name such as {}, a number \
+                         1 to {}, or end for the recap); showing the first step.",
                         v.chars().take(40).collect::<String>(),
-                        lesson.key()
+                        lesson.key(),
+                        lesson.steps()[last - 1].name,
+                        lesson.numbered().len()
                     ));
                     0
-                }
-            },
+                })
+            }
         };
         (StepRef { lesson, index }, notices)
     }
@@ -319,16 +383,14 @@ mod tests {
     #[test]
     fn the_comparing_steps_show_b_with_their_one_change() {
         let expect = [
-            ("A timeout gives the worker back", "B: Timeout on → off"),
-            ("the window", "B: Breaker window 1 s → 10 s"),
-            ("A bulkhead keeps workers", "B: Bulkhead on → off"),
+            ("timeout", "B: Timeout on → off"),
+            ("breaker-window", "B: Breaker window 1 s → 10 s"),
+            ("bulkhead", "B: Bulkhead on → off"),
         ];
         for (title, summary) in expect {
-            let step = Lesson::Km0
-                .steps()
-                .iter()
-                .find(|s| s.title.contains(title))
-                .unwrap_or_else(|| panic!("no step {title}"));
+            let step = StepRef::named(Lesson::Km0, title)
+                .unwrap_or_else(|| panic!("no step {title}"))
+                .step();
             let (page, notices) = step.page();
             assert!(notices.is_empty(), "{notices:?}");
             let b = page.ab.as_ref().expect("the step compares");
@@ -386,7 +448,9 @@ mod tests {
     #[test]
     fn the_figures_follow_the_run_not_the_text() {
         // The same step with one knob changed says other figures.
-        let step = &Lesson::Km0.steps()[0];
+        let step = StepRef::named(Lesson::Km0, "slow-inventory")
+            .unwrap()
+            .step();
         let (page, _) = step.page_at_moment();
         let before = step.notices(&page);
         let page = page.apply(crate::page::state::Action::SetKnob("threads", 64.0));
@@ -474,10 +538,13 @@ mod tests {
 
     #[test]
     fn steps_are_read_from_the_address_with_notices_for_bad_values() {
-        let (s, n) = StepRef::from_pairs(&pairs("lesson=northwind&step=2"));
-        assert_eq!((s.lesson, s.index), (Lesson::Northwind, 1));
+        let (s, n) = StepRef::from_pairs(&pairs("lesson=northwind&step=shared-bulkhead"));
+        assert_eq!(
+            Some(s),
+            StepRef::named(Lesson::Northwind, "shared-bulkhead")
+        );
         assert!(n.is_empty());
-        assert_eq!(s.query(), "lesson=northwind&step=2");
+        assert_eq!(s.query(), "lesson=northwind&step=shared-bulkhead");
         let (s, n) = StepRef::from_pairs(&pairs(""));
         assert_eq!((s.lesson, s.index, n.len()), (Lesson::Km0, 0, 0));
         let (s, n) = StepRef::from_pairs(&pairs("lesson=%3Cb%3E&step=999"));
@@ -487,19 +554,15 @@ mod tests {
             n[0].starts_with("lesson:") && n[1].starts_with("step:"),
             "{n:?}"
         );
-        for bad in ["0", "-1", "two", "1.5"] {
+        for bad in ["0", "-1", "two", "1.5", "16", "Herd-On-Hot-Items"] {
             let (s, n) = StepRef::from_pairs(&pairs(&format!("step={bad}")));
             assert_eq!((s.index, n.len()), (0, 1), "{bad}");
+            assert!(n[0].contains("1 to 15"), "{n:?}");
         }
-        let first = StepRef {
-            lesson: Lesson::Km0,
-            index: 0,
-        };
+        let first = StepRef::named(Lesson::Km0, "slow-inventory").unwrap();
+        assert_eq!(first.index, 0);
         assert_eq!(first.back(), None);
-        let last = StepRef {
-            index: Lesson::Km0.steps().len() - 1,
-            ..first
-        };
+        let last = StepRef::named(Lesson::Km0, "retry-in-one-layer").unwrap();
         let end = last.next().expect("the recap follows the last step");
         assert!(end.is_recap() && end.next().is_none());
         assert_eq!(end.back(), Some(last));
@@ -509,10 +572,73 @@ mod tests {
         assert_eq!(first.next().unwrap().back(), Some(first));
     }
 
+    /// Every step has a name of its own, in the form an address keeps as it is, and its
+    /// query opens it again.
+    #[test]
+    fn every_step_has_a_unique_name_that_opens_it() {
+        for lesson in Lesson::ALL {
+            let mut seen = std::collections::HashSet::new();
+            for (index, step) in lesson.steps().iter().enumerate() {
+                assert!(seen.insert(step.name), "{} twice", step.name);
+                assert!(
+                    !step.name.is_empty()
+                        && step
+                            .name
+                            .chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                        && step.name.parse::<usize>().is_err()
+                        && step.name != "end",
+                    "{}",
+                    step.name
+                );
+                let here = StepRef { lesson, index };
+                assert_eq!(StepRef::from_pairs(&pairs(&here.query())), (here, vec![]));
+            }
+            // Every number opens a step, and every step but one added later has a number.
+            let numbered: Vec<usize> = (1..=lesson.numbered().len())
+                .map(|n| lesson.by_number(n).expect("a numbered step exists"))
+                .collect();
+            let unnumbered = (0..lesson.steps().len())
+                .filter(|i| !numbered.contains(i))
+                .count();
+            assert!(unnumbered <= 1, "{}", lesson.key());
+        }
+    }
+
+    /// Links written before KM0's herd step was inserted (14 steps, 2026-12-01) numbered the
+    /// steps after it one lower: they open what they opened then.
+    #[test]
+    fn numbers_open_the_steps_they_opened_when_they_were_published() {
+        let opens = |q: &str| {
+            let (s, n) = StepRef::from_pairs(&pairs(q));
+            assert!(n.is_empty(), "{q}: {n:?}");
+            s.name()
+        };
+        let then = [
+            (1, "slow-inventory"),
+            (7, "jitter-and-budget"),
+            (8, "circuit-breaker"),
+            (9, "breaker-window"),
+            (13, "idempotency-keys"),
+            (14, "retry-in-one-layer"),
+            (15, "retry-in-one-layer"),
+        ];
+        for (number, name) in then {
+            assert_eq!(opens(&format!("lesson=km0&step={number}")), name);
+        }
+        assert_eq!(
+            opens("lesson=km0&step=herd-on-hot-items"),
+            "herd-on-hot-items"
+        );
+        assert_eq!(opens("lesson=northwind&step=3"), "separate-bulkheads");
+    }
+
     #[test]
     fn a_widget_reads_its_step_and_names_what_it_ignores() {
+        let (s, n) = widget_step(&pairs("lesson=km0&step=pool-runs-dry"));
+        assert_eq!((s.name(), n.len()), ("pool-runs-dry", 0));
         let (s, n) = widget_step(&pairs("lesson=km0&step=3"));
-        assert_eq!((s.lesson, s.index, n.len()), (Lesson::Km0, 2, 0));
+        assert_eq!((s.name(), n.len()), ("pool-runs-dry", 0));
         let (s, n) = widget_step(&pairs("lesson=northwind&step=9&cooldown=2s"));
         assert_eq!((s.lesson, s.index), (Lesson::Northwind, 0));
         assert_eq!(n.len(), 2, "{n:?}");

@@ -5,6 +5,7 @@ use super::{Rule, Step, View};
 /// The steps of the Northwind lesson.
 pub const STEPS: &[Step] = &[
     Step {
+        name: "the-incident",
         title: "The incident: slow, not down",
         text: &[
             "During a flash sale inventory-service's database picks a bad query plan: a \
@@ -20,6 +21,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::WorkersFull, Rule::QueuePeak, Rule::Latency],
     },
     Step {
+        name: "shared-bulkhead",
         title: "One bulkhead shared by both calls",
         text: &[
             "Now the Resilience4j settings are on: a 2 s time limiter, 3 attempts, a breaker \
@@ -35,6 +37,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::HistoryAnswered, Rule::BulkheadCap, Rule::BreakerOpens],
     },
     Step {
+        name: "separate-bulkheads",
         title: "Separate bulkheads: the line that fixes the incident",
         text: &[
             "inventoryReservation and orderHistoryLookup each get their own 20 permits. However \
@@ -47,6 +50,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::HistoryAnswered, Rule::BulkheadCap],
     },
     Step {
+        name: "worst-case",
         title: "The worst case: timeout times attempts, plus the waits",
         text: &[
             "Each setting looks reasonable alone. Together, a 2 s limit on each of 3 attempts \
@@ -65,6 +69,7 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::WorstCase, Rule::LongestService, Rule::BreakerOpens],
     },
     Step {
+        name: "fallback",
         title: "The fallback, and the job that must follow it",
         text: &[
             "When the retries give up, the breaker is open or the bulkhead is full, the order is \
