@@ -877,7 +877,8 @@ async fn click(page: &browser::Page, css: &str) {
 
 #[tokio::test]
 async fn the_ab_mode_compares_one_change_and_its_link_brings_it_back() {
-    use resilience_playground::page::state::{Action, Page};
+    use resilience_playground::page::action::Action;
+    use resilience_playground::page::state::Page;
     browser::run("ab", |page| async move {
         // The cascade with no protection, read at 12 s.
         page.open("?preset=none&t=12", "#scrub").await;
@@ -900,7 +901,7 @@ async fn the_ab_mode_compares_one_change_and_its_link_brings_it_back() {
             let expected = Page::new(Preset::Lesson(Scenario::None), false)
                 .apply(Action::SetAb(true))
                 .apply(Action::SetPattern(Pattern::Timeout, true));
-            let b = expected.ab.as_ref().unwrap().run.as_ref().unwrap();
+            let b = expected.b_run().unwrap();
             frame(&b.trace, 12_000_000).finished.timeout
         };
         assert!(b_timeouts > 0);

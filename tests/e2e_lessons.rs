@@ -254,7 +254,7 @@ async fn the_address_restores_a_step_with_the_run_s_own_figures() {
 /// first opened.
 fn host_marks(step: StepRef) -> (Vec<(String, String)>, u64) {
     let (host, _) = step.step().page();
-    let run = host.run.as_ref().unwrap();
+    let run = host.runs.a.as_ref().unwrap();
     let marks = run
         .markers
         .iter()

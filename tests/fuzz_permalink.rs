@@ -46,12 +46,12 @@ proptest! {
             prop_assert!(notice.chars().count() < 600, "a long value is quoted short: {notice}");
         }
         if let Some(k) = knob(&key) {
-            let mut expected = Page::default().full;
+            let mut expected = Page::default().settings.full;
             // A value the row takes can still break a rule between settings (inventory
             // recovering before it degrades): the page then keeps its setting and says so.
             if apply_set(&mut expected, k.key, value.trim()).is_ok() && expected.validate().is_ok() {
                 // Past the slider's end or not, the page holds what the link said.
-                prop_assert_eq!(k.read(&page.full), k.read(&expected), "{}={:?}", key, value);
+                prop_assert_eq!(k.read(&page.settings.full), k.read(&expected), "{}={:?}", key, value);
             } else {
                 prop_assert!(!notices.is_empty(), "{key}={value:?} refused without a word");
             }
@@ -76,7 +76,7 @@ fn the_link_rebuilds_the_run(page: &Page) -> Result<(), TestCaseError> {
     let (back, notices) = from_pairs(&pairs);
     prop_assert!(notices.is_empty(), "{query}: {notices:?}");
     prop_assert_eq!(back.config(), page.config(), "{}", query);
-    prop_assert_eq!(back.playhead, page.playhead);
+    prop_assert_eq!(back.playback.playhead, page.playback.playhead);
     prop_assert_eq!(to_query(&back), query);
     Ok(())
 }

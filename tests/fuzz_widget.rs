@@ -84,9 +84,9 @@ fn the_attribute_sweep_gives_a_notice_for_every_value_it_refuses_and_takes_the_r
             let short: String = value.chars().take(12).collect();
             let taken_exactly = match knob(name) {
                 Some(k) => {
-                    let mut expected = default.full.clone();
+                    let mut expected = default.settings.full.clone();
                     apply_set(&mut expected, k.key, &value).is_ok()
-                        && k.read(&page.full) == k.read(&expected)
+                        && k.read(&page.settings.full) == k.read(&expected)
                 }
                 // An empty theme is documented as `auto`.
                 None => name == "theme" && value.is_empty(),
@@ -109,7 +109,7 @@ fn the_attribute_sweep_gives_a_notice_for_every_value_it_refuses_and_takes_the_r
             // Nothing refused reaches the run: the link is the default page's (kind and theme
             // are not in it); `patterns` naming no pattern it knows keeps the preset's own.
             assert_eq!(to_query(&page), to_query(&default), "{name}={short}");
-            assert!(page.run.is_ok(), "{name}={short}");
+            assert!(page.runs.a.is_ok(), "{name}={short}");
         }
     }
     // Only an empty theme is taken: every other value is refused by every attribute.
@@ -133,7 +133,7 @@ fn every_attribute_at_once_with_one_awkward_value_gives_one_notice_each_and_the_
         let short: String = value.chars().take(12).collect();
         let expected = every_attribute().len() - usize::from(value.is_empty());
         assert_eq!(notices.len(), expected, "{short}: {notices:?}");
-        assert!(page.run.is_ok(), "{short}");
-        assert_eq!(page.full, default.full, "{short}");
+        assert!(page.runs.a.is_ok(), "{short}");
+        assert_eq!(page.settings.full, default.settings.full, "{short}");
     }
 }

@@ -9,9 +9,9 @@
 
 use super::knobs::{knob, Knob, Pattern, Patterns, Unit, KNOBS};
 use super::latency::{histogram_until, LatencyKind, OutcomeHistogram};
-use super::lessons::rules::duration;
+use super::numbers::duration;
 use super::replay::frame;
-use super::state::{Action, Page, Run, Shared};
+use super::runs::Run;
 use crate::sim::latency::Micros;
 use crate::sim::model::CascadeConfig;
 use crate::sim::scenario::apply_set;
@@ -80,7 +80,7 @@ impl Change {
     }
 
     /// What `control` changes from `a` to `b`, read back from the two settings.
-    fn between(
+    pub(super) fn between(
         control: Control,
         (a, a_on): (&CascadeConfig, Patterns),
         (b, b_on): (&CascadeConfig, Patterns),
@@ -108,39 +108,12 @@ impl Change {
     }
 }
 
-/// Run B of the A/B mode.
-#[derive(Debug, Clone)]
-pub struct Compare {
-    /// How B differs from A.
-    pub change: Change,
-    /// Which run the controls change.
-    pub edits: Side,
-    /// B's parameters, every pattern present (A's with the change).
-    pub full: CascadeConfig,
-    /// B's patterns.
-    pub patterns: Patterns,
-    /// B's run, or why there is none.
-    pub run: Result<Shared<Run>, String>,
-}
-
-impl Compare {
-    /// B with `change` on A's settings, simulated.
-    pub fn new(change: Change, edits: Side, a_full: &CascadeConfig, a_on: Patterns) -> Compare {
-        let (full, patterns) = change.on(a_full, a_on);
-        let run = Run::of(super::knobs::with_patterns(&full, patterns)).map(|r| Shared(r.into()));
-        Compare {
-            change,
-            edits,
-            full,
-            patterns,
-            run,
-        }
-    }
-
-    /// What differs, one phrase per setting: "Timeout 300 ms → 1 s".
+impl Change {
+    /// What differs from A (`a_full`, `a_on`), one phrase per setting: "Timeout 300 ms → 1 s".
     pub fn differences(&self, a_full: &CascadeConfig, a_on: Patterns) -> Vec<String> {
+        let (b_full, _) = self.on(a_full, a_on);
         let mut out = Vec::new();
-        if let Some((p, on)) = self.change.pattern {
+        if let Some((p, on)) = self.pattern {
             let word = |on: bool| if on { "on" } else { "off" };
             out.push(format!(
                 "{} {} → {}",
@@ -149,13 +122,13 @@ impl Compare {
                 word(on)
             ));
         }
-        for (key, _) in &self.change.knobs {
+        for (key, _) in &self.knobs {
             if let Some(k) = knob(key) {
                 out.push(format!(
                     "{} {} → {}",
                     k.label,
                     shown(k, k.read(a_full)),
-                    shown(k, k.read(&self.full))
+                    shown(k, k.read(&b_full))
                 ));
             }
         }
@@ -185,130 +158,6 @@ fn shown(k: &Knob, value: f64) -> String {
         Unit::Percent => format!("{value} %"),
         Unit::PerSecond => format!("{value} req/s"),
         Unit::Count => k.override_text(value),
-    }
-}
-
-/// Whether `action` tunes the run (and so goes to B while the controls change B).
-fn tunes(action: &Action) -> bool {
-    matches!(
-        action,
-        Action::SetKnob(..) | Action::SetKnobText(..) | Action::SetPattern(..)
-    )
-}
-
-/// The control `action` changes, given the change B has: a knob of the pattern B switches
-/// belongs to that switch.
-fn control_of(action: &Action, change: &Change) -> Option<Control> {
-    let of_knob = |key: &'static str| match (change.pattern, knob(key).and_then(|k| k.pattern)) {
-        (Some((p, _)), Some(q)) if p == q => Control::Pattern(p),
-        _ => Control::Knob(key),
-    };
-    match action {
-        Action::SetKnob(key, _) | Action::SetKnobText(key, _) => Some(of_knob(key)),
-        Action::SetPattern(p, _) => Some(Control::Pattern(*p)),
-        _ => None,
-    }
-}
-
-impl Page {
-    /// Whether the next tuning action goes to B.
-    pub(super) fn edits_b(&self, action: &Action) -> bool {
-        tunes(action) && self.ab.as_ref().is_some_and(|c| c.edits == Side::B)
-    }
-
-    /// A/B on (B a copy of A) or off.
-    pub(super) fn set_ab(&mut self, on: bool) {
-        self.ab = match (on, self.ab.take()) {
-            (true, Some(kept)) => Some(kept),
-            (true, None) => Some(Compare::new(
-                Change::default(),
-                Side::B,
-                &self.full,
-                self.patterns,
-            )),
-            (false, _) => None,
-        };
-        self.playhead = self.playhead.min(self.span());
-    }
-
-    /// Which run the controls change.
-    pub(super) fn set_ab_edits(&mut self, side: Side) {
-        if let Some(c) = self.ab.as_mut() {
-            c.edits = side;
-        }
-    }
-
-    /// B again from A's settings (after A changed), its change kept.
-    pub(super) fn follow_a(&mut self) {
-        if let Some(c) = self.ab.take() {
-            self.ab = Some(Compare::new(c.change, c.edits, &self.full, self.patterns));
-        }
-    }
-
-    /// A tuning action applied to B. A second control puts the first back to A's value; a
-    /// setting B's run cannot take leaves B as it was; the notice says which.
-    pub(super) fn apply_to_b(mut self, action: Action) -> Page {
-        let Some(before) = self.ab.take() else {
-            return self;
-        };
-        let Some(control) = control_of(&action, &before.change) else {
-            self.ab = Some(before);
-            return self;
-        };
-        let mut notices = Vec::new();
-        let mut change = before.change.clone();
-        if change.control().is_some_and(|c| c != control) {
-            notices.push(format!(
-                "B differs from A in one control: {} is back to A's value.",
-                before.differences(&self.full, self.patterns).join(", ")
-            ));
-            change = Change::default();
-        }
-        let moved_before = before.change.control();
-        let (mut full, mut patterns) = change.on(&self.full, self.patterns);
-        match action {
-            Action::SetKnob(key, value) => {
-                if let Some(n) = knob(key).and_then(|k| k.write(&mut full, value)) {
-                    notices.push(n);
-                }
-            }
-            Action::SetKnobText(key, text) => {
-                if let Err(e) = apply_set(&mut full, key, &text) {
-                    notices.push(format!("{e}; the setting is unchanged."));
-                }
-            }
-            Action::SetPattern(p, on) => {
-                if on
-                    && full.resilience4j.is_some()
-                    && matches!(p, Pattern::Hedge | Pattern::RetryBudget)
-                {
-                    notices.push(format!(
-                        "{} is not one of Resilience4j's aspects (stack=resilience4j); it stays off.",
-                        p.label()
-                    ));
-                } else {
-                    patterns.set(p, on);
-                }
-            }
-            _ => {}
-        }
-        let change = Change::between(control, (&self.full, self.patterns), (&full, patterns));
-        let after = Compare::new(change, before.edits, &self.full, self.patterns);
-        self.ab = Some(match (&after.run, &before.run) {
-            (Err(e), Ok(_)) => {
-                notices.push(format!("B: {e}; the setting is unchanged."));
-                before
-            }
-            _ => after,
-        });
-        // A notice stays while the same control goes on moving (a drag sends many inputs).
-        if !notices.is_empty() {
-            self.notice = Some(notices.join(" "));
-        } else if moved_before != Some(control) {
-            self.notice = None;
-        }
-        self.playhead = self.playhead.min(self.span());
-        self
     }
 }
 
@@ -415,6 +264,8 @@ pub fn counters(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::page::action::Action;
+    use crate::page::state::Page;
     use crate::sim::scenario::{Preset, Scenario};
 
     fn cascade() -> Page {
@@ -422,20 +273,20 @@ mod tests {
     }
 
     fn b(p: &Page) -> &Run {
-        p.ab.as_ref().unwrap().run.as_ref().unwrap()
+        p.b_run().unwrap()
     }
 
     fn a(p: &Page) -> &Run {
-        p.run.as_ref().unwrap()
+        p.runs.a.as_ref().unwrap()
     }
 
     #[test]
     fn b_starts_as_a_copy_on_the_same_seed() {
         let p = cascade();
         assert_eq!(a(&p).trace, b(&p).trace);
-        let c = p.ab.as_ref().unwrap();
+        let c = p.settings.ab.as_ref().unwrap();
         assert!(c.change.is_empty());
-        assert!(c.summary(&p.full, p.patterns).contains("copy of A"));
+        assert!(p.settings.ab_summary().unwrap().contains("copy of A"));
     }
 
     #[test]
@@ -443,14 +294,12 @@ mod tests {
         let p = cascade().apply(Action::SetPattern(Pattern::Timeout, true));
         assert_eq!(a(&p).trace.outcomes.timeout, 0);
         assert!(b(&p).trace.outcomes.timeout > 0);
-        assert!(!p.patterns.timeout, "A keeps no timeout");
-        let c = p.ab.as_ref().unwrap();
-        assert_eq!(c.summary(&p.full, p.patterns), "B: Timeout off → on");
+        assert!(!p.settings.patterns.timeout, "A keeps no timeout");
+        assert_eq!(p.settings.ab_summary().unwrap(), "B: Timeout off → on");
         // Its knob belongs to the same change.
         let p = p.apply(Action::SetKnob("timeout", 1_000.0));
-        let c = p.ab.as_ref().unwrap();
         assert_eq!(
-            c.summary(&p.full, p.patterns),
+            p.settings.ab_summary().unwrap(),
             "B: Timeout off → on, Timeout 300 ms → 1 s"
         );
         assert_eq!(p.notice, None);
@@ -474,20 +323,19 @@ mod tests {
             .apply(Action::SetAb(true))
             .apply(Action::SetKnob("timeout", 1_000.0))
             .apply(Action::SetKnob("window", 1.0));
-        let c = p.ab.as_ref().unwrap();
         assert_eq!(
-            c.summary(&p.full, p.patterns),
+            p.settings.ab_summary().unwrap(),
             "B: Breaker window 10 s → 1 s"
         );
         let notice = p.notice.as_deref().unwrap();
         assert!(notice.contains("Timeout 300 ms → 1 s is back"), "{notice}");
-        assert_eq!(c.full.timeout, Some(300_000));
+        assert_eq!(p.settings.b().unwrap().0.timeout, Some(300_000));
         // The notice stays while the same control goes on moving.
         let p = p.apply(Action::SetKnob("window", 2.0));
         assert!(p.notice.as_deref().unwrap().contains("is back"));
         // Moving it back to A's value leaves B a copy again.
         let p = p.apply(Action::SetKnob("window", 10.0));
-        assert!(p.ab.as_ref().unwrap().change.is_empty());
+        assert!(p.settings.ab.as_ref().unwrap().change.is_empty());
         assert_eq!(a(&p).trace, b(&p).trace);
     }
 
@@ -498,15 +346,15 @@ mod tests {
             .apply(Action::SetAbEdits(Side::A))
             .apply(Action::SetKnob("threads", 96.0));
         assert_eq!(p.config().threads, 96);
-        let c = p.ab.as_ref().unwrap();
-        assert_eq!(c.full.threads, 96, "B follows A");
-        assert!(c.patterns.timeout);
+        let (b_full, b_on) = p.settings.b().unwrap();
+        assert_eq!(b_full.threads, 96, "B follows A");
+        assert!(b_on.timeout);
         let p = p.apply(Action::SetSeed(5));
         assert_eq!(b(&p).config.seed, 5);
         // A new preset starts B over as a copy.
         let p = p.apply(Action::PickPreset(Preset::Lesson(Scenario::Cb)));
-        assert!(p.ab.as_ref().unwrap().change.is_empty());
-        assert!(p.apply(Action::SetAb(false)).ab.is_none());
+        assert!(p.settings.ab.as_ref().unwrap().change.is_empty());
+        assert!(p.apply(Action::SetAb(false)).settings.ab.is_none());
     }
 
     #[test]
@@ -517,6 +365,6 @@ mod tests {
             .apply(Action::SetPattern(Pattern::Timeout, false))
             .apply(Action::Seek(u64::MAX));
         assert!(b(&p).span > a(&p).span);
-        assert_eq!(p.playhead, b(&p).span);
+        assert_eq!(p.playback.playhead, b(&p).span);
     }
 }

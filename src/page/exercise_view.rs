@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::rc::Rc;
 
-use super::state::Shared;
+use super::runs::Shared;
 use crate::exercises::{read_number, Exercise, Part};
 
 /// What a page needs of one exercise beyond [`Exercise`]: its settings, how its controls

@@ -74,7 +74,7 @@ fn breaker_name(gauge: u8) -> &'static str {
 /// One line per 100 ms slice: counters of the slice (requests that finished in it, by
 /// outcome), gauges at its end. `None` when the page has no run.
 pub fn series_csv(page: &Page) -> Option<String> {
-    let run = page.run.as_ref().ok()?;
+    let run = page.runs.a.as_ref().ok()?;
     let load = inventory_load(&run.trace);
     let mut out = csv_columns_of(&run.trace).join(",");
     out.push('\n');
@@ -148,7 +148,7 @@ pub struct RunExport<'a> {
 
 /// The run as pretty JSON; `None` when the page has no run.
 pub fn run_json(page: &Page) -> Option<String> {
-    let run = page.run.as_ref().ok()?;
+    let run = page.runs.a.as_ref().ok()?;
     let t = &run.trace;
     let export = RunExport {
         permalink_query: to_query(page),
@@ -168,7 +168,7 @@ pub fn run_json(page: &Page) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::page::state::Action;
+    use crate::page::action::Action;
 
     /// The CSV's rows after its header, split into cells.
     fn rows_of(csv: &str) -> Vec<Vec<&str>> {
@@ -182,7 +182,7 @@ mod tests {
     fn the_csv_has_one_row_per_slice_and_its_columns_sum_to_the_counts() {
         let page = Page::default().apply(Action::SetKnob("permits", 4.0));
         let csv = series_csv(&page).unwrap();
-        let run = page.run.as_ref().unwrap();
+        let run = page.runs.a.as_ref().unwrap();
         let columns = csv_columns();
         let mut lines = csv.lines();
         assert_eq!(lines.next().unwrap(), columns.join(","));
@@ -213,7 +213,7 @@ mod tests {
     fn a_run_with_a_capacity_adds_inventorys_servers_to_the_csv_and_its_recovery_to_the_json() {
         use crate::sim::scenario::Preset;
         let page = Page::default().apply(Action::PickPreset(Preset::RetryStorm));
-        let run = page.run.as_ref().unwrap();
+        let run = page.runs.a.as_ref().unwrap();
         let load = run.trace.dependencies[0].load.as_ref().unwrap();
         let csv = series_csv(&page).unwrap();
         let columns = csv_columns_of(&run.trace);
@@ -248,7 +248,7 @@ mod tests {
     fn a_run_with_hot_items_counts_its_conflicts_in_the_csv() {
         use crate::sim::scenario::Preset;
         let page = Page::default().apply(Action::PickPreset(Preset::RetryHerdContention));
-        let run = page.run.as_ref().unwrap();
+        let run = page.runs.a.as_ref().unwrap();
         let conflicts = run.trace.dependencies[0].load.as_ref().unwrap().conflicts;
         let columns = csv_columns_of(&run.trace);
         assert_eq!(columns.last(), Some(&CONFLICTS_COLUMN));
@@ -262,7 +262,7 @@ mod tests {
         assert!(total > 0);
         assert_eq!(Some(total), conflicts);
         let retry_storm = Page::default().apply(Action::PickPreset(Preset::RetryStorm));
-        let storm = &retry_storm.run.as_ref().unwrap().trace;
+        let storm = &retry_storm.runs.a.as_ref().unwrap().trace;
         assert!(!csv_columns_of(storm).contains(&CONFLICTS_COLUMN));
     }
 
@@ -271,7 +271,7 @@ mod tests {
         let page = Page::default();
         let json = run_json(&page).unwrap();
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-        let t = &page.run.as_ref().unwrap().trace;
+        let t = &page.runs.a.as_ref().unwrap().trace;
         assert_eq!(v["sent"], t.sent);
         assert_eq!(v["outcomes"]["circuit_open"], t.outcomes.circuit_open);
         assert!(v["permalink_query"].as_str().unwrap().contains("preset=cb"));

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::exercise_charts::nice_ticks;
 use super::permalink::bad;
-use super::state::Shared;
+use super::runs::Shared;
 use crate::resilience::{Micros, MS, SECOND};
 use crate::sim::experiments::contention::{
     one_run, Batch, Call, ContentionConfig, Strategy, Tally,

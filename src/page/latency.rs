@@ -38,7 +38,7 @@ pub fn refusal_note(kind: LatencyKind, bulkhead_wait: Option<Micros>) -> String 
                     and those shed, at once, in the first bar (1 ms and below)"
         .to_string();
     if let Some(wait) = bulkhead_wait {
-        let wait = crate::page::lessons::rules::duration(wait);
+        let wait = crate::page::numbers::duration(wait);
         note.push_str(&format!(
             "; those refused by the full bulkhead only after waiting {wait} for a permit, so \
              at {wait}, stacked with the calls answered as fast"

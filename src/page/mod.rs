@@ -1,6 +1,7 @@
 //! The playground page without the browser: its state, the knobs it offers, and how it reads a
 //! trace at the playhead. Pure and tested on the host; `ui/` only draws it.
 
+pub mod action;
 pub mod axis;
 pub mod breaker_labels;
 pub mod compare;
@@ -16,11 +17,16 @@ pub mod lessons;
 pub mod markers;
 pub mod metastability;
 pub mod metastability_wire;
+pub mod numbers;
 pub mod permalink;
+pub mod playback;
 pub mod pool;
 pub mod replay;
 pub mod requests;
+pub mod runs;
+pub mod settings;
 pub mod state;
 pub mod topology;
+pub mod view;
 pub mod widget;
 pub mod widget_look;

@@ -3,9 +3,15 @@
 //! stops the page: it is reported in a notice naming the key and its range, and the default
 //! stays.
 
+use super::action::Action;
 use super::knobs::{knob, Pattern, KNOBS};
 use super::latency::LatencyKind;
-use super::state::{Action, Page, SPEEDS, TABLE_WINDOW_RANGE};
+use super::playback::Playback;
+use super::playback::SPEEDS;
+use super::settings::Settings;
+use super::settings::TABLE_WINDOW_RANGE;
+use super::state::Page;
+use super::view::View;
 use crate::sim::scenario::{apply_set, Preset};
 use crate::sim::trace::BUCKET;
 
@@ -59,7 +65,7 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
             default
         }),
     };
-    let mut page = Page::new(preset, false);
+    let mut settings = Settings::new(preset);
     let mut actions = Vec::new();
     let mut seek = None;
     let mut ab = Vec::new();
@@ -118,11 +124,11 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
                 Some(k) => {
                     // The CLI's rules and range: a value past the slider's end is taken as it
                     // is, so a link never changes what it says without a word.
-                    let mut scratch = page.full.clone();
+                    let mut scratch = settings.full.clone();
                     match apply_set(&mut scratch, k.key, v) {
                         // A value the preset already has is left alone (a count window of 20
                         // reads as 20 and must not become 20 s).
-                        Ok(_) if k.read(&scratch) == k.read(&page.full) => {}
+                        Ok(_) if k.read(&scratch) == k.read(&settings.full) => {}
                         Ok(_) => actions.push(Action::SetKnobText(k.key, v.to_string())),
                         Err(e) => notices.push(bad(e.field, v, &e.range)),
                     }
@@ -136,14 +142,20 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
             },
         }
     }
-    for a in actions {
-        page = page.apply(a);
-        if let Some(n) = page.notice.take() {
-            notices.push(n);
-        }
+    // The settings first, without a run; then the runs, simulated once; then the view.
+    let (for_settings, for_view): (Vec<Action>, Vec<Action>) =
+        actions.into_iter().partition(Action::changes_settings);
+    for a in for_settings {
+        let mut notice = None;
+        settings.apply(a, &mut notice);
+        notices.extend(notice);
     }
     // B after A: its change is on A's settings.
-    page = read_ab(page, &ab, &mut notices);
+    read_ab(&mut settings, &ab, &mut notices);
+    let mut page = Page::of(settings, false);
+    for a in for_view {
+        page = page.apply(a);
+    }
     // Seek last, once the run it seeks in exists; a time past its end is refused, not clamped.
     if let Some((at, text)) = seek {
         if at <= page.span() {
@@ -205,23 +217,23 @@ fn ab_range() -> String {
     )
 }
 
-/// `page` with A/B on and B's change read from the `ab` values (`on`, `patterns=LIST`,
+/// `settings` with A/B on and B's change read from the `ab` values (`on`, `patterns=LIST`,
 /// `KEY=VALUE`), when there are any; a value it cannot use is named in `notices`, and values
 /// that are all unusable leave A/B off (a refused value never reaches the run).
-fn read_ab(page: Page, values: &[String], notices: &mut Vec<String>) -> Page {
+fn read_ab(settings: &mut Settings, values: &[String], notices: &mut Vec<String>) {
     let wanted: Vec<&String> = values.iter().filter(|v| v.as_str() != "off").collect();
     if wanted.is_empty() {
-        return page;
+        return;
     }
-    let without = page.clone();
-    let mut page = page.apply(Action::SetAb(true));
+    let without = settings.clone();
+    settings.apply(Action::SetAb(true), &mut None);
     let mut used = false;
     for v in wanted {
         let mut actions = Vec::new();
         match v.split_once('=') {
             None if v == "on" => used = true,
             Some(("patterns", list)) => {
-                let b_on = page.ab.as_ref().map_or(page.patterns, |c| c.patterns);
+                let b_on = settings.b().map_or(settings.patterns, |(_, on)| on);
                 if let Some(on) = read_patterns("ab", list.trim(), notices) {
                     used = true;
                     for p in Pattern::ALL
@@ -234,7 +246,7 @@ fn read_ab(page: Page, values: &[String], notices: &mut Vec<String>) -> Page {
             }
             Some((key, value)) => match knob(key.trim()) {
                 Some(k) => {
-                    let mut scratch = page.full.clone();
+                    let mut scratch = settings.full.clone();
                     match apply_set(&mut scratch, k.key, value.trim()) {
                         Ok(_) => {
                             used = true;
@@ -248,16 +260,13 @@ fn read_ab(page: Page, values: &[String], notices: &mut Vec<String>) -> Page {
             None => notices.push(bad("ab", v, &ab_range())),
         }
         for a in actions {
-            page = page.apply(a);
-            if let Some(n) = page.notice.take() {
-                notices.push(n);
-            }
+            let mut notice = None;
+            settings.apply(a, &mut notice);
+            notices.extend(notice);
         }
     }
-    if used {
-        page
-    } else {
-        without
+    if !used {
+        *settings = without;
     }
 }
 
@@ -289,51 +298,92 @@ fn pattern_list(patterns: super::knobs::Patterns) -> String {
     }
 }
 
-/// The page's settings as a query string (without `?`): enough to rebuild the identical run.
-pub fn to_query(page: &Page) -> String {
-    let mut pairs: Vec<(String, String)> = vec![
-        ("preset".into(), page.preset.key().into()),
-        ("seed".into(), page.full.seed.to_string()),
+/// What a link says of the settings, as query text: written once per change of the settings,
+/// not on every frame (see [`query_with`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SettingsText {
+    /// Preset, seed, patterns and every knob.
+    run: String,
+    /// The lesson table's window.
+    table: String,
+    /// A/B's change, when it is on.
+    ab: String,
+}
+
+fn encode(pairs: &[(&str, String)]) -> String {
+    serde_urlencoded::to_string(pairs).unwrap_or_default()
+}
+
+/// The settings' part of a link.
+pub fn settings_text(settings: &Settings) -> SettingsText {
+    let mut run: Vec<(&str, String)> = vec![
+        ("preset", settings.preset.key().into()),
+        ("seed", settings.full.seed.to_string()),
+        ("patterns", pattern_list(settings.patterns)),
     ];
-    pairs.push(("patterns".into(), pattern_list(page.patterns)));
     for k in KNOBS {
-        pairs.push((k.key.into(), k.link_text(&page.full)));
+        run.push((k.key, k.link_text(&settings.full)));
     }
-    let tenths = page.playhead / BUCKET;
-    pairs.push(("t".into(), format!("{}.{}", tenths / 10, tenths % 10)));
-    pairs.push(("speed".into(), page.speed.to_string()));
-    pairs.push((
-        "latency".into(),
-        match page.latency {
-            LatencyKind::Service => "service".into(),
-            LatencyKind::EndToEnd => "e2e".into(),
-        },
-    ));
-    pairs.push(("table_window".into(), page.table_window.to_string()));
-    if page.projector {
-        pairs.push(("projector".into(), "on".into()));
-    }
-    if let Some(c) = &page.ab {
+    let mut ab = Vec::new();
+    if let (Some(c), Some((_, b_on))) = (&settings.ab, settings.b()) {
         if c.change.is_empty() {
-            pairs.push(("ab".into(), "on".into()));
+            ab.push(("ab", "on".to_string()));
         }
         if c.change.pattern.is_some() {
-            pairs.push((
-                "ab".into(),
-                format!("patterns={}", pattern_list(c.patterns)),
-            ));
+            ab.push(("ab", format!("patterns={}", pattern_list(b_on))));
         }
         for (key, text) in &c.change.knobs {
-            pairs.push(("ab".into(), format!("{key}={text}")));
+            ab.push(("ab", format!("{key}={text}")));
         }
     }
-    serde_urlencoded::to_string(&pairs).unwrap_or_default()
+    SettingsText {
+        run: encode(&run),
+        table: encode(&[("table_window", settings.table_window.to_string())]),
+        ab: encode(&ab),
+    }
+}
+
+/// A link: the settings' text with the playhead, the speed and the view's keys.
+pub fn query_with(text: &SettingsText, playback: &Playback, view: &View) -> String {
+    let tenths = playback.playhead / BUCKET;
+    let moment = [
+        ("t", format!("{}.{}", tenths / 10, tenths % 10)),
+        ("speed", playback.speed.to_string()),
+        (
+            "latency",
+            match view.latency {
+                LatencyKind::Service => "service".into(),
+                LatencyKind::EndToEnd => "e2e".into(),
+            },
+        ),
+    ];
+    let projector = if view.projector {
+        encode(&[("projector", "on".to_string())])
+    } else {
+        String::new()
+    };
+    [
+        text.run.as_str(),
+        &encode(&moment),
+        &text.table,
+        &projector,
+        &text.ab,
+    ]
+    .into_iter()
+    .filter(|part| !part.is_empty())
+    .collect::<Vec<_>>()
+    .join("&")
+}
+
+/// The page's settings as a query string (without `?`): enough to rebuild the identical run.
+pub fn to_query(page: &Page) -> String {
+    query_with(&settings_text(&page.settings), &page.playback, &page.view)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::page::state::Action;
+    use crate::page::action::Action;
     use crate::sim::scenario::Scenario;
 
     fn pairs(q: &str) -> Vec<(String, String)> {
@@ -359,14 +409,24 @@ mod tests {
         let (back, notices) = from_pairs(&pairs(&query));
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(back.config(), page.config());
-        assert_eq!(back.full, page.full);
-        assert_eq!(back.patterns, page.patterns);
+        assert_eq!(back.settings.full, page.settings.full);
+        assert_eq!(back.settings.patterns, page.settings.patterns);
         assert_eq!(
-            (back.playhead, back.speed, back.latency, back.table_window),
-            (page.playhead, page.speed, page.latency, page.table_window)
+            (
+                back.playback.playhead,
+                back.playback.speed,
+                back.view.latency,
+                back.settings.table_window
+            ),
+            (
+                page.playback.playhead,
+                page.playback.speed,
+                page.view.latency,
+                page.settings.table_window
+            )
         );
         assert_eq!(to_query(&back), query);
-        assert_eq!(back.run.unwrap().trace, page.run.unwrap().trace);
+        assert_eq!(back.runs.a.unwrap().trace, page.runs.a.unwrap().trace);
     }
 
     #[test]
@@ -407,10 +467,10 @@ mod tests {
             assert!(query.contains("jitter=equal"), "{query}");
             let (back, notices) = from_pairs(&pairs(&query));
             assert!(notices.is_empty(), "{preset:?}: {notices:?}");
-            assert_eq!(back.preset, preset);
-            assert_eq!(back.full, page.full, "{preset:?}");
-            assert_eq!(back.patterns, page.patterns, "{preset:?}");
-            assert_eq!(back.playhead, page.playhead);
+            assert_eq!(back.settings.preset, preset);
+            assert_eq!(back.settings.full, page.settings.full, "{preset:?}");
+            assert_eq!(back.settings.patterns, page.settings.patterns, "{preset:?}");
+            assert_eq!(back.playback.playhead, page.playback.playhead);
             assert_eq!(to_query(&back), query);
             let r = back.config().retry.unwrap();
             assert_eq!((r.attempts, r.base, r.cap), (4, 45_000, 45_000));
@@ -434,8 +494,8 @@ mod tests {
             let query = to_query(&page);
             let (back, notices) = from_pairs(&pairs(&query));
             assert!(notices.is_empty(), "{preset:?}: {notices:?}");
-            assert_eq!(back.preset, preset);
-            assert_eq!(back.full, page.full, "{preset:?}");
+            assert_eq!(back.settings.preset, preset);
+            assert_eq!(back.settings.full, page.settings.full, "{preset:?}");
             assert_eq!(to_query(&back), query);
         }
     }
@@ -462,20 +522,22 @@ mod tests {
             assert!(query.contains("ab="), "{query}");
             let (back, notices) = from_pairs(&pairs(&query));
             assert!(notices.is_empty(), "{query}: {notices:?}");
-            let (b, back_b) = (page.ab.as_ref().unwrap(), back.ab.as_ref().unwrap());
+            let (b, back_b) = (
+                page.settings.ab.as_ref().unwrap(),
+                back.settings.ab.as_ref().unwrap(),
+            );
             assert_eq!(back_b.change, b.change, "{query}");
-            assert_eq!(back_b.full, b.full);
-            assert_eq!(back_b.patterns, b.patterns);
-            assert_eq!(back.full, page.full, "A is A");
+            assert_eq!(back.settings.b(), page.settings.b());
+            assert_eq!(back.settings.full, page.settings.full, "A is A");
             assert_eq!(to_query(&back), query);
         }
         // Hand-written: the README's example.
         let (page, notices) = from_pairs(&pairs("preset=cb&ab=window=1"));
         assert!(notices.is_empty(), "{notices:?}");
-        let b = page.ab.unwrap();
+        let b = page.settings.ab.unwrap();
         assert_eq!(b.change.knobs, vec![("window", "1".to_string())]);
         assert_eq!(
-            page.full.breaker.unwrap().window,
+            page.settings.full.breaker.unwrap().window,
             crate::resilience::Window::Time(10_000_000)
         );
     }
@@ -492,10 +554,10 @@ mod tests {
             let all = notices.join("\n");
             assert!(all.contains("ab") && all.contains(needle), "{value}: {all}");
             // Refused, it does not reach the run: A/B stays off, as any refused setting.
-            assert!(page.ab.is_none(), "{value}");
+            assert!(page.settings.ab.is_none(), "{value}");
         }
         let (page, notices) = from_pairs(&pairs("preset=cb&ab=off"));
-        assert!(notices.is_empty() && page.ab.is_none());
+        assert!(notices.is_empty() && page.settings.ab.is_none());
     }
 
     #[test]
@@ -505,15 +567,19 @@ mod tests {
             "preset=bulkhead&seed=3&patterns=timeout,breaker&cooldown=1.5&t=4.0",
         ));
         assert!(notices.is_empty(), "{notices:?}");
-        assert_eq!(page.preset, Preset::Lesson(Scenario::Bulkhead));
+        assert_eq!(page.settings.preset, Preset::Lesson(Scenario::Bulkhead));
         let cfg = page.config();
         assert!(cfg.timeout.is_some() && cfg.breaker.is_some() && cfg.bulkhead.is_none());
         assert!(cfg.retry.is_none() && cfg.retry_budget.is_none() && cfg.load_shed.is_none());
         assert_eq!(cfg.breaker.unwrap().cooldown, 1_500_000);
         let (page, notices) = from_pairs(&pairs("preset=saturday&patterns=retries,load_shed"));
         assert!(notices.is_empty(), "{notices:?}");
-        assert_eq!(page.preset, Preset::Saturday);
-        assert!(page.patterns.retries && page.patterns.load_shed && !page.patterns.timeout);
+        assert_eq!(page.settings.preset, Preset::Saturday);
+        assert!(
+            page.settings.patterns.retries
+                && page.settings.patterns.load_shed
+                && !page.settings.patterns.timeout
+        );
         let (_, notices) = from_pairs(&pairs("patterns=hedging"));
         assert!(
             notices[0].contains("retry_budget"),
@@ -528,14 +594,16 @@ mod tests {
         assert!(all.contains("foo") && all.contains("bar"), "{all}");
         assert!(all.contains("the scenario keeps its own"), "{all}");
         assert_eq!(
-            page.patterns,
-            Page::new(Preset::Lesson(Scenario::Cb), false).patterns
+            page.settings.patterns,
+            Page::new(Preset::Lesson(Scenario::Cb), false)
+                .settings
+                .patterns
         );
         assert!(!page.modified(), "the name on the page stays true");
         // A known pattern among them is taken: the run is then modified, and says so.
         let (page, notices) = from_pairs(&pairs("preset=cb&patterns=foo,timeout"));
         assert_eq!(notices.len(), 1, "{notices:?}");
-        assert!(page.patterns.timeout && !page.patterns.breaker);
+        assert!(page.settings.patterns.timeout && !page.settings.patterns.breaker);
         assert!(page.modified());
     }
 
@@ -559,14 +627,17 @@ mod tests {
         ] {
             assert!(all.contains(needle), "no notice names {needle}:\n{all}");
         }
-        assert_eq!(page.preset, Preset::OPENING);
-        assert_eq!(page.full.breaker.as_ref().unwrap().cooldown, 2_000_000);
+        assert_eq!(page.settings.preset, Preset::OPENING);
+        assert_eq!(
+            page.settings.full.breaker.as_ref().unwrap().cooldown,
+            2_000_000
+        );
         assert_eq!(
             page.config().threads,
             32,
             "10 000 threads is off the CLI's range"
         );
-        assert!(page.patterns.timeout && !page.patterns.breaker);
+        assert!(page.settings.patterns.timeout && !page.settings.patterns.breaker);
         let (page, notices) = from_pairs(&pairs("threads=5000&rate=10000"));
         assert_eq!(
             (page.config().threads, page.config().rate),

@@ -1,195 +1,32 @@
 //! The page's state and every change to it, as one pure `apply(action)`: the Yew reducer in
-//! `ui/state.rs` only wraps it. Each change of a parameter re-runs the whole simulation; the
-//! playhead keeps its place.
+//! `ui/state.rs` only wraps it. The state is four rooms (settings, the runs derived from them,
+//! playback, view) and the notice. An action changes one room; when the settings change, the
+//! runs are derived again once, and only the runs whose config changed are simulated.
 
-use std::rc::Rc;
-
-use super::compare::{Compare, Side};
-use super::knobs::{knob, with_every_pattern, with_patterns, Pattern, Patterns};
-use super::latency::{Finished, LatencyKind};
-use super::replay::{breaker_bands, shown_outcomes, span, Band};
-use crate::library_config::resilience4j_run::apply_yaml;
-use crate::resilience::Window;
+use super::action::Action;
+use super::playback::Playback;
+use super::runs::{Run, Runs, Shared, Simulated, TableRow};
+use super::settings::Settings;
+use super::view::View;
 use crate::sim::latency::Micros;
-use crate::sim::model::{run, CascadeConfig};
-use crate::sim::scenario::{apply_set, Preset, Scenario};
-use crate::sim::trace::{Outcome, Trace, BUCKET};
-
-/// Playback speeds the timeline offers.
-pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0];
-
-/// A shared value that compares by identity, so handing the same trace to a view twice does
-/// not compare its contents.
-#[derive(Debug)]
-pub struct Shared<T>(pub Rc<T>);
-
-impl<T> Clone for Shared<T> {
-    fn clone(&self) -> Self {
-        Shared(self.0.clone())
-    }
-}
-
-impl<T> PartialEq for Shared<T> {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl<T> std::ops::Deref for Shared<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-/// One run of the simulator and what the views derive from it once.
-#[derive(Debug)]
-pub struct Run {
-    /// The config that produced it.
-    pub config: CascadeConfig,
-    /// What the simulator produced.
-    pub trace: Trace,
-    /// The timeline's length.
-    pub span: Micros,
-    /// Finished requests in order of finishing, for the histograms.
-    pub finished: Vec<Finished>,
-    /// The breaker's states over the whole run (empty without a breaker), for the timeline.
-    pub bands: Vec<Band>,
-    /// The outcomes the counters show (see [`shown_outcomes`]).
-    pub outcomes: Vec<Outcome>,
-    /// The events the timeline marks (see [`super::markers::markers`]).
-    pub markers: Vec<super::markers::Marker>,
-}
-
-impl Run {
-    /// `config` simulated, with what the views derive from it.
-    pub(super) fn of(config: CascadeConfig) -> Result<Run, String> {
-        let trace = run(&CascadeConfig {
-            record_requests: true,
-            ..config.clone()
-        })
-        .map_err(|e| e.to_string())?;
-        let span = span(&trace, config.duration);
-        let finished = super::requests::finished(&trace);
-        let bands = if config.breaker.is_some() {
-            breaker_bands(&trace, span)
-        } else {
-            Vec::new()
-        };
-        let outcomes = shown_outcomes(&trace);
-        let markers = super::markers::markers(&trace, &config);
-        Ok(Run {
-            config,
-            trace,
-            span,
-            finished,
-            bands,
-            outcomes,
-            markers,
-        })
-    }
-}
-
-/// One line of the lesson's table, computed now.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TableRow {
-    /// The scenario.
-    pub scenario: Scenario,
-    /// Its label as the lesson prints it.
-    pub label: String,
-    /// Its trace.
-    pub trace: Rc<Trace>,
-}
+use crate::sim::model::CascadeConfig;
+use crate::sim::scenario::{Preset, Scenario};
+use crate::sim::trace::BUCKET;
 
 /// Everything the page shows derives from this.
 #[derive(Debug, Clone)]
 pub struct Page {
-    /// The preset picked last.
-    pub preset: Preset,
-    /// The parameters with every pattern present (the values of switched-off patterns are
-    /// kept for when they come back on).
-    pub full: CascadeConfig,
-    /// Which patterns are on.
-    pub patterns: Patterns,
-    /// The current run, or why there is none.
-    pub run: Result<Shared<Run>, String>,
+    /// What the runs are simulated from (what a link carries of them).
+    pub settings: Settings,
+    /// The runs, derived from the settings.
+    pub runs: Runs,
+    /// The playhead and its motion.
+    pub playback: Playback,
+    /// How the runs are shown.
+    pub view: View,
     /// A message about the last value that had to be corrected.
     pub notice: Option<String>,
-    /// Simulated time shown.
-    pub playhead: Micros,
-    /// Playing or paused.
-    pub playing: bool,
-    /// Simulated seconds per real second.
-    pub speed: f64,
-    /// Which latency the histogram shows.
-    pub latency: LatencyKind,
-    /// Dark theme.
-    pub dark: bool,
-    /// Large type, high contrast.
-    pub projector: bool,
-    /// The breaker window of the lesson table (seconds).
-    pub table_window: f64,
-    /// The lesson's four scenarios with `table_window` and the current seed.
-    pub table: Shared<Vec<TableRow>>,
-    /// The A/B mode's run B, when it is on (see [`super::compare`]).
-    pub ab: Option<Compare>,
-    /// Simulated seconds on every clock, even for a preset that tells its story at a time of
-    /// day (a lesson keeps one notation).
-    pub plain_clock: bool,
-    /// The stretch of time the timeline and the charts span, when it is not the whole run (a
-    /// lesson step's window); playing stops at its end.
-    pub window: Option<Micros>,
 }
-
-/// Every change the page can make.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Action {
-    /// Sets the knob with this key (see [`super::knobs::KNOBS`]) to a value in its unit.
-    SetKnob(&'static str, f64),
-    /// Sets the knob with this key from its `key=value` text, on the CLI's range rather than
-    /// the slider's: what a permalink or a widget attribute says is taken as it is (the number
-    /// field shows a value past the slider's end), or refused with a notice.
-    SetKnobText(&'static str, String),
-    /// Switches a pattern on or off.
-    SetPattern(Pattern, bool),
-    /// Loads a preset (its parameters and patterns).
-    PickPreset(Preset),
-    /// Back to the current preset's values.
-    Reset,
-    /// Sets the seed of the random stream.
-    SetSeed(u64),
-    /// Play if paused, pause if playing.
-    TogglePlay,
-    /// Moves the playhead by this many 100 ms steps (negative: back).
-    Step(i64),
-    /// Puts the playhead at a time (clamped to the timeline).
-    Seek(Micros),
-    /// Sets the playback speed (snapped to the nearest offered speed).
-    SetSpeed(f64),
-    /// Real time passed while playing, in milliseconds.
-    Tick(f64),
-    /// Shows service or end-to-end latency.
-    SetLatency(LatencyKind),
-    /// Dark theme on or off.
-    SetDark(bool),
-    /// Projector mode on or off.
-    SetProjector(bool),
-    /// Sets the lesson table's breaker window (seconds, 0.5..=30).
-    SetTableWindow(f64),
-    /// Runs a pasted `resilience4j:` YAML block on the current scenario.
-    PasteResilience4j(String),
-    /// A/B mode on (B starts as a copy of A) or off.
-    SetAb(bool),
-    /// Which run the controls change while A/B is on.
-    SetAbEdits(Side),
-    /// Spans the timeline and the charts over this stretch (`None`: the whole run).
-    SetWindow(Option<Micros>),
-    /// Simulated seconds on every clock (on), or the preset's time of day (off).
-    SetPlainClock(bool),
-}
-
-/// Breaker windows the lesson table's slider offers, in seconds.
-pub const TABLE_WINDOW_RANGE: (f64, f64) = (0.5, 30.0);
 
 impl Default for Page {
     fn default() -> Self {
@@ -200,264 +37,149 @@ impl Default for Page {
 impl Page {
     /// A page showing `preset`, paused at 0.
     pub fn new(preset: Preset, dark: bool) -> Page {
-        let cfg = preset.config();
-        let full = with_every_pattern(&cfg);
-        let patterns = Patterns::of(&cfg);
-        let table_window = 10.0;
-        let mut page = Page {
-            preset,
-            table: Shared(Rc::new(lesson_table(cfg.seed, table_window))),
-            full,
-            patterns,
-            run: Err(String::new()),
+        Page::of(Settings::new(preset), dark)
+    }
+
+    /// A page showing `settings`, paused at 0: their runs simulated once.
+    pub fn of(settings: Settings, dark: bool) -> Page {
+        Page {
+            runs: Runs::of(settings.run_inputs()),
+            settings,
+            playback: Playback::default(),
+            view: View {
+                dark,
+                ..View::default()
+            },
             notice: None,
-            playhead: 0,
-            playing: false,
-            speed: 1.0,
-            latency: LatencyKind::Service,
-            dark,
-            projector: false,
-            table_window,
-            ab: None,
-            plain_clock: false,
-            window: None,
-        };
-        page.rerun();
-        page
+        }
     }
 
-    /// The config the current run uses.
+    /// The config run A uses.
     pub fn config(&self) -> CascadeConfig {
-        with_patterns(&self.full, self.patterns)
+        self.settings.config()
     }
 
-    /// Whether the run is no longer the preset's own: a control, a pattern or the seed has
-    /// changed it (the scenario selector then says "modified").
+    /// Whether the run is no longer the preset's own (see [`Settings::modified`]).
     pub fn modified(&self) -> bool {
-        self.config() != self.preset.config()
+        self.settings.modified()
+    }
+
+    /// Run A, or why there is none.
+    pub fn run(&self) -> &Simulated {
+        &self.runs.a
+    }
+
+    /// Run B, while A/B is on and B can run.
+    pub fn b_run(&self) -> Option<&Shared<Run>> {
+        self.runs.b_run()
+    }
+
+    /// The lesson's four scenarios with the table's window and the seed.
+    pub fn table(&self) -> Shared<Vec<TableRow>> {
+        self.runs.table()
     }
 
     /// The wall-clock time of simulated time 0 (seconds after midnight), when the preset
     /// tells its story at a time of day; `None` for plain simulated seconds.
     pub fn clock_start(&self) -> Option<u64> {
-        self.preset.clock_start().filter(|_| !self.plain_clock)
+        self.settings
+            .preset
+            .clock_start()
+            .filter(|_| !self.view.plain_clock)
     }
 
     /// The timeline's length (the duration when there is no run); with A/B on, the longer
     /// of the two runs, so both are drawn on the same axis.
     pub fn span(&self) -> Micros {
-        if let Some(window) = self.window {
+        if let Some(window) = self.view.window {
             return window.max(BUCKET);
         }
-        let a = self.run.as_ref().map_or(self.full.duration, |r| r.span);
-        let b = self
-            .ab
+        let a = self
+            .runs
+            .a
             .as_ref()
-            .and_then(|c| c.run.as_ref().ok())
-            .map_or(0, |r| r.span);
+            .map_or(self.settings.full.duration, |r| r.span);
+        let b = self.b_run().map_or(0, |r| r.span);
         a.max(b)
     }
 
-    fn rerun(&mut self) {
-        self.run = Run::of(self.config()).map(|r| Shared(Rc::new(r)));
-        self.follow_a();
-        self.playhead = self.playhead.min(self.span());
-    }
-
     /// The page after `action`.
-    pub fn apply(self, action: Action) -> Page {
-        if self.edits_b(&action) {
-            return self.apply_to_b(action);
-        }
-        let tunes = matches!(
-            action,
-            Action::SetKnob(..) | Action::SetKnobText(..) | Action::SetPattern(..)
-        );
-        let before = (tunes && self.run.is_ok()).then(|| (self.full.clone(), self.patterns));
-        let mut page = self.apply_now(action);
-        // A setting the config refuses (a hedge on a Resilience4j stack, ...) leaves the run
-        // as it was and says why.
-        if let (Some((full, patterns)), Err(e)) = (before, page.run.as_ref()) {
-            page.notice = Some(format!("{e}; the setting is unchanged."));
-            (page.full, page.patterns) = (full, patterns);
-            page.rerun();
-        }
-        page
-    }
-
-    fn apply_now(mut self, action: Action) -> Page {
-        match action {
-            Action::SetKnob(key, value) => match knob(key) {
-                Some(k) => {
-                    self.notice = k.write(&mut self.full, value);
-                    self.rerun();
-                }
-                None => self.notice = Some(format!("there is no control named {key}")),
-            },
-            Action::SetKnobText(key, text) => {
-                self.notice = apply_set(&mut self.full, key, &text)
-                    .err()
-                    .map(|e| format!("{e}; the setting is unchanged."));
-                self.rerun();
-            }
-            Action::SetPattern(p, true)
-                if self.full.resilience4j.is_some()
-                    && matches!(p, Pattern::Hedge | Pattern::RetryBudget) =>
-            {
-                self.notice = Some(format!(
-                    "{} is not one of Resilience4j's aspects (stack=resilience4j); it stays off.",
-                    p.label()
-                ));
-            }
-            Action::SetPattern(p, on) => {
-                self.patterns.set(p, on);
-                self.rerun();
-            }
-            Action::PickPreset(preset) => {
-                let keep = (self.dark, self.projector, self.speed, self.latency);
-                let ab = self.ab.as_ref().map(|c| c.edits);
-                self = Page::new(preset, keep.0);
-                (self.projector, self.speed, self.latency) = (keep.1, keep.2, keep.3);
-                if let Some(edits) = ab {
-                    self.set_ab(true);
-                    self.set_ab_edits(edits);
-                }
-            }
-            Action::Reset => {
-                let seed = self.full.seed;
-                let cfg = self.preset.config();
-                self.full = with_every_pattern(&cfg);
-                self.full.seed = seed;
-                self.patterns = Patterns::of(&cfg);
-                self.notice = None;
-                self.rerun();
-            }
-            Action::SetSeed(seed) => {
-                self.full.seed = seed;
-                self.table = Shared(Rc::new(lesson_table(seed, self.table_window)));
-                self.rerun();
-            }
-            Action::TogglePlay => {
-                if !self.playing && self.playhead >= self.span() {
-                    self.playhead = 0;
-                }
-                self.playing = !self.playing;
-            }
-            Action::Step(steps) => {
-                self.playing = false;
-                let delta = steps.unsigned_abs().saturating_mul(BUCKET);
-                let at = if steps < 0 {
-                    self.playhead.saturating_sub(delta)
-                } else {
-                    self.playhead.saturating_add(delta)
-                };
-                self.playhead = (at / BUCKET * BUCKET).min(self.span());
-            }
-            Action::Seek(at) => self.playhead = at.min(self.span()),
-            Action::SetSpeed(speed) => {
-                self.speed = SPEEDS
-                    .iter()
-                    .copied()
-                    .min_by(|a, b| (a - speed).abs().total_cmp(&(b - speed).abs()))
-                    .unwrap_or(1.0);
-            }
-            Action::Tick(real_ms) => {
-                if self.playing && real_ms.is_finite() && real_ms > 0.0 {
-                    // A tab in the background sends one huge tick: never jump more than 0.1 s of
-                    // real time at once.
-                    let advance = (real_ms.min(100.0) * 1_000.0 * self.speed).round() as Micros;
-                    self.playhead = self.playhead.saturating_add(advance).min(self.span());
-                    if self.playhead >= self.span() {
-                        self.playing = false;
-                    }
-                }
-            }
-            Action::PasteResilience4j(text) => self.paste_resilience4j(&text),
-            Action::SetLatency(kind) => self.latency = kind,
-            Action::SetDark(on) => self.dark = on,
-            Action::SetProjector(on) => self.projector = on,
-            Action::SetAb(on) => self.set_ab(on),
-            Action::SetAbEdits(side) => self.set_ab_edits(side),
-            Action::SetWindow(window) => {
-                self.window = window;
-                self.playhead = self.playhead.min(self.span());
-            }
-            Action::SetPlainClock(on) => self.plain_clock = on,
-            Action::SetTableWindow(seconds) => {
-                let (lo, hi) = TABLE_WINDOW_RANGE;
-                self.notice = None;
-                let w = if seconds.is_finite() {
-                    if !(lo..=hi).contains(&seconds) {
-                        self.notice = Some(format!(
-                            "The table's breaker window must be between {lo} and {hi} s; using {}.",
-                            seconds.clamp(lo, hi)
-                        ));
-                    }
-                    seconds.clamp(lo, hi)
-                } else {
-                    self.table_window
-                };
-                self.table_window = w;
-                self.table = Shared(Rc::new(lesson_table(self.full.seed, w)));
-            }
+    pub fn apply(mut self, action: Action) -> Page {
+        if Playback::takes(&action) {
+            let span = self.span();
+            self.playback.apply(&action, span);
+        } else if View::takes(&action) {
+            self.view.apply(&action);
+            self.playback.playhead = self.playback.playhead.min(self.span());
+        } else {
+            self.change_settings(action);
         }
         self
     }
-}
 
-impl Page {
-    /// The pasted settings on the current config: run, with their notices as the page's
-    /// notice; or, when they cannot run, the setting unchanged and the reason.
-    fn paste_resilience4j(&mut self, text: &str) {
-        let mut cfg = self.config();
-        match apply_yaml(text, &mut cfg) {
-            Ok(notices) => {
-                self.full = with_every_pattern(&cfg);
-                self.patterns = Patterns::of(&cfg);
-                let read = "Resilience4j configuration running (Resilience4j's semantics).";
-                self.notice = Some(if notices.is_empty() {
-                    read.to_string()
-                } else {
-                    let list: Vec<String> = notices.iter().map(ToString::to_string).collect();
-                    format!("{read} Not used as written: {}.", list.join("; "))
-                });
-                self.rerun();
-            }
-            Err(e) => {
-                self.notice = Some(format!(
-                    "Resilience4j configuration: {e}; the setting is unchanged."
-                ));
-            }
+    /// The settings after `action`, and the runs derived from them once. A tuning the runs
+    /// refuse (a value the simulator cannot take) leaves settings and runs as they were and
+    /// says why.
+    fn change_settings(&mut self, action: Action) {
+        let before = self.settings.clone();
+        let notice_before = self.notice.clone();
+        let tunes = action.tunes();
+        let picks = matches!(action, Action::PickPreset(_));
+        self.settings.apply(action, &mut self.notice);
+        if picks {
+            self.notice = None;
+            self.playback = Playback {
+                speed: self.playback.speed,
+                ..Playback::default()
+            };
+            (self.view.window, self.view.plain_clock) = (None, false);
         }
+        if self.settings == before {
+            return;
+        }
+        let runs = self
+            .runs
+            .after(&before.run_inputs(), self.settings.run_inputs());
+        let refused = tunes.then(|| refusal(&self.runs, &runs)).flatten();
+        if let Some(why) = refused {
+            let said = self
+                .notice
+                .take()
+                .filter(|n| Some(n) != notice_before.as_ref());
+            self.notice = Some(match said {
+                Some(n) => format!("{n} {why}; the setting is unchanged."),
+                None => format!("{why}; the setting is unchanged."),
+            });
+            self.settings = before;
+            return;
+        }
+        self.runs = runs;
+        self.playback.playhead = self.playback.playhead.min(self.span());
     }
 }
 
-/// The lesson's four scenarios with the breaker window `window_s` (seconds) and `seed`.
-pub fn lesson_table(seed: u64, window_s: f64) -> Vec<TableRow> {
-    Scenario::ALL
-        .iter()
-        .filter_map(|&s| {
-            let mut cfg = s.config();
-            cfg.seed = seed;
-            if let Some(b) = cfg.breaker.as_mut() {
-                b.window = Window::Time((window_s * 1_000_000.0).round() as Micros);
-            }
-            run(&cfg).ok().map(|t| TableRow {
-                scenario: s,
-                label: s.label(&cfg),
-                trace: Rc::new(t),
-            })
-        })
-        .collect()
+/// Why the runs `after` a tuning cannot stand, when a run that ran `before` now fails.
+fn refusal(before: &Runs, after: &Runs) -> Option<String> {
+    if let (Ok(_), Err(e)) = (&before.a, &after.a) {
+        return Some(e.clone());
+    }
+    match (&before.b, &after.b) {
+        (Some(Ok(_)), Some(Err(e))) => Some(format!("B: {e}")),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::page::compare::Side;
+    use crate::page::knobs::{knob, with_every_pattern, Pattern};
+    use crate::page::playback::SPEEDS;
     use crate::resilience::BreakerState;
+    use crate::sim::trace::Trace;
 
     fn trace(p: &Page) -> &Trace {
-        &p.run.as_ref().unwrap().trace
+        &p.runs.a.as_ref().unwrap().trace
     }
 
     const LESSON_YAML: &str = include_str!("../../tests/fixtures/northwind-resilience4j.yml");
@@ -516,7 +238,7 @@ mod tests {
         let p = Page::default().apply(Action::Seek(5_000_000));
         let before = trace(&p).outcomes;
         let p = p.apply(Action::SetKnob("cooldown", 500.0));
-        assert_eq!(p.playhead, 5_000_000);
+        assert_eq!(p.playback.playhead, 5_000_000);
         assert_ne!(trace(&p).outcomes, before);
         assert_eq!(p.config().breaker.unwrap().cooldown, 500_000);
         assert_eq!(p.notice, None);
@@ -536,25 +258,25 @@ mod tests {
     #[test]
     fn playback_runs_to_the_end_and_stops() {
         let mut p = Page::default().apply(Action::SetSpeed(20.0));
-        assert_eq!(p.speed, 20.0);
+        assert_eq!(p.playback.speed, 20.0);
         p = p.apply(Action::TogglePlay);
         let mut ticks = 0;
-        while p.playing && ticks < 10_000 {
+        while p.playback.playing && ticks < 10_000 {
             p = p.apply(Action::Tick(16.7));
             ticks += 1;
         }
-        assert_eq!(p.playhead, p.span());
+        assert_eq!(p.playback.playhead, p.span());
         // 12 s at 20x in 16.7 ms frames: about 36 frames.
         assert!((30..=40).contains(&ticks), "{ticks}");
         // Playing again starts over.
         p = p.apply(Action::TogglePlay);
-        assert_eq!(p.playhead, 0);
-        assert!(p.playing);
+        assert_eq!(p.playback.playhead, 0);
+        assert!(p.playback.playing);
         p = p.apply(Action::Tick(f64::NAN)).apply(Action::Tick(-5.0));
-        assert_eq!(p.playhead, 0);
+        assert_eq!(p.playback.playhead, 0);
         p = p.apply(Action::Tick(1e12));
         assert_eq!(
-            p.playhead, 2_000_000,
+            p.playback.playhead, 2_000_000,
             "one huge tick moves at most 0.1 s x speed"
         );
     }
@@ -562,11 +284,11 @@ mod tests {
     #[test]
     fn steps_and_seeks_stay_on_the_timeline() {
         let p = Page::default().apply(Action::Step(3));
-        assert_eq!(p.playhead, 300_000);
+        assert_eq!(p.playback.playhead, 300_000);
         let p = p.apply(Action::Step(-10));
-        assert_eq!(p.playhead, 0);
+        assert_eq!(p.playback.playhead, 0);
         let p = p.apply(Action::Seek(u64::MAX));
-        assert_eq!(p.playhead, p.span());
+        assert_eq!(p.playback.playhead, p.span());
     }
 
     #[test]
@@ -575,13 +297,13 @@ mod tests {
         assert!(p.notice.as_ref().unwrap().contains("Worker threads"));
         // Clamped to the slider's end.
         assert_eq!(p.config().threads as f64, knob("threads").unwrap().max);
-        assert!(p.run.is_ok());
+        assert!(p.runs.a.is_ok());
         let p = p.apply(Action::SetKnob("nope", 1.0));
         assert!(p.notice.unwrap().contains("nope"));
         let p = Page::default().apply(Action::SetTableWindow(f64::INFINITY));
-        assert_eq!(p.table_window, 10.0);
+        assert_eq!(p.settings.table_window, 10.0);
         let p = p.apply(Action::SetTableWindow(0.0));
-        assert_eq!(p.table_window, 0.5);
+        assert_eq!(p.settings.table_window, 0.5);
         assert!(p.notice.is_some());
     }
 
@@ -589,10 +311,10 @@ mod tests {
     fn the_table_window_moves_the_breaker_rows_toward_the_printed_table() {
         let ten = Page::default();
         let one = ten.clone().apply(Action::SetTableWindow(1.0));
-        let cb = |p: &Page| p.table[2].trace.outcomes.circuit_open;
-        assert_eq!(ten.table.len(), 4);
+        let cb = |p: &Page| p.table()[2].trace.outcomes.circuit_open;
+        assert_eq!(ten.table().len(), 4);
         assert!(cb(&one) > cb(&ten) + 200, "{} vs {}", cb(&one), cb(&ten));
-        assert_eq!(ten.table[2].label, "timeout + circuit breaker");
+        assert_eq!(ten.table()[2].label, "timeout + circuit breaker");
     }
 
     #[test]
@@ -611,7 +333,10 @@ mod tests {
             .clone()
             .apply(Action::SetPattern(Pattern::Breaker, false))
             .modified());
-        assert!(p.clone().apply(Action::SetSeed(p.full.seed + 1)).modified());
+        assert!(p
+            .clone()
+            .apply(Action::SetSeed(p.settings.full.seed + 1))
+            .modified());
         assert!(!p.apply(Action::SetDark(true)).modified());
     }
 
@@ -623,8 +348,8 @@ mod tests {
             .apply(Action::SetPattern(Pattern::Breaker, false));
         let p = p.apply(Action::Reset);
         assert_eq!(p.config().timeout, Some(300_000));
-        assert!(p.patterns.breaker);
-        assert_eq!(p.full.seed, 7, "reset keeps the seed");
+        assert!(p.settings.patterns.breaker);
+        assert_eq!(p.settings.full.seed, 7, "reset keeps the seed");
         let p = p.apply(Action::PickPreset(Preset::Lesson(Scenario::None)));
         assert_eq!(p.config(), Scenario::None.config());
         assert!(trace(&p).transitions.is_empty());
@@ -636,7 +361,7 @@ mod tests {
     fn every_preset_can_be_picked_and_reset_to() {
         for preset in Preset::ALL {
             let p = Page::default().apply(Action::PickPreset(preset));
-            assert_eq!(p.preset, preset);
+            assert_eq!(p.settings.preset, preset);
             assert_eq!(p.config(), preset.config(), "{preset:?}");
             assert_eq!(trace(&p).sent, frame_at_end(&p).arrived, "{preset:?}");
             assert_eq!(p.clock_start(), preset.clock_start());
@@ -656,14 +381,14 @@ mod tests {
     }
 
     fn frame_at_end(p: &Page) -> crate::page::replay::Frame {
-        let run = p.run.as_ref().unwrap();
+        let run = p.runs.a.as_ref().unwrap();
         crate::page::replay::frame(&run.trace, run.span)
     }
 
     #[test]
     fn the_retries_switch_changes_the_run_where_retries_matter() {
         let p = Page::default().apply(Action::PickPreset(Preset::Ex3RetryLayers));
-        assert!(p.patterns.retries);
+        assert!(p.settings.patterns.retries);
         let with = trace(&p).library_retries;
         let p = p.apply(Action::SetPattern(Pattern::Retries, false));
         assert!(p.config().retry.is_none());
@@ -682,6 +407,69 @@ mod tests {
             .apply(Action::SetPattern(Pattern::LoadShed, true))
             .apply(Action::SetKnob("shed_normal", 20.0));
         assert!(trace(&p).outcomes.shed > 0);
+    }
+
+    /// A link that switches seven patterns and sets ten knobs, with A/B on, costs one
+    /// simulation per side; a knob costs one for A alone, and one for B when B follows A.
+    #[test]
+    fn a_link_and_a_knob_cost_one_simulation_per_side() {
+        use crate::page::permalink::{from_pairs, parse_query};
+        use crate::page::runs::simulations_on_this_thread as sims;
+        let query = "preset=none\
+                     &patterns=timeout,retries,retry_budget,breaker,bulkhead,load_shed,hedge\
+                     &threads=40&timeout=250ms&cooldown=3s&window=5&attempts=3&permits=12\
+                     &retry_base=50ms&slow=900ms&rate=150&failure_ratio=0.4&ab=timeout=400ms";
+        let (pairs, bad) = parse_query(query);
+        assert!(bad.is_empty());
+        let before = sims();
+        let (page, notices) = from_pairs(&pairs);
+        assert!(notices.is_empty(), "{notices:?}");
+        assert!(page.runs.a.is_ok() && page.b_run().is_some());
+        assert_eq!(sims() - before, 2, "one simulation per side");
+        assert!(Pattern::ALL.iter().all(|p| page.settings.patterns.get(*p)));
+        // A knob moved in B (where the controls start): B alone again.
+        let before = sims();
+        let page = page.apply(Action::SetKnob("threads", 41.0));
+        assert_eq!(sims() - before, 1);
+        // A knob moved in A: A again, and B, which follows A.
+        let page = page.apply(Action::SetAbEdits(Side::A));
+        let before = sims();
+        let page = page.apply(Action::SetKnob("permits", 13.0));
+        assert_eq!(sims() - before, 2);
+        // Without A/B, one.
+        let page = page.apply(Action::SetAb(false));
+        let before = sims();
+        let page = page.apply(Action::SetKnob("threads", 42.0));
+        assert_eq!(sims() - before, 1);
+        // A value that changes nothing, and the view and playback, simulate nothing.
+        let before = sims();
+        let page = page
+            .apply(Action::SetKnob("threads", 42.0))
+            .apply(Action::SetDark(true))
+            .apply(Action::SetLatency(
+                crate::page::latency::LatencyKind::EndToEnd,
+            ))
+            .apply(Action::TogglePlay)
+            .apply(Action::Tick(16.0));
+        assert_eq!(sims() - before, 0);
+        assert!(page.playback.playing);
+    }
+
+    /// Playback frames touch neither the settings nor the runs.
+    #[test]
+    fn playback_does_no_settings_work() {
+        use crate::page::runs::simulations_on_this_thread as sims;
+        use crate::page::settings::settings_actions_on_this_thread as settings_work;
+        let mut p = Page::default()
+            .apply(Action::SetAb(true))
+            .apply(Action::TogglePlay);
+        let (work, runs) = (settings_work(), sims());
+        for _ in 0..200 {
+            p = p.apply(Action::Tick(16.7));
+        }
+        p = p.apply(Action::Seek(1_000_000)).apply(Action::Step(3));
+        assert_eq!(p.playback.playhead, 1_300_000);
+        assert_eq!((settings_work(), sims()), (work, runs));
     }
 
     mod any_sequence {
@@ -731,17 +519,17 @@ mod tests {
                 let mut page = Page::default();
                 for a in actions {
                     page = page.apply(a);
-                    let run = page.run.as_ref().map_err(|e| TestCaseError::fail(e.clone()))?;
-                    prop_assert!(page.playhead <= page.span());
+                    let run = page.runs.a.as_ref().map_err(|e| TestCaseError::fail(e.clone()))?;
+                    prop_assert!(page.playback.playhead <= page.span());
                     prop_assert!(run.span <= page.span());
-                    prop_assert!(SPEEDS.contains(&page.speed));
+                    prop_assert!(SPEEDS.contains(&page.playback.speed));
                     // B, when on, runs on A's seed and differs in one control at most.
-                    if let Some(c) = &page.ab {
-                        let b = c.run.as_ref().map_err(|e| TestCaseError::fail(e.clone()))?;
+                    if let (Some(c), Some(b)) = (&page.settings.ab, &page.runs.b) {
+                        let b = b.as_ref().map_err(|e| TestCaseError::fail(e.clone()))?;
                         prop_assert_eq!(b.config.seed, run.config.seed);
                         prop_assert!(b.span <= page.span());
                         prop_assert!(c.change.knobs.len() <= 1 || c.change.pattern.is_some());
-                        prop_assert!(c.differences(&page.full, page.patterns).len() == c.change.knobs.len() + usize::from(c.change.pattern.is_some()));
+                        prop_assert!(c.change.differences(&page.settings.full, page.settings.patterns).len() == c.change.knobs.len() + usize::from(c.change.pattern.is_some()));
                     }
                     let end = frame(&run.trace, run.span);
                     prop_assert_eq!(end.arrived, run.trace.sent);
@@ -751,9 +539,9 @@ mod tests {
                     prop_assert_eq!(run.finished.len() as u64 + waiting, run.trace.sent);
                     // A knob is on its slider, or still at its preset's value (some presets
                     // go past a slider's end, e.g. a degradation an hour away).
-                    let preset = with_every_pattern(&page.preset.config());
+                    let preset = with_every_pattern(&page.settings.preset.config());
                     for k in KNOBS {
-                        let v = k.read(&page.full);
+                        let v = k.read(&page.settings.full);
                         let on_slider = v >= k.min && v <= k.max;
                         prop_assert!(v.is_finite() && (on_slider || v == k.read(&preset)), "{} = {}", k.key, v);
                     }

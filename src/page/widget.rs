@@ -164,7 +164,7 @@ impl WidgetSpec {
             }
             _ => from_pairs_or(&self.settings, WIDGET_PRESET),
         };
-        page.dark = self.look.dark(self.dark, system_dark);
+        page.view.dark = self.look.dark(self.dark, system_dark);
         let mut notices = self.notices.clone();
         notices.extend(more);
         (page, notices)
@@ -195,11 +195,11 @@ mod tests {
         assert_eq!(spec.kind, WidgetKind::CircuitDiagram);
         let (page, notices) = spec.page(false);
         assert!(notices.is_empty(), "{notices:?}");
-        assert_eq!(page.preset, Preset::Lesson(Scenario::Cb));
-        assert_eq!(page.full.breaker.unwrap().cooldown, 2_000_000);
+        assert_eq!(page.settings.preset, Preset::Lesson(Scenario::Cb));
+        assert_eq!(page.settings.full.breaker.unwrap().cooldown, 2_000_000);
         let spec = WidgetSpec::from_query("kind=histogram&preset=cb&cooldown=5s");
         let (page, _) = spec.page(false);
-        assert_eq!(page.full.breaker.unwrap().cooldown, 5_000_000);
+        assert_eq!(page.settings.full.breaker.unwrap().cooldown, 5_000_000);
     }
 
     #[test]
@@ -207,14 +207,14 @@ mod tests {
         let spec = WidgetSpec::from_query("kind=histogram&cooldown=soon&theme=purple&colour=red");
         assert_eq!(spec.kind, WidgetKind::Histogram);
         let (page, notices) = spec.page(true);
-        assert!(page.dark, "an unknown theme follows the system");
+        assert!(page.view.dark, "an unknown theme follows the system");
         assert_eq!(notices.len(), 3, "{notices:?}");
         assert!(notices.iter().any(|n| n.contains("theme")));
         assert!(notices.iter().any(|n| n.contains("cooldown")));
         assert!(notices.iter().any(|n| n.contains("colour")));
-        assert!(page.run.is_ok());
+        assert!(page.runs.a.is_ok());
         let default = Page::new(Preset::Lesson(Scenario::Cb), false);
-        assert_eq!(page.full.breaker, default.full.breaker);
+        assert_eq!(page.settings.full.breaker, default.settings.full.breaker);
     }
 
     #[test]
@@ -237,13 +237,13 @@ mod tests {
         let (page, notices) = spec.page(true);
         assert!(notices.is_empty(), "{notices:?}");
         assert!(
-            !page.dark,
+            !page.view.dark,
             "a cream host page gets the light theme on a dark system"
         );
         let dark_host = WidgetSpec::from_query("theme=auto&host-background=rgb(20%2C20%2C28)");
-        assert!(dark_host.page(false).0.dark);
+        assert!(dark_host.page(false).0.view.dark);
         let forced = WidgetSpec::from_query("theme=light&host-background=rgb(0%2C0%2C0)");
-        assert!(!forced.page(true).0.dark, "an explicit theme wins");
+        assert!(!forced.page(true).0.view.dark, "an explicit theme wins");
         let bad = WidgetSpec::from_query("chrome=everything&scale=12");
         assert_eq!(bad.notices.len(), 2, "{:?}", bad.notices);
         assert_eq!(bad.look.chrome, Chrome::Compact);

@@ -9,10 +9,12 @@ use super::regions;
 use super::share::{Export, Share};
 use super::state::PageState;
 use super::toolbar::Toolbar;
+use crate::page::action::Action;
 use crate::page::export::{run_json, series_csv};
-use crate::page::permalink::to_query;
+use crate::page::permalink::{query_with, settings_text};
 use crate::page::replay::{frame, spoken_summary};
-use crate::page::state::{Action, Page, Shared};
+use crate::page::runs::Shared;
+use crate::page::state::Page;
 
 /// How long the settings must stay unchanged before the address bar follows them.
 const ADDRESS_BAR_DELAY_MS: u32 = 250;
@@ -33,7 +35,7 @@ pub fn use_page(initial: &Shared<Page>) -> (UseReducerHandle<PageState>, Callbac
         }))
         .clone()
     };
-    use_playback(state.0.playing, dispatch.clone());
+    use_playback(state.0.playback.playing, dispatch.clone());
     (state, dispatch)
 }
 
@@ -65,7 +67,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
     let standalone = props.standalone;
     use_shortcuts(standalone.then(|| dispatch.clone()));
     {
-        let (dark, projector) = (state.0.dark, state.0.projector);
+        let (dark, projector) = (state.0.view.dark, state.0.view.projector);
         use_effect_with(
             (dark, projector, standalone),
             move |&(dark, projector, standalone)| {
@@ -81,12 +83,14 @@ pub fn playground(props: &PlaygroundProps) -> Html {
         );
     }
     let page = &state.0;
-    let query = to_query(page);
+    // The settings' part of the link is written when they change, not on every frame.
+    let settings_text = use_memo(page.settings.clone(), settings_text);
+    let query = query_with(&settings_text, &page.playback, &page.view);
     {
         // Keep the address bar a permalink: once the settings have been still for a moment (the
         // browser takes milliseconds per change, too slow for every step of a slider drag) and
         // not while playing.
-        let playing = page.playing;
+        let playing = page.playback.playing;
         use_effect_with((query.clone(), playing), move |(query, playing)| {
             let query = query.clone();
             let update = (standalone && !*playing).then(|| {
@@ -115,15 +119,15 @@ pub fn playground(props: &PlaygroundProps) -> Html {
     };
     let toolbar = html! {
         <>
-            <Toolbar preset={page.preset} modified={page.modified()} seed={page.full.seed}
-                dark={page.dark} projector={page.projector} ab={page.ab.is_some()} on_action={dispatch.clone()} />
+            <Toolbar preset={page.settings.preset} modified={page.settings.modified()} seed={page.settings.full.seed}
+                dark={page.view.dark} projector={page.view.projector} ab={page.settings.ab.is_some()} on_action={dispatch.clone()} />
             if standalone {
                 <Share export={export} query={AttrValue::from(query)} />
             }
         </>
     };
     let controls = regions::controls(&ids, page, &dispatch);
-    let body = match &page.run {
+    let body = match &page.runs.a {
         Ok(run) => html! {
             <>
                 { controls }
@@ -149,15 +153,19 @@ pub fn playground(props: &PlaygroundProps) -> Html {
     let class = if standalone {
         classes!("playground")
     } else {
-        classes!("playground", "rp", page.dark.then_some("theme-dark"))
+        classes!("playground", "rp", page.view.dark.then_some("theme-dark"))
     };
     // Without a breaker the stage gives the diagram's place to the load chart (projector).
-    let no_breaker = page.run.as_ref().is_ok_and(|r| r.config.breaker.is_none());
+    let no_breaker = page
+        .runs
+        .a
+        .as_ref()
+        .is_ok_and(|r| r.config.breaker.is_none());
     let layout = classes!("layout", no_breaker.then_some("no-breaker"));
     // Spoken once the run pauses, not at every tick of the counters.
-    let summary = match (&page.run, page.playing) {
+    let summary = match (&page.runs.a, page.playback.playing) {
         (Ok(run), false) => spoken_summary(
-            &frame(&run.trace, page.playhead),
+            &frame(&run.trace, page.playback.playhead),
             &run.outcomes,
             page.clock_start(),
         ),

@@ -6,8 +6,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ids::use_ids;
+use crate::page::action::Action;
 use crate::page::compare::{CounterRow, Side};
-use crate::page::state::Action;
 
 /// The key telling A from B on a chart: A solid, B light with an outline and dashed lines.
 /// `a_where` and `b_where` say where each run's bars are.

@@ -14,7 +14,7 @@ use crate::page::jitter::{
     line_chart, Frame, JitterAction, JitterSettings, JitterState, LineChart, Metric, Strip,
     CAP_RANGE, CLIENTS_RANGE, SWEEP_CLIENTS,
 };
-use crate::page::state::Shared;
+use crate::page::runs::Shared;
 use crate::resilience::{MS, SECOND};
 use crate::sim::experiments::contention::Strategy;
 

@@ -4,8 +4,8 @@
 use yew::prelude::*;
 
 use super::controls::{Choice, Slider, Switch};
+use crate::page::action::Action;
 use crate::page::knobs::{Knob, Pattern, Patterns, KNOBS};
-use crate::page::state::Action;
 use crate::sim::model::CascadeConfig;
 
 /// Properties of [`KnobPanel`].

@@ -14,12 +14,13 @@ use super::knob_panel::slider;
 use super::playback::{is_shortcut, use_document_keys};
 use super::regions;
 use super::state::prefers_dark;
+use crate::page::action::Action;
 use crate::page::glossary::{mark_terms, Piece};
 use crate::page::knobs::knob;
 use crate::page::lessons::{playground_query, recap, StepRef, View};
 use crate::page::permalink::parse_query;
 use crate::page::replay::clock;
-use crate::page::state::{Action, Shared};
+use crate::page::runs::Shared;
 
 /// The id of the element `lesson.html` mounts the lesson into.
 pub const LESSON_ROOT_ID: &str = "resilience-lesson";
@@ -358,10 +359,10 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     let (root, heading) = use_arrival_focus(props.take_focus, props.standalone);
     {
         // Playing from before the moment pauses there, so the class sees what the step is about.
-        let last = use_mut_ref(|| page.playhead);
+        let last = use_mut_ref(|| page.playback.playhead);
         let dispatch = dispatch.clone();
         use_effect_with(
-            (page.playhead, page.playing),
+            (page.playback.playhead, page.playback.playing),
             move |&(playhead, playing)| {
                 let before = std::mem::replace(&mut *last.borrow_mut(), playhead);
                 if playing && before < moment && playhead >= moment {
@@ -384,15 +385,17 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
         })
     };
     use_document_keys(props.standalone.then(|| keys.clone()));
-    let b_run = page.ab.as_ref().and_then(|c| c.run.clone().ok());
+    let b_run = page.b_run().cloned();
     let notices = {
         let page = page.clone();
-        let run = page.run.clone().ok();
-        use_memo((run, b_run, page.playhead), move |_| step.notices(&page))
+        let run = page.runs.a.clone().ok();
+        use_memo((run, b_run, page.playback.playhead), move |_| {
+            step.notices(&page)
+        })
     };
     let replay = {
         let dispatch = dispatch.clone();
-        let playing = page.playing;
+        let playing = page.playback.playing;
         // From the start, playing: pressed again while it plays, it starts over.
         Callback::from(move |_: MouseEvent| {
             dispatch.emit(Action::Seek(0));
@@ -403,7 +406,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     };
     let on_back = props.on_go.reform(move |_: MouseEvent| here.back());
     let on_next = props.on_go.reform(move |_: MouseEvent| here.next());
-    let views = match &page.run {
+    let views = match &page.runs.a {
         Ok(run) => {
             let timeline = regions::lesson_timeline(&ids, page, run, &dispatch);
             let rest = step.views.iter().map(|view| match view {
@@ -416,8 +419,8 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
         }
         Err(message) => regions::run_error(&ids, message),
     };
-    let whole = page.run.as_ref().ok().map(|_| {
-        let shown = page.window.is_none();
+    let whole = page.runs.a.as_ref().ok().map(|_| {
+        let shown = page.view.window.is_none();
         let onchange = dispatch.reform(move |e: Event| {
             let on = e
                 .target_unchecked_into::<web_sys::HtmlInputElement>()
@@ -435,7 +438,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
         html! {
             <div class="lesson-try" id={ids.id("lesson-try")}>
                 <h3>{ "Try it" }</h3>
-                { slider(k, &page.full, false, &dispatch) }
+                { slider(k, &page.settings.full, false, &dispatch) }
                 if let Some(text) = &page.notice {
                     <p class="notice" role="alert">{ text }</p>
                 }

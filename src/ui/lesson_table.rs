@@ -5,7 +5,9 @@ use yew::prelude::*;
 
 use super::controls::Slider;
 use super::ids::use_ids;
-use crate::page::state::{Action, Shared, TableRow, TABLE_WINDOW_RANGE};
+use crate::page::action::Action;
+use crate::page::runs::{Shared, TableRow};
+use crate::page::settings::TABLE_WINDOW_RANGE;
 use crate::sim::scenario::Scenario;
 use crate::sim::trace::Outcome;
 

@@ -14,7 +14,7 @@ use super::compare::ab_legend;
 use super::ids::use_ids;
 use super::palette::{chart_theme, outcome_colour};
 use crate::page::axis::{tick_label, ticks_that_fit, widest_tick};
-use crate::page::state::{Run, Shared};
+use crate::page::runs::{Run, Shared};
 use crate::sim::latency::Micros;
 use crate::sim::trace::{Outcome, BUCKET};
 

@@ -123,7 +123,7 @@ pub fn mount_widget(
 ) -> yew::AppHandle<widget::Widget> {
     let spec = crate::page::widget::WidgetSpec::from_query(attributes);
     let props = widget::WidgetProps {
-        spec: crate::page::state::Shared(std::rc::Rc::new(spec)),
+        spec: crate::page::runs::Shared(std::rc::Rc::new(spec)),
         scope: ids::IdScope(format!("rw{n}-").into()),
         playground_url: playground_url.to_string().into(),
     };

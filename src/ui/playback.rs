@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-use crate::page::state::Action;
+use crate::page::action::Action;
 
 /// A frame callback that schedules itself again, so it holds a reference to itself.
 type FrameLoop = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;

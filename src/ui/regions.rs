@@ -19,12 +19,14 @@ use super::resilience4j_paste::Resilience4jPaste;
 use super::state_diagram::StateDiagram;
 use super::timeline::Timeline;
 use super::topology::Topology;
+use crate::page::action::Action;
 use crate::page::compare::{counters, histograms, Side};
 use crate::page::jitter::JitterSettings;
 use crate::page::latency::{histogram_until, LatencyKind};
 use crate::page::pool::pool_at;
 use crate::page::replay::{breaker_at, frame, route_at};
-use crate::page::state::{Action, Page, Run, Shared};
+use crate::page::runs::{Run, Shared};
+use crate::page::state::Page;
 use crate::sim::trace::Route;
 
 /// A panel with a heading the screen reader announces as its name.
@@ -40,16 +42,21 @@ fn region(ids: &IdScope, class: &str, name: &str, title: &str, body: Html) -> Ht
 
 /// The page's notice (a corrected value) and the knobs.
 pub fn controls(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> Html {
+    let edits_b = page
+        .settings
+        .ab
+        .as_ref()
+        .is_some_and(|ab| ab.edits == Side::B);
     let body = html! {
         <Drawer label="Controls: the patterns and their settings">
             if let Some(text) = &page.notice {
                 <p class="notice" role="alert" id={ids.id("page-notice")}>{ text }</p>
             }
-            if let Some(b) = page.ab.as_ref().filter(|b| b.edits == Side::B) {
+            if let Some((full, patterns)) = page.settings.b().filter(|_| edits_b) {
                 <p class="ab-editing" id={ids.id("ab-editing")}>{ "These controls change run B." }</p>
-                <KnobPanel full={b.full.clone()} patterns={b.patterns} on_action={dispatch.clone()} />
+                <KnobPanel full={full} patterns={patterns} on_action={dispatch.clone()} />
             } else {
-                <KnobPanel full={page.full.clone()} patterns={page.patterns} on_action={dispatch.clone()} />
+                <KnobPanel full={page.settings.full.clone()} patterns={page.settings.patterns} on_action={dispatch.clone()} />
             }
             <Resilience4jPaste on_action={dispatch.clone()} />
         </Drawer>
@@ -100,23 +107,23 @@ fn timeline_of(
 ) -> Html {
     let b = b_run(page);
     let compare = b.map(|b| {
-        let (ha, hb) = histograms(run, b, page.playhead, page.latency);
-        let rows = counters(run, b, page.playhead, (&ha, &hb));
-        let ab = page.ab.as_ref().map(|c| (c.summary(&page.full, page.patterns), c.edits));
-        let (summary, edits) = ab.unwrap_or_default();
+        let (ha, hb) = histograms(run, b, page.playback.playhead, page.view.latency);
+        let rows = counters(run, b, page.playback.playhead, (&ha, &hb));
+        let summary = page.settings.ab_summary().unwrap_or_default();
+        let edits = page.settings.ab.as_ref().map(|ab| ab.edits).unwrap_or_default();
         html! {
             <AbCounters summary={summary} rows={Rc::new(rows)} edits={edits} on_action={dispatch.clone()} />
         }
     });
     let body = html! {
         <>
-            <Timeline playhead={page.playhead} run={run.clone()} playing={page.playing}
-                speed={page.speed} clock_start={page.clock_start()}
-                frame={frame(&run.trace, page.playhead)} on_action={dispatch.clone()}
+            <Timeline playhead={page.playback.playhead} run={run.clone()} playing={page.playback.playing}
+                speed={page.playback.speed} clock_start={page.clock_start()}
+                frame={frame(&run.trace, page.playback.playhead)} on_action={dispatch.clone()}
                 counted={outcomes} span={page.span()} counters={compare.is_none()} b={b.cloned()}
                 reveal={reveal} />
             { compare.unwrap_or_default() }
-            if let Some(Err(e)) = page.ab.as_ref().map(|c| &c.run) {
+            if let Some(Err(e)) = &page.runs.b {
                 <p class="notice" role="alert">{ format!("Run B cannot start: {e}") }</p>
             }
         </>
@@ -137,12 +144,12 @@ pub fn lesson_timeline(
 
 /// The A/B mode's run B, when it is on and has a run.
 fn b_run(page: &Page) -> Option<&Shared<Run>> {
-    page.ab.as_ref().and_then(|c| c.run.as_ref().ok())
+    page.b_run()
 }
 
 /// A region's title, saying that it shows run A while A/B is on.
 fn of_a(page: &Page, title: &str) -> String {
-    if page.ab.is_some() {
+    if page.settings.ab.is_some() {
         format!("{title} (run A)")
     } else {
         title.to_string()
@@ -151,11 +158,11 @@ fn of_a(page: &Page, title: &str) -> String {
 
 /// Anna, Kong, orders and inventory with their meters.
 pub fn topology(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
-    let now = frame(&run.trace, page.playhead);
+    let now = frame(&run.trace, page.playback.playhead);
     let body = html! {
         <>
             <Topology config={run.config.clone()} frame={now}
-                lookups={route_at(&run.trace, Route::OrderHistory, page.playhead)} />
+                lookups={route_at(&run.trace, Route::OrderHistory, page.playback.playhead)} />
             <PoolSlots pool={pool_at(&run.trace, run.config.threads, &now)} />
         </>
     };
@@ -170,7 +177,7 @@ pub fn topology(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
 
 /// The breaker's state diagram at the playhead.
 pub fn diagram(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
-    let at = page.playhead;
+    let at = page.playback.playhead;
     let has_breaker = run.config.breaker.is_some();
     let now = frame(&run.trace, at);
     let body = html! {
@@ -188,8 +195,18 @@ pub fn diagram(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
 
 /// The latency histogram up to the playhead, with the service / end-to-end switch.
 pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callback<Action>) -> Html {
-    let data = Rc::new(histogram_until(&run.finished, page.playhead, page.latency));
-    let b = b_run(page).map(|b| Rc::new(histogram_until(&b.finished, page.playhead, page.latency)));
+    let data = Rc::new(histogram_until(
+        &run.finished,
+        page.playback.playhead,
+        page.view.latency,
+    ));
+    let b = b_run(page).map(|b| {
+        Rc::new(histogram_until(
+            &b.finished,
+            page.playback.playhead,
+            page.view.latency,
+        ))
+    });
     let group = ids.id("latency-kind");
     let switch = [LatencyKind::Service, LatencyKind::EndToEnd].map(|kind| {
         let onchange = dispatch.reform(move |_: Event| Action::SetLatency(kind));
@@ -199,7 +216,7 @@ pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callbac
         });
         html! {
             <label for={id.clone()}>
-                <input type="radio" name={group.clone()} id={id} checked={page.latency == kind} {onchange} />
+                <input type="radio" name={group.clone()} id={id} checked={page.view.latency == kind} {onchange} />
                 { kind.label() }
             </label>
         }
@@ -210,7 +227,7 @@ pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callbac
                 <legend class="visually-hidden">{ "Which latency" }</legend>
                 { for switch }
             </fieldset>
-            <Histogram data={data} b={b} kind={page.latency} dark={page.dark} projector={page.projector} playing={page.playing}
+            <Histogram data={data} b={b} kind={page.view.latency} dark={page.view.dark} projector={page.view.projector} playing={page.playback.playing}
                 bulkhead_wait={run.config.bulkhead.as_ref().map(|b| b.max_wait)} />
         </>
     };
@@ -220,14 +237,14 @@ pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callbac
 /// Requests per second by outcome and the load on inventory, over the whole run.
 pub fn load(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
     let body = html! { <LoadChart run={run.clone()} b={b_run(page).cloned()} span={page.span()}
-    playhead={page.playhead} dark={page.dark} projector={page.projector} playing={page.playing} /> };
+    playhead={page.playback.playhead} dark={page.view.dark} projector={page.view.projector} playing={page.playback.playing} /> };
     region(ids, "load", "load", "Load over time", body)
 }
 
 /// The lesson's four scenarios, computed now, beside its printed numbers.
 pub fn lesson_table(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> Html {
     let body = html! {
-        <LessonTable rows={page.table.clone()} window={page.table_window} on_action={dispatch.clone()} />
+        <LessonTable rows={page.table().clone()} window={page.settings.table_window} on_action={dispatch.clone()} />
     };
     region(ids, "table", "table", "The lesson's table", body)
 }

@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::ids::use_ids;
-use crate::page::state::Action;
+use crate::page::action::Action;
 
 /// Properties of [`Resilience4jPaste`].
 #[derive(Properties, PartialEq)]

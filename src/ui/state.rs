@@ -4,8 +4,9 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
+use crate::page::action::Action;
 use crate::page::permalink::{from_pairs, parse_query};
-use crate::page::state::{Action, Page};
+use crate::page::state::Page;
 
 /// The page's state, for `use_reducer`.
 #[derive(Debug, Clone)]

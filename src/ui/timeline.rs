@@ -9,8 +9,10 @@ use super::palette::outcome_class;
 use crate::page::glossary::outcome_words;
 use std::borrow::Cow;
 
+use crate::page::action::Action;
+use crate::page::playback::SPEEDS;
 use crate::page::replay::{clock, Band, Frame};
-use crate::page::state::{Action, Run, Shared, SPEEDS};
+use crate::page::runs::{Run, Shared};
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
 use crate::sim::trace::BUCKET;

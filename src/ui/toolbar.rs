@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use super::controls::Switch;
 use super::ids::use_ids;
-use crate::page::state::Action;
+use crate::page::action::Action;
 use crate::sim::scenario::Preset;
 
 /// Properties of [`Toolbar`].

@@ -48,7 +48,7 @@ pub fn topology(props: &TopologyProps) -> Html {
     let latency = if sick { c.slow } else { c.fast };
     let lookups = props.lookups.map(|l| {
         let p99 = l.p99.map_or("no answer yet".to_string(), |p| {
-            format!("p99 {}", crate::page::lessons::rules::duration(p))
+            format!("p99 {}", crate::page::numbers::duration(p))
         });
         html! {
             <p id={ids.id("lookups")}>{ format!("order lookups: {} answered, {} waiting, {p99}", l.ok, l.waiting) }</p>

@@ -12,7 +12,8 @@ use super::playback::shortcut_keys;
 use super::regions;
 use super::state::prefers_dark;
 use crate::page::permalink::to_query;
-use crate::page::state::{Page, Shared};
+use crate::page::runs::Shared;
+use crate::page::state::Page;
 use crate::page::widget::{WidgetKind, WidgetSpec};
 use crate::page::widget_look::{occurring_outcomes, Chrome};
 
@@ -47,7 +48,7 @@ pub fn widget(props: &WidgetProps) -> Html {
     let kind = props.spec.kind;
     let look = &props.spec.look;
     let chrome = look.chrome;
-    let zoom = look.zoom(initial.projector);
+    let zoom = look.zoom(initial.view.projector);
     let style = (zoom != 1.0).then(|| format!("zoom: {zoom}; --rp-scale: {zoom};"));
     let body = match kind {
         WidgetKind::Playground => html! { <Playground initial={initial.clone()} /> },
@@ -72,15 +73,15 @@ pub fn widget(props: &WidgetProps) -> Html {
         WidgetKind::LessonStep => match lesson_step {
             Some((step, _)) => html! {
                 <super::lesson::LessonDeck start={step} playground_url={props.playground_url.clone()}
-                    dark={initial.dark} projector={initial.projector} />
+                    dark={initial.view.dark} projector={initial.view.projector} />
             },
             None => Html::default(),
         },
     };
     html! {
         <ContextProvider<IdScope> context={props.scope.clone()}>
-            <div class={classes!("rp", "widget", initial.dark.then_some("theme-dark"),
-                    initial.projector.then_some("projector"))}
+            <div class={classes!("rp", "widget", initial.view.dark.then_some("theme-dark"),
+                    initial.view.projector.then_some("projector"))}
                 data-kind={kind.key()} data-chrome={chrome.key()} style={style}>
                 if !notices.is_empty() {
                     <ul class="widget-notices notice" role="alert" id={props.scope.id("widget-notices")}>
@@ -109,11 +110,11 @@ fn views(props: &ViewsProps) -> Html {
     let ids = use_ids();
     let (state, dispatch) = use_page(&props.initial);
     let page = &state.0;
-    if props.panic_on_play && page.playing {
+    if props.panic_on_play && page.playback.playing {
         panic!("debug=\"panic\": this widget was asked to fail when played");
     }
     let onkeydown = shortcut_keys(&dispatch);
-    let body = match (&page.run, props.kind) {
+    let body = match (&page.runs.a, props.kind) {
         (_, WidgetKind::LessonTable) => regions::lesson_table(&ids, page, &dispatch),
         (Err(message), _) => regions::run_error(&ids, message),
         (Ok(run), kind) => {
@@ -145,7 +146,7 @@ fn views(props: &ViewsProps) -> Html {
         }
     });
     html! {
-        <div class={classes!("rp", "widget-body", page.dark.then_some("theme-dark"))}
+        <div class={classes!("rp", "widget-body", page.view.dark.then_some("theme-dark"))}
             tabindex="0" {onkeydown}>
             { body }
             { for link }

@@ -73,7 +73,7 @@ pub fn value_text() -> impl Strategy<Value = String> {
 
 /// The trace, the CSV and the JSON export of `page`'s run hold no NaN and no infinity.
 pub fn assert_finite_outputs(page: &Page) {
-    let Ok(run) = &page.run else { return };
+    let Ok(run) = &page.runs.a else { return };
     let csv = series_csv(page).expect("a run has a CSV");
     for cell in csv.lines().skip(1).flat_map(|line| line.split(',')) {
         if let Ok(v) = cell.parse::<f64>() {

@@ -9,9 +9,10 @@ pub mod rules;
 
 pub use rules::{Reading, Rule};
 
+use super::action::Action;
 use super::compare::Side;
 use super::permalink::{from_pairs, to_query};
-use super::state::{Action, Page};
+use super::state::Page;
 
 /// One of the two lessons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -130,7 +131,7 @@ impl Lesson {
     }
 
     /// The step `number` (1-based, as links before names wrote it) opens; see
-    /// [`Lesson::numbered`].
+    /// `Lesson::numbered`.
     pub fn by_number(self, number: usize) -> Option<usize> {
         let name = self.numbered().get(number.checked_sub(1)?)?;
         self.find(name)
@@ -277,17 +278,13 @@ impl Step {
     /// What to notice in `page`'s run at its playhead: one sentence per rule that has
     /// something to say by then.
     pub fn notices(&self, page: &Page) -> Vec<String> {
-        let Ok(run) = &page.run else {
+        let Ok(run) = &page.runs.a else {
             return Vec::new();
         };
         let reading = Reading {
             run,
-            now: page.playhead,
-            b: page
-                .ab
-                .as_ref()
-                .and_then(|c| c.run.as_ref().ok())
-                .map(|b| &*b.0),
+            now: page.playback.playhead,
+            b: page.b_run().map(|b| &*b.0),
         };
         self.notice
             .iter()
@@ -393,10 +390,10 @@ mod tests {
                 .step();
             let (page, notices) = step.page();
             assert!(notices.is_empty(), "{notices:?}");
-            let b = page.ab.as_ref().expect("the step compares");
-            assert_eq!(b.summary(&page.full, page.patterns), summary);
+            let b = page.settings.ab.as_ref().expect("the step compares");
+            assert_eq!(page.settings.ab_summary().unwrap(), summary);
             assert_eq!(b.edits, super::super::compare::Side::A, "Try it moves A");
-            let (a_run, b_run) = (page.run.as_ref().unwrap(), b.run.as_ref().unwrap());
+            let (a_run, b_run) = (page.runs.a.as_ref().unwrap(), page.b_run().unwrap());
             assert_eq!(a_run.config.seed, b_run.config.seed);
             assert_ne!(a_run.trace.outcomes, b_run.trace.outcomes, "{title}");
         }
@@ -415,9 +412,12 @@ mod tests {
                     lesson.key(),
                     i + 1
                 );
-                assert_eq!(page.playhead, step.moment(), "{}", step.title);
+                assert_eq!(page.playback.playhead, step.moment(), "{}", step.title);
                 let (before, _) = step.page();
-                assert_eq!(before.playhead, 0, "a step opens before its run plays");
+                assert_eq!(
+                    before.playback.playhead, 0,
+                    "a step opens before its run plays"
+                );
                 assert!(
                     step.notices(&before).is_empty(),
                     "{} {}: nothing to notice before the run plays",
@@ -453,7 +453,7 @@ mod tests {
             .step();
         let (page, _) = step.page_at_moment();
         let before = step.notices(&page);
-        let page = page.apply(crate::page::state::Action::SetKnob("threads", 64.0));
+        let page = page.apply(crate::page::action::Action::SetKnob("threads", 64.0));
         let after = step.notices(&page);
         assert_ne!(before, after);
         assert!(after[0].contains("64"), "{after:?}");
@@ -475,7 +475,7 @@ mod tests {
                 for tenth in [2, 5, 8, 10] {
                     let at = step.moment() * tenth / 10;
                     let page = page.clone().apply(Action::Seek(at));
-                    let f = super::super::replay::frame(&page.run.as_ref().unwrap().trace, at);
+                    let f = super::super::replay::frame(&page.runs.a.as_ref().unwrap().trace, at);
                     let Some(sentence) = step
                         .notices(&page)
                         .into_iter()
@@ -530,7 +530,7 @@ mod tests {
             (after(&sentence, "s, "), after(&sentence, "brought "))
         };
         assert_eq!(figures(&page), (2_491, 419));
-        let spread = page.apply(crate::page::state::Action::SetKnob("jitter", 1.0));
+        let spread = page.apply(crate::page::action::Action::SetKnob("jitter", 1.0));
         let (conflicts, busiest) = figures(&spread);
         assert!(conflicts * 3 < 2_491, "{conflicts}");
         assert!(busiest * 2 < 419, "{busiest}");
@@ -654,7 +654,7 @@ mod tests {
                 let (again, notices) = from_pairs(&pairs(&query));
                 assert!(notices.is_empty(), "{notices:?}");
                 assert_eq!(again.config(), page.config(), "{}", step.title);
-                assert_eq!(again.playhead, page.playhead);
+                assert_eq!(again.playback.playhead, page.playback.playhead);
             }
         }
     }

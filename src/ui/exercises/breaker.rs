@@ -9,7 +9,7 @@ use crate::page::exercise_setups::{
     BreakerControl, BreakerSetup, MAX_BLIPS_PER_HOUR, MIN_CALLS_CHOICES,
 };
 use crate::page::exercise_view::Computed;
-use crate::page::state::Shared;
+use crate::page::runs::Shared;
 use crate::resilience::SECOND;
 use crate::ui::controls::{Slider, Switch};
 use crate::ui::ids::use_ids;

@@ -8,7 +8,7 @@ use crate::exercises::fmt_ms;
 use crate::exercises::BudgetRun;
 use crate::page::exercise_charts::{fraction, thousands};
 use crate::page::exercise_view::Computed;
-use crate::page::state::Shared;
+use crate::page::runs::Shared;
 use crate::ui::ids::use_ids;
 
 /// Properties of [`BudgetResult`].

@@ -8,7 +8,7 @@ use crate::exercises::{fmt_ms, DuplicateReport, RetryingLayer, ThreeLayersRun};
 use crate::page::exercise_charts::{fraction, thousands};
 use crate::page::exercise_setups::{retrying_key, Layer, LayersControl, LayersSetup, MAX_ATTEMPTS};
 use crate::page::exercise_view::Computed;
-use crate::page::state::Shared;
+use crate::page::runs::Shared;
 use crate::ui::controls::{Slider, Switch};
 use crate::ui::ids::use_ids;
 

@@ -19,7 +19,7 @@ use super::ids::use_ids;
 use crate::exercises::{number::RULE, BudgetAndRetries, Exercise};
 use crate::page::exercise_setups::{BreakerSetup, LayersSetup, NorthwindSetup};
 use crate::page::exercise_view::{Action, Computed, ExerciseState, PageExercise};
-use crate::page::state::Shared;
+use crate::page::runs::Shared;
 
 /// How many exercises there are.
 pub const EXERCISES: u8 = 4;

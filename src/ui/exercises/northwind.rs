@@ -9,7 +9,7 @@ use crate::exercises::{fmt_ms, BacklogRun};
 use crate::page::exercise_charts::{fraction, nice_ticks, thousands};
 use crate::page::exercise_setups::{NorthwindControl, NorthwindResults, NorthwindSetup};
 use crate::page::exercise_view::Computed;
-use crate::page::state::Shared;
+use crate::page::runs::Shared;
 use crate::resilience::SECOND;
 use crate::sim::trace::RouteCounts;
 use crate::ui::controls::Switch;

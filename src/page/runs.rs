@@ -1,0 +1,210 @@
+//! The page's derived room: the runs its settings describe (A, B while A/B is on, the lesson's
+//! table), simulated once per change of the settings they come from and never stored apart
+//! from them. See [`Runs::after`].
+
+use std::cell::{Cell, OnceCell};
+use std::rc::Rc;
+
+use super::latency::Finished;
+use super::markers::{markers, Marker};
+use super::replay::{breaker_bands, shown_outcomes, span, Band};
+use super::requests::finished;
+use crate::resilience::Window;
+use crate::sim::latency::Micros;
+use crate::sim::model::{run, CascadeConfig};
+use crate::sim::scenario::Scenario;
+use crate::sim::trace::{Outcome, Trace};
+
+/// A shared value that compares by identity, so handing the same trace to a view twice does
+/// not compare its contents.
+#[derive(Debug)]
+pub struct Shared<T>(pub Rc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+thread_local! {
+    static SIMULATED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many runs [`Run::of`] has simulated on this thread (tests count them per action).
+pub fn simulations_on_this_thread() -> u64 {
+    SIMULATED.with(Cell::get)
+}
+
+/// One run of the simulator and what the views derive from it once.
+#[derive(Debug)]
+pub struct Run {
+    /// The config that produced it.
+    pub config: CascadeConfig,
+    /// What the simulator produced.
+    pub trace: Trace,
+    /// The timeline's length.
+    pub span: Micros,
+    /// Finished requests in order of finishing, for the histograms.
+    pub finished: Vec<Finished>,
+    /// The breaker's states over the whole run (empty without a breaker), for the timeline.
+    pub bands: Vec<Band>,
+    /// The outcomes the counters show (see [`shown_outcomes`]).
+    pub outcomes: Vec<Outcome>,
+    /// The events the timeline marks (see [`markers`]).
+    pub markers: Vec<Marker>,
+}
+
+impl Run {
+    /// `config` simulated, with what the views derive from it.
+    pub fn of(config: CascadeConfig) -> Result<Run, String> {
+        SIMULATED.with(|n| n.set(n.get() + 1));
+        let trace = run(&CascadeConfig {
+            record_requests: true,
+            ..config.clone()
+        })
+        .map_err(|e| e.to_string())?;
+        let span = span(&trace, config.duration);
+        let finished = finished(&trace);
+        let bands = if config.breaker.is_some() {
+            breaker_bands(&trace, span)
+        } else {
+            Vec::new()
+        };
+        let outcomes = shown_outcomes(&trace);
+        let markers = markers(&trace, &config);
+        Ok(Run {
+            config,
+            trace,
+            span,
+            finished,
+            bands,
+            outcomes,
+            markers,
+        })
+    }
+}
+
+/// A run, or why there is none.
+pub type Simulated = Result<Shared<Run>, String>;
+
+fn simulate(config: CascadeConfig) -> Simulated {
+    Run::of(config).map(|r| Shared(Rc::new(r)))
+}
+
+/// One line of the lesson's table, computed now.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableRow {
+    /// The scenario.
+    pub scenario: Scenario,
+    /// Its label as the lesson prints it.
+    pub label: String,
+    /// Its trace.
+    pub trace: Rc<Trace>,
+}
+
+/// The lesson's four scenarios with the breaker window `window_s` (seconds) and `seed`.
+pub fn lesson_table(seed: u64, window_s: f64) -> Vec<TableRow> {
+    Scenario::ALL
+        .iter()
+        .filter_map(|&s| {
+            let mut cfg = s.config();
+            cfg.seed = seed;
+            if let Some(b) = cfg.breaker.as_mut() {
+                b.window = Window::Time((window_s * 1_000_000.0).round() as Micros);
+            }
+            run(&cfg).ok().map(|t| TableRow {
+                scenario: s,
+                label: s.label(&cfg),
+                trace: Rc::new(t),
+            })
+        })
+        .collect()
+}
+
+/// What the runs are simulated from (see [`super::settings::Settings::run_inputs`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunInputs {
+    /// Run A's config.
+    pub a: CascadeConfig,
+    /// Run B's config, while A/B is on.
+    pub b: Option<CascadeConfig>,
+    /// The seed and the breaker window (seconds) of the lesson's table.
+    pub table: (u64, f64),
+}
+
+/// Everything simulated from the settings.
+#[derive(Debug, Clone)]
+pub struct Runs {
+    /// Run A, the page's run.
+    pub a: Simulated,
+    /// Run B while A/B is on.
+    pub b: Option<Simulated>,
+    /// The seed and window of the lesson's table.
+    table_of: (u64, f64),
+    /// The lesson's table, simulated the first time a view asks for it (a lesson step never
+    /// does).
+    table: Rc<OnceCell<Shared<Vec<TableRow>>>>,
+}
+
+impl Runs {
+    /// The runs `inputs` describe.
+    pub fn of(inputs: RunInputs) -> Runs {
+        Runs {
+            a: simulate(inputs.a),
+            b: inputs.b.map(simulate),
+            table_of: inputs.table,
+            table: Rc::new(OnceCell::new()),
+        }
+    }
+
+    /// The runs after their inputs went from `before` to `now`: a run whose config is the
+    /// same is kept, and only the others are simulated again.
+    pub fn after(&self, before: &RunInputs, now: RunInputs) -> Runs {
+        let a = if now.a == before.a {
+            self.a.clone()
+        } else {
+            simulate(now.a)
+        };
+        let b = match (now.b, &self.b) {
+            (None, _) => None,
+            (Some(cfg), Some(kept)) if before.b.as_ref() == Some(&cfg) => Some(kept.clone()),
+            (Some(cfg), _) => Some(simulate(cfg)),
+        };
+        Runs {
+            a,
+            b,
+            table_of: now.table,
+            table: if now.table == before.table {
+                self.table.clone()
+            } else {
+                Rc::new(OnceCell::new())
+            },
+        }
+    }
+
+    /// The lesson's four scenarios with the settings' breaker window and seed.
+    pub fn table(&self) -> Shared<Vec<TableRow>> {
+        let (seed, window) = self.table_of;
+        self.table
+            .get_or_init(|| Shared(Rc::new(lesson_table(seed, window))))
+            .clone()
+    }
+
+    /// Run B's run, when A/B is on and B can run.
+    pub fn b_run(&self) -> Option<&Shared<Run>> {
+        self.b.as_ref().and_then(|b| b.as_ref().ok())
+    }
+}

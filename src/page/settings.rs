@@ -1,0 +1,302 @@
+//! The page's settings room: what the runs are simulated from, and what a link carries of them
+//! (the preset, every parameter, which patterns are on, the table's window, A/B's one change).
+//! [`Settings::apply`] is the only place they change; it never simulates.
+
+use super::action::Action;
+use super::compare::{Change, Control, Side};
+use super::knobs::{knob, with_every_pattern, with_patterns, Pattern, Patterns};
+use super::runs::RunInputs;
+use crate::library_config::resilience4j_run::apply_yaml;
+use crate::sim::model::{CascadeConfig, ModelConfig};
+use crate::sim::scenario::{apply_set, Preset};
+use std::cell::Cell;
+
+/// Breaker windows the lesson table's slider offers, in seconds.
+pub const TABLE_WINDOW_RANGE: (f64, f64) = (0.5, 30.0);
+
+/// A/B mode's settings: how B differs from A, and which run the controls change.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Ab {
+    /// How B differs from A (empty: B is a copy).
+    pub change: Change,
+    /// Which run the controls change.
+    pub edits: Side,
+}
+
+/// Everything the runs derive from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// The preset picked last.
+    pub preset: Preset,
+    /// The parameters with every pattern present (the values of switched-off patterns are
+    /// kept for when they come back on).
+    pub full: CascadeConfig,
+    /// Which patterns are on.
+    pub patterns: Patterns,
+    /// The breaker window of the lesson table (seconds).
+    pub table_window: f64,
+    /// A/B mode, when it is on.
+    pub ab: Option<Ab>,
+}
+
+thread_local! {
+    static APPLIED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many actions [`Settings::apply`] has taken on this thread (tests check that playback
+/// does no settings work).
+pub fn settings_actions_on_this_thread() -> u64 {
+    APPLIED.with(Cell::get)
+}
+
+impl Settings {
+    /// `preset`'s own settings.
+    pub fn new(preset: Preset) -> Settings {
+        let cfg = preset.config();
+        Settings {
+            preset,
+            full: with_every_pattern(&cfg),
+            patterns: Patterns::of(&cfg),
+            table_window: 10.0,
+            ab: None,
+        }
+    }
+
+    /// The config run A uses.
+    pub fn config(&self) -> CascadeConfig {
+        with_patterns(&self.full, self.patterns)
+    }
+
+    /// B's parameters and patterns (A's with the change on top), while A/B is on.
+    pub fn b(&self) -> Option<(CascadeConfig, Patterns)> {
+        self.ab
+            .as_ref()
+            .map(|ab| ab.change.on(&self.full, self.patterns))
+    }
+
+    /// The config run B uses, while A/B is on.
+    pub fn b_config(&self) -> Option<CascadeConfig> {
+        self.b().map(|(full, on)| with_patterns(&full, on))
+    }
+
+    /// The line that says how B differs from A, while A/B is on.
+    pub fn ab_summary(&self) -> Option<String> {
+        self.ab
+            .as_ref()
+            .map(|ab| ab.change.summary(&self.full, self.patterns))
+    }
+
+    /// Whether the run is no longer the preset's own: a control, a pattern or the seed has
+    /// changed it (the scenario selector then says "modified").
+    pub fn modified(&self) -> bool {
+        self.config() != self.preset.config()
+    }
+
+    /// What the runs are simulated from.
+    pub fn run_inputs(&self) -> RunInputs {
+        RunInputs {
+            a: self.config(),
+            b: self.b_config(),
+            table: (self.full.seed, self.table_window),
+        }
+    }
+
+    /// Whether the next tuning action goes to B.
+    pub fn edits_b(&self, action: &Action) -> bool {
+        action.tunes() && self.ab.as_ref().is_some_and(|ab| ab.edits == Side::B)
+    }
+
+    /// The settings after `action`; `notice` says what had to be corrected or refused. Never
+    /// simulates: a refusal that only a run can tell is [`super::state::Page::apply`]'s.
+    pub fn apply(&mut self, action: Action, notice: &mut Option<String>) {
+        APPLIED.with(|n| n.set(n.get() + 1));
+        let before = action.tunes().then(|| self.clone());
+        let to_b = self.edits_b(&action);
+        self.apply_unchecked(action, notice);
+        // A setting the simulator refuses (a hedge on a Resilience4j stack, ...) leaves the
+        // settings as they were and says why.
+        if let Some(before) = before.filter(|b| b.check().is_ok()) {
+            if let Err(e) = self.check() {
+                let said = notice.take().filter(|_| to_b);
+                let why = format!("{e}; the setting is unchanged.");
+                *notice = Some(match said {
+                    Some(n) => format!("{n} {why}"),
+                    None => why,
+                });
+                *self = before;
+            }
+        }
+    }
+
+    /// Whether both runs' configs are ones the simulator takes; why not, when not.
+    pub fn check(&self) -> Result<(), String> {
+        self.config().checked().map_err(|e| e.to_string())?;
+        if let Some(b) = self.b_config() {
+            b.checked().map_err(|e| format!("B: {e}"))?;
+        }
+        Ok(())
+    }
+
+    fn apply_unchecked(&mut self, action: Action, notice: &mut Option<String>) {
+        if self.edits_b(&action) {
+            self.apply_to_b(action, notice);
+            return;
+        }
+        match action {
+            Action::SetKnob(key, value) => match knob(key) {
+                Some(k) => *notice = k.write(&mut self.full, value),
+                None => *notice = Some(format!("there is no control named {key}")),
+            },
+            Action::SetKnobText(key, text) => {
+                *notice = apply_set(&mut self.full, key, &text)
+                    .err()
+                    .map(|e| format!("{e}; the setting is unchanged."));
+            }
+            Action::SetPattern(p, true) if refused_by_resilience4j(&self.full, p) => {
+                *notice = Some(not_an_aspect(p));
+            }
+            Action::SetPattern(p, on) => self.patterns.set(p, on),
+            Action::PickPreset(preset) => {
+                *notice = None;
+                let edits = self.ab.as_ref().map(|ab| ab.edits);
+                *self = Settings::new(preset);
+                self.ab = edits.map(|edits| Ab {
+                    change: Change::default(),
+                    edits,
+                });
+            }
+            Action::Reset => {
+                let seed = self.full.seed;
+                let fresh = Settings::new(self.preset);
+                (self.full, self.patterns) = (fresh.full, fresh.patterns);
+                self.full.seed = seed;
+                *notice = None;
+            }
+            Action::SetSeed(seed) => self.full.seed = seed,
+            Action::SetTableWindow(seconds) => {
+                let (lo, hi) = TABLE_WINDOW_RANGE;
+                *notice = None;
+                if seconds.is_finite() {
+                    if !(lo..=hi).contains(&seconds) {
+                        *notice = Some(format!(
+                            "The table's breaker window must be between {lo} and {hi} s; using {}.",
+                            seconds.clamp(lo, hi)
+                        ));
+                    }
+                    self.table_window = seconds.clamp(lo, hi);
+                }
+            }
+            Action::PasteResilience4j(text) => self.paste_resilience4j(&text, notice),
+            Action::SetAb(true) => {
+                self.ab.get_or_insert_with(Ab::default);
+            }
+            Action::SetAb(false) => self.ab = None,
+            Action::SetAbEdits(side) => {
+                if let Some(ab) = self.ab.as_mut() {
+                    ab.edits = side;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The pasted settings on the current config, with their notices as the page's notice;
+    /// or, when they cannot be read, the settings unchanged and the reason.
+    fn paste_resilience4j(&mut self, text: &str, notice: &mut Option<String>) {
+        let mut cfg = self.config();
+        match apply_yaml(text, &mut cfg) {
+            Ok(notices) => {
+                self.full = with_every_pattern(&cfg);
+                self.patterns = Patterns::of(&cfg);
+                let read = "Resilience4j configuration running (Resilience4j's semantics).";
+                *notice = Some(if notices.is_empty() {
+                    read.to_string()
+                } else {
+                    let list: Vec<String> = notices.iter().map(ToString::to_string).collect();
+                    format!("{read} Not used as written: {}.", list.join("; "))
+                });
+            }
+            Err(e) => {
+                *notice = Some(format!(
+                    "Resilience4j configuration: {e}; the setting is unchanged."
+                ));
+            }
+        }
+    }
+
+    /// A tuning action applied to B. A second control puts the first back to A's value; the
+    /// notice says which.
+    fn apply_to_b(&mut self, action: Action, notice: &mut Option<String>) {
+        let Some(ab) = self.ab.clone() else {
+            return;
+        };
+        let Some(control) = control_of(&action, &ab.change) else {
+            return;
+        };
+        let mut notices = Vec::new();
+        let mut change = ab.change.clone();
+        if change.control().is_some_and(|c| c != control) {
+            notices.push(format!(
+                "B differs from A in one control: {} is back to A's value.",
+                ab.change.differences(&self.full, self.patterns).join(", ")
+            ));
+            change = Change::default();
+        }
+        let moved_before = ab.change.control();
+        let (mut full, mut patterns) = change.on(&self.full, self.patterns);
+        match action {
+            Action::SetKnob(key, value) => {
+                if let Some(n) = knob(key).and_then(|k| k.write(&mut full, value)) {
+                    notices.push(n);
+                }
+            }
+            Action::SetKnobText(key, text) => {
+                if let Err(e) = apply_set(&mut full, key, &text) {
+                    notices.push(format!("{e}; the setting is unchanged."));
+                }
+            }
+            Action::SetPattern(p, true) if refused_by_resilience4j(&full, p) => {
+                notices.push(not_an_aspect(p));
+            }
+            Action::SetPattern(p, on) => patterns.set(p, on),
+            _ => {}
+        }
+        let change = Change::between(control, (&self.full, self.patterns), (&full, patterns));
+        self.ab = Some(Ab {
+            change,
+            edits: ab.edits,
+        });
+        // A notice stays while the same control goes on moving (a drag sends many inputs).
+        if !notices.is_empty() {
+            *notice = Some(notices.join(" "));
+        } else if moved_before != Some(control) {
+            *notice = None;
+        }
+    }
+}
+
+/// Whether a Resilience4j stack has no place for pattern `p` (it has no such aspect).
+fn refused_by_resilience4j(full: &CascadeConfig, p: Pattern) -> bool {
+    full.resilience4j.is_some() && matches!(p, Pattern::Hedge | Pattern::RetryBudget)
+}
+
+fn not_an_aspect(p: Pattern) -> String {
+    format!(
+        "{} is not one of Resilience4j's aspects (stack=resilience4j); it stays off.",
+        p.label()
+    )
+}
+
+/// The control `action` changes, given the change B has: a knob of the pattern B switches
+/// belongs to that switch.
+fn control_of(action: &Action, change: &Change) -> Option<Control> {
+    let of_knob = |key: &'static str| match (change.pattern, knob(key).and_then(|k| k.pattern)) {
+        (Some((p, _)), Some(q)) if p == q => Control::Pattern(p),
+        _ => Control::Knob(key),
+    };
+    match action {
+        Action::SetKnob(key, _) | Action::SetKnobText(key, _) => Some(of_knob(key)),
+        Action::SetPattern(p, _) => Some(Control::Pattern(*p)),
+        _ => None,
+    }
+}

@@ -1,0 +1,197 @@
+//! The files under `src/page/` use each other without a circle: no file, through the files it
+//! uses, comes back to itself. A file uses another when its code (comments and its `tests`
+//! module left out) names that module by path: `super::x`, `crate::page::x`, or
+//! `use super::{x, ...}`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::Path;
+
+/// Every module under `src/page/` by its path below `page` (`lessons::rules`; `` for mod.rs),
+/// with its code.
+fn modules() -> BTreeMap<String, String> {
+    fn walk(dir: &Path, prefix: &[String], out: &mut BTreeMap<String, String>) {
+        for entry in fs::read_dir(dir).expect("src/page is readable") {
+            let path = entry.expect("an entry").path();
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
+            if path.is_dir() {
+                let mut inner = prefix.to_vec();
+                inner.push(name);
+                walk(&path, &inner, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let mut module = prefix.to_vec();
+                if name != "mod" {
+                    module.push(name);
+                }
+                out.insert(module.join("::"), fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/page"),
+        &[],
+        &mut out,
+    );
+    out
+}
+
+/// The code without its tests module and its comments.
+fn code(source: &str) -> String {
+    let source = source
+        .find("#[cfg(test)]\nmod tests")
+        .map_or(source, |at| &source[..at]);
+    source
+        .lines()
+        .map(|line| line.find("//").map_or(line, |at| &line[..at]))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The longest module among `known` that `parts` starts with.
+fn resolve(parts: &[&str], known: &BTreeMap<String, String>) -> Option<String> {
+    (1..=parts.len())
+        .rev()
+        .map(|n| parts[..n].join("::"))
+        .find(|m| known.contains_key(m))
+}
+
+/// The first name of each item in the brace group `group` starts with (`{a, b::{c, d}}`
+/// gives `a` and `b`).
+fn top_level_names(group: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let (mut depth, mut start) = (0, 1);
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' | ',' if depth == 1 => {
+                let item = group[start..i].trim();
+                names.push(item.split("::").next().unwrap_or(""));
+                start = i + 1;
+                if c == '}' {
+                    break;
+                }
+            }
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    names
+}
+
+/// The modules `module` uses.
+fn uses(module: &str, source: &str, known: &BTreeMap<String, String>) -> BTreeSet<String> {
+    let code = code(source);
+    let here: Vec<&str> = if module.is_empty() {
+        Vec::new()
+    } else {
+        module.split("::").collect()
+    };
+    let mut out = BTreeSet::new();
+    let is_path = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find(['s', 'c']) {
+        let before = rest[..at].chars().last();
+        let tail = &rest[at..];
+        let end = tail.find(|c: char| !is_path(c)).unwrap_or(tail.len());
+        let path = &tail[..end];
+        rest = &tail[end.max(1)..];
+        if before.is_some_and(is_path) {
+            continue;
+        }
+        let parts: Vec<&str> = path.split("::").filter(|p| !p.is_empty()).collect();
+        let target: Vec<&str> = match parts.first() {
+            Some(&"crate") if parts.get(1) == Some(&"page") => parts[2..].to_vec(),
+            Some(&"super") => {
+                let ups = parts.iter().take_while(|p| **p == "super").count();
+                let mut base: Vec<&str> = here[..here.len().saturating_sub(ups)].to_vec();
+                base.extend(&parts[ups..]);
+                // `use super::{a, b::c}`: each name in the braces.
+                if parts.len() == ups && tail[end..].starts_with('{') {
+                    for name in top_level_names(&tail[end..]) {
+                        let mut whole = base.clone();
+                        whole.push(name);
+                        if let Some(m) = resolve(&whole, known) {
+                            out.insert(m);
+                        }
+                    }
+                    continue;
+                }
+                base
+            }
+            _ => continue,
+        };
+        if let Some(m) = resolve(&target, known) {
+            out.insert(m);
+        }
+    }
+    out.remove(module);
+    out.remove("");
+    out
+}
+
+/// A circle through `start`, if any, as the modules along it.
+fn circle(
+    start: &str,
+    edges: &BTreeMap<String, BTreeSet<String>>,
+    path: &mut Vec<String>,
+    done: &mut BTreeSet<String>,
+) -> Option<Vec<String>> {
+    if let Some(at) = path.iter().position(|m| m == start) {
+        let mut found = path[at..].to_vec();
+        found.push(start.to_string());
+        return Some(found);
+    }
+    if done.contains(start) {
+        return None;
+    }
+    path.push(start.to_string());
+    for next in &edges[start] {
+        if let Some(found) = circle(next, edges, path, done) {
+            return Some(found);
+        }
+    }
+    path.pop();
+    done.insert(start.to_string());
+    None
+}
+
+fn edges(known: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>> {
+    known
+        .iter()
+        .map(|(m, source)| (m.clone(), uses(m, source, known)))
+        .collect()
+}
+
+#[test]
+fn no_file_under_src_page_comes_back_to_itself() {
+    let known = modules();
+    let edges = edges(&known);
+    assert!(edges["state"].contains("settings") && edges["state"].contains("runs"));
+    let mut done = BTreeSet::new();
+    for m in edges.keys() {
+        if let Some(found) = circle(m, &edges, &mut Vec::new(), &mut done) {
+            panic!("an import circle under src/page: {}", found.join(" -> "));
+        }
+    }
+}
+
+/// The reader finds a circle where there is one.
+#[test]
+fn a_circle_is_found() {
+    let mut known = BTreeMap::new();
+    known.insert("a".to_string(), "use super::b::Thing;".to_string());
+    known.insert(
+        "b".to_string(),
+        "use super::{c::{X, Y}, d};\n// super::a in a comment is no use".to_string(),
+    );
+    known.insert(
+        "c".to_string(),
+        "fn f() { crate::page::a::g() }".to_string(),
+    );
+    known.insert("d".to_string(), String::new());
+    let edges = edges(&known);
+    assert_eq!(edges["b"], ["c".to_string(), "d".to_string()].into());
+    let found = circle("a", &edges, &mut Vec::new(), &mut BTreeSet::new());
+    assert_eq!(found.unwrap().join(" -> "), "a -> b -> c -> a");
+}
