@@ -194,6 +194,23 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
         })
     };
     {
+        // The address names the step shown, whatever opened it (a number from an older link,
+        // no step at all), so a link copied from it stays right when steps are added.
+        let (start, projector) = (props.start, props.projector);
+        use_effect_with((), move |()| {
+            if let Some(h) = web_sys::window()
+                .filter(|_| standalone)
+                .and_then(|w| w.history().ok())
+            {
+                let _ = h.replace_state_with_url(
+                    &wasm_bindgen::JsValue::NULL,
+                    "",
+                    Some(&step_address(start, projector)),
+                );
+            }
+        });
+    }
+    {
         // Back and forward in the browser's history show the step of the address.
         let at = at.clone();
         use_effect_with(standalone, move |&standalone| {
