@@ -5,7 +5,8 @@
 use proptest::prelude::*;
 use resilience_playground::resilience::{
     BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule, HedgeDelay, HedgePolicy,
-    IdempotencyConfig, Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy, Window,
+    IdempotencyConfig, Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
+    Window,
 };
 use resilience_playground::sim::engine::EngineError;
 use resilience_playground::sim::model::{
@@ -124,6 +125,8 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
             any::<bool>(),
             prop::option::of(1u32..8),
         )),
+        // A rate limit at the door of orders: requests a second, burst.
+        prop::option::of((1u32..200, 1u32..50)),
     );
     (
         load,
@@ -138,7 +141,7 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
     )
         .prop_map(
             |(load, stack, faults, edge, sidecar, hedge, idempotency, payments, capacity)| {
-                let (inventory_capacity, orders_drop, payments_capacity) = capacity;
+                let (inventory_capacity, orders_drop, payments_capacity, rate_limit) = capacity;
                 let capacity_of = |c: Option<CapacityDraw>| {
                     c.map(|(slots, queue, drop, restart, hot_items)| CapacityConfig {
                         slots,
@@ -248,6 +251,10 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
                         normal: threads * 2 / 3,
                         high: threads,
                         ..LoadShedConfig::lesson_000()
+                    }),
+                    rate_limit: rate_limit.map(|(rate, burst)| TokenBucketConfig {
+                        rate_per_sec: f64::from(rate),
+                        burst,
                     }),
                     priority_mix: PriorityMix { high, low: 0.3 },
                     queue_limit,

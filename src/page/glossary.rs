@@ -13,6 +13,7 @@ pub fn outcome_words(outcome: Outcome) -> &'static str {
         Outcome::BulkheadFull => "refused by the full bulkhead",
         Outcome::BudgetExhausted => "out of time budget",
         Outcome::Shed => "shed at the door",
+        Outcome::RateLimited => "refused by the rate limit (429)",
         Outcome::BusinessRejected => "out of stock (a valid answer)",
         Outcome::Fallback => "accepted provisionally (fallback)",
         Outcome::DependencyError => "inventory error",

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::resilience::{
     BreakerConfig, BulkheadConfig, HalfOpenRule, HedgeDelay, HedgePolicy, Jitter, LoadShedConfig,
-    RetryBudgetConfig, RetryPolicy,
+    RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
 };
 use crate::sim::latency::Micros;
 use crate::sim::model::{CascadeConfig, HedgeConfig};
@@ -33,19 +33,22 @@ pub enum Pattern {
     Bulkhead,
     /// Load shedding by priority at the door of `orders`.
     LoadShed,
+    /// A rate limit at the door of `orders`: a token bucket, 429 with `Retry-After`.
+    RateLimit,
     /// A hedge: another copy of a slow call to inventory, the first answer wins.
     Hedge,
 }
 
 impl Pattern {
     /// Every pattern, in the order the panel shows them.
-    pub const ALL: [Pattern; 7] = [
+    pub const ALL: [Pattern; 8] = [
         Pattern::Timeout,
         Pattern::Retries,
         Pattern::RetryBudget,
         Pattern::Breaker,
         Pattern::Bulkhead,
         Pattern::LoadShed,
+        Pattern::RateLimit,
         Pattern::Hedge,
     ];
 
@@ -58,6 +61,7 @@ impl Pattern {
             Pattern::Breaker => "Circuit breaker",
             Pattern::Bulkhead => "Bulkhead",
             Pattern::LoadShed => "Load shedding",
+            Pattern::RateLimit => "Rate limit",
             Pattern::Hedge => "Hedging",
         }
     }
@@ -71,6 +75,7 @@ impl Pattern {
             Pattern::Breaker => "breaker",
             Pattern::Bulkhead => "bulkhead",
             Pattern::LoadShed => "load_shed",
+            Pattern::RateLimit => "rate_limit",
             Pattern::Hedge => "hedge",
         }
     }
@@ -97,6 +102,8 @@ pub struct Patterns {
     pub bulkhead: bool,
     /// Load shedding on.
     pub load_shed: bool,
+    /// Rate limit on.
+    pub rate_limit: bool,
     /// Hedging on.
     pub hedge: bool,
 }
@@ -111,6 +118,7 @@ impl Patterns {
             breaker: cfg.breaker.is_some(),
             bulkhead: cfg.bulkhead.is_some(),
             load_shed: cfg.load_shed.is_some(),
+            rate_limit: cfg.rate_limit.is_some(),
             hedge: cfg.hedge.is_some(),
         }
     }
@@ -123,6 +131,7 @@ impl Patterns {
             Pattern::Breaker => &mut self.breaker,
             Pattern::Bulkhead => &mut self.bulkhead,
             Pattern::LoadShed => &mut self.load_shed,
+            Pattern::RateLimit => &mut self.rate_limit,
             Pattern::Hedge => &mut self.hedge,
         }
     }
@@ -145,6 +154,8 @@ pub fn with_every_pattern(cfg: &CascadeConfig) -> CascadeConfig {
     full.timeout.get_or_insert(300_000);
     full.load_shed
         .get_or_insert_with(LoadShedConfig::lesson_000);
+    full.rate_limit
+        .get_or_insert_with(TokenBucketConfig::orders_door);
     if cfg.resilience4j.is_some() {
         // Resilience4j's stack has no retry budget and no hedge, and its waits no jitter.
         full.retry.get_or_insert(RetryPolicy {
@@ -192,6 +203,9 @@ pub fn with_patterns(full: &CascadeConfig, on: Patterns) -> CascadeConfig {
     }
     if !on.load_shed {
         cfg.load_shed = None;
+    }
+    if !on.rate_limit {
+        cfg.rate_limit = None;
     }
     if !on.hedge {
         cfg.hedge = None;
@@ -249,7 +263,7 @@ pub struct Knob {
 }
 
 /// Every knob, grouped by what it tunes.
-pub const KNOBS: [Knob; 32] = [
+pub const KNOBS: [Knob; 34] = [
     Knob {
         key: "rate",
         label: "Arrival rate",
@@ -447,6 +461,24 @@ pub const KNOBS: [Knob; 32] = [
         max: 1_000.0,
         step: 1.0,
         pattern: Some(Pattern::LoadShed),
+    },
+    Knob {
+        key: "rate_limit",
+        label: "Rate limit",
+        unit: Unit::PerSecond,
+        min: 10.0,
+        max: 500.0,
+        step: 10.0,
+        pattern: Some(Pattern::RateLimit),
+    },
+    Knob {
+        key: "rate_limit_burst",
+        label: "Rate limit burst",
+        unit: Unit::Count,
+        min: 1.0,
+        max: 500.0,
+        step: 1.0,
+        pattern: Some(Pattern::RateLimit),
     },
     Knob {
         key: "priority_low",

@@ -409,14 +409,14 @@ mod tests {
         assert!(trace(&p).outcomes.shed > 0);
     }
 
-    /// A link that switches seven patterns and sets ten knobs, with A/B on, costs one
+    /// A link that switches every pattern on and sets ten knobs, with A/B on, costs one
     /// simulation per side; a knob costs one for A alone, and one for B when B follows A.
     #[test]
     fn a_link_and_a_knob_cost_one_simulation_per_side() {
         use crate::page::permalink::{from_pairs, parse_query};
         use crate::page::runs::simulations_on_this_thread as sims;
         let query = "preset=none\
-                     &patterns=timeout,retries,retry_budget,breaker,bulkhead,load_shed,hedge\
+                     &patterns=timeout,retries,retry_budget,breaker,bulkhead,load_shed,rate_limit,hedge\
                      &threads=40&timeout=250ms&cooldown=3s&window=5&attempts=3&permits=12\
                      &retry_base=50ms&slow=900ms&rate=150&failure_ratio=0.4&ab=timeout=400ms";
         let (pairs, bad) = parse_query(query);

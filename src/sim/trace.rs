@@ -26,6 +26,8 @@ pub enum Outcome {
     BudgetExhausted,
     /// Refused at the door of `orders`: load shedding by priority, or its queue was full.
     Shed,
+    /// Refused at the door of `orders` by its rate limit: 429 with a `Retry-After`.
+    RateLimited,
     /// Inventory answered a business "no" (out of stock): a correct answer, not a failure.
     BusinessRejected,
     /// Inventory could not be used; the order was accepted as "pending confirmation".
@@ -44,7 +46,7 @@ pub enum Outcome {
 
 impl Outcome {
     /// Every outcome, in the order the lesson's table sorts them (alphabetical).
-    pub const ALL: [Outcome; 13] = [
+    pub const ALL: [Outcome; 14] = [
         Outcome::BudgetExhausted,
         Outcome::BulkheadFull,
         Outcome::BusinessRejected,
@@ -55,6 +57,7 @@ impl Outcome {
         Outcome::GatewayRejected,
         Outcome::GatewayTimeout,
         Outcome::Ok,
+        Outcome::RateLimited,
         Outcome::Shed,
         Outcome::Timeout,
         Outcome::Unfinished,
@@ -69,6 +72,7 @@ impl Outcome {
             Outcome::BulkheadFull => "bulkhead_full",
             Outcome::BudgetExhausted => "budget_exhausted",
             Outcome::Shed => "shed",
+            Outcome::RateLimited => "rate_limited",
             Outcome::BusinessRejected => "business_rejected",
             Outcome::Fallback => "fallback",
             Outcome::DependencyError => "dependency_error",
@@ -105,6 +109,9 @@ pub struct OutcomeCounts {
     /// Shed at the door of `orders`.
     #[serde(default)]
     pub shed: u64,
+    /// Refused by the rate limit at the door of `orders` (429).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rate_limited: u64,
     /// A business "no".
     #[serde(default)]
     pub business_rejected: u64,
@@ -136,6 +143,7 @@ impl OutcomeCounts {
             Outcome::BulkheadFull => &mut self.bulkhead_full,
             Outcome::BudgetExhausted => &mut self.budget_exhausted,
             Outcome::Shed => &mut self.shed,
+            Outcome::RateLimited => &mut self.rate_limited,
             Outcome::BusinessRejected => &mut self.business_rejected,
             Outcome::Fallback => &mut self.fallback,
             Outcome::DependencyError => &mut self.dependency_error,
@@ -155,6 +163,7 @@ impl OutcomeCounts {
             Outcome::BulkheadFull => self.bulkhead_full,
             Outcome::BudgetExhausted => self.budget_exhausted,
             Outcome::Shed => self.shed,
+            Outcome::RateLimited => self.rate_limited,
             Outcome::BusinessRejected => self.business_rejected,
             Outcome::Fallback => self.fallback,
             Outcome::DependencyError => self.dependency_error,

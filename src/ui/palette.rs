@@ -19,6 +19,7 @@ pub fn outcome_colour(outcome: Outcome) -> RGBColor {
         // legend's order as much as by colour.
         Outcome::Fallback => RGBColor(160, 140, 220),
         Outcome::DependencyError => RGBColor(120, 70, 30),
+        Outcome::RateLimited => RGBColor(0, 90, 90),
         Outcome::ClientGaveUp => RGBColor(160, 160, 160),
         Outcome::GatewayRejected => RGBColor(0, 60, 110),
         Outcome::GatewayTimeout => RGBColor(140, 50, 0),

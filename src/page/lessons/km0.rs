@@ -243,6 +243,31 @@ pub const STEPS: &[Step] = &[
         notice: &[Rule::Shed, Rule::QueuePeak, Rule::Outcomes],
     },
     Step {
+        name: "rate-limit",
+        title: "A rate limit caps what comes in, not what orders can do",
+        text: &[
+            "A rate limit lets a fixed number of requests through the door each second, \
+             whatever is happening behind it: here 80 a second, against the 100 that arrive. \
+             A request without a token gets a 429 at once, with a Retry-After saying when to \
+             come back, and the browser waits that long before it sends it again.",
+            "In this run inventory slows to 4 s from 3 s on, and browsers give up after 3 s \
+             and send again, twice. The limit refuses orders from the first seconds, while \
+             orders was healthy, and the resends come back on top of the new arrivals; it does \
+             not make inventory any faster. A rate limit protects a service from a client that \
+             sends too much; it cannot see that the service is in trouble, as shedding does. \
+             Try it: raise the limit.",
+        ],
+        settings: &[
+            ("preset", "story-resend"),
+            ("patterns", "rate_limit"),
+            ("rate_limit", "80"),
+        ],
+        play_to: 20.0,
+        knob: Some("rate_limit"),
+        views: &[View::Load],
+        notice: &[Rule::RateLimit, Rule::Outcomes],
+    },
+    Step {
         name: "hedging",
         title: "Hedging is for a slow tail, not for a sick dependency",
         text: &[

@@ -62,6 +62,8 @@ pub enum Rule {
     Retries,
     /// Requests turned away by load shedding, by priority.
     Shed,
+    /// Attempts the rate limit answered with 429, and the resends its Retry-After timed.
+    RateLimit,
     /// Hedges sent and won.
     Hedges,
     /// Work done for clients who had left, and the front end's resends.
@@ -670,6 +672,28 @@ impl Reading<'_> {
                      instead of a wait, the lowest priority first.",
                     self.by(),
                     count(f.finished.shed)
+                ))
+            }
+            Rule::RateLimit => {
+                let limit = cfg.rate_limit.as_ref()?;
+                let resent: u64 = passed.iter().map(|b| b.frontend_retries).sum();
+                let resends = if cfg.frontend_retries > 0 {
+                    format!(
+                        "; the clients sent {} requests again, a refused one no sooner than \
+                         its Retry-After of a second or more",
+                        count(resent)
+                    )
+                } else {
+                    String::new()
+                };
+                Some(format!(
+                    "{}, the rate limit at the door ({} a second, a burst of {}) answered {} of \
+                     {} attempts with 429{resends}.",
+                    self.by(),
+                    limit.rate_per_sec,
+                    count(limit.burst.into()),
+                    count(f.finished.rate_limited),
+                    count(f.arrived)
                 ))
             }
             Rule::Hedges => {

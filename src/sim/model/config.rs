@@ -9,6 +9,7 @@ use super::dependency_config::{Abandon, DependencyConfig};
 use super::{HOUR, MAX_REQUESTS, SECOND};
 use crate::resilience::{
     BulkheadConfig, FallbackPolicy, IdempotencyConfig, LoadShedConfig, ParamError,
+    TokenBucketConfig,
 };
 use crate::sim::latency::Micros;
 use crate::sim::params::{dependency_key, renamed};
@@ -231,6 +232,10 @@ pub struct ServiceConfig {
     /// Load shedding by priority at the door (in flight = busy + queued).
     #[serde(default)]
     pub load_shed: Option<LoadShedConfig>,
+    /// A rate limit at the door: a token bucket; a request without a token gets 429 with a
+    /// `Retry-After`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_limit: Option<TokenBucketConfig>,
     /// Each request's time budget from its arrival (1 ms..=3600 s): queue wait spends it, and
     /// every dependency's timeout layer is cut to what is left of it.
     #[serde(default)]
@@ -395,6 +400,13 @@ impl ServiceConfig {
         ParamError::check_u64("threads", self.threads.into(), 1, 10_000, "")?;
         if let Some(b) = self.request_budget {
             ParamError::check_micros("request_budget", b, 1_000, HOUR)?;
+        }
+        if let Some(r) = &self.rate_limit {
+            let renames = [
+                ("rate_per_sec", "rate_limit"),
+                ("burst", "rate_limit_burst"),
+            ];
+            r.validate().map_err(|e| renamed(e, &renames))?;
         }
         if let Some(l) = &self.load_shed {
             let renames = [

@@ -16,7 +16,7 @@ use super::resilience4j::Resilience4jStack;
 use super::SECOND;
 use crate::resilience::{
     BreakerConfig, BulkheadConfig, FallbackPolicy, LoadShedConfig, ParamError, RetryBudgetConfig,
-    RetryPolicy,
+    RetryPolicy, TokenBucketConfig,
 };
 use crate::sim::latency::Micros;
 
@@ -118,6 +118,9 @@ pub struct CascadeConfig {
     /// [`ServiceConfig::load_shed`].
     #[serde(default)]
     pub load_shed: Option<LoadShedConfig>,
+    /// [`ServiceConfig::rate_limit`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_limit: Option<TokenBucketConfig>,
     /// [`Traffic::priority_mix`].
     #[serde(default)]
     pub priority_mix: PriorityMix,
@@ -186,6 +189,7 @@ impl Default for CascadeConfig {
             history_latency: 0,
             history_bulkhead: HistoryBulkhead::None,
             load_shed: None,
+            rate_limit: None,
             priority_mix: PriorityMix::default(),
             queue_limit: None,
             hedge: None,
@@ -318,6 +322,7 @@ impl CascadeConfig {
                 threads: self.threads,
                 queue_limit: self.queue_limit,
                 load_shed: self.load_shed.clone(),
+                rate_limit: self.rate_limit.clone(),
                 request_budget: self.request_budget,
                 fallback: self.fallback.clone(),
                 idempotency: self.idempotency.clone(),
@@ -388,6 +393,7 @@ impl CascadeConfig {
             history_latency: sim.routes.history_latency,
             history_bulkhead: sim.routes.history_bulkhead.clone(),
             load_shed: sim.service.load_shed.clone(),
+            rate_limit: sim.service.rate_limit.clone(),
             priority_mix: sim.traffic.priority_mix,
             queue_limit: sim.service.queue_limit,
             hedge: stack.hedge.clone(),

@@ -171,8 +171,13 @@ impl Sim<'_> {
             if route == Route::Orders {
                 self.service.order_copied(op);
             }
+            // A 429 says when to come back, and the client waits at least that long.
+            let retry_after = match outcome {
+                Outcome::RateLimited => self.service.retry_after(now).unwrap_or(0),
+                _ => 0,
+            };
             self.q.schedule(
-                now.saturating_add(backoff),
+                now.saturating_add(backoff.max(retry_after)),
                 Event::FrontendRetry {
                     route,
                     priority,

@@ -1,4 +1,5 @@
-//! The service `orders`: its workers and their FIFO queue, load shedding at the door, the
+//! The service `orders`: its workers and their FIFO queue, a rate limit and load shedding at
+//! the door, the
 //! idempotency keys of `POST /orders`, and what it answers when a worker is done.
 
 use std::collections::{BTreeMap, VecDeque};
@@ -11,6 +12,7 @@ use super::slab::{Pool, Server};
 use super::Sim;
 use crate::resilience::{
     Bulkhead, FallbackPolicy, IdempotencyStore, LoadShedder, ParamError, Priority, TimeBudget,
+    TokenBucket,
 };
 use crate::sim::latency::Micros;
 use crate::sim::trace::{Outcome, Route};
@@ -35,6 +37,8 @@ struct OpState {
 
 /// Where a request arriving at the door goes.
 enum Door {
+    /// No token in the rate limit's bucket: 429.
+    RateLimited,
     /// Shed, or the queue is full.
     Refused,
     /// A worker was free and is now reserved for it.
@@ -60,6 +64,7 @@ pub(super) struct Service {
     busy: u32,
     queue: VecDeque<Id>,
     shedder: Option<LoadShedder>,
+    limiter: Option<TokenBucket>,
     pub history_bulkhead: Option<Bulkhead>,
     /// The idempotency keys of `POST /orders` (with `idempotency.key`).
     keys: Option<IdempotencyStore<KeyState>>,
@@ -79,6 +84,11 @@ impl Service {
             busy: 0,
             queue: VecDeque::new(),
             shedder: cfg.load_shed.clone().map(LoadShedder::new).transpose()?,
+            limiter: cfg
+                .rate_limit
+                .clone()
+                .map(|c| TokenBucket::new(c, 0))
+                .transpose()?,
             history_bulkhead: match history {
                 HistoryBulkhead::Own(b) => Some(Bulkhead::new(b.clone())?),
                 _ => None,
@@ -114,8 +124,17 @@ impl Service {
             .map(|_| self.keys.as_ref().map_or(0, |k| k.duplicates_avoided()))
     }
 
-    /// The door: shed, or a worker reserved, or queued (in flight = busy + queued).
-    fn door(&mut self, id: Id, priority: Priority) -> Door {
+    /// The `Retry-After` of a 429 at `now`, with a rate limit.
+    pub fn retry_after(&mut self, now: Micros) -> Option<Micros> {
+        self.limiter.as_mut().map(|l| l.retry_after(now))
+    }
+
+    /// The door: rate-limited, shed, or a worker reserved, or queued (in flight = busy +
+    /// queued).
+    fn door(&mut self, now: Micros, id: Id, priority: Priority) -> Door {
+        if self.limiter.as_mut().is_some_and(|l| !l.try_take(now)) {
+            return Door::RateLimited;
+        }
         let in_flight = self.busy.saturating_add(self.queue.len() as u32);
         let shed = self
             .shedder
@@ -222,9 +241,14 @@ impl Service {
 impl Sim<'_> {
     /// The request reaches `orders`: shed, queued, or a worker is reserved for it.
     pub(super) fn enter_orders(&mut self, now: Micros, id: Id, priority: Priority) {
-        let door = self.service.door(id, priority);
-        if let Door::Refused = door {
-            self.answer(now, id, Outcome::Shed);
+        let door = self.service.door(now, id, priority);
+        let refused = match door {
+            Door::RateLimited => Some(Outcome::RateLimited),
+            Door::Refused => Some(Outcome::Shed),
+            Door::Start | Door::Queued => None,
+        };
+        if let Some(outcome) = refused {
+            self.answer(now, id, outcome);
             self.release_connection(id);
             self.maybe_free(id);
             return;

@@ -3,7 +3,7 @@
 
 use crate::resilience::{
     BreakerConfig, BulkheadConfig, HedgePolicy, IdempotencyConfig, LoadShedConfig,
-    RetryBudgetConfig, RetryPolicy,
+    RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
 };
 use crate::sim::model::{
     Abandon, CapacityConfig, CascadeConfig, DependencyConfig, GatewayConfig, HedgeConfig,
@@ -51,6 +51,8 @@ pub enum Part {
     Gateway,
     /// Load shedding in `orders`.
     LoadShed,
+    /// The rate limit at the door of `orders`.
+    RateLimit,
     /// Idempotency keys on `POST /orders`.
     Idempotency,
 }
@@ -166,6 +168,7 @@ impl Part {
             Part::Capacity(d) => d.find(cfg).is_some_and(|d| d.capacity.is_some()),
             Part::Gateway => cfg.gateway.is_some(),
             Part::LoadShed => cfg.service.load_shed.is_some(),
+            Part::RateLimit => cfg.service.rate_limit.is_some(),
             Part::Idempotency => cfg.service.idempotency.is_some(),
         }
     }
@@ -194,6 +197,11 @@ impl Part {
                     .load_shed
                     .get_or_insert_with(LoadShedConfig::lesson_000);
             }
+            Part::RateLimit => {
+                cfg.service
+                    .rate_limit
+                    .get_or_insert_with(TokenBucketConfig::orders_door);
+            }
             Part::Idempotency => {
                 cfg.service
                     .idempotency
@@ -220,6 +228,7 @@ impl Part {
             Part::Capacity(_) => "no capacity (it serves every call at once)",
             Part::Gateway => "no gateway",
             Part::LoadShed => "no load shedding",
+            Part::RateLimit => "no rate limit",
             Part::Idempotency => "no idempotency keys",
         }
     }
@@ -235,6 +244,7 @@ impl Part {
             Part::Capacity(Dep::Payments) => "payments' capacity".to_string(),
             Part::Gateway => "the gateway".to_string(),
             Part::LoadShed => "load shedding".to_string(),
+            Part::RateLimit => "the rate limit at the door of orders".to_string(),
             Part::Idempotency => "idempotency keys".to_string(),
         }
     }
