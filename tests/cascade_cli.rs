@@ -538,3 +538,37 @@ fn a_closed_stdout_ends_the_output_without_a_panic() {
         assert!(out.status.success(), "{args:?}: {:?}", out.status);
     }
 }
+
+/// A flag spelled nearly right gets clap's suggestion, on the one line of the error.
+#[test]
+fn a_mistyped_flag_is_told_the_flag_it_resembles() {
+    for (typed, meant) in [
+        ("--jsno", "--json"),
+        ("--presets", "--preset"),
+        ("--no-drian", "--no-drain"),
+    ] {
+        let out = cascade(&[typed]);
+        assert_eq!(out.status.code(), Some(2), "{typed}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(typed) && err.contains(&format!("'{meant}'")),
+            "{err}"
+        );
+    }
+    // The flags keep their order across kinds: a scenario, a preset, a scenario.
+    let out = cascade(&["--scenario=none", "--preset=cb", "--scenario", "timeout"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let labels: Vec<&str> = text
+        .lines()
+        .map(|l| l.split("  ").next().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "no protection",
+            "timeout + circuit breaker",
+            "timeout 300ms"
+        ]
+    );
+}

@@ -3,63 +3,80 @@
 //! With no arguments it runs the four scenarios of the lesson and prints one line each, in the
 //! style of the lesson's table. Bad input prints one line on stderr and exits with status 2.
 
-use std::process::ExitCode;
+// The CLI is a native program: for wasm32 (`cargo build --target wasm32-unknown-unknown`
+// builds every binary) it is an empty one, and clap stays out of the wasm.
+#[cfg(target_arch = "wasm32")]
+fn main() {}
 
-use resilience_playground::library_config::resilience4j_run::apply_yaml;
-use resilience_playground::resilience::ParamError;
-use resilience_playground::sim::experiments;
-use resilience_playground::sim::model::{run, Abandon, ConfigFile, HistoryBulkhead, SimConfig};
-use resilience_playground::sim::params::PARAMS;
-use resilience_playground::sim::scenario::{apply_set, Applied, Preset, Scenario, SET_KEYS};
-use resilience_playground::sim::trace::{Outcome, Trace};
-
-/// What one line of output runs.
-#[derive(Clone)]
-enum Source {
-    Preset(Preset),
-    Config {
-        path: String,
-        config: Box<ConfigFile>,
-    },
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    native::main()
 }
 
-impl Source {
-    fn key(&self) -> String {
-        match self {
-            Source::Preset(p) => p.key().to_string(),
-            Source::Config { .. } => "config".to_string(),
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+
+    use std::process::ExitCode;
+
+    use clap::error::ErrorKind;
+    use clap::{CommandFactory, FromArgMatches, Parser};
+
+    use resilience_playground::library_config::resilience4j_run::apply_yaml;
+    use resilience_playground::resilience::ParamError;
+    use resilience_playground::sim::experiments;
+    use resilience_playground::sim::model::{run, Abandon, ConfigFile, HistoryBulkhead, SimConfig};
+    use resilience_playground::sim::params::PARAMS;
+    use resilience_playground::sim::scenario::{apply_set, Applied, Preset, Scenario, SET_KEYS};
+    use resilience_playground::sim::trace::{Outcome, Trace};
+
+    /// What one line of output runs.
+    #[derive(Clone)]
+    enum Source {
+        Preset(Preset),
+        Config {
+            path: String,
+            config: Box<ConfigFile>,
+        },
+    }
+
+    impl Source {
+        fn key(&self) -> String {
+            match self {
+                Source::Preset(p) => p.key().to_string(),
+                Source::Config { .. } => "config".to_string(),
+            }
+        }
+
+        fn label(&self, cfg: &ConfigFile) -> String {
+            match (self, cfg) {
+                (Source::Preset(Preset::Lesson(s)), ConfigFile::Flat(flat)) => s.label(flat),
+                (Source::Preset(p), _) => p.key().to_string(),
+                (Source::Config { path, .. }, _) => path.clone(),
+            }
+        }
+
+        fn config(&self) -> ConfigFile {
+            match self {
+                Source::Preset(p) => ConfigFile::Flat(Box::new(p.config())),
+                Source::Config { config, .. } => (**config).clone(),
+            }
         }
     }
 
-    fn label(&self, cfg: &ConfigFile) -> String {
-        match (self, cfg) {
-            (Source::Preset(Preset::Lesson(s)), ConfigFile::Flat(flat)) => s.label(flat),
-            (Source::Preset(p), _) => p.key().to_string(),
-            (Source::Config { path, .. }, _) => path.clone(),
-        }
+    fn load_config(path: &str) -> Result<ConfigFile, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            format!("--config {path}: cannot read the file ({e}) (allowed: a readable JSON file)")
+        })?;
+        let config = ConfigFile::parse(&text).map_err(|e| {
+            format!("--config {path}: {e} (allowed: a JSON object, flat or grouped)")
+        })?;
+        config
+            .validate()
+            .map_err(|e| format!("--config {path}: {e}"))?;
+        Ok(config)
     }
 
-    fn config(&self) -> ConfigFile {
-        match self {
-            Source::Preset(p) => ConfigFile::Flat(Box::new(p.config())),
-            Source::Config { config, .. } => (**config).clone(),
-        }
-    }
-}
-
-fn load_config(path: &str) -> Result<ConfigFile, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        format!("--config {path}: cannot read the file ({e}) (allowed: a readable JSON file)")
-    })?;
-    let config = ConfigFile::parse(&text)
-        .map_err(|e| format!("--config {path}: {e} (allowed: a JSON object, flat or grouped)"))?;
-    config
-        .validate()
-        .map_err(|e| format!("--config {path}: {e}"))?;
-    Ok(config)
-}
-
-const USAGE: &str = "\
+    const USAGE: &str = "\
 usage: cascade [--scenario LIST] [--preset LIST] [--config FILE.json] [--set key=value]...
                [--resilience4j FILE.yml] [--no-drain] [--json]
        cascade --experiment contention [--set key=value]... [--json]   (see its --help)
@@ -88,435 +105,492 @@ circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
 p50/p99 are service times (from when a worker takes the request, as the lesson prints);
 the JSON also gives end-to-end times (from arrival, queue wait included).";
 
-/// Widest line of the usage's key list.
-const USAGE_WIDTH: usize = 96;
+    /// Widest line of the usage's key list.
+    const USAGE_WIDTH: usize = 96;
 
-/// The usage: the flags, every preset with its title, then every key of the parameter table
-/// with its range and doc.
-fn usage() -> String {
-    let mut text = USAGE.to_string();
-    text.push_str("\n\nPresets of --preset:");
-    for p in Preset::ALL {
-        text.push_str(&format!("\n  {:<31} {}", p.key(), p.title()));
-    }
-    text.push_str("\n\nKeys of --set (times in seconds, or a number with an ms suffix):");
-    for p in PARAMS {
-        let mut line = format!("  {:<20}", p.key);
-        for word in p.summary().split(' ') {
-            if line.len() + 1 + word.len() > USAGE_WIDTH && line.trim().len() > p.key.len() {
-                text.push('\n');
-                text.push_str(line.trim_end());
-                line = " ".repeat(22);
-            } else if !line.ends_with(' ') {
-                line.push(' ');
-            }
-            line.push_str(word);
+    /// The usage: the flags, every preset with its title, then every key of the parameter table
+    /// with its range and doc.
+    fn usage() -> String {
+        let mut text = USAGE.to_string();
+        text.push_str("\n\nPresets of --preset:");
+        for p in Preset::ALL {
+            text.push_str(&format!("\n  {:<31} {}", p.key(), p.title()));
         }
-        text.push('\n');
-        text.push_str(line.trim_end());
+        text.push_str("\n\nKeys of --set (times in seconds, or a number with an ms suffix):");
+        for p in PARAMS {
+            let mut line = format!("  {:<20}", p.key);
+            for word in p.summary().split(' ') {
+                if line.len() + 1 + word.len() > USAGE_WIDTH && line.trim().len() > p.key.len() {
+                    text.push('\n');
+                    text.push_str(line.trim_end());
+                    line = " ".repeat(22);
+                } else if !line.ends_with(' ') {
+                    line.push(' ');
+                }
+                line.push_str(word);
+            }
+            text.push('\n');
+            text.push_str(line.trim_end());
+        }
+        text
     }
-    text
-}
 
-struct Args {
-    sources: Vec<Source>,
-    /// `--resilience4j FILE.yml`: its path and text.
-    resilience4j: Option<(String, String)>,
-    explicit: bool,
-    sets: Vec<(String, String)>,
-    drain: bool,
-    json: bool,
-    help: bool,
-}
+    /// The flags as clap reads them. Each value is checked by the function its `value_parser`
+    /// names, with the messages users know; `--help` prints [`usage`], which lists the presets
+    /// and the keys of the parameter table.
+    #[derive(Parser, Debug)]
+    #[command(
+        name = "cascade",
+        disable_help_flag = true,
+        disable_version_flag = true,
+        args_override_self = true
+    )]
+    struct Flags {
+        /// Comma-separated scenarios.
+        #[arg(long, value_name = "LIST", value_parser = scenario_list)]
+        scenario: Vec<Vec<Preset>>,
+        /// Comma-separated presets.
+        #[arg(long, value_name = "LIST", value_parser = preset_list)]
+        preset: Vec<Vec<Preset>>,
+        /// A configuration file.
+        #[arg(long, value_name = "FILE.json")]
+        config: Vec<String>,
+        /// A Spring Boot `resilience4j:` block (the last one given).
+        #[arg(long, value_name = "FILE.yml")]
+        resilience4j: Vec<String>,
+        /// `key=value` overrides.
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = key_value)]
+        set: Vec<(String, String)>,
+        /// Stop at the end of `duration`.
+        #[arg(long)]
+        no_drain: bool,
+        /// JSON lines.
+        #[arg(long)]
+        json: bool,
+        /// The usage.
+        #[arg(short = 'h', long)]
+        help: bool,
+    }
 
-fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut out = Args {
-        sources: Vec::new(),
-        resilience4j: None,
-        explicit: false,
-        sets: Vec::new(),
-        drain: true,
-        json: false,
-        help: false,
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let arg = args[i].as_str();
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg, None),
+    /// The flags, as the usage's error lines list them.
+    const FLAGS: &str =
+        "--scenario, --preset, --config, --resilience4j, --set, --no-drain, --json, --help";
+
+    fn scenario_list(list: &str) -> Result<Vec<Preset>, String> {
+        list.split(',')
+            .map(|name| {
+                Scenario::parse(name.trim())
+                    .map(Preset::Lesson)
+                    .ok_or_else(|| {
+                        format!("unknown scenario '{name}' (allowed: none, timeout, cb, bulkhead)")
+                    })
+            })
+            .collect()
+    }
+
+    fn preset_list(list: &str) -> Result<Vec<Preset>, String> {
+        list.split(',')
+            .map(|name| {
+                Preset::parse(name.trim()).ok_or_else(|| {
+                    let all: Vec<&str> = Preset::ALL.iter().map(|p| p.key()).collect();
+                    format!("unknown preset '{name}' (allowed: {})", all.join(", "))
+                })
+            })
+            .collect()
+    }
+
+    fn key_value(kv: &str) -> Result<(String, String), String> {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("expected key=value, got '{kv}'"))?;
+        Ok((k.trim().to_string(), v.trim().to_string()))
+    }
+
+    /// A clap error as one line: its message, clap's tip (a flag spelled nearly so), and the
+    /// flags allowed when the message does not say what is.
+    fn one_line(e: &clap::Error) -> String {
+        let rendered = e.render().to_string();
+        let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
+        let mut line = lines
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches("error: ")
+            .to_string();
+        let tips: Vec<&str> = lines.filter_map(|l| l.strip_prefix("tip: ")).collect();
+        if !tips.is_empty() {
+            line.push_str(&format!(" ({})", tips.join("; ")));
+        }
+        let says_what_is_allowed = line.contains("(allowed") || line.contains("expected key=value");
+        if matches!(
+            e.kind(),
+            ErrorKind::UnknownArgument | ErrorKind::InvalidValue
+        ) && !says_what_is_allowed
+        {
+            line.push_str(&format!(" (allowed: {FLAGS})"));
+        }
+        line
+    }
+
+    struct Args {
+        sources: Vec<Source>,
+        /// `--resilience4j FILE.yml`: its path and text.
+        resilience4j: Option<(String, String)>,
+        sets: Vec<(String, String)>,
+        drain: bool,
+        json: bool,
+        help: bool,
+    }
+
+    fn parse_args(args: &[String]) -> Result<Args, String> {
+        let command = Flags::command();
+        let matches = command
+            .try_get_matches_from(
+                std::iter::once("cascade".to_string()).chain(args.iter().cloned()),
+            )
+            .map_err(|e| one_line(&e))?;
+        let flags = Flags::from_arg_matches(&matches).map_err(|e| one_line(&e))?;
+        // The sources in the order they were given, whatever their flag.
+        let at = |id: &str| -> Vec<usize> {
+            matches
+                .indices_of(id)
+                .map(Iterator::collect)
+                .unwrap_or_default()
         };
-        let mut value = |name: &str| -> Result<String, String> {
-            if let Some(v) = inline.clone() {
-                return Ok(v);
-            }
-            i += 1;
-            args.get(i)
-                .cloned()
-                .ok_or_else(|| format!("{name}: missing value"))
-        };
-        match flag {
-            "--help" | "-h" | "--json" | "--no-drain" if inline.is_some() => {
-                return Err(format!("{flag}: takes no value (allowed: {flag})"));
-            }
-            "--help" | "-h" => out.help = true,
-            "--json" => out.json = true,
-            "--no-drain" => out.drain = false,
-            "--scenario" => {
-                let list = value("--scenario")?;
-                out.explicit = true;
-                for name in list.split(',') {
-                    let s = Scenario::parse(name.trim()).ok_or_else(|| {
-                        format!(
-                            "--scenario: unknown scenario '{name}' (allowed: none, timeout, cb, bulkhead)"
-                        )
-                    })?;
-                    out.sources.push(Source::Preset(Preset::Lesson(s)));
-                }
-            }
-            "--preset" => {
-                let list = value("--preset")?;
-                out.explicit = true;
-                for name in list.split(',') {
-                    let p = Preset::parse(name.trim()).ok_or_else(|| {
-                        let all: Vec<&str> = Preset::ALL.iter().map(|p| p.key()).collect();
-                        format!(
-                            "--preset: unknown preset '{name}' (allowed: {})",
-                            all.join(", ")
-                        )
-                    })?;
-                    out.sources.push(Source::Preset(p));
-                }
-            }
-            "--config" => {
-                let path = value("--config")?;
-                out.explicit = true;
-                let config = load_config(&path)?;
-                out.sources.push(Source::Config {
+        let mut given: Vec<(usize, Vec<Source>)> = Vec::new();
+        for (i, list) in at("scenario").into_iter().zip(flags.scenario) {
+            given.push((i, list.into_iter().map(Source::Preset).collect()));
+        }
+        for (i, list) in at("preset").into_iter().zip(flags.preset) {
+            given.push((i, list.into_iter().map(Source::Preset).collect()));
+        }
+        for (i, path) in at("config").into_iter().zip(flags.config) {
+            let config = load_config(&path)?;
+            given.push((
+                i,
+                vec![Source::Config {
                     path,
                     config: Box::new(config),
-                });
-            }
-            "--resilience4j" => {
-                let path = value("--resilience4j")?;
-                let text = std::fs::read_to_string(&path).map_err(|e| {
-                    format!("--resilience4j {path}: cannot read the file ({e}) (allowed: a readable YAML file)")
-                })?;
-                out.resilience4j = Some((path, text));
-            }
-            "--set" => {
-                let kv = value("--set")?;
-                let Some((k, v)) = kv.split_once('=') else {
-                    return Err(format!("--set: expected key=value, got '{kv}'"));
-                };
-                out.sets.push((k.trim().to_string(), v.trim().to_string()));
-            }
-            _ => {
-                return Err(format!(
-                "unknown argument '{arg}' (allowed: --scenario, --preset, --config, --resilience4j, --set, --no-drain, --json, --help)"
-            ))
-            }
+                }],
+            ));
         }
-        i += 1;
-    }
-    if !out.explicit && out.resilience4j.is_some() {
-        out.sources = vec![Source::Preset(Preset::NorthwindAsWrittenSeparate)];
-    } else if !out.explicit {
-        out.sources = Scenario::ALL
-            .iter()
-            .map(|&s| Source::Preset(Preset::Lesson(s)))
-            .collect();
-    }
-    Ok(out)
-}
-
-fn describe(e: &ParamError, key: &str) -> String {
-    if e.field == "key" {
-        format!(
-            "--set: unknown key '{key}' (allowed: {})",
-            SET_KEYS.join(", ")
-        )
-    } else {
-        format!(
-            "--set {}: '{}' is out of range or malformed (allowed: {})",
-            e.field, e.value, e.range
-        )
-    }
-}
-
-/// The label and the grouped config of one line of output, overrides applied.
-fn config_for(s: &Source, args: &Args) -> Result<(String, SimConfig), String> {
-    let mut file = s.config();
-    let mut label = None;
-    match &mut file {
-        ConfigFile::Flat(c) => {
-            if !args.drain {
-                c.drain = false;
+        given.sort_by_key(|(i, _)| *i);
+        let explicit = !given.is_empty();
+        let mut sources: Vec<Source> = given.into_iter().flat_map(|(_, s)| s).collect();
+        let resilience4j = match flags.resilience4j.last() {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                format!("--resilience4j {path}: cannot read the file ({e}) (allowed: a readable YAML file)")
+            })?;
+                Some((path.clone(), text))
             }
-            if let Some((path, text)) = &args.resilience4j {
-                let notices =
-                    apply_yaml(text, c).map_err(|n| format!("--resilience4j {path}: {n}"))?;
-                for n in notices {
-                    eprintln!("cascade: --resilience4j {path}: notice: {n}");
-                }
-                label = Some(format!("{} with {path}", s.key()));
-            }
-            for (k, v) in &args.sets {
-                let applied = apply_set(c, k, v).map_err(|e| describe(&e, k))?;
-                if applied != Applied::Set {
-                    eprintln!("cascade: --set {applied} (scenario {})", s.key());
-                }
-            }
+            None => None,
+        };
+        if !explicit && resilience4j.is_some() {
+            sources = vec![Source::Preset(Preset::NorthwindAsWrittenSeparate)];
+        } else if !explicit {
+            sources = Scenario::ALL
+                .iter()
+                .map(|&s| Source::Preset(Preset::Lesson(s)))
+                .collect();
         }
-        ConfigFile::Grouped(c) => {
-            if !args.drain {
-                c.run.drain = false;
+        Ok(Args {
+            sources,
+            resilience4j,
+            sets: flags.set,
+            drain: !flags.no_drain,
+            json: flags.json,
+            help: flags.help,
+        })
+    }
+
+    fn describe(e: &ParamError, key: &str) -> String {
+        if e.field == "key" {
+            format!(
+                "--set: unknown key '{key}' (allowed: {})",
+                SET_KEYS.join(", ")
+            )
+        } else {
+            format!(
+                "--set {}: '{}' is out of range or malformed (allowed: {})",
+                e.field, e.value, e.range
+            )
+        }
+    }
+
+    /// The label and the grouped config of one line of output, overrides applied.
+    fn config_for(s: &Source, args: &Args) -> Result<(String, SimConfig), String> {
+        let mut file = s.config();
+        let mut label = None;
+        match &mut file {
+            ConfigFile::Flat(c) => {
+                if !args.drain {
+                    c.drain = false;
+                }
+                if let Some((path, text)) = &args.resilience4j {
+                    let notices =
+                        apply_yaml(text, c).map_err(|n| format!("--resilience4j {path}: {n}"))?;
+                    for n in notices {
+                        eprintln!("cascade: --resilience4j {path}: notice: {n}");
+                    }
+                    label = Some(format!("{} with {path}", s.key()));
+                }
+                for (k, v) in &args.sets {
+                    let applied = apply_set(c, k, v).map_err(|e| describe(&e, k))?;
+                    if applied != Applied::Set {
+                        eprintln!("cascade: --set {applied} (scenario {})", s.key());
+                    }
+                }
             }
-            if let Some((path, _)) = &args.resilience4j {
-                return Err(format!(
+            ConfigFile::Grouped(c) => {
+                if !args.drain {
+                    c.run.drain = false;
+                }
+                if let Some((path, _)) = &args.resilience4j {
+                    return Err(format!(
                     "--resilience4j {path}: applies to presets and flat configs (allowed: a grouped config file runs as written)"
                 ));
-            }
-            if let Some((k, _)) = args.sets.first() {
-                return Err(format!(
+                }
+                if let Some((k, _)) = args.sets.first() {
+                    return Err(format!(
                     "--set {k}: applies to presets and flat configs (allowed: a grouped config file runs as written)"
                 ));
+                }
             }
         }
+        let label = label.unwrap_or_else(|| s.label(&file));
+        let c = file.into_sim();
+        c.validate()
+            .map_err(|e| format!("{} (scenario {})", e, s.key()))?;
+        Ok((label, c))
     }
-    let label = label.unwrap_or_else(|| s.label(&file));
-    let c = file.into_sim();
-    c.validate()
-        .map_err(|e| format!("{} (scenario {})", e, s.key()))?;
-    Ok((label, c))
-}
 
-fn ms(v: Option<u64>) -> f64 {
-    v.map_or(0.0, |m| m as f64 / 1_000.0)
-}
+    fn ms(v: Option<u64>) -> f64 {
+        v.map_or(0.0, |m| m as f64 / 1_000.0)
+    }
 
-fn table_line(label: &str, t: &Trace) -> String {
-    let counts: Vec<String> = Outcome::ALL
-        .iter()
-        .filter(|&&o| t.outcomes.get(o) > 0)
-        .map(|&o| format!("{}={}", o.name(), t.outcomes.get(o)))
-        .collect();
-    let payments = t.payments.as_ref().map_or(String::new(), |p| {
+    fn table_line(label: &str, t: &Trace) -> String {
+        let counts: Vec<String> = Outcome::ALL
+            .iter()
+            .filter(|&&o| t.outcomes.get(o) > 0)
+            .map(|&o| format!("{}={}", o.name(), t.outcomes.get(o)))
+            .collect();
+        let payments = t.payments.as_ref().map_or(String::new(), |p| {
+            format!(
+                "  [payments calls={} timeout={} rejected={} error={}]",
+                p.calls, p.timeouts, p.rejected, p.errors
+            )
+        });
         format!(
-            "  [payments calls={} timeout={} rejected={} error={}]",
-            p.calls, p.timeouts, p.rejected, p.errors
+            "{:<34} sent={:4}  {}  p50={:6.0}ms p99={:6.0}ms{}",
+            label,
+            t.sent,
+            counts.join("  "),
+            ms(t.service.p50),
+            ms(t.service.p99),
+            payments
         )
-    });
-    format!(
-        "{:<34} sent={:4}  {}  p50={:6.0}ms p99={:6.0}ms{}",
-        label,
-        t.sent,
-        counts.join("  "),
-        ms(t.service.p50),
-        ms(t.service.p99),
-        payments
-    )
-}
+    }
 
-fn json_line(s: &Source, cfg: &SimConfig, t: &Trace) -> String {
-    let opt_ms = |v: Option<u64>| v.map(|m| m as f64 / 1_000.0);
-    let mut line = serde_json::Map::new();
-    line.insert("scenario".into(), s.key().into());
-    line.insert("sent".into(), t.sent.into());
-    for o in Outcome::ALL {
-        line.insert(o.name().into(), t.outcomes.get(o).into());
-    }
-    let figures = [
-        ("p50_ms", opt_ms(t.service.p50)),
-        ("p99_ms", opt_ms(t.service.p99)),
-        ("e2e_p50_ms", opt_ms(t.end_to_end.p50)),
-        ("e2e_p99_ms", opt_ms(t.end_to_end.p99)),
-        ("first_open_ms", opt_ms(t.first_open())),
-    ];
-    for (key, value) in figures {
-        line.insert(key.into(), serde_json::json!(value));
-    }
-    let inventory_calls: u64 = t.series.iter().map(|b| b.inventory_calls).sum();
-    line.insert("inventory_calls".into(), inventory_calls.into());
-    line.insert("library_retries".into(), t.library_retries.into());
-    line.insert("sidecar_retries".into(), t.sidecar_retries.into());
-    line.insert("frontend_retries".into(), t.frontend_retries.into());
-    line.insert("gateway_retries".into(), t.gateway_retries.into());
-    line.insert("stale_work".into(), t.stale_work.into());
-    if let Some(h) = t.hedges {
-        line.insert("hedges_sent".into(), h.sent.into());
-        line.insert("hedges_won".into(), h.won.into());
-    }
-    if let Some(kind) = cfg.service.fallback.as_ref().and_then(|p| p.on_failure()) {
-        line.insert("fallback_kind".into(), kind.label().into());
-    }
-    if let Some(p) = &t.payments {
-        // Which dependency the failures happened at: these are the requests that failed at
-        // payments, already counted in `timeout`, `circuit_open`, `bulkhead_full`, ...
-        line.insert("payments_calls".into(), p.calls.into());
-        line.insert("payments_timeouts".into(), p.timeouts.into());
-        line.insert("payments_rejected".into(), p.rejected.into());
-        line.insert("payments_errors".into(), p.errors.into());
-        line.insert(
-            "payments_first_open_ms".into(),
-            serde_json::json!(opt_ms(p.first_open())),
-        );
-    }
-    if let Some(o) = t.orders {
-        line.insert("orders_created".into(), o.created.into());
-        line.insert("duplicates".into(), o.duplicates.into());
-        line.insert("duplicates_recognised".into(), o.recognised.into());
-    }
-    if let Some(r) = t.recovery {
-        line.insert(
-            "recovered_ms".into(),
-            serde_json::json!(opt_ms(r.recovered_after)),
-        );
-    }
-    if cfg.service.abandon == Abandon::Drop {
-        line.insert("stale_skipped".into(), t.stale_skipped.into());
-    }
-    for d in &t.dependencies {
-        let Some(load) = &d.load else { continue };
-        let name = &d.name;
-        let counts = [
-            ("served", load.served),
-            ("goodput", load.goodput),
-            ("served_late", load.served_late),
-            ("dropped", load.dropped),
-            ("refused", load.refused),
+    fn json_line(s: &Source, cfg: &SimConfig, t: &Trace) -> String {
+        let opt_ms = |v: Option<u64>| v.map(|m| m as f64 / 1_000.0);
+        let mut line = serde_json::Map::new();
+        line.insert("scenario".into(), s.key().into());
+        line.insert("sent".into(), t.sent.into());
+        for o in Outcome::ALL {
+            line.insert(o.name().into(), t.outcomes.get(o).into());
+        }
+        let figures = [
+            ("p50_ms", opt_ms(t.service.p50)),
+            ("p99_ms", opt_ms(t.service.p99)),
+            ("e2e_p50_ms", opt_ms(t.end_to_end.p50)),
+            ("e2e_p99_ms", opt_ms(t.end_to_end.p99)),
+            ("first_open_ms", opt_ms(t.first_open())),
         ];
-        for (key, value) in counts {
-            line.insert(format!("{name}_{key}"), value.into());
+        for (key, value) in figures {
+            line.insert(key.into(), serde_json::json!(value));
         }
-        line.insert(
-            format!("{name}_wait_p99_ms"),
-            serde_json::json!(opt_ms(load.wait.p99)),
-        );
-        if let Some(conflicts) = load.conflicts {
-            line.insert(format!("{name}_conflicts"), conflicts.into());
+        let inventory_calls: u64 = t.series.iter().map(|b| b.inventory_calls).sum();
+        line.insert("inventory_calls".into(), inventory_calls.into());
+        line.insert("library_retries".into(), t.library_retries.into());
+        line.insert("sidecar_retries".into(), t.sidecar_retries.into());
+        line.insert("frontend_retries".into(), t.frontend_retries.into());
+        line.insert("gateway_retries".into(), t.gateway_retries.into());
+        line.insert("stale_work".into(), t.stale_work.into());
+        if let Some(h) = t.hedges {
+            line.insert("hedges_sent".into(), h.sent.into());
+            line.insert("hedges_won".into(), h.won.into());
         }
-        let peak_queue = load.queue_per_bucket.iter().max().copied().unwrap_or(0);
-        line.insert(format!("{name}_peak_queue"), peak_queue.into());
-    }
-    // Order lookups outside every bulkhead (the story presets) are there to show what the
-    // inventory bulkhead protects, so those runs give each route's own end-to-end p50/p99;
-    // every other run prints its routes as it always has.
-    let route_latency =
-        cfg.routes.history_share > 0.0 && cfg.routes.history_bulkhead == HistoryBulkhead::None;
-    let routes: serde_json::Map<String, serde_json::Value> = t
-        .routes
-        .iter()
-        .map(|r| {
-            let mut v = serde_json::to_value(r.outcomes).unwrap_or_default();
-            v["sent"] = r.sent.into();
-            v["success_rate"] = serde_json::json!(r.success_rate());
-            if route_latency {
-                v["e2e_p50_ms"] = serde_json::json!(opt_ms(r.end_to_end.p50));
-                v["e2e_p99_ms"] = serde_json::json!(opt_ms(r.end_to_end.p99));
+        if let Some(kind) = cfg.service.fallback.as_ref().and_then(|p| p.on_failure()) {
+            line.insert("fallback_kind".into(), kind.label().into());
+        }
+        if let Some(p) = &t.payments {
+            // Which dependency the failures happened at: these are the requests that failed at
+            // payments, already counted in `timeout`, `circuit_open`, `bulkhead_full`, ...
+            line.insert("payments_calls".into(), p.calls.into());
+            line.insert("payments_timeouts".into(), p.timeouts.into());
+            line.insert("payments_rejected".into(), p.rejected.into());
+            line.insert("payments_errors".into(), p.errors.into());
+            line.insert(
+                "payments_first_open_ms".into(),
+                serde_json::json!(opt_ms(p.first_open())),
+            );
+        }
+        if let Some(o) = t.orders {
+            line.insert("orders_created".into(), o.created.into());
+            line.insert("duplicates".into(), o.duplicates.into());
+            line.insert("duplicates_recognised".into(), o.recognised.into());
+        }
+        if let Some(r) = t.recovery {
+            line.insert(
+                "recovered_ms".into(),
+                serde_json::json!(opt_ms(r.recovered_after)),
+            );
+        }
+        if cfg.service.abandon == Abandon::Drop {
+            line.insert("stale_skipped".into(), t.stale_skipped.into());
+        }
+        for d in &t.dependencies {
+            let Some(load) = &d.load else { continue };
+            let name = &d.name;
+            let counts = [
+                ("served", load.served),
+                ("goodput", load.goodput),
+                ("served_late", load.served_late),
+                ("dropped", load.dropped),
+                ("refused", load.refused),
+            ];
+            for (key, value) in counts {
+                line.insert(format!("{name}_{key}"), value.into());
             }
-            (r.route.name().to_string(), v)
-        })
-        .collect();
-    line.insert("routes".into(), routes.into());
-    if cfg
-        .dependencies
-        .first()
-        .is_some_and(|d| d.stack.is_resilience4j())
-    {
-        resilience4j_figures(&mut line, t);
-    }
-    serde_json::Value::Object(line).to_string()
-}
-
-/// What a `resilience4j` run adds to its line: the stack, the longest request (end to end and
-/// in service) and the breaker's transitions in the first 60 s.
-fn resilience4j_figures(line: &mut serde_json::Map<String, serde_json::Value>, t: &Trace) {
-    let longest = |h: &resilience_playground::sim::trace::HistogramsByOutcome| {
-        h.values()
-            .filter_map(|h| h.buckets().last().map(|b| b.0))
-            .max()
-            .map(|m| m as f64 / 1_000.0)
-    };
-    line.insert("stack".into(), "resilience4j".into());
-    line.insert(
-        "e2e_max_ms".into(),
-        serde_json::json!(longest(&t.end_to_end_histograms)),
-    );
-    line.insert(
-        "service_max_ms".into(),
-        serde_json::json!(longest(&t.service_histograms)),
-    );
-    let transitions: Vec<serde_json::Value> = t
-        .transitions
-        .iter()
-        .filter(|c| c.at <= 60_000_000)
-        .map(|c| {
-            serde_json::json!({
-                "at_ms": c.at as f64 / 1_000.0,
-                "from": format!("{:?}", c.from),
-                "to": format!("{:?}", c.to),
+            line.insert(
+                format!("{name}_wait_p99_ms"),
+                serde_json::json!(opt_ms(load.wait.p99)),
+            );
+            if let Some(conflicts) = load.conflicts {
+                line.insert(format!("{name}_conflicts"), conflicts.into());
+            }
+            let peak_queue = load.queue_per_bucket.iter().max().copied().unwrap_or(0);
+            line.insert(format!("{name}_peak_queue"), peak_queue.into());
+        }
+        // Order lookups outside every bulkhead (the story presets) are there to show what the
+        // inventory bulkhead protects, so those runs give each route's own end-to-end p50/p99;
+        // every other run prints its routes as it always has.
+        let route_latency =
+            cfg.routes.history_share > 0.0 && cfg.routes.history_bulkhead == HistoryBulkhead::None;
+        let routes: serde_json::Map<String, serde_json::Value> = t
+            .routes
+            .iter()
+            .map(|r| {
+                let mut v = serde_json::to_value(r.outcomes).unwrap_or_default();
+                v["sent"] = r.sent.into();
+                v["success_rate"] = serde_json::json!(r.success_rate());
+                if route_latency {
+                    v["e2e_p50_ms"] = serde_json::json!(opt_ms(r.end_to_end.p50));
+                    v["e2e_p99_ms"] = serde_json::json!(opt_ms(r.end_to_end.p99));
+                }
+                (r.route.name().to_string(), v)
             })
-        })
-        .collect();
-    line.insert("transitions_60s".into(), transitions.into());
-}
+            .collect();
+        line.insert("routes".into(), routes.into());
+        if cfg
+            .dependencies
+            .first()
+            .is_some_and(|d| d.stack.is_resilience4j())
+        {
+            resilience4j_figures(&mut line, t);
+        }
+        serde_json::Value::Object(line).to_string()
+    }
 
-fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(result) = experiments::cli::run_from_args(&argv) {
-        let (lines, code) = result.map_or_else(|e| (Err(e), 2), |l| (Ok(l), 0));
-        match lines {
-            Ok(lines) => print_lines(lines.iter().map(String::as_str)),
-            Err(msg) => eprintln!("cascade: {msg}"),
-        }
-        return ExitCode::from(code);
+    /// What a `resilience4j` run adds to its line: the stack, the longest request (end to end and
+    /// in service) and the breaker's transitions in the first 60 s.
+    fn resilience4j_figures(line: &mut serde_json::Map<String, serde_json::Value>, t: &Trace) {
+        let longest = |h: &resilience_playground::sim::trace::HistogramsByOutcome| {
+            h.values()
+                .filter_map(|h| h.buckets().last().map(|b| b.0))
+                .max()
+                .map(|m| m as f64 / 1_000.0)
+        };
+        line.insert("stack".into(), "resilience4j".into());
+        line.insert(
+            "e2e_max_ms".into(),
+            serde_json::json!(longest(&t.end_to_end_histograms)),
+        );
+        line.insert(
+            "service_max_ms".into(),
+            serde_json::json!(longest(&t.service_histograms)),
+        );
+        let transitions: Vec<serde_json::Value> = t
+            .transitions
+            .iter()
+            .filter(|c| c.at <= 60_000_000)
+            .map(|c| {
+                serde_json::json!({
+                    "at_ms": c.at as f64 / 1_000.0,
+                    "from": format!("{:?}", c.from),
+                    "to": format!("{:?}", c.to),
+                })
+            })
+            .collect();
+        line.insert("transitions_60s".into(), transitions.into());
     }
-    let args = match parse_args(&argv) {
-        Ok(a) => a,
-        Err(msg) => {
-            eprintln!("cascade: {msg}");
-            return ExitCode::from(2);
+
+    pub fn main() -> ExitCode {
+        let argv: Vec<String> = std::env::args().skip(1).collect();
+        if let Some(result) = experiments::cli::run_from_args(&argv) {
+            let (lines, code) = result.map_or_else(|e| (Err(e), 2), |l| (Ok(l), 0));
+            match lines {
+                Ok(lines) => print_lines(lines.iter().map(String::as_str)),
+                Err(msg) => eprintln!("cascade: {msg}"),
+            }
+            return ExitCode::from(code);
         }
-    };
-    if args.help {
-        print_lines([usage().as_str()]);
-        return ExitCode::SUCCESS;
-    }
-    let mut configs = Vec::new();
-    for s in &args.sources {
-        match config_for(s, &args) {
-            Ok((label, c)) => configs.push((s, label, c)),
+        let args = match parse_args(&argv) {
+            Ok(a) => a,
             Err(msg) => {
                 eprintln!("cascade: {msg}");
                 return ExitCode::from(2);
             }
+        };
+        if args.help {
+            print_lines([usage().as_str()]);
+            return ExitCode::SUCCESS;
         }
-    }
-    let mut lines = Vec::new();
-    for (s, label, c) in &configs {
-        match run(c) {
-            Ok(t) if args.json => lines.push(json_line(s, c, &t)),
-            Ok(t) => lines.push(table_line(label, &t)),
-            Err(e) => {
-                eprintln!("cascade: scenario {}: {e}", s.key());
-                return ExitCode::from(1);
+        let mut configs = Vec::new();
+        for s in &args.sources {
+            match config_for(s, &args) {
+                Ok((label, c)) => configs.push((s, label, c)),
+                Err(msg) => {
+                    eprintln!("cascade: {msg}");
+                    return ExitCode::from(2);
+                }
             }
         }
-    }
-    print_lines(lines.iter().map(String::as_str));
-    ExitCode::SUCCESS
-}
-
-/// Writes `lines` to stdout. A reader that stops early (`cascade --json | head -1`) closes
-/// the pipe; what is left is dropped, without the panic `println!` would give.
-fn print_lines<'a>(lines: impl IntoIterator<Item = &'a str>) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    for line in lines {
-        if writeln!(out, "{line}").is_err() {
-            return;
+        let mut lines = Vec::new();
+        for (s, label, c) in &configs {
+            match run(c) {
+                Ok(t) if args.json => lines.push(json_line(s, c, &t)),
+                Ok(t) => lines.push(table_line(label, &t)),
+                Err(e) => {
+                    eprintln!("cascade: scenario {}: {e}", s.key());
+                    return ExitCode::from(1);
+                }
+            }
         }
+        print_lines(lines.iter().map(String::as_str));
+        ExitCode::SUCCESS
     }
-    let _ = out.flush();
+
+    /// Writes `lines` to stdout. A reader that stops early (`cascade --json | head -1`) closes
+    /// the pipe; what is left is dropped, without the panic `println!` would give.
+    fn print_lines<'a>(lines: impl IntoIterator<Item = &'a str>) {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        for line in lines {
+            if writeln!(out, "{line}").is_err() {
+                return;
+            }
+        }
+        let _ = out.flush();
+    }
 }
