@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::{Micros, MS};
+use super::Micros;
 
 /// The deadline by which a whole request must be finished, on the caller's clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,20 +25,6 @@ impl TimeBudget {
         TimeBudget {
             deadline: now.saturating_add(duration),
         }
-    }
-
-    /// Reads an `X-Deadline` header (an absolute instant in epoch milliseconds) into our clock.
-    ///
-    /// The header and `now_epoch_ms` are wall-clock times; only their difference matters, and it
-    /// is added to `now` (our clock). A deadline already in the past gives an exhausted budget.
-    pub fn from_deadline_header(deadline_epoch_ms: u64, now_epoch_ms: u64, now: Micros) -> Self {
-        let left_ms = deadline_epoch_ms.saturating_sub(now_epoch_ms);
-        Self::from_duration(now, left_ms.saturating_mul(MS))
-    }
-
-    /// The `X-Deadline` value (epoch ms) to send onwards, given the wall clock at `now`.
-    pub fn to_deadline_header(&self, now: Micros, now_epoch_ms: u64) -> u64 {
-        now_epoch_ms.saturating_add(self.remaining(now) / MS)
     }
 
     /// Time left at `now`; zero once the deadline has passed.
@@ -71,7 +57,7 @@ impl TimeBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resilience::SECOND;
+    use crate::resilience::{MS, SECOND};
 
     #[test]
     fn remaining_counts_down_and_saturates() {
@@ -124,23 +110,5 @@ mod tests {
         let late = b.child(210 * MS, 20 * MS);
         assert!(late.is_exhausted(210 * MS));
         assert_eq!(late.timeout_for(SECOND, 210 * MS), Err(BudgetExhausted));
-    }
-
-    #[test]
-    fn deadline_header_converts_to_our_clock() {
-        // Wall clock 1_700_000_000_000 ms while our clock reads 5 s; deadline 220 ms away.
-        let now = 5 * SECOND;
-        let b = TimeBudget::from_deadline_header(1_700_000_000_220, 1_700_000_000_000, now);
-        assert_eq!(b.remaining(now), 220 * MS);
-        assert_eq!(
-            b.to_deadline_header(now, 1_700_000_000_000),
-            1_700_000_000_220
-        );
-        // A deadline in the past is exhausted, not a panic.
-        let past = TimeBudget::from_deadline_header(10, 20, now);
-        assert!(past.is_exhausted(now));
-        // Absurd values saturate.
-        let far = TimeBudget::from_deadline_header(u64::MAX, 0, u64::MAX - 1);
-        assert_eq!(far.deadline, u64::MAX);
     }
 }

@@ -43,17 +43,6 @@ impl Fallback {
             Fallback::DatabaseDirect => "database_direct",
         }
     }
-
-    fn index(self) -> usize {
-        match self {
-            Fallback::CachedStock => 0,
-            Fallback::PendingConfirmation => 1,
-            Fallback::PendingRetryAsync => 2,
-            Fallback::ChargeLater => 3,
-            Fallback::LastKnownPosition => 4,
-            Fallback::DatabaseDirect => 5,
-        }
-    }
 }
 
 /// Who answered a request.
@@ -110,72 +99,14 @@ impl FallbackPolicy {
     }
 }
 
-/// Counts how requests were served, per fallback kind, so every degradation is visible.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FallbackCounter {
-    primary: u64,
-    by_kind: [u64; 6],
-}
-
-impl FallbackCounter {
-    /// All counts at zero.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Counts one request.
-    pub fn record(&mut self, served: Served) {
-        match served {
-            Served::Primary => self.primary += 1,
-            Served::Fallback(f) => self.by_kind[f.index()] += 1,
-        }
-    }
-
-    /// Requests served by the primary.
-    pub fn primary(&self) -> u64 {
-        self.primary
-    }
-
-    /// Requests served by fallback `kind`.
-    pub fn count(&self, kind: Fallback) -> u64 {
-        self.by_kind[kind.index()]
-    }
-
-    /// Requests served by any fallback.
-    pub fn total_fallbacks(&self) -> u64 {
-        self.by_kind.iter().sum()
-    }
-
-    /// Every kind with its count, zeros included, in [`Fallback::ALL`] order.
-    pub fn by_kind(&self) -> impl Iterator<Item = (Fallback, u64)> + '_ {
-        Fallback::ALL.into_iter().map(|k| (k, self.count(k)))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn every_fallback_is_counted_by_kind() {
-        let mut c = FallbackCounter::new();
-        c.record(Served::Primary);
-        c.record(Served::Fallback(Fallback::PendingConfirmation));
-        c.record(Served::Fallback(Fallback::PendingConfirmation));
-        c.record(Served::Fallback(Fallback::CachedStock));
-        assert_eq!(c.primary(), 1);
-        assert_eq!(c.count(Fallback::PendingConfirmation), 2);
-        assert_eq!(c.count(Fallback::CachedStock), 1);
-        assert_eq!(c.count(Fallback::ChargeLater), 0);
-        assert_eq!(c.total_fallbacks(), 3);
-        assert_eq!(c.by_kind().count(), Fallback::ALL.len());
-    }
-
-    #[test]
-    fn indices_and_labels_are_distinct() {
+    fn labels_are_distinct() {
         let mut seen = std::collections::BTreeSet::new();
-        for (i, k) in Fallback::ALL.into_iter().enumerate() {
-            assert_eq!(k.index(), i);
+        for k in Fallback::ALL {
             assert!(seen.insert(k.label()));
         }
     }

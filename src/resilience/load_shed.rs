@@ -19,15 +19,6 @@ pub enum Priority {
 }
 
 impl Priority {
-    /// Reads a priority header; missing or unknown values are `Normal`, as the lesson does.
-    pub fn from_header(value: Option<&str>) -> Self {
-        match value.map(str::trim) {
-            Some(v) if v.eq_ignore_ascii_case("high") => Priority::High,
-            Some(v) if v.eq_ignore_ascii_case("low") => Priority::Low,
-            _ => Priority::Normal,
-        }
-    }
-
     fn index(self) -> usize {
         match self {
             Priority::Low => 0,
@@ -170,14 +161,6 @@ mod tests {
         assert!(s.admit(Priority::Low, 40).is_err());
         assert!(s.admit(Priority::Normal, 40).is_ok());
         assert!(s.admit(Priority::High, 40).is_ok());
-    }
-
-    #[test]
-    fn header_parsing_defaults_to_normal() {
-        assert_eq!(Priority::from_header(Some("high")), Priority::High);
-        assert_eq!(Priority::from_header(Some(" LOW ")), Priority::Low);
-        assert_eq!(Priority::from_header(Some("urgent")), Priority::Normal);
-        assert_eq!(Priority::from_header(None), Priority::Normal);
     }
 
     #[test]

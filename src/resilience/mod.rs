@@ -26,7 +26,7 @@ pub use circuit_breaker::{
     CircuitOpen, HalfOpenRule, Mode, Transition, TransitionReason, Window,
 };
 pub use error::ParamError;
-pub use fallback::{Fallback, FallbackCounter, FallbackPolicy, Served};
+pub use fallback::{Fallback, FallbackPolicy, Served};
 pub use hedge::{HedgeDelay, HedgeOutcome, HedgePlan, HedgePolicy, Hedger, NotIdempotent};
 pub use idempotency::{IdempotencyConfig, IdempotencyStore, Lookup};
 pub use load_shed::{LoadShedConfig, LoadShedder, Priority, Shed};

@@ -229,11 +229,6 @@ impl Retry {
         &self.policy
     }
 
-    /// Attempts started so far.
-    pub fn attempts_started(&self) -> u32 {
-        self.started
-    }
-
     /// The retries scheduled so far, oldest first.
     pub fn events(&self) -> &[RetryEvent] {
         &self.events
