@@ -125,17 +125,17 @@ soak: tools browser-tools fetch dist
 bench:
 	cargo bench --locked
 
-# Frame times of the built page in headless Chromium (figures for the README, not a test).
+# Figures of the built page in headless Chromium, printed as medians and 90th percentiles
+# (a benchmark, not a test: examples/measure_page.rs): a slider moved on the playground, with
+# A/B on and on a lesson step, to the end of its task and to the next paint; playback's frames;
+# the jitter sweep's frames.
 measure-page: dist
-	cargo test --locked --features e2e --test e2e measure_page_performance -- --ignored --nocapture
-	cargo test --locked --features e2e --test e2e measure_ab_slider -- --ignored --nocapture
-	cargo test --locked --features e2e --test e2e_lessons measure_step_slider -- --ignored --nocapture
+	cargo run --locked --features e2e --example measure_page -- page
 
-# Time to the diagram on a slow link (1.6 Mbit/s, 150 ms, CPU 4x), served plain and
-# precompressed (figures for the README, not a test).
+# The time to the first drawn view on a slow link (1.6 Mbit/s, 150 ms, CPU 4x), served plain
+# and precompressed.
 measure-load: dist
-	cargo test --locked --features e2e --test e2e_phone measure_time_to_diagram_on_a_slow_link \
-	  -- --ignored --nocapture
+	cargo run --locked --features e2e --example measure_page -- load
 
 clean-tools:
 	rm -rf "$(TOOLS_DIR)"

@@ -661,78 +661,6 @@ async fn the_favicon_is_served() {
     .await;
 }
 
-/// Not a test of correctness: measures the page for the README and the issue notes.
-/// `make measure-page` runs it; it asserts only that the measurements were taken.
-#[tokio::test]
-#[ignore = "a measurement, run by `make measure-page`"]
-async fn measure_page_performance() {
-    browser::run("measure", |page| async move {
-        page.open("?preset=cb", "#scrub").await;
-        page.eval(&seek(12.0)).await;
-        // Slider moved -> state reduced, whole cb scenario re-simulated, views and both
-        // canvases redrawn: from the input event to the end of the task that handles it.
-        let moves = page
-            .eval(&browser::slider_moves("cooldown", 30))
-            .await;
-        let moves = browser::sorted_millis(&moves);
-        assert_eq!(moves.len(), 30);
-        println!(
-            "slider move -> re-simulated and redrawn: median {:.2} ms, min {:.2}, max {:.2} (30 moves)",
-            moves[15], moves[0], moves[29]
-        );
-        for speed in ["1", "10"] {
-            page.eval(&seek(0.0)).await;
-            page.eval(&set_value("speed", speed)).await;
-            page.client
-                .find(Locator::Css("#play"))
-                .await
-                .unwrap()
-                .click()
-                .await
-                .unwrap();
-            let stamps = page
-                .eval(
-                    "return new Promise(done => {
-                       const t = [];
-                       function frame(now) {
-                         t.push(now);
-                         if (t.length < 120) requestAnimationFrame(frame); else done(t);
-                       }
-                       requestAnimationFrame(frame);
-                     })",
-                )
-                .await;
-            if page.text("#play").await.contains("Pause") {
-                page.client
-                    .find(Locator::Css("#play"))
-                    .await
-                    .unwrap()
-                    .click()
-                    .await
-                    .unwrap();
-            }
-            let stamps: Vec<f64> = stamps
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter_map(|v| v.as_f64())
-                .collect();
-            let mut gaps: Vec<f64> = stamps.windows(2).map(|w| w[1] - w[0]).collect();
-            assert!(gaps.len() > 100);
-            gaps.sort_by(f64::total_cmp);
-            let n = gaps.len();
-            println!(
-                "playback at {speed}x: frame interval median {:.2} ms, p95 {:.2} ms, max {:.2} ms over {n} frames ({:.1} fps)",
-                gaps[n / 2],
-                gaps[n * 95 / 100],
-                gaps[n - 1],
-                1000.0 / gaps[n / 2]
-            );
-        }
-    })
-    .await;
-}
-
 /// The selected scenario's text in the picker.
 async fn scenario_shown(page: &browser::Page) -> String {
     page.eval(
@@ -983,52 +911,6 @@ async fn the_ab_mode_compares_one_change_and_its_link_brings_it_back() {
             .as_bool()
             .unwrap();
         assert!(!counters, "a refused ab value switched A/B on");
-    })
-    .await;
-}
-
-/// Slider to redraw in A/B mode: B re-simulated, both runs' charts redrawn. `make
-/// measure-page` runs it; it asserts only that the measurements were taken.
-#[tokio::test]
-#[ignore = "a measurement, run by `make measure-page`"]
-async fn measure_ab_slider() {
-    browser::run("measure-ab", |page| async move {
-        page.open("?preset=cb&ab=on&t=12", "#ab-counters").await;
-        // From the input event to the end of its task, and to the next paint after it (the
-        // first task after the next animation frame).
-        let times = page
-            .eval(
-                "return (async () => {
-                   const el = document.getElementById('cooldown');
-                   const task = [], paint = [];
-                   for (let i = 0; i < 20; i++) {
-                     el.value = String(500 + (i % 2) * 1500 + i * 100);
-                     const t0 = performance.now();
-                     el.dispatchEvent(new Event('input', { bubbles: true }));
-                     await new Promise(r => setTimeout(r, 0));
-                     task.push(performance.now() - t0);
-                     await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
-                     paint.push(performance.now() - t0);
-                     await new Promise(r => setTimeout(r, 50));
-                   }
-                   return [task, paint];
-                 })()",
-            )
-            .await;
-        assert!(page.text("#ab-summary").await.contains("Cool-down"));
-        for (name, list) in ["to the end of the task", "to the next paint"]
-            .iter()
-            .zip(times.as_array().unwrap())
-        {
-            let v = browser::sorted_millis(list);
-            assert_eq!(v.len(), 20);
-            println!(
-                "A/B slider move {name}: median {:.2} ms, min {:.2}, max {:.2} (20 moves)",
-                (v[9] + v[10]) / 2.0,
-                v[0],
-                v[19]
-            );
-        }
     })
     .await;
 }

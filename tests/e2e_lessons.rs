@@ -403,27 +403,6 @@ async fn screenshots_of_steps() {
     .await;
 }
 
-/// Slider moved in a step -> re-simulated, notices and views redrawn (figures for the README,
-/// not a test): `cargo test --features e2e --test e2e_lessons measure_step_slider -- --ignored --nocapture`.
-#[tokio::test]
-#[ignore]
-async fn measure_step_slider() {
-    browser::run("lesson-measure", |page| async move {
-        page.open("lesson.html?lesson=km0&step=circuit-breaker", "#cooldown")
-            .await;
-        let moves = page
-            .eval(&browser::slider_moves("cooldown", 30))
-            .await;
-        let moves = browser::sorted_millis(&moves);
-        assert_eq!(moves.len(), 30);
-        println!(
-            "step slider move -> re-simulated, notices and views redrawn: median {:.2} ms, min {:.2}, max {:.2} (30 moves)",
-            moves[15], moves[0], moves[29]
-        );
-    })
-    .await;
-}
-
 #[tokio::test]
 async fn the_bulkhead_step_shows_the_lookups_it_saves() {
     let step = named(Lesson::Km0, "bulkhead");

@@ -480,39 +480,6 @@ async fn the_jitter_widget_runs_the_five_strategies_and_names_bad_attributes() {
     .await;
 }
 
-/// Frame intervals while the playground computes the jitter sweep (100 runs per point), for
-/// the README (`cargo test --features e2e --test e2e_widgets measure_jitter_frames --
-/// --ignored --nocapture`). A figure, not a test: it asserts nothing about time.
-#[tokio::test]
-#[ignore]
-async fn measure_jitter_frames() {
-    browser::run("jitter-frames", |page| async move {
-        page.open("", "#jitter-start").await;
-        page.eval(
-            "window.__frames = []; window.__long = [];
-             new PerformanceObserver(l => l.getEntries().forEach(e => window.__long.push(e.duration)))
-               .observe({ type: 'longtask', buffered: false });
-             let last = performance.now();
-             const tick = (t) => { window.__frames.push(t - last); last = t; requestAnimationFrame(tick); };
-             requestAnimationFrame(tick);
-             window.__started = performance.now();
-             document.getElementById('jitter-start').click();",
-        )
-        .await;
-        jitter_complete(&page, "").await;
-        let figures = page
-            .eval(
-                "const f = window.__frames.slice(1).sort((a, b) => a - b);
-                 return { frames: f.length, median: f[Math.floor(f.length / 2)], max: f[f.length - 1],
-                          over50: f.filter(x => x > 50).length, long_tasks: window.__long,
-                          seconds: (performance.now() - window.__started) / 1000 };",
-            )
-            .await;
-        println!("jitter sweep frames: {figures}");
-    })
-    .await;
-}
-
 /// Screenshots of the jitter view for looking at (`target/e2e/jitter-*.png`): the playground's
 /// section at 1920x1080 (projector mode) and 1366x768, the widget at 390 px wide.
 #[tokio::test]

@@ -1,0 +1,231 @@
+//! Figures of the built page in headless Chromium, printed, never asserted: a benchmark, not a
+//! test (these machines are shared, so read medians and ratios).
+//!
+//! `make measure-page` runs `page` (a slider moved: to the end of its task and to the next
+//! paint, on the playground, with A/B on and on a lesson step; playback's frame intervals; the
+//! jitter sweep's frames); `make measure-load` runs `load` (the time to the first drawn view on
+//! a slow link, served plain and precompressed). Both serve `dist/` (`make dist` first).
+//!
+//! `cargo run --features e2e --example measure_page -- page|load`
+
+#[allow(dead_code)]
+#[path = "../tests/support/browser.rs"]
+mod browser;
+
+use std::time::Duration;
+
+use fantoccini::Locator;
+
+/// Slider moves per measurement.
+const MOVES: usize = 30;
+
+/// `[task, paint]`: for each of `MOVES` inputs to the slider `id`, the milliseconds from the
+/// input event to the end of the task that handles it, and to the next paint after it (the
+/// first task after the next animation frame).
+fn slider_script(id: &str) -> String {
+    format!(
+        "return (async () => {{
+           const el = document.getElementById('{id}');
+           const task = [], paint = [];
+           const lo = Number(el.min), hi = Number(el.max), step = Number(el.step) || 1;
+           for (let i = 0; i < {MOVES}; i++) {{
+             const share = (i % 2 ? 0.7 : 0.3) + i / 1000;
+             el.value = String(Math.round((lo + (hi - lo) * share) / step) * step);
+             const t0 = performance.now();
+             el.dispatchEvent(new Event('input', {{ bubbles: true }}));
+             await new Promise(r => setTimeout(r, 0));
+             task.push(performance.now() - t0);
+             await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+             paint.push(performance.now() - t0);
+             await new Promise(r => setTimeout(r, 50));
+           }}
+           return [task, paint];
+         }})()"
+    )
+}
+
+/// "median M ms, p90 P ms (min .. max, N)" of `values` (milliseconds).
+fn summary(values: &serde_json::Value) -> String {
+    let v = browser::sorted_millis(values);
+    let n = v.len();
+    if n == 0 {
+        return "no figures".to_string();
+    }
+    let median = if n.is_multiple_of(2) {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    } else {
+        v[n / 2]
+    };
+    let p90 = v[(n * 9).div_ceil(10) - 1];
+    format!(
+        "median {median:.2} ms, p90 {p90:.2} ms ({:.2} .. {:.2}, {n} moves)",
+        v[0],
+        v[n - 1]
+    )
+}
+
+async fn slider(page: &browser::Page, what: &str, address: &str, id: &str) {
+    page.open(address, &format!("#{id}")).await;
+    let times = page.eval(&slider_script(id)).await;
+    println!("{what}: slider {id} -> re-simulated and redrawn");
+    for (name, list) in ["to the end of the task", "to the next paint"]
+        .iter()
+        .zip(times.as_array().cloned().unwrap_or_default())
+    {
+        println!("  {name}: {}", summary(&list));
+    }
+}
+
+async fn click(page: &browser::Page, css: &str) {
+    if let Ok(e) = page.client.find(Locator::Css(css)).await {
+        let _ = e.click().await;
+    }
+}
+
+async fn playback(page: &browser::Page) {
+    page.open("?preset=cb", "#scrub").await;
+    for speed in ["1", "10"] {
+        page.eval(&browser::set_value("scrub", "0")).await;
+        page.eval(&browser::set_value("speed", speed)).await;
+        click(page, "#play").await;
+        let gaps = page
+            .eval(
+                "return new Promise(done => {
+                   const t = [];
+                   function frame(now) {
+                     t.push(now);
+                     if (t.length < 121) requestAnimationFrame(frame);
+                     else done(t.slice(1).map((x, i) => x - t[i]));
+                   }
+                   requestAnimationFrame(frame);
+                 })",
+            )
+            .await;
+        if page.text("#play").await.contains("Pause") {
+            click(page, "#play").await;
+        }
+        println!(
+            "playback at {speed}x, frame interval: {}",
+            summary(&gaps).replace("moves", "frames")
+        );
+    }
+}
+
+async fn jitter_sweep(page: &browser::Page) {
+    page.open("", "#jitter-start").await;
+    page.eval(
+        "window.__frames = [];
+         let last = performance.now();
+         const tick = (t) => { window.__frames.push(t - last); last = t; requestAnimationFrame(tick); };
+         requestAnimationFrame(tick);
+         document.getElementById('jitter-start').click();",
+    )
+    .await;
+    for _ in 0..600 {
+        let text = page.text("[id$='jitter-progress']").await;
+        if text.starts_with("All 50 points computed") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let frames = page.eval("return window.__frames.slice(1)").await;
+    println!(
+        "jitter sweep in a worker, frame interval meanwhile: {}",
+        summary(&frames).replace("moves", "frames")
+    );
+}
+
+/// Milliseconds from navigation to the playground's first drawn view (its first region), on a
+/// slow link (1.6 Mbit/s, 150 ms round trip, CPU 4x slower), cache off; `runs` loads.
+async fn time_to_first_view(page: &browser::Page, runs: usize) -> serde_json::Value {
+    let c = &page.client;
+    browser::devtools(c, "Network.enable", serde_json::json!({})).await;
+    browser::devtools(
+        c,
+        "Network.setCacheDisabled",
+        serde_json::json!({"cacheDisabled": true}),
+    )
+    .await;
+    browser::devtools(
+        c,
+        "Network.emulateNetworkConditions",
+        serde_json::json!({"offline": false, "latency": 150,
+            "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 1_600_000 / 8}),
+    )
+    .await;
+    browser::devtools(
+        c,
+        "Emulation.setCPUThrottlingRate",
+        serde_json::json!({"rate": 4}),
+    )
+    .await;
+    browser::devtools(
+        c,
+        "Page.addScriptToEvaluateOnNewDocument",
+        serde_json::json!({"source": "new MutationObserver((_, o) => {
+            if (document.querySelector('#resilience-app section.region')) {
+              window.__viewAt = performance.now(); o.disconnect(); }
+          }).observe(document, { childList: true, subtree: true });"}),
+    )
+    .await;
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        page.open("index.html", "#resilience-app section.region")
+            .await;
+        times.push(page.eval("return window.__viewAt || null").await);
+        let _ = page.client.goto("about:blank").await;
+    }
+    serde_json::Value::Array(times)
+}
+
+#[tokio::main]
+async fn main() {
+    let what = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "page".to_string());
+    match what.as_str() {
+        "page" => {
+            browser::run("measure-page", |page| async move {
+                slider(&page, "playground", "?preset=cb&t=12", "cooldown").await;
+                slider(
+                    &page,
+                    "playground with A/B",
+                    "?preset=cb&ab=on&t=12",
+                    "cooldown",
+                )
+                .await;
+                slider(
+                    &page,
+                    "lesson step circuit-breaker",
+                    "lesson.html?lesson=km0&step=circuit-breaker",
+                    "cooldown",
+                )
+                .await;
+                playback(&page).await;
+                jitter_sweep(&page).await;
+            })
+            .await;
+        }
+        "load" => {
+            for precompressed in [false, true] {
+                browser::run_serving("measure-load", precompressed, move |page| async move {
+                    let times = time_to_first_view(&page, 5).await;
+                    let served = if precompressed {
+                        "precompressed (.br)"
+                    } else {
+                        "uncompressed"
+                    };
+                    println!(
+                        "time to the first drawn view on a slow link, {served}: {}",
+                        summary(&times).replace("moves", "loads")
+                    );
+                })
+                .await;
+            }
+        }
+        other => {
+            eprintln!("measure_page: unknown measurement '{other}' (allowed: page, load)");
+            std::process::exit(2);
+        }
+    }
+}
