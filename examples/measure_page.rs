@@ -6,7 +6,7 @@
 //! jitter sweep's frames); `make measure-load` runs `load` (the time to the first drawn view on
 //! a slow link, served plain and precompressed). Both serve `dist/` (`make dist` first).
 //!
-//! `cargo run --features e2e --example measure_page -- page|load`
+//! `cargo run --features e2e --example measure_page -- page|load [lesson=km0&step=NAME]`
 
 #[allow(dead_code)]
 #[path = "../tests/support/browser.rs"]
@@ -183,9 +183,13 @@ async fn main() {
     let what = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "page".to_string());
+    // The lesson step to move a slider on (an older build of the page numbered its steps).
+    let step = std::env::args()
+        .nth(2)
+        .unwrap_or_else(|| "lesson=km0&step=circuit-breaker".to_string());
     match what.as_str() {
         "page" => {
-            browser::run("measure-page", |page| async move {
+            browser::run("measure-page", move |page| async move {
                 slider(&page, "playground", "?preset=cb&t=12", "cooldown").await;
                 slider(
                     &page,
@@ -194,13 +198,8 @@ async fn main() {
                     "cooldown",
                 )
                 .await;
-                slider(
-                    &page,
-                    "lesson step circuit-breaker",
-                    "lesson.html?lesson=km0&step=circuit-breaker",
-                    "cooldown",
-                )
-                .await;
+                let address = format!("lesson.html?{step}");
+                slider(&page, "lesson step (breaker)", &address, "cooldown").await;
                 playback(&page).await;
                 jitter_sweep(&page).await;
             })
