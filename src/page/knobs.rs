@@ -6,13 +6,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::resilience::{
-    BreakerConfig, BulkheadConfig, HalfOpenRule, HedgeDelay, HedgePolicy, Jitter, LoadShedConfig,
-    RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
-};
+use crate::resilience::HedgeDelay;
 use crate::sim::latency::Micros;
-use crate::sim::model::{CascadeConfig, HedgeConfig};
+use crate::sim::model::CascadeConfig;
 use crate::sim::params::{param, Kind, Param, Value};
+use crate::sim::params::{Dep, Layer, Part};
 use crate::sim::scenario::apply_set;
 
 const MS: f64 = 1_000.0;
@@ -77,6 +75,22 @@ impl Pattern {
             Pattern::LoadShed => "load_shed",
             Pattern::RateLimit => "rate_limit",
             Pattern::Hedge => "hedge",
+        }
+    }
+
+    /// The part of a config the pattern is (its layer of inventory's stack, or a part of
+    /// `orders`), which the parameter table switches on with the pattern's defaults.
+    pub fn part(self) -> Part {
+        let layer = |l| Part::Layer(Dep::First, l);
+        match self {
+            Pattern::Timeout => layer(Layer::Timeout),
+            Pattern::Retries => layer(Layer::Retry),
+            Pattern::RetryBudget => layer(Layer::RetryBudget),
+            Pattern::Breaker => layer(Layer::Breaker),
+            Pattern::Bulkhead => layer(Layer::Bulkhead),
+            Pattern::LoadShed => Part::LoadShed,
+            Pattern::RateLimit => Part::RateLimit,
+            Pattern::Hedge => layer(Layer::Hedge),
         }
     }
 
@@ -148,39 +162,18 @@ impl Patterns {
 }
 
 /// `cfg` with every pattern present: those it lacks get the lesson's values, so a student who
-/// switches one on starts from the lesson's numbers.
+/// switches one on starts from the lesson's numbers. The values are the parameter table's
+/// ([`Part::switch_on`]), the same a `--set` key or a link switches a pattern on with; a
+/// Resilience4j stack gets no retry budget and no hedge, which it has no aspect for.
 pub fn with_every_pattern(cfg: &CascadeConfig) -> CascadeConfig {
-    let mut full = cfg.clone();
-    full.timeout.get_or_insert(300_000);
-    full.load_shed
-        .get_or_insert_with(LoadShedConfig::lesson_000);
-    full.rate_limit
-        .get_or_insert_with(TokenBucketConfig::orders_door);
-    if cfg.resilience4j.is_some() {
-        // Resilience4j's stack has no retry budget and no hedge, and its waits no jitter.
-        full.retry.get_or_insert(RetryPolicy {
-            jitter: Jitter::None,
-            ..RetryPolicy::northwind()
-        });
-        full.breaker.get_or_insert_with(|| BreakerConfig {
-            half_open_rule: HalfOpenRule::RateOverPermitted,
-            ..BreakerConfig::cascade_sim()
-        });
-        full.bulkhead
-            .get_or_insert_with(BulkheadConfig::cascade_sim);
-        return full;
+    let mut sim = cfg.to_sim();
+    for pattern in Pattern::ALL {
+        if cfg.resilience4j.is_some() && matches!(pattern, Pattern::RetryBudget | Pattern::Hedge) {
+            continue;
+        }
+        pattern.part().switch_on(&mut sim);
     }
-    full.retry.get_or_insert_with(RetryPolicy::lesson_000);
-    full.retry_budget
-        .get_or_insert_with(RetryBudgetConfig::lesson_000);
-    full.breaker.get_or_insert_with(BreakerConfig::cascade_sim);
-    full.bulkhead
-        .get_or_insert_with(BulkheadConfig::cascade_sim);
-    full.hedge.get_or_insert_with(|| HedgeConfig {
-        policy: HedgePolicy::lesson_000(),
-        idempotency_key: true,
-    });
-    full
+    CascadeConfig::from_sim(&sim).unwrap_or_else(|| cfg.clone())
 }
 
 /// `full` with the patterns that are off taken out.

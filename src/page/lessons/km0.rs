@@ -250,12 +250,11 @@ pub const STEPS: &[Step] = &[
              whatever is happening behind it: here 80 a second, against the 100 that arrive. \
              A request without a token gets a 429 at once, with a Retry-After saying when to \
              come back, and the browser waits that long before it sends it again.",
-            "In this run inventory slows to 4 s from 3 s on, and browsers give up after 3 s \
-             and send again, twice. The limit refuses orders from the first seconds, while \
-             orders was healthy, and the resends come back on top of the new arrivals; it does \
-             not make inventory any faster. A rate limit protects a service from a client that \
-             sends too much; it cannot see that the service is in trouble, as shedding does. \
-             Try it: raise the limit.",
+            "Here inventory slows to 4 s from 3 s on, and browsers give up after 3 s and send \
+             again, twice. The limit refuses orders from the first seconds, while orders was \
+             healthy, and the resends come back on top of new arrivals. It protects a service \
+             from a client that sends too much; it cannot see trouble behind the door, as \
+             shedding does. Try it: raise the limit.",
         ],
         settings: &[
             ("preset", "story-resend"),

@@ -679,8 +679,8 @@ impl Reading<'_> {
                 let resent: u64 = passed.iter().map(|b| b.frontend_retries).sum();
                 let resends = if cfg.frontend_retries > 0 {
                     format!(
-                        "; the clients sent {} requests again, a refused one no sooner than \
-                         its Retry-After of a second or more",
+                        "; the clients resent {}, each refused one after its Retry-After (1 s \
+                         or more)",
                         count(resent)
                     )
                 } else {

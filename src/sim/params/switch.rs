@@ -2,8 +2,8 @@
 //! ...): whether a config has one, and how a parameter switches it on with the lesson's values.
 
 use crate::resilience::{
-    BreakerConfig, BulkheadConfig, HedgePolicy, IdempotencyConfig, LoadShedConfig,
-    RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
+    BreakerConfig, BulkheadConfig, HalfOpenRule, HedgePolicy, IdempotencyConfig, Jitter,
+    LoadShedConfig, RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
 };
 use crate::sim::model::{
     Abandon, CapacityConfig, CascadeConfig, DependencyConfig, GatewayConfig, HedgeConfig,
@@ -56,6 +56,9 @@ pub enum Part {
     /// Idempotency keys on `POST /orders`.
     Idempotency,
 }
+
+/// Lesson 000's timeout on the call to inventory, as `cascade.py` has it.
+pub const LESSON_TIMEOUT: u64 = 300_000;
 
 /// Lesson 000's hedge (`GetStock`): one copy more at the observed p95, after 100 samples; the
 /// reservation carries an idempotency key.
@@ -117,12 +120,21 @@ impl Layer {
         }
     }
 
-    /// Switches the layer on with the lesson's values (the breaker as `--set` has always made
-    /// one for payments: lesson 000's).
+    /// Switches the layer on with the lesson's values: the one place a pattern's defaults are
+    /// written, for `--set`, links, widget attributes and the page's switches alike. A
+    /// Resilience4j stack gets its own library's flavour (no jitter in its waits; half open
+    /// judged by the rate over the permitted calls).
     fn switch_on(self, s: &mut StackConfig) {
+        let resilience4j = s.is_resilience4j();
         match self {
             Layer::Timeout => {
-                s.timeout.get_or_insert(300_000);
+                s.timeout.get_or_insert(LESSON_TIMEOUT);
+            }
+            Layer::Retry if resilience4j => {
+                s.retry.get_or_insert(RetryPolicy {
+                    jitter: Jitter::None,
+                    ..RetryPolicy::northwind()
+                });
             }
             Layer::Retry => {
                 s.retry.get_or_insert_with(RetryPolicy::lesson_000);
@@ -131,8 +143,14 @@ impl Layer {
                 s.retry_budget
                     .get_or_insert_with(RetryBudgetConfig::lesson_000);
             }
+            Layer::Breaker if resilience4j => {
+                s.breaker.get_or_insert_with(|| BreakerConfig {
+                    half_open_rule: HalfOpenRule::RateOverPermitted,
+                    ..BreakerConfig::cascade_sim()
+                });
+            }
             Layer::Breaker => {
-                s.breaker.get_or_insert_with(BreakerConfig::lesson_000);
+                s.breaker.get_or_insert_with(BreakerConfig::cascade_sim);
             }
             Layer::Bulkhead => {
                 s.bulkhead.get_or_insert_with(BulkheadConfig::cascade_sim);
