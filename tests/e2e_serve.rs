@@ -27,6 +27,7 @@ impl TrunkServe {
             .expect("a free port")
             .port();
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        std::fs::create_dir_all(root.join("target/e2e")).expect("target/e2e");
         let log =
             std::fs::File::create(root.join("target/e2e/trunk-serve.log")).expect("the log file");
         let child = Command::new("trunk")
