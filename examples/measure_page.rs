@@ -3,10 +3,11 @@
 //!
 //! `make measure-page` runs `page` (a slider moved: to the end of its task and to the next
 //! paint, on the playground, with A/B on and on a lesson step; playback's frame intervals; the
-//! jitter sweep's frames); `make measure-load` runs `load` (the time to the first drawn view on
-//! a slow link, served plain and precompressed). Both serve `dist/` (`make dist` first).
+//! jitter sweep's frames, then `explorer`: the metastability grid in its worker and on the
+//! page's thread); `make measure-load` runs `load` (the time to the first drawn view on a slow
+//! link, served plain and precompressed). Both serve `dist/` (`make dist` first).
 //!
-//! `cargo run --features e2e --example measure_page -- page|load [lesson=km0&step=NAME]`
+//! `cargo run --features e2e --example measure_page -- page|load|explorer [lesson=km0&step=NAME]`
 
 #[allow(dead_code)]
 #[path = "../tests/support/browser.rs"]
@@ -178,6 +179,128 @@ async fn time_to_first_view(page: &browser::Page, runs: usize) -> serde_json::Va
     serde_json::Value::Array(times)
 }
 
+/// Waits until the explorer's grid has `cells` cells done.
+async fn metastability_complete(page: &browser::Page, cells: u64) {
+    for _ in 0..1_200 {
+        let done = page
+            .eval("return +(document.querySelector(\"[id$='meta-grid']\")?.dataset.done ?? 0)")
+            .await;
+        if done.as_u64() == Some(cells) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    eprintln!("the metastability grid did not complete in 120 s");
+}
+
+/// Installed before the page's own scripts: records the explorer's start (the grid appears,
+/// or `window.__metaStart` set by a click), its end (144 cells) and every long task (a
+/// main-thread task over 50 ms), for [`metastability_explorer`]. No animation-frame
+/// loop: one of its own made the playground paint every frame and showed long tasks the page
+/// alone does not have.
+const EXPLORER_PROBE: &str = "
+  window.__meta = { start: null, end: null, long: [] };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__meta.long.push([e.startTime, e.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+  new MutationObserver(() => {
+    const grid = document.querySelector(\"[id$='meta-grid']\");
+    if (!grid) return;
+    const m = window.__meta;
+    const button = document.querySelector(\"[id$='meta-start']\");
+    if (m.start === null && !button) m.start = window.__metaStart ?? performance.now();
+    if (m.end === null && grid.dataset.done === '144') m.end = performance.now();
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-done'] });
+";
+
+/// What one run of the explorer measured: wall time from its start to 144 cells, ms; the long
+/// tasks that began in that time; the longest of them, ms.
+async fn explorer_run(page: &browser::Page, path: &str, click: bool) -> (f64, usize, f64) {
+    page.open(path, "[id$='meta-grid']").await;
+    if click {
+        // As a student would: once the page has drawn, not in the middle of its loading.
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        page.eval("window.__metaStart = performance.now(); document.getElementById('meta-start').click();")
+            .await;
+    }
+    metastability_complete(page, 144).await;
+    let m = page
+        .eval(
+            "const m = window.__meta;
+             const during = (t) => t >= m.start && t <= m.end;
+             const long = m.long.filter(([t]) => during(t));
+             return [m.end - m.start, long.length, Math.max(0, ...long.map(([, d]) => d))];",
+        )
+        .await;
+    let v: Vec<f64> = m
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap_or(f64::NAN))
+        .collect();
+    (v[0], v[1] as usize, v[2])
+}
+
+/// The explorer's 12 x 12 grid at 1920 x 1080, three runs each of the widget and the
+/// playground (worker) and of the widget served without its worker script (the page's own
+/// thread, as before the worker): the time to the full grid, and the main-thread tasks over
+/// 50 ms while it ran. Prints medians.
+async fn metastability_explorer() {
+    const NO_WORKER: &[&str] = &["metastability-worker.js"];
+    let cases = [
+        (
+            "widget, worker",
+            "embed.html?kind=metastability",
+            false,
+            &[][..],
+        ),
+        ("playground, worker", "index.html", true, &[][..]),
+        (
+            "widget, no worker script (page thread)",
+            "embed.html?kind=metastability",
+            false,
+            NO_WORKER,
+        ),
+    ];
+    for (name, path, click, missing) in cases {
+        browser::run_without("measure-metastability", missing, move |page| async move {
+            page.devtools(
+                "Emulation.setDeviceMetricsOverride",
+                serde_json::json!({"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": false}),
+            )
+            .await;
+            page.devtools("Page.enable", serde_json::json!({})).await;
+            page.devtools(
+                "Page.addScriptToEvaluateOnNewDocument",
+                serde_json::json!({"source": EXPLORER_PROBE}),
+            )
+            .await;
+            let mut runs = Vec::new();
+            for _ in 0..3 {
+                runs.push(explorer_run(&page, path, click).await);
+            }
+            let median = |f: fn(&(f64, usize, f64)) -> f64| {
+                let mut v: Vec<f64> = runs.iter().map(f).collect();
+                v.sort_by(f64::total_cmp);
+                v[1]
+            };
+            println!(
+                "{name}: grid in {:.0} ms (median of 3: {:?}), long tasks median {} (runs {:?}), \
+                 longest long task median {:.0} ms (runs {:?})",
+                median(|r| r.0),
+                runs.iter().map(|r| r.0.round()).collect::<Vec<_>>(),
+                median(|r| r.1 as f64),
+                runs.iter().map(|r| r.1).collect::<Vec<_>>(),
+                median(|r| r.2),
+                runs.iter().map(|r| r.2.round()).collect::<Vec<_>>(),
+            );
+            // The missing worker script's 404 is expected here.
+            let _ = browser::console_errors(&page.client).await;
+        })
+        .await;
+    }
+}
+
 #[tokio::main]
 async fn main() {
     let what = std::env::args()
@@ -222,8 +345,11 @@ async fn main() {
                 .await;
             }
         }
+        "explorer" => metastability_explorer().await,
         other => {
-            eprintln!("measure_page: unknown measurement '{other}' (allowed: page, load)");
+            eprintln!(
+                "measure_page: unknown measurement '{other}' (allowed: page, load, explorer)"
+            );
             std::process::exit(2);
         }
     }
