@@ -46,7 +46,7 @@ proptest! {
             prop_assert!(notice.chars().count() < 600, "a long value is quoted short: {notice}");
         }
         if let Some(k) = knob(&key) {
-            let mut expected = Page::default().settings.full;
+            let mut expected = Page::default().settings.full.clone();
             let before = k.read(&expected);
             // A value the row takes can still break a rule between settings (inventory
             // recovering before it degrades): the page then keeps its setting and says so.

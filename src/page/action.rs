@@ -62,22 +62,4 @@ impl Action {
             Action::SetKnob(..) | Action::SetKnobText(..) | Action::SetPattern(..)
         )
     }
-
-    /// Whether it changes the settings, and so perhaps the runs (the others are playback's
-    /// or the view's).
-    pub fn changes_settings(&self) -> bool {
-        matches!(
-            self,
-            Action::SetKnob(..)
-                | Action::SetKnobText(..)
-                | Action::SetPattern(..)
-                | Action::PickPreset(_)
-                | Action::Reset
-                | Action::SetSeed(_)
-                | Action::SetTableWindow(_)
-                | Action::PasteResilience4j(_)
-                | Action::SetAb(_)
-                | Action::SetAbEdits(_)
-        )
-    }
 }

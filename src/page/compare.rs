@@ -106,9 +106,7 @@ impl Change {
             },
         }
     }
-}
 
-impl Change {
     /// What differs from A (`a_full`, `a_on`), one phrase per setting: "Timeout 300 ms → 1 s".
     pub fn differences(&self, a_full: &CascadeConfig, a_on: Patterns) -> Vec<String> {
         let (b_full, _) = self.on(a_full, a_on);

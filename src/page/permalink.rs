@@ -10,7 +10,7 @@ use super::playback::Playback;
 use super::playback::SPEEDS;
 use super::settings::Settings;
 use super::settings::TABLE_WINDOW_RANGE;
-use super::state::Page;
+use super::state::{changes_settings, Page};
 use super::view::View;
 use crate::sim::scenario::{apply_set, Preset};
 use crate::sim::trace::BUCKET;
@@ -144,7 +144,7 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
     }
     // The settings first, without a run; then the runs, simulated once; then the view.
     let (for_settings, for_view): (Vec<Action>, Vec<Action>) =
-        actions.into_iter().partition(Action::changes_settings);
+        actions.into_iter().partition(changes_settings);
     for a in for_settings {
         let mut notice = None;
         settings.apply(a, &mut notice);
@@ -534,10 +534,10 @@ mod tests {
         // Hand-written: the README's example.
         let (page, notices) = from_pairs(&pairs("preset=cb&ab=window=1"));
         assert!(notices.is_empty(), "{notices:?}");
-        let b = page.settings.ab.unwrap();
+        let b = page.settings.ab.clone().unwrap();
         assert_eq!(b.change.knobs, vec![("window", "1".to_string())]);
         assert_eq!(
-            page.settings.full.breaker.unwrap().window,
+            page.settings.full.breaker.as_ref().unwrap().window,
             crate::resilience::Window::Time(10_000_000)
         );
     }

@@ -5,6 +5,7 @@
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
+use super::knobs::Patterns;
 use super::latency::Finished;
 use super::markers::{markers, Marker};
 use super::replay::{breaker_bands, shown_outcomes, span, Band};
@@ -141,17 +142,26 @@ pub struct RunInputs {
     pub a: CascadeConfig,
     /// Run B's config, while A/B is on.
     pub b: Option<CascadeConfig>,
+    /// B's parameters (every pattern present) and patterns, for the controls that edit B.
+    pub b_settings: Option<(CascadeConfig, Patterns)>,
+    /// The line that says how B differs from A.
+    pub ab_summary: Option<String>,
     /// The seed and the breaker window (seconds) of the lesson's table.
     pub table: (u64, f64),
 }
 
-/// Everything simulated from the settings.
+/// Everything derived from the settings: the runs, and what the views read of B's settings
+/// (worked out once per change, never on a playback frame).
 #[derive(Debug, Clone)]
 pub struct Runs {
     /// Run A, the page's run.
     pub a: Simulated,
     /// Run B while A/B is on.
     pub b: Option<Simulated>,
+    /// B's parameters and patterns, while A/B is on.
+    pub b_settings: Option<Rc<(CascadeConfig, Patterns)>>,
+    /// The line that says how B differs from A, while A/B is on.
+    pub ab_summary: Option<String>,
     /// The seed and window of the lesson's table.
     table_of: (u64, f64),
     /// The lesson's table, simulated the first time a view asks for it (a lesson step never
@@ -165,6 +175,8 @@ impl Runs {
         Runs {
             a: simulate(inputs.a),
             b: inputs.b.map(simulate),
+            b_settings: inputs.b_settings.map(Rc::new),
+            ab_summary: inputs.ab_summary,
             table_of: inputs.table,
             table: Rc::new(OnceCell::new()),
         }
@@ -186,6 +198,8 @@ impl Runs {
         Runs {
             a,
             b,
+            b_settings: now.b_settings.map(Rc::new),
+            ab_summary: now.ab_summary,
             table_of: now.table,
             table: if now.table == before.table {
                 self.table.clone()

@@ -92,11 +92,16 @@ impl Settings {
         self.config() != self.preset.config()
     }
 
-    /// What the runs are simulated from.
+    /// What the runs are simulated from, and what the views read of B's settings.
     pub fn run_inputs(&self) -> RunInputs {
+        let b_settings = self.b();
         RunInputs {
             a: self.config(),
-            b: self.b_config(),
+            b: b_settings
+                .as_ref()
+                .map(|(full, on)| with_patterns(full, *on)),
+            ab_summary: self.ab_summary(),
+            b_settings,
             table: (self.full.seed, self.table_window),
         }
     }
@@ -117,12 +122,7 @@ impl Settings {
         // settings as they were and says why.
         if let Some(before) = before.filter(|b| b.check().is_ok()) {
             if let Err(e) = self.check() {
-                let said = notice.take().filter(|_| to_b);
-                let why = format!("{e}; the setting is unchanged.");
-                *notice = Some(match said {
-                    Some(n) => format!("{n} {why}"),
-                    None => why,
-                });
+                *notice = Some(unchanged(notice.take().filter(|_| to_b), &e));
                 *self = before;
             }
         }
@@ -272,6 +272,14 @@ impl Settings {
         } else if moved_before != Some(control) {
             *notice = None;
         }
+    }
+}
+
+/// The notice of a setting refused for `why`, after what the action itself said (`said`).
+pub(super) fn unchanged(said: Option<String>, why: &str) -> String {
+    match said {
+        Some(n) => format!("{n} {why}; the setting is unchanged."),
+        None => format!("{why}; the setting is unchanged."),
     }
 }
 

@@ -3,10 +3,12 @@
 //! playback, view) and the notice. An action changes one room; when the settings change, the
 //! runs are derived again once, and only the runs whose config changed are simulated.
 
+use std::rc::Rc;
+
 use super::action::Action;
 use super::playback::Playback;
 use super::runs::{Run, Runs, Shared, Simulated, TableRow};
-use super::settings::Settings;
+use super::settings::{unchanged, Settings};
 use super::view::View;
 use crate::sim::latency::Micros;
 use crate::sim::model::CascadeConfig;
@@ -16,8 +18,10 @@ use crate::sim::trace::BUCKET;
 /// Everything the page shows derives from this.
 #[derive(Debug, Clone)]
 pub struct Page {
-    /// What the runs are simulated from (what a link carries of them).
-    pub settings: Settings,
+    /// What the runs are simulated from (what a link carries of them); shared, so a playback
+    /// frame's copy of the page does not copy them, and compared by identity where a view
+    /// only needs to know that they changed.
+    pub settings: Shared<Settings>,
     /// The runs, derived from the settings.
     pub runs: Runs,
     /// The playhead and its motion.
@@ -44,7 +48,7 @@ impl Page {
     pub fn of(settings: Settings, dark: bool) -> Page {
         Page {
             runs: Runs::of(settings.run_inputs()),
-            settings,
+            settings: Shared(Rc::new(settings)),
             playback: Playback::default(),
             view: View {
                 dark,
@@ -125,7 +129,7 @@ impl Page {
         let notice_before = self.notice.clone();
         let tunes = action.tunes();
         let picks = matches!(action, Action::PickPreset(_));
-        self.settings.apply(action, &mut self.notice);
+        Rc::make_mut(&mut self.settings.0).apply(action, &mut self.notice);
         if picks {
             self.notice = None;
             self.playback = Playback {
@@ -134,7 +138,9 @@ impl Page {
             };
             (self.view.window, self.view.plain_clock) = (None, false);
         }
-        if self.settings == before {
+        if *self.settings == *before {
+            // Unchanged: the same shared settings, so what is keyed on them stays.
+            self.settings = before;
             return;
         }
         let runs = self
@@ -146,16 +152,19 @@ impl Page {
                 .notice
                 .take()
                 .filter(|n| Some(n) != notice_before.as_ref());
-            self.notice = Some(match said {
-                Some(n) => format!("{n} {why}; the setting is unchanged."),
-                None => format!("{why}; the setting is unchanged."),
-            });
+            self.notice = Some(unchanged(said, &why));
             self.settings = before;
             return;
         }
         self.runs = runs;
         self.playback.playhead = self.playback.playhead.min(self.span());
     }
+}
+
+/// Whether `action` changes the settings: every action that is neither playback's nor the
+/// view's.
+pub fn changes_settings(action: &Action) -> bool {
+    !Playback::takes(action) && !View::takes(action)
 }
 
 /// Why the runs `after` a tuning cannot stand, when a run that ran `before` now fails.

@@ -196,10 +196,16 @@ mod tests {
         let (page, notices) = spec.page(false);
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(page.settings.preset, Preset::Lesson(Scenario::Cb));
-        assert_eq!(page.settings.full.breaker.unwrap().cooldown, 2_000_000);
+        assert_eq!(
+            page.settings.full.breaker.as_ref().unwrap().cooldown,
+            2_000_000
+        );
         let spec = WidgetSpec::from_query("kind=histogram&preset=cb&cooldown=5s");
         let (page, _) = spec.page(false);
-        assert_eq!(page.settings.full.breaker.unwrap().cooldown, 5_000_000);
+        assert_eq!(
+            page.settings.full.breaker.as_ref().unwrap().cooldown,
+            5_000_000
+        );
     }
 
     #[test]

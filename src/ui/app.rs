@@ -83,8 +83,9 @@ pub fn playground(props: &PlaygroundProps) -> Html {
         );
     }
     let page = &state.0;
-    // The settings' part of the link is written when they change, not on every frame.
-    let settings_text = use_memo(page.settings.clone(), settings_text);
+    // The settings' part of the link is written when they change (a new shared value), not on
+    // every frame.
+    let settings_text = use_memo(page.settings.clone(), |s| settings_text(s));
     let query = query_with(&settings_text, &page.playback, &page.view);
     {
         // Keep the address bar a permalink: once the settings have been still for a moment (the

@@ -52,9 +52,9 @@ pub fn controls(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> Html
             if let Some(text) = &page.notice {
                 <p class="notice" role="alert" id={ids.id("page-notice")}>{ text }</p>
             }
-            if let Some((full, patterns)) = page.settings.b().filter(|_| edits_b) {
+            if let Some(b) = page.runs.b_settings.as_ref().filter(|_| edits_b) {
                 <p class="ab-editing" id={ids.id("ab-editing")}>{ "These controls change run B." }</p>
-                <KnobPanel full={full} patterns={patterns} on_action={dispatch.clone()} />
+                <KnobPanel full={b.0.clone()} patterns={b.1} on_action={dispatch.clone()} />
             } else {
                 <KnobPanel full={page.settings.full.clone()} patterns={page.settings.patterns} on_action={dispatch.clone()} />
             }
@@ -105,11 +105,11 @@ fn timeline_of(
     outcomes: Option<Vec<crate::sim::trace::Outcome>>,
     reveal: bool,
 ) -> Html {
-    let b = b_run(page);
+    let b = page.b_run();
     let compare = b.map(|b| {
         let (ha, hb) = histograms(run, b, page.playback.playhead, page.view.latency);
         let rows = counters(run, b, page.playback.playhead, (&ha, &hb));
-        let summary = page.settings.ab_summary().unwrap_or_default();
+        let summary = page.runs.ab_summary.clone().unwrap_or_default();
         let edits = page.settings.ab.as_ref().map(|ab| ab.edits).unwrap_or_default();
         html! {
             <AbCounters summary={summary} rows={Rc::new(rows)} edits={edits} on_action={dispatch.clone()} />
@@ -140,11 +140,6 @@ pub fn lesson_timeline(
     dispatch: &Callback<Action>,
 ) -> Html {
     timeline_of(ids, page, run, dispatch, Some(run.outcomes.clone()), true)
-}
-
-/// The A/B mode's run B, when it is on and has a run.
-fn b_run(page: &Page) -> Option<&Shared<Run>> {
-    page.b_run()
 }
 
 /// A region's title, saying that it shows run A while A/B is on.
@@ -200,7 +195,7 @@ pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callbac
         page.playback.playhead,
         page.view.latency,
     ));
-    let b = b_run(page).map(|b| {
+    let b = page.b_run().map(|b| {
         Rc::new(histogram_until(
             &b.finished,
             page.playback.playhead,
@@ -236,7 +231,7 @@ pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callbac
 
 /// Requests per second by outcome and the load on inventory, over the whole run.
 pub fn load(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
-    let body = html! { <LoadChart run={run.clone()} b={b_run(page).cloned()} span={page.span()}
+    let body = html! { <LoadChart run={run.clone()} b={page.b_run().cloned()} span={page.span()}
     playhead={page.playback.playhead} dark={page.view.dark} projector={page.view.projector} playing={page.playback.playing} /> };
     region(ids, "load", "load", "Load over time", body)
 }
