@@ -3,11 +3,11 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use resilience_playground::sim::experiments::metastability::Grid;
-use resilience_playground::sim::model::{run, CascadeConfig};
+use resilience_playground::sim::model::{run, SimConfig};
 use resilience_playground::sim::scenario::{apply_set, Scenario};
 
 fn four_scenario_table(c: &mut Criterion) {
-    let configs: Vec<CascadeConfig> = Scenario::ALL.iter().map(|s| s.config()).collect();
+    let configs: Vec<SimConfig> = Scenario::ALL.iter().map(|s| s.config()).collect();
     let events: u64 = configs
         .iter()
         .map(|cfg| run(cfg).expect("lesson preset runs").events)

@@ -29,9 +29,9 @@ fn main() -> Result<(), String> {
             apply_set(&mut c, k, v).map_err(|e| e.to_string())?;
         }
         apply_set(&mut c, "jitter", jitter).map_err(|e| e.to_string())?;
-        c.record_requests = true;
+        c.run.record_requests = true;
         let t = run(&c).map_err(|e| e.to_string())?;
-        let restart = c.recover_at.unwrap_or(0);
+        let restart = c.first().unwrap().faults.recover_at.unwrap_or(0);
         let inventory = &t.dependencies[0];
         let after_restart = (restart / BUCKET) as usize;
         let peak = inventory.calls_per_bucket.iter().skip(after_restart).max();

@@ -267,9 +267,10 @@ fn presets_and_config_files_run() {
 }
 
 #[test]
-fn a_grouped_config_file_runs_as_its_flat_twin_and_refuses_set() {
-    let flat = resilience_playground::sim::scenario::Scenario::Cb.config();
-    let grouped = serde_json::to_string(&flat.to_sim()).unwrap();
+fn a_grouped_config_file_runs_as_its_preset_and_takes_set_on_top() {
+    let grouped =
+        serde_json::to_string(&resilience_playground::sim::scenario::Scenario::Cb.config())
+            .unwrap();
     let path = temp_file("grouped", "cb.json", &grouped);
     let from_file = cascade(&["--json", "--config", path.to_str().unwrap()]);
     assert!(from_file.status.success(), "{from_file:?}");
@@ -279,20 +280,31 @@ fn a_grouped_config_file_runs_as_its_flat_twin_and_refuses_set() {
     a["scenario"] = "cb".into();
     b["scenario"] = "cb".into();
     assert_eq!(a, b);
-    let refused = cascade(&["--config", path.to_str().unwrap(), "--set", "rate=50"]);
-    assert_eq!(refused.status.code(), Some(2));
-    let err = String::from_utf8(refused.stderr).unwrap();
-    assert!(
-        err.contains("--set rate") && err.contains("grouped"),
-        "{err}"
-    );
+    // `--set` applies to a config file as to a preset: one configuration in memory.
+    let set = |source: &[&str]| {
+        let mut args = vec!["--json", "--set", "timeout=0.25"];
+        args.extend_from_slice(source);
+        let out = cascade(&args);
+        assert!(out.status.success(), "{out:?}");
+        let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["scenario"] = "cb".into();
+        v
+    };
+    let from_file = set(&["--config", path.to_str().unwrap()]);
+    assert_eq!(from_file, set(&["--scenario", "cb"]));
+    assert_ne!(from_file, a, "the override changed the run");
     std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
 }
 
 #[test]
 fn bad_presets_and_config_files_exit_2_naming_the_problem() {
-    let mut cfg =
-        serde_json::to_value(resilience_playground::sim::scenario::Scenario::Cb.config()).unwrap();
+    use resilience_playground::sim::model::CascadeConfig;
+    // Flat files, as older ones are written.
+    let flat = || {
+        let cb = resilience_playground::sim::scenario::Scenario::Cb.config();
+        serde_json::to_value(CascadeConfig::from_sim(&cb).unwrap()).unwrap()
+    };
+    let mut cfg = flat();
     cfg["threads"] = 0.into();
     let out_of_range = temp_file("bad", "range.json", &cfg.to_string());
     cfg["threads"] = 32.into();
@@ -302,8 +314,7 @@ fn bad_presets_and_config_files_exit_2_naming_the_problem() {
     cfg["rate"] = "fast".into();
     let malformed = temp_file("bad", "malformed.json", &cfg.to_string());
     let bad_json = temp_file("bad", "bad.json", "{\"rate\": 100,");
-    let mut write =
-        serde_json::to_value(resilience_playground::sim::scenario::Scenario::Cb.config()).unwrap();
+    let mut write = flat();
     write["hedge"] = serde_json::json!({
         "policy": {"delay": {"Fixed": 80000}, "max_hedges": 1},
         "idempotency_key": false

@@ -135,7 +135,7 @@ async fn the_cb_scenario_plays_to_the_end_and_opens_when_the_simulator_says() {
     let cfg = Scenario::Cb.config();
     let trace = run(&cfg).unwrap();
     let opened = trace.first_open().expect("the cb scenario opens");
-    let timeline = span(&trace, cfg.duration);
+    let timeline = span(&trace, cfg.traffic.duration);
     browser::run("cb-replay", |page| async move {
         page.open("", "#scrub").await;
         page.eval(&set_value("scenario", "cb")).await;
@@ -500,7 +500,8 @@ async fn the_retries_switch_changes_the_counters() {
     // inside the breaker, so the breaker's window fills at another pace.
     let without = run(&Scenario::Cb.config()).unwrap();
     let mut with_retries = Scenario::Cb.config();
-    with_retries.retry = Some(resilience_playground::resilience::RetryPolicy::lesson_000());
+    with_retries.first_stack_mut().retry =
+        Some(resilience_playground::resilience::RetryPolicy::lesson_000());
     let with = run(&with_retries).unwrap();
     assert_ne!(
         with.outcomes, without.outcomes,
@@ -675,11 +676,9 @@ async fn scenario_shown(page: &browser::Page) -> String {
 #[tokio::test]
 async fn the_page_opens_on_the_cascade_with_the_lookups_and_the_clients_still_waiting() {
     let cfg = Preset::OPENING.config();
-    let trace = run(&resilience_playground::sim::model::CascadeConfig {
-        record_requests: true,
-        ..cfg.clone()
-    })
-    .unwrap();
+    let mut recorded = cfg.clone();
+    recorded.run.record_requests = true;
+    let trace = run(&recorded).unwrap();
     browser::run("story-opening", |page| async move {
         page.open("", "#scrub").await;
         let picked = page.eval("return document.getElementById('scenario').value").await;
@@ -688,7 +687,7 @@ async fn the_page_opens_on_the_cascade_with_the_lookups_and_the_clients_still_wa
         page.eval(&seek(12.0)).await;
         assert_eq!(count(&page, "in-flight").await, trace.outcomes.unfinished);
         assert!(page.text(".counters").await.contains("still waiting when the run stopped"));
-        let lookups = route_at(&trace, Route::OrderHistory, cfg.duration).unwrap();
+        let lookups = route_at(&trace, Route::OrderHistory, cfg.traffic.duration).unwrap();
         let shown = page.text("#lookups").await;
         assert!(
             shown.contains(&format!("{} answered, {} waiting", lookups.ok, lookups.waiting)),

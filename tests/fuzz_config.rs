@@ -11,8 +11,8 @@ use std::process::Command;
 use fuzz::{assert_trace_finite, value_text};
 use proptest::prelude::*;
 use resilience_playground::sim::engine::EngineError;
-use resilience_playground::sim::model::{run_with_cap, RunError};
-use resilience_playground::sim::scenario::{apply_set, config_from_json, Preset, SET_KEYS};
+use resilience_playground::sim::model::{load_config_json, run_with_cap, RunError};
+use resilience_playground::sim::scenario::{apply_set, Preset, SET_KEYS};
 
 /// A JSON value of any shape, numbers past every range included.
 fn json_value() -> impl Strategy<Value = serde_json::Value> {
@@ -38,13 +38,24 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
 /// The JSON of a preset, and the names of its top-level fields that hold plain numbers.
 fn preset_json(preset: Preset) -> (serde_json::Value, Vec<String>) {
     let json = serde_json::to_value(preset.config()).expect("a config serialises");
-    let numbers = json
-        .as_object()
-        .expect("an object")
-        .iter()
-        .filter(|(_, v)| v.is_number())
-        .map(|(k, _)| k.clone())
-        .collect();
+    // The numbers of each section and of the first dependency's fault schedule, as JSON
+    // pointers (`/traffic/rate`): each one's error names its last part.
+    let mut numbers = Vec::new();
+    for section in [
+        "/run",
+        "/traffic",
+        "/service",
+        "/routes",
+        "/dependencies/0/faults",
+    ] {
+        if let Some(fields) = json.pointer(section).and_then(|s| s.as_object()) {
+            for (key, value) in fields {
+                if value.is_number() {
+                    numbers.push(format!("{section}/{key}"));
+                }
+            }
+        }
+    }
     (json, numbers)
 }
 
@@ -67,7 +78,7 @@ proptest! {
         value in json_value(),
     ) {
         for text in [text, String::from_utf8_lossy(&bytes).into_owned(), value.to_string()] {
-            if let Err(e) = config_from_json(&text) {
+            if let Err(e) = load_config_json(&text) {
                 prop_assert!(e.contains("allowed"), "{text}: {e}");
                 prop_assert!(e.split(':').next().is_some_and(|f| !f.trim().is_empty()), "{e}");
             }
@@ -81,10 +92,11 @@ proptest! {
         value in json_value(),
     ) {
         let (mut json, numbers) = preset_json(preset);
-        let field = pick.get(&numbers).clone();
-        json[&field] = value.clone();
-        if let Err(e) = config_from_json(&json.to_string()) {
-            prop_assert!(e.contains(&field), "{field}={value}: {e}");
+        let pointer = pick.get(&numbers).clone();
+        *json.pointer_mut(&pointer).expect("a number of the config") = value.clone();
+        let field = pointer.rsplit('/').next().unwrap_or_default();
+        if let Err(e) = load_config_json(&json.to_string()) {
+            prop_assert!(e.contains(field), "{pointer}={value}: {e}");
         }
     }
 
@@ -121,11 +133,11 @@ proptest! {
         drain in any::<bool>(),
     ) {
         let mut cfg = preset.config();
-        cfg.drain = drain;
+        cfg.run.drain = drain;
         for (key, value) in &sets {
             let _ = apply_set(&mut cfg, key, value);
         }
-        cfg.record_requests = true;
+        cfg.run.record_requests = true;
         match run_with_cap(&cfg, CAP) {
             Ok(t) => {
                 prop_assert!(t.events <= CAP);

@@ -6,7 +6,9 @@
 use resilience_playground::resilience::{
     BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule, RetryPolicy,
 };
-use resilience_playground::sim::model::{run, CascadeConfig, HistoryBulkhead, Resilience4jStack};
+use resilience_playground::sim::model::{
+    run, HistoryBulkhead, LayerKind, Resilience4jStack, SimConfig,
+};
 use resilience_playground::sim::scenario::{apply_set, Preset};
 use resilience_playground::sim::trace::{Outcome, Trace};
 
@@ -16,25 +18,27 @@ const SECOND: u64 = 1_000_000;
 /// Two orders a second apart (at 0 and 1 s) with Northwind's stack; inventory answers in
 /// 80 ms, and in 8 s for calls starting after 0.5 s, so the second order meets the slow
 /// inventory with the breaker closed and every permit free.
-fn one_slow_order(settings: Resilience4jStack) -> CascadeConfig {
-    CascadeConfig {
-        rate: 1.0,
-        threads: 10,
-        duration: 2 * SECOND,
-        degrade_at: 500 * MS,
-        fast: 80 * MS,
-        slow: 8 * SECOND,
-        timeout: Some(2 * SECOND),
-        retry: Some(RetryPolicy::northwind()),
-        breaker: Some(BreakerConfig {
+fn one_slow_order(settings: Resilience4jStack) -> SimConfig {
+    {
+        let mut edited = SimConfig::default();
+        edited.traffic.rate = 1.0;
+        edited.service.threads = 10;
+        edited.traffic.duration = 2 * SECOND;
+        edited.first_mut().faults.degrade_at = Some(500 * MS);
+        edited.first_mut().faults.fast = 80 * MS;
+        edited.first_mut().faults.slow = 8 * SECOND;
+        edited.first_stack_mut().timeout = Some(2 * SECOND);
+        edited.first_stack_mut().retry = Some(RetryPolicy::northwind());
+        edited.first_stack_mut().breaker = Some(BreakerConfig {
             half_open_rule: HalfOpenRule::RateOverPermitted,
             ..BreakerConfig::northwind()
-        }),
-        bulkhead: Some(BulkheadConfig::northwind()),
-        fallback: Some(FallbackPolicy::northwind_reserve_stock()),
-        record_requests: true,
-        resilience4j: Some(settings),
-        ..CascadeConfig::default()
+        });
+        edited.first_stack_mut().bulkhead = Some(BulkheadConfig::northwind());
+        edited.service.fallback = Some(FallbackPolicy::northwind_reserve_stock());
+        edited.run.record_requests = true;
+        edited.first_stack_mut().order = LayerKind::RESILIENCE4J.to_vec();
+        edited.first_stack_mut().resilience4j = Some(settings);
+        edited
     }
 }
 
@@ -71,10 +75,11 @@ fn as_meant_a_slow_order_takes_three_attempts_and_the_lessons_six_point_six_seco
 #[test]
 fn the_fallback_on_the_breaker_hides_failures_from_the_retry_and_on_the_retry_does_not() {
     // Inventory fails at once with a transient error, which both whitelists retry.
-    let failing = |settings| CascadeConfig {
-        slow: 10 * MS,
-        error_rate: 1.0,
-        ..one_slow_order(settings)
+    let failing = |settings| {
+        let mut edited = one_slow_order(settings);
+        edited.first_mut().faults.slow = 10 * MS;
+        edited.first_mut().faults.error_rate = 1.0;
+        edited
     };
     let t = run(&failing(Resilience4jStack::lesson_004_as_written())).unwrap();
     assert_eq!(
@@ -87,9 +92,10 @@ fn the_fallback_on_the_breaker_hides_failures_from_the_retry_and_on_the_retry_do
         (2, Outcome::Fallback)
     );
     // With no fallback method at all, the last exception is what `orders` answers.
-    let t = run(&CascadeConfig {
-        fallback: None,
-        ..failing(Resilience4jStack::lesson_004_as_meant())
+    let t = run(&{
+        let mut edited = failing(Resilience4jStack::lesson_004_as_meant());
+        edited.service.fallback = None;
+        edited
     })
     .unwrap();
     assert_eq!(slow_order(&t).1, Outcome::DependencyError);
@@ -150,7 +156,10 @@ fn as_written_the_breaker_opens_on_full_bulkhead_refusals_before_any_timeout() {
         let first_open = t.first_open().unwrap();
         // Inventory slows at 10 s; no call can time out before 12 s, so only refusals by the
         // bulkhead (recorded as failures) can have opened it.
-        assert!(first_open > cfg.degrade_at && first_open < cfg.degrade_at + 2 * SECOND);
+        assert!(
+            first_open > cfg.first().unwrap().faults.degrade_at.unwrap()
+                && first_open < cfg.first().unwrap().faults.degrade_at.unwrap() + 2 * SECOND
+        );
         assert_eq!(t.library_retries, 0, "{preset:?}");
     }
 }
@@ -187,7 +196,10 @@ fn set_stack_switches_a_preset_between_the_two_semantics() {
         plain(Preset::NorthwindSeparate)
     );
     assert_eq!(
-        Preset::NorthwindAsWrittenShared.config().history_bulkhead,
+        Preset::NorthwindAsWrittenShared
+            .config()
+            .routes
+            .history_bulkhead,
         HistoryBulkhead::Shared
     );
 }

@@ -234,7 +234,11 @@ mod run_on_a_scenario {
         let mut cfg = Preset::NorthwindAsMeantSeparate.config();
         apply_yaml(&meant, &mut cfg).unwrap();
         assert_eq!(
-            cfg.resilience4j.as_ref().map(|s| s.fallback_on),
+            cfg.first_stack()
+                .unwrap()
+                .resilience4j
+                .as_ref()
+                .map(|s| s.fallback_on),
             Some(FallbackPlace::Retry)
         );
         assert_eq!(
@@ -265,7 +269,7 @@ mod run_on_a_scenario {
                 .any(|n| n.path == "resilience4j.timelimiter.instances.inventoryReservation"),
             "{notices:?}"
         );
-        assert_eq!(cfg.timeout, Some(1_000_000));
+        assert_eq!(cfg.first_stack().unwrap().timeout, Some(1_000_000));
         // Text that is not YAML is refused, naming it.
         assert_eq!(apply_yaml("a: [", &mut cfg).unwrap_err().path, "line 1");
     }

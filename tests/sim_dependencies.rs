@@ -77,16 +77,17 @@ fn a_grouped_config_names_the_dependency_that_is_out_of_range() {
 }
 
 #[test]
-fn every_preset_runs_the_same_flat_or_grouped() {
+fn every_preset_runs_the_same_from_its_json_and_from_its_flat_twin() {
     for p in Preset::ALL {
-        let mut flat = p.config();
-        apply_set(&mut flat, "payments", "on").unwrap();
-        for cfg in [p.config(), flat] {
-            let grouped = cfg.to_sim();
-            let json = serde_json::to_string(&grouped).unwrap();
+        let mut with_payments = p.config();
+        apply_set(&mut with_payments, "payments", "on").unwrap();
+        for cfg in [p.config(), with_payments] {
+            let json = serde_json::to_string(&cfg).unwrap();
             let back: SimConfig = serde_json::from_str(&json).unwrap();
-            assert_eq!(back, grouped, "{}", p.key());
+            assert_eq!(back, cfg, "{}", p.key());
+            let flat = CascadeConfig::from_sim(&cfg).expect("every preset has a flat twin");
             assert_eq!(run(&cfg).unwrap(), run(&back).unwrap(), "{}", p.key());
+            assert_eq!(run(&flat).unwrap(), run(&back).unwrap(), "{}", p.key());
         }
     }
 }
@@ -169,9 +170,9 @@ fn old_flat_configs_still_load_and_run_as_before() {
                 apply_set(&mut c, "payments", "on").unwrap();
                 c
             }
-            _ => CascadeConfig::default(),
+            _ => SimConfig::default(),
         };
-        assert_eq!(flat, expected, "{key}");
+        assert_eq!(flat.to_sim(), expected, "{key}");
         assert_eq!(run(&loaded).unwrap(), run(&expected).unwrap(), "{key}");
     }
 }
@@ -202,38 +203,38 @@ fn the_stack_order_is_data_and_only_the_lessons_runs() {
 
 #[test]
 fn a_layers_error_names_its_set_key() {
-    let field = |edit: &dyn Fn(&mut CascadeConfig)| {
+    let field = |edit: &dyn Fn(&mut SimConfig)| {
         let mut c = Preset::parse("cb").unwrap().config();
         edit(&mut c);
         c.validate().unwrap_err().field
     };
-    let breaker = |c: &mut CascadeConfig| c.breaker.as_mut().unwrap().half_open_probes = 0;
-    assert_eq!(field(&breaker), "probes");
-    let base = |c: &mut CascadeConfig| {
-        apply_set(c, "attempts", "3").unwrap();
-        c.retry.as_mut().unwrap().base = 0;
-    };
-    assert_eq!(field(&base), "retry_base");
-    let cap = |c: &mut CascadeConfig| {
-        apply_set(c, "attempts", "3").unwrap();
-        c.retry.as_mut().unwrap().cap = 1;
-    };
-    assert_eq!(field(&cap), "retry_cap");
-    let ratio = |c: &mut CascadeConfig| {
-        apply_set(c, "retry_budget_ratio", "0.1").unwrap();
-        c.retry_budget.as_mut().unwrap().ratio = 2.0;
-    };
-    assert_eq!(field(&ratio), "retry_budget_ratio");
-    // Payments' own keys; an unknown payments_* key is refused, never written elsewhere.
-    let payments_probes = |c: &mut CascadeConfig| {
-        apply_set(c, "payments", "on").unwrap();
-        c.payments
-            .as_mut()
-            .unwrap()
+    let breaker = |c: &mut SimConfig| {
+        c.first_stack_mut()
             .breaker
             .as_mut()
             .unwrap()
-            .min_calls = 0;
+            .half_open_probes = 0
+    };
+    assert_eq!(field(&breaker), "probes");
+    let base = |c: &mut SimConfig| {
+        apply_set(c, "attempts", "3").unwrap();
+        c.first_stack_mut().retry.as_mut().unwrap().base = 0;
+    };
+    assert_eq!(field(&base), "retry_base");
+    let cap = |c: &mut SimConfig| {
+        apply_set(c, "attempts", "3").unwrap();
+        c.first_stack_mut().retry.as_mut().unwrap().cap = 1;
+    };
+    assert_eq!(field(&cap), "retry_cap");
+    let ratio = |c: &mut SimConfig| {
+        apply_set(c, "retry_budget_ratio", "0.1").unwrap();
+        c.first_stack_mut().retry_budget.as_mut().unwrap().ratio = 2.0;
+    };
+    assert_eq!(field(&ratio), "retry_budget_ratio");
+    // Payments' own keys; an unknown payments_* key is refused, never written elsewhere.
+    let payments_probes = |c: &mut SimConfig| {
+        apply_set(c, "payments", "on").unwrap();
+        c.dependencies[1].stack.breaker.as_mut().unwrap().min_calls = 0;
     };
     assert_eq!(field(&payments_probes), "payments_min_calls");
     let mut c = Preset::parse("cb").unwrap().config();

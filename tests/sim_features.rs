@@ -6,7 +6,7 @@ use resilience_playground::resilience::{
     RetryBudgetConfig, RetryPolicy, TransitionReason,
 };
 use resilience_playground::sim::model::{
-    run, Arrivals, CascadeConfig, GatewayConfig, PaymentsConfig, PriorityMix,
+    run, Arrivals, CascadeConfig, GatewayConfig, PaymentsConfig, PriorityMix, SimConfig,
 };
 use resilience_playground::sim::scenario::{apply_set, Preset, Scenario};
 use resilience_playground::sim::trace::{Outcome, Route, RouteCounts, Trace};
@@ -33,9 +33,9 @@ fn conserved(t: &Trace) {
 #[test]
 fn poisson_arrivals_follow_the_seed_and_the_rate() {
     let mut c = Scenario::Timeout.config();
-    c.arrivals = Arrivals::Poisson;
-    c.duration = 60 * SECOND;
-    c.record_requests = true;
+    c.traffic.arrivals = Arrivals::Poisson;
+    c.traffic.duration = 60 * SECOND;
+    c.run.record_requests = true;
     let a = run(&c).unwrap();
     assert_eq!(a, run(&c).unwrap());
     // 6,000 expected; a Poisson count's standard deviation is about 77.
@@ -46,7 +46,7 @@ fn poisson_arrivals_follow_the_seed_and_the_rate() {
         .map(|w| w[1].arrived - w[0].arrived)
         .collect();
     assert!(gaps.iter().any(|&g| g < 2 * MS) && gaps.iter().any(|&g| g > 30 * MS));
-    c.seed = 9;
+    c.run.seed = 9;
     let b = run(&c).unwrap();
     assert_ne!(a.requests, b.requests);
     conserved(&a);
@@ -55,10 +55,10 @@ fn poisson_arrivals_follow_the_seed_and_the_rate() {
 #[test]
 fn lognormal_latency_has_its_median_and_p99() {
     let mut c = Scenario::None.config();
-    c.degrade_at = 3_600 * SECOND;
-    c.duration = 100 * SECOND;
-    c.threads = 1_000;
-    c.fast_p99 = Some(120 * MS);
+    c.first_mut().faults.degrade_at = Some(3_600 * SECOND);
+    c.traffic.duration = 100 * SECOND;
+    c.service.threads = 1_000;
+    c.first_mut().faults.fast_p99 = Some(120 * MS);
     let t = run(&c).unwrap();
     let (p50, p99) = (t.service.p50.unwrap() as f64, t.service.p99.unwrap() as f64);
     assert!((p50 / 40_000.0 - 1.0).abs() < 0.05, "{p50}");
@@ -68,7 +68,7 @@ fn lognormal_latency_has_its_median_and_p99() {
 #[test]
 fn recovery_brings_fast_answers_back() {
     let mut c = Scenario::Timeout.config();
-    c.recover_at = Some(6 * SECOND);
+    c.first_mut().faults.recover_at = Some(6 * SECOND);
     let t = run(&c).unwrap();
     // Calls starting in (3 s, 6 s] time out: 300 of them; the other 900 are fast.
     assert_eq!((t.outcomes.ok, t.outcomes.timeout), (900, 300));
@@ -78,15 +78,15 @@ fn recovery_brings_fast_answers_back() {
 #[test]
 fn transient_errors_count_for_the_breaker_business_errors_do_not() {
     let mut c = Scenario::Cb.config();
-    c.slow = c.fast;
-    c.error_rate = 1.0;
+    c.first_mut().faults.slow = c.first().unwrap().faults.fast;
+    c.first_mut().faults.error_rate = 1.0;
     let t = run(&c).unwrap();
     assert!(t.outcomes.dependency_error > 0);
     assert!(t.first_open().is_some());
 
     let mut c = Scenario::Cb.config();
-    c.degrade_at = 3_600 * SECOND;
-    c.business_error_rate = 0.6;
+    c.first_mut().faults.degrade_at = Some(3_600 * SECOND);
+    c.first_mut().faults.business_error_rate = 0.6;
     let t = run(&c).unwrap();
     assert_eq!(
         t.first_open(),
@@ -95,7 +95,7 @@ fn transient_errors_count_for_the_breaker_business_errors_do_not() {
     );
     let share = t.outcomes.business_rejected as f64 / t.sent as f64;
     assert!((share - 0.6).abs() < 0.05, "{share}");
-    c.business_errors_trip_breaker = true;
+    c.first_stack_mut().business_errors_trip_breaker = true;
     let t = run(&c).unwrap();
     assert!(t.first_open().is_some(), "exercise 2's bug opens it");
 }
@@ -103,13 +103,13 @@ fn transient_errors_count_for_the_breaker_business_errors_do_not() {
 #[test]
 fn library_retries_multiply_calls_and_the_budget_caps_them() {
     let mut c = Scenario::Timeout.config();
-    c.retry = Some(RetryPolicy::reserve_stock());
+    c.first_stack_mut().retry = Some(RetryPolicy::reserve_stock());
     let t = run(&c).unwrap();
     let calls: u64 = t.series.iter().map(|b| b.inventory_calls).sum();
     assert_eq!(calls, t.sent + t.library_retries);
     // 899 slow requests, two retries each.
     assert_eq!(t.library_retries, 2 * 899);
-    c.retry_budget = Some(RetryBudgetConfig::lesson_000());
+    c.first_stack_mut().retry_budget = Some(RetryBudgetConfig::lesson_000());
     let t = run(&c).unwrap();
     let calls: u64 = t.series.iter().map(|b| b.inventory_calls).sum();
     // Each call earns 0.1 credit, the budget starts with 10: retries <= 10 + calls / 10.
@@ -131,15 +131,15 @@ fn library_retries_multiply_calls_and_the_budget_caps_them() {
 #[test]
 fn jitter_none_retries_in_waves_full_jitter_spreads_them() {
     let mut c = Scenario::Timeout.config();
-    c.retry = Some(RetryPolicy {
+    c.first_stack_mut().retry = Some(RetryPolicy {
         attempts: 2,
         base: 100 * MS,
         cap: 100 * MS,
         jitter: Jitter::None,
     });
-    c.record_requests = true;
+    c.run.record_requests = true;
     let fixed = run(&c).unwrap();
-    c.retry = Some(RetryPolicy::reserve_stock());
+    c.first_stack_mut().retry = Some(RetryPolicy::reserve_stock());
     let jittered = run(&c).unwrap();
     let distinct = |t: &Trace| {
         let mut v: Vec<u64> = t
@@ -161,11 +161,11 @@ fn a_request_budget_bounds_the_time_from_arrival_to_answer() {
     // Twice the load the workers can take at a 300 ms timeout: without a budget the queue,
     // and the end-to-end time, grow for the whole run.
     let mut c = Scenario::Timeout.config();
-    c.rate = 200.0;
+    c.traffic.rate = 200.0;
     let unbounded = run(&c).unwrap();
     assert!(unbounded.end_to_end.p99.unwrap() > 5 * SECOND);
     // A 500 ms budget from arrival: queue wait spends it, the call gets what is left.
-    c.request_budget = Some(500 * MS);
+    c.service.request_budget = Some(500 * MS);
     let t = run(&c).unwrap();
     for h in t.end_to_end_histograms.values() {
         let longest = h.value_at_quantile(1.0).unwrap();
@@ -179,7 +179,7 @@ fn a_request_budget_bounds_the_time_from_arrival_to_answer() {
 fn fallback_replaces_inventory_failures_only() {
     let plain = run(&Scenario::Bulkhead.config()).unwrap();
     let mut c = Scenario::Bulkhead.config();
-    c.fallback = Some(FallbackPolicy::reserve_stock());
+    c.service.fallback = Some(FallbackPolicy::reserve_stock());
     let t = run(&c).unwrap();
     let o = plain.outcomes;
     assert_eq!(t.outcomes.ok, o.ok);
@@ -191,32 +191,44 @@ fn fallback_replaces_inventory_failures_only() {
     // The policy decides (src/resilience/fallback.rs): any degraded answer counts as
     // `fallback`; a policy that has none ("no honest degraded answer") lets the failure
     // through, as no policy does.
-    c.fallback = Some(FallbackPolicy::northwind_reserve_stock());
+    c.service.fallback = Some(FallbackPolicy::northwind_reserve_stock());
     assert_eq!(run(&c).unwrap(), t);
-    c.fallback = Some(FallbackPolicy::Use(Fallback::CachedStock));
+    c.service.fallback = Some(FallbackPolicy::Use(Fallback::CachedStock));
     assert_eq!(run(&c).unwrap(), t);
-    c.fallback = Some(FallbackPolicy::charge());
+    c.service.fallback = Some(FallbackPolicy::charge());
     assert_eq!(run(&c).unwrap(), plain);
     // The command line's `fallback` key.
     let mut c = Scenario::Bulkhead.config();
     apply_set(&mut c, "fallback", "on").unwrap();
-    assert_eq!(c.fallback, Some(FallbackPolicy::reserve_stock()));
+    assert_eq!(c.service.fallback, Some(FallbackPolicy::reserve_stock()));
     apply_set(&mut c, "fallback", "pending_retry_async").unwrap();
-    assert_eq!(c.fallback, Some(FallbackPolicy::northwind_reserve_stock()));
+    assert_eq!(
+        c.service.fallback,
+        Some(FallbackPolicy::northwind_reserve_stock())
+    );
     apply_set(&mut c, "fallback", "none").unwrap();
-    assert_eq!(c.fallback.as_ref().and_then(|p| p.on_failure()), None);
+    assert_eq!(
+        c.service.fallback.as_ref().and_then(|p| p.on_failure()),
+        None
+    );
     assert_eq!(run(&c).unwrap(), plain);
     apply_set(&mut c, "fallback", "off").unwrap();
-    assert_eq!(c.fallback, None);
+    assert_eq!(c.service.fallback, None);
     assert_eq!(
         apply_set(&mut c, "fallback", "maybe").unwrap_err().field,
         "fallback"
     );
 }
 
+/// `config` as an old flat file holds it.
+fn flat(config: &SimConfig) -> CascadeConfig {
+    CascadeConfig::from_sim(config).expect("the lesson's scenarios have a flat form")
+}
+
 #[test]
 fn configs_written_with_a_bool_fallback_still_load() {
-    let mut v = serde_json::to_value(Scenario::Bulkhead.config()).unwrap();
+    // Files from before the policy are flat: the old reader's form.
+    let mut v = serde_json::to_value(flat(&Scenario::Bulkhead.config())).unwrap();
     v["fallback"] = true.into();
     let c: CascadeConfig = serde_json::from_value(v.clone()).unwrap();
     assert_eq!(c.fallback, Some(FallbackPolicy::reserve_stock()));
@@ -225,10 +237,10 @@ fn configs_written_with_a_bool_fallback_still_load() {
     assert_eq!(c.fallback, None);
     // A policy round-trips.
     let c = Preset::NorthwindShared.config();
-    let back: CascadeConfig = serde_json::from_value(serde_json::to_value(&c).unwrap()).unwrap();
+    let back: SimConfig = serde_json::from_value(serde_json::to_value(&c).unwrap()).unwrap();
     assert_eq!(back, c);
     assert_eq!(
-        c.fallback.and_then(|p| p.on_failure()),
+        c.service.fallback.and_then(|p| p.on_failure()),
         Some(Fallback::PendingRetryAsync)
     );
     v["fallback"] = "yes".into();
@@ -238,9 +250,9 @@ fn configs_written_with_a_bool_fallback_still_load() {
 #[test]
 fn clients_give_up_and_the_front_end_retries() {
     let mut c = Scenario::None.config();
-    c.client_give_up = Some(5 * SECOND);
-    c.frontend_retries = 1;
-    c.frontend_backoff = SECOND;
+    c.traffic.client_give_up = Some(5 * SECOND);
+    c.traffic.frontend_retries = 1;
+    c.traffic.frontend_backoff = SECOND;
     let t = run(&c).unwrap();
     assert!(t.outcomes.client_gave_up > 0);
     assert_eq!(t.sent, 1_200 + t.frontend_retries);
@@ -276,8 +288,8 @@ fn the_gateway_pool_rejects_every_route_once_full() {
 #[test]
 fn load_shedding_drops_low_priority_first_and_a_bounded_queue_sheds() {
     let mut c = Scenario::None.config();
-    c.load_shed = Some(LoadShedConfig::lesson_000());
-    c.priority_mix = PriorityMix {
+    c.service.load_shed = Some(LoadShedConfig::lesson_000());
+    c.traffic.priority_mix = PriorityMix {
         high: 0.3,
         low: 0.3,
     };
@@ -294,7 +306,7 @@ fn load_shedding_drops_low_priority_first_and_a_bounded_queue_sheds() {
         .all(|b| u64::from(b.workers_busy) + b.queue_len <= 90));
 
     let mut c = Scenario::None.config();
-    c.queue_limit = Some(10);
+    c.service.queue_limit = Some(10);
     let t = run(&c).unwrap();
     assert!(t.outcomes.shed > 0);
     assert!(t.series.iter().all(|b| b.queue_len <= 10));
@@ -527,7 +539,7 @@ fn presets_key_figures() {
     assert_eq!(all_calls, t.sent + t.library_retries + t.sidecar_retries);
     // Without the sidecar's retries: about a third of that.
     let mut c = Preset::Ex3RetryLayers.config();
-    c.sidecar = None;
+    c.first_stack_mut().sidecar = None;
     let t = run(&c).unwrap();
     let calls: u64 = t.series[10..290].iter().map(|b| b.inventory_calls).sum();
     let per_second = calls as f64 / 28.0;
@@ -538,7 +550,7 @@ fn presets_key_figures() {
 
 #[test]
 fn old_configs_without_the_new_fields_still_load() {
-    let mut v = serde_json::to_value(Scenario::Cb.config()).unwrap();
+    let mut v = serde_json::to_value(flat(&Scenario::Cb.config())).unwrap();
     let obj = v.as_object_mut().unwrap();
     let lesson_keys = [
         "rate",
@@ -555,13 +567,13 @@ fn old_configs_without_the_new_fields_still_load() {
     ];
     obj.retain(|k, _| lesson_keys.contains(&k.as_str()));
     let c: CascadeConfig = serde_json::from_value(v).unwrap();
-    assert_eq!(c, Scenario::Cb.config());
+    assert_eq!(c.to_sim(), Scenario::Cb.config());
     let _ = BreakerConfig::northwind();
 }
 
 /// Scenario `none` with clients who give up after 5 s and a front end that sends the order
 /// twice more: the copies queue behind the first one, which is still being worked on.
-fn impatient(key: &str) -> CascadeConfig {
+fn impatient(key: &str) -> SimConfig {
     let mut c = Scenario::None.config();
     for (k, v) in [
         ("client_give_up", "5"),
@@ -612,10 +624,10 @@ fn a_key_replays_an_answer_the_client_never_got() {
     // its answer.
     let config = |key: &str| {
         let mut c = Scenario::None.config();
-        c.threads = 1_000;
+        c.service.threads = 1_000;
         c.gateway = Some(GatewayConfig::new(10_000, Some(SECOND)));
-        c.frontend_retries = 1;
-        c.frontend_backoff = 5 * SECOND;
+        c.traffic.frontend_retries = 1;
+        c.traffic.frontend_backoff = 5 * SECOND;
         apply_set(&mut c, "idempotency_key", key).unwrap();
         c
     };
@@ -644,9 +656,9 @@ fn a_failed_first_copy_lets_the_next_one_do_the_work() {
     // A 300 ms timeout: the slow orders fail at `orders`. The key is forgotten, so the front
     // end's copy (after 1 s) is processed, and the order is created once at most.
     let mut c = Scenario::Timeout.config();
-    c.recover_at = Some(6 * SECOND);
-    c.frontend_retries = 3;
-    c.frontend_backoff = SECOND;
+    c.first_mut().faults.recover_at = Some(6 * SECOND);
+    c.traffic.frontend_retries = 3;
+    c.traffic.frontend_backoff = SECOND;
     apply_set(&mut c, "idempotency_key", "on").unwrap();
     let t = run(&c).unwrap();
     conserved(&t);
@@ -662,9 +674,9 @@ fn a_failed_first_copy_lets_the_next_one_do_the_work() {
 /// the requests on `/catalog` (2 s), `overrides` applied.
 fn behind_kong(overrides: &[(&str, &str)]) -> Trace {
     let mut c = Scenario::None.config();
-    c.threads = 1_000;
-    c.catalog_share = 0.2;
-    c.catalog_latency = 2 * SECOND;
+    c.service.threads = 1_000;
+    c.routes.catalog_share = 0.2;
+    c.routes.catalog_latency = 2 * SECOND;
     apply_set(&mut c, "gateway_pool", "10000").unwrap();
     for (k, v) in overrides {
         apply_set(&mut c, k, v).unwrap();
@@ -787,17 +799,18 @@ fn slow_payments() -> PaymentsConfig {
 }
 
 /// The lesson's `timeout` scenario with inventory healthy all along.
-fn healthy_inventory(s: Scenario) -> CascadeConfig {
-    CascadeConfig {
-        degrade_at: 3_600 * SECOND,
-        ..s.config()
+fn healthy_inventory(s: Scenario) -> SimConfig {
+    {
+        let mut edited = s.config();
+        edited.first_mut().faults.degrade_at = Some(3_600 * SECOND);
+        edited
     }
 }
 
 #[test]
 fn payments_off_leaves_the_trace_as_it_was() {
     let c = Scenario::Bulkhead.config();
-    assert_eq!(c.payments, None);
+    assert_eq!(c.dependencies.len(), 1, "inventory only");
     let t = run(&c).unwrap();
     assert_eq!(t.payments, None);
     assert!(t.series.iter().all(|b| b.payments_calls == 0));
@@ -807,9 +820,11 @@ fn payments_off_leaves_the_trace_as_it_was() {
 
 #[test]
 fn slow_payments_time_orders_out_at_payments_while_inventory_stays_healthy() {
-    let c = CascadeConfig {
-        payments: Some(slow_payments()),
-        ..healthy_inventory(Scenario::Timeout)
+    let c = {
+        let mut edited = healthy_inventory(Scenario::Timeout);
+        edited.dependencies.truncate(1);
+        edited.dependencies.push((slow_payments()).to_dependency());
+        edited
     };
     let t = run(&c).unwrap();
     conserved(&t);
@@ -834,7 +849,7 @@ fn slow_payments_time_orders_out_at_payments_while_inventory_stays_healthy() {
     // after 3 s time out at inventory and never reach payments; only the 4 that arrived
     // between 2.97 s and 3 s get through inventory in time to time out at payments.
     let mut c2 = c.clone();
-    c2.degrade_at = 3 * SECOND;
+    c2.first_mut().faults.degrade_at = Some(3 * SECOND);
     let t2 = run(&c2).unwrap();
     let p2 = t2.payments.unwrap();
     assert_eq!((p2.timeouts, p2.calls), (4, 301));
@@ -844,15 +859,20 @@ fn slow_payments_time_orders_out_at_payments_while_inventory_stays_healthy() {
 #[test]
 fn the_payments_breaker_opens_independently_of_inventorys() {
     // Both breakers with a 1 s window; only payments degrades.
-    let mut c = CascadeConfig {
-        payments: Some(PaymentsConfig {
-            breaker: Some(BreakerConfig {
-                window: resilience_playground::resilience::Window::Time(SECOND),
-                ..BreakerConfig::lesson_000()
-            }),
-            ..slow_payments()
-        }),
-        ..healthy_inventory(Scenario::Cb)
+    let mut c = {
+        let mut edited = healthy_inventory(Scenario::Cb);
+        edited.dependencies.truncate(1);
+        edited.dependencies.push(
+            (PaymentsConfig {
+                breaker: Some(BreakerConfig {
+                    window: resilience_playground::resilience::Window::Time(SECOND),
+                    ..BreakerConfig::lesson_000()
+                }),
+                ..slow_payments()
+            })
+            .to_dependency(),
+        );
+        edited
     };
     apply_set(&mut c, "window", "1").unwrap();
     let t = run(&c).unwrap();
@@ -874,10 +894,9 @@ fn the_payments_breaker_opens_independently_of_inventorys() {
     // and the requests it refuses never reach payments.
     let mut c2 = Scenario::Cb.config();
     apply_set(&mut c2, "window", "1").unwrap();
-    c2.payments = c.payments.clone().map(|p| PaymentsConfig {
-        degrade_at: None,
-        ..p
-    });
+    let mut payments = c.dependencies[1].clone();
+    payments.faults.degrade_at = None;
+    c2.dependencies.push(payments);
     let t2 = run(&c2).unwrap();
     let p2 = t2.payments.clone().unwrap();
     assert!(t2.first_open().is_some());
@@ -888,20 +907,25 @@ fn the_payments_breaker_opens_independently_of_inventorys() {
 
 #[test]
 fn payments_has_its_own_bulkhead_and_retries() {
-    let c = CascadeConfig {
-        payments: Some(PaymentsConfig {
-            bulkhead: Some(BulkheadConfig {
-                permits: 2,
-                max_wait: 0,
-                ..BulkheadConfig::cascade_sim()
-            }),
-            retry: Some(RetryPolicy {
-                attempts: 2,
-                ..RetryPolicy::lesson_000()
-            }),
-            ..slow_payments()
-        }),
-        ..healthy_inventory(Scenario::Timeout)
+    let c = {
+        let mut edited = healthy_inventory(Scenario::Timeout);
+        edited.dependencies.truncate(1);
+        edited.dependencies.push(
+            (PaymentsConfig {
+                bulkhead: Some(BulkheadConfig {
+                    permits: 2,
+                    max_wait: 0,
+                    ..BulkheadConfig::cascade_sim()
+                }),
+                retry: Some(RetryPolicy {
+                    attempts: 2,
+                    ..RetryPolicy::lesson_000()
+                }),
+                ..slow_payments()
+            })
+            .to_dependency(),
+        );
+        edited
     };
     let t = run(&c).unwrap();
     conserved(&t);
@@ -935,8 +959,8 @@ fn a_restart_fails_every_held_call_at_once_and_leaves_no_stale_slot() {
     }
     let held = |restart: bool| {
         let mut c = c.clone();
-        c.capacity.as_mut().unwrap().restart_at_recovery = restart;
-        c.record_requests = true;
+        c.first_mut().capacity.as_mut().unwrap().restart_at_recovery = restart;
+        c.run.record_requests = true;
         run(&c).unwrap()
     };
     let (plain, restarted) = (held(false), held(true));
@@ -963,7 +987,7 @@ fn jitter_spreads_the_herd_a_restart_sends_back() {
         let mut c = Preset::RetryHerd.config();
         apply_set(&mut c, "jitter", jitter).unwrap();
         let t = run(&c).unwrap();
-        let restart = (c.recover_at.unwrap() / 100_000) as usize;
+        let restart = (c.first().unwrap().faults.recover_at.unwrap() / 100_000) as usize;
         t.dependencies[0].calls_per_bucket[restart..]
             .iter()
             .copied()
@@ -1025,10 +1049,10 @@ struct Herd {
 fn herd(jitter: &str) -> Herd {
     let mut c = Preset::RetryHerdContention.config();
     apply_set(&mut c, "jitter", jitter).unwrap();
-    c.record_requests = true;
+    c.run.record_requests = true;
     let t = run(&c).unwrap();
     conserved(&t);
-    let restart = c.recover_at.unwrap();
+    let restart = c.first().unwrap().faults.recover_at.unwrap();
     let inventory = &t.dependencies[0];
     let load = inventory.load.as_ref().unwrap();
     let conflicts = load.conflicts.unwrap();

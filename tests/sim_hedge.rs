@@ -3,7 +3,7 @@
 //! copies that would come too late, and a call without an idempotency key is never hedged.
 
 use resilience_playground::resilience::{HedgeDelay, HedgePolicy};
-use resilience_playground::sim::model::{run, CascadeConfig, HedgeConfig, RunError};
+use resilience_playground::sim::model::{run, HedgeConfig, RunError, SimConfig};
 use resilience_playground::sim::scenario::Scenario;
 use resilience_playground::sim::trace::{HedgeCounts, Outcome, Trace};
 
@@ -13,15 +13,16 @@ const SECOND: u64 = 1_000_000;
 /// 10,000 requests against a healthy inventory whose latency is lognormal with a median of
 /// 40 ms and a p99 of 400 ms; 1,000 workers, so nobody queues and service time is the
 /// call's time.
-fn long_tail() -> CascadeConfig {
-    CascadeConfig {
-        degrade_at: 3_600 * SECOND,
-        duration: 100 * SECOND,
-        threads: 1_000,
-        fast_p99: Some(400 * MS),
-        seed: 7,
-        record_requests: true,
-        ..Scenario::None.config()
+fn long_tail() -> SimConfig {
+    {
+        let mut edited = Scenario::None.config();
+        edited.first_mut().faults.degrade_at = Some(3_600 * SECOND);
+        edited.traffic.duration = 100 * SECOND;
+        edited.service.threads = 1_000;
+        edited.first_mut().faults.fast_p99 = Some(400 * MS);
+        edited.run.seed = 7;
+        edited.run.record_requests = true;
+        edited
     }
 }
 
@@ -49,9 +50,10 @@ fn a_hedge_at_the_p95_cuts_the_p99_for_about_five_percent_more_calls() {
     let delay = 200 * MS;
     let over_delay = service_times(&plain).iter().filter(|&&s| s > delay).count() as u64;
 
-    let hedged = run(&CascadeConfig {
-        hedge: Some(HedgeConfig::fixed(delay)),
-        ..long_tail()
+    let hedged = run(&{
+        let mut edited = long_tail();
+        edited.first_stack_mut().hedge = Some(HedgeConfig::fixed(delay));
+        edited
     })
     .unwrap();
     let h = hedged.hedges.unwrap();
@@ -79,12 +81,13 @@ fn a_hedge_at_the_p95_cuts_the_p99_for_about_five_percent_more_calls() {
 
 #[test]
 fn the_lessons_policy_hedges_at_the_observed_p95() {
-    let t = run(&CascadeConfig {
-        hedge: Some(HedgeConfig {
+    let t = run(&{
+        let mut edited = long_tail();
+        edited.first_stack_mut().hedge = Some(HedgeConfig {
             policy: HedgePolicy::lesson_000(),
             idempotency_key: true,
-        }),
-        ..long_tail()
+        });
+        edited
     })
     .unwrap();
     let h = t.hedges.unwrap();
@@ -98,14 +101,20 @@ fn the_lessons_policy_hedges_at_the_observed_p95() {
 
 #[test]
 fn hedging_follows_the_seed() {
-    let c = CascadeConfig {
-        hedge: Some(HedgeConfig::fixed(100 * MS)),
-        duration: 10 * SECOND,
-        ..long_tail()
+    let c = {
+        let mut edited = long_tail();
+        edited.first_stack_mut().hedge = Some(HedgeConfig::fixed(100 * MS));
+        edited.traffic.duration = 10 * SECOND;
+        edited
     };
     let a = run(&c).unwrap();
     assert_eq!(a, run(&c).unwrap());
-    let b = run(&CascadeConfig { seed: 8, ..c }).unwrap();
+    let b = run(&{
+        let mut edited = c;
+        edited.run.seed = 8;
+        edited
+    })
+    .unwrap();
     assert_ne!(a.requests, b.requests);
 }
 
@@ -113,14 +122,15 @@ fn hedging_follows_the_seed() {
 fn a_copy_meets_the_inventory_of_the_moment_it_goes_out() {
     // Inventory is slow (4 s) for calls starting in (0, 1 s], fast (40 ms) otherwise. One
     // request every 100 ms for 2 s, a hedge after 50 ms.
-    let c = CascadeConfig {
-        rate: 10.0,
-        duration: 2 * SECOND,
-        degrade_at: 0,
-        recover_at: Some(SECOND),
-        hedge: Some(HedgeConfig::fixed(50 * MS)),
-        record_requests: true,
-        ..Scenario::None.config()
+    let c = {
+        let mut edited = Scenario::None.config();
+        edited.traffic.rate = 10.0;
+        edited.traffic.duration = 2 * SECOND;
+        edited.first_mut().faults.degrade_at = Some(0);
+        edited.first_mut().faults.recover_at = Some(SECOND);
+        edited.first_stack_mut().hedge = Some(HedgeConfig::fixed(50 * MS));
+        edited.run.record_requests = true;
+        edited
     };
     let t = run(&c).unwrap();
     // The ten slow originals (0.1 s .. 1.0 s) each get a hedge; the fast ones answer before
@@ -139,9 +149,10 @@ fn no_copy_goes_out_once_the_try_has_timed_out() {
     // The lesson's timeout scenario: 40 ms, then 4 s against a 300 ms timeout.
     let plain = run(&Scenario::Timeout.config()).unwrap();
     let hedged = |delay| {
-        run(&CascadeConfig {
-            hedge: Some(HedgeConfig::fixed(delay)),
-            ..Scenario::Timeout.config()
+        run(&{
+            let mut edited = Scenario::Timeout.config();
+            edited.first_stack_mut().hedge = Some(HedgeConfig::fixed(delay));
+            edited
         })
         .unwrap()
     };
@@ -168,12 +179,13 @@ fn no_copy_goes_out_once_the_try_has_timed_out() {
 
 #[test]
 fn a_call_without_an_idempotency_key_is_never_hedged() {
-    let c = CascadeConfig {
-        hedge: Some(HedgeConfig {
+    let c = {
+        let mut edited = Scenario::Timeout.config();
+        edited.first_stack_mut().hedge = Some(HedgeConfig {
             idempotency_key: false,
             ..HedgeConfig::fixed(80 * MS)
-        }),
-        ..Scenario::Timeout.config()
+        });
+        edited
     };
     match run(&c) {
         Err(RunError::Param(e)) => {
@@ -184,12 +196,13 @@ fn a_call_without_an_idempotency_key_is_never_hedged() {
     }
     // Out-of-range policies name the `--set` keys.
     let bad = |policy| {
-        let c = CascadeConfig {
-            hedge: Some(HedgeConfig {
+        let c = {
+            let mut edited = Scenario::Timeout.config();
+            edited.first_stack_mut().hedge = Some(HedgeConfig {
                 policy,
                 idempotency_key: true,
-            }),
-            ..Scenario::Timeout.config()
+            });
+            edited
         };
         match run(&c) {
             Err(RunError::Param(e)) => e.field,
@@ -214,13 +227,14 @@ fn a_call_without_an_idempotency_key_is_never_hedged() {
 
 #[test]
 fn hedged_requests_are_counted_once() {
-    let mut c = CascadeConfig {
-        hedge: Some(HedgeConfig::fixed(60 * MS)),
-        ..long_tail()
+    let mut c = {
+        let mut edited = long_tail();
+        edited.first_stack_mut().hedge = Some(HedgeConfig::fixed(60 * MS));
+        edited
     };
-    c.duration = 20 * SECOND;
+    c.traffic.duration = 20 * SECOND;
     for drain in [true, false] {
-        c.drain = drain;
+        c.run.drain = drain;
         let t = run(&c).unwrap();
         assert_eq!(t.outcomes.total(), t.sent);
         let mut counts = resilience_playground::sim::trace::OutcomeCounts::default();

@@ -6,24 +6,25 @@ use std::process::Command;
 
 use resilience_playground::page::permalink::{from_pairs, parse_query, to_query};
 use resilience_playground::resilience::TokenBucketConfig;
-use resilience_playground::sim::model::{run, CascadeConfig};
+use resilience_playground::sim::model::{run, SimConfig};
 use resilience_playground::sim::scenario::Scenario;
 use resilience_playground::sim::trace::{Outcome, Trace, BUCKET};
 
 const SECOND: u64 = 1_000_000;
 
 /// The lesson's cascade with a rate limit of `rate` a second and a burst of `burst`.
-fn limited(rate: f64, burst: u32) -> CascadeConfig {
-    CascadeConfig {
-        rate_limit: Some(TokenBucketConfig {
+fn limited(rate: f64, burst: u32) -> SimConfig {
+    {
+        let mut edited = Scenario::None.config();
+        edited.service.rate_limit = Some(TokenBucketConfig {
             rate_per_sec: rate,
             burst,
-        }),
-        ..Scenario::None.config()
+        });
+        edited
     }
 }
 
-fn traced(cfg: &CascadeConfig) -> Trace {
+fn traced(cfg: &SimConfig) -> Trace {
     run(cfg).expect("the config runs")
 }
 
@@ -58,10 +59,11 @@ fn the_door_lets_in_at_most_the_rate_and_the_burst_in_any_second() {
 #[test]
 fn a_refused_request_is_sent_again_no_sooner_than_its_retry_after() {
     // The front end resends at once (no back-off of its own) unless told to wait.
-    let cfg = CascadeConfig {
-        frontend_retries: 2,
-        frontend_backoff: 0,
-        ..limited(50.0, 10)
+    let cfg = {
+        let mut edited = limited(50.0, 10);
+        edited.traffic.frontend_retries = 2;
+        edited.traffic.frontend_backoff = 0;
+        edited
     };
     let t = traced(&cfg);
     let first = |pick: fn(&resilience_playground::sim::trace::Bucket) -> u64| {
@@ -88,7 +90,7 @@ fn the_page_switches_it_on_and_a_link_carries_it() {
     assert!(bad.is_empty());
     let (page, notices) = from_pairs(&pairs);
     assert!(notices.is_empty(), "{notices:?}");
-    let limit = page.config().rate_limit.expect("switched on");
+    let limit = page.config().service.rate_limit.expect("switched on");
     assert_eq!((limit.rate_per_sec, limit.burst), (60.0, 5));
     let run = page.runs.a.as_ref().unwrap();
     assert!(run.trace.outcomes.rate_limited > 0);
@@ -105,7 +107,7 @@ fn the_page_switches_it_on_and_a_link_carries_it() {
         notices.iter().any(|n| n.contains("rate_limit")),
         "{notices:?}"
     );
-    assert!(page.config().rate_limit.is_none());
+    assert!(page.config().service.rate_limit.is_none());
 }
 
 #[test]

@@ -32,7 +32,7 @@ fn the_bulkhead_saves_the_order_lookups() {
         "without it, lookups are still queued at 12 s"
     );
     let (p99_without, p99_with) = (a.end_to_end.p99.unwrap(), b.end_to_end.p99.unwrap());
-    let lookup_time = Preset::StoryBulkhead.config().history_latency;
+    let lookup_time = Preset::StoryBulkhead.config().routes.history_latency;
     assert_eq!(
         p99_with, lookup_time,
         "with the bulkhead no lookup waits for a worker"
@@ -50,11 +50,11 @@ fn the_bulkhead_saves_the_order_lookups() {
 fn the_story_stops_at_12_s_and_counts_the_clients_still_waiting() {
     let cfg = Preset::StoryNone.config();
     let t = run(&cfg).unwrap();
-    assert_eq!(t.end, cfg.duration);
+    assert_eq!(t.end, cfg.traffic.duration);
     let answered = t.outcomes.total() - t.outcomes.unfinished;
     assert_eq!(answered + t.outcomes.unfinished, t.sent);
     // Still waiting: the queue and the busy workers at the end, every one of them.
-    let last = t.series[(cfg.duration / BUCKET) as usize - 1];
+    let last = t.series[(cfg.traffic.duration / BUCKET) as usize - 1];
     assert_eq!(
         t.outcomes.unfinished,
         last.queue_len + u64::from(last.workers_busy),
@@ -63,11 +63,19 @@ fn the_story_stops_at_12_s_and_counts_the_clients_still_waiting() {
     // The orders in it are the lesson's: 100 a second, the same inventory, no protection.
     let lesson = Scenario::None.config();
     let orders = t.routes.iter().find(|r| r.route == Route::Orders).unwrap();
-    let expected = (lesson.rate * cfg.duration as f64 / 1e6) as u64;
+    let expected = (lesson.traffic.rate * cfg.traffic.duration as f64 / 1e6) as u64;
     assert!(orders.sent.abs_diff(expected) < expected / 20, "{orders:?}");
     assert_eq!(
-        (cfg.threads, cfg.slow, cfg.degrade_at),
-        (lesson.threads, lesson.slow, lesson.degrade_at)
+        (
+            cfg.service.threads,
+            cfg.first().unwrap().faults.slow,
+            cfg.first().unwrap().faults.degrade_at
+        ),
+        (
+            lesson.service.threads,
+            lesson.first().unwrap().faults.slow,
+            lesson.first().unwrap().faults.degrade_at
+        )
     );
 }
 
@@ -75,7 +83,9 @@ fn the_story_stops_at_12_s_and_counts_the_clients_still_waiting() {
 fn the_printed_table_window_opens_the_breaker_within_a_second_of_the_first_timeout() {
     let table = Preset::CbLikeTable.config();
     let cb = Scenario::Cb.config();
-    let time_window = |c: &resilience_playground::sim::model::CascadeConfig| match c
+    let time_window = |c: &resilience_playground::sim::model::SimConfig| match c
+        .first_stack()
+        .unwrap()
         .breaker
         .as_ref()
         .unwrap()
@@ -86,7 +96,8 @@ fn the_printed_table_window_opens_the_breaker_within_a_second_of_the_first_timeo
     };
     let window = time_window(&table);
     assert!(window < time_window(&cb));
-    let first_timeout = table.degrade_at + table.timeout.unwrap();
+    let first_timeout = table.first().unwrap().faults.degrade_at.unwrap()
+        + table.first_stack().unwrap().timeout.unwrap();
     let open_table = run(&table).unwrap().first_open().unwrap();
     let open_cb = run(&cb).unwrap().first_open().unwrap();
     assert!(open_table < open_cb, "{open_table} vs {open_cb}");
@@ -100,10 +111,11 @@ fn the_printed_table_window_opens_the_breaker_within_a_second_of_the_first_timeo
 fn inventory_calls_in_progress_are_the_workers_waiting_on_it() {
     let cfg = Scenario::None.config();
     let t = run(&cfg).unwrap();
-    let sick = (cfg.degrade_at / BUCKET) as usize + 10..(cfg.duration / BUCKET) as usize;
+    let sick = (cfg.first().unwrap().faults.degrade_at.unwrap() / BUCKET) as usize + 10
+        ..(cfg.traffic.duration / BUCKET) as usize;
     let stuck = t.series[sick]
         .iter()
-        .all(|b| b.inventory_in_progress == cfg.threads);
+        .all(|b| b.inventory_in_progress == cfg.service.threads);
     assert!(stuck, "every worker waits on inventory once it is slow");
     for preset in Preset::ALL {
         let t = run(&preset.config()).unwrap();
@@ -114,7 +126,7 @@ fn inventory_calls_in_progress_are_the_workers_waiting_on_it() {
             "{preset:?}: only a busy worker waits on a call"
         );
     }
-    for preset in Preset::ALL.into_iter().filter(|p| p.config().drain) {
+    for preset in Preset::ALL.into_iter().filter(|p| p.config().run.drain) {
         let t = run(&preset.config()).unwrap();
         assert_eq!(
             t.series.last().unwrap().inventory_in_progress,

@@ -35,7 +35,7 @@ mod native {
         Preset(Preset),
         Config {
             path: String,
-            config: Box<ConfigFile>,
+            config: Box<SimConfig>,
         },
     }
 
@@ -47,23 +47,23 @@ mod native {
             }
         }
 
-        fn label(&self, cfg: &ConfigFile) -> String {
-            match (self, cfg) {
-                (Source::Preset(Preset::Lesson(s)), ConfigFile::Flat(flat)) => s.label(flat),
-                (Source::Preset(p), _) => p.key().to_string(),
-                (Source::Config { path, .. }, _) => path.clone(),
+        fn label(&self, cfg: &SimConfig) -> String {
+            match self {
+                Source::Preset(Preset::Lesson(s)) => s.label(cfg),
+                Source::Preset(p) => p.key().to_string(),
+                Source::Config { path, .. } => path.clone(),
             }
         }
 
-        fn config(&self) -> ConfigFile {
+        fn config(&self) -> SimConfig {
             match self {
-                Source::Preset(p) => ConfigFile::Flat(Box::new(p.config())),
+                Source::Preset(p) => p.config(),
                 Source::Config { config, .. } => (**config).clone(),
             }
         }
     }
 
-    fn load_config(path: &str) -> Result<ConfigFile, String> {
+    fn load_config(path: &str) -> Result<SimConfig, String> {
         let text = std::fs::read_to_string(path).map_err(|e| {
             format!("--config {path}: cannot read the file ({e}) (allowed: a readable JSON file)")
         })?;
@@ -73,7 +73,7 @@ mod native {
         config
             .validate()
             .map_err(|e| format!("--config {path}: {e}"))?;
-        Ok(config)
+        Ok(config.into_sim())
     }
 
     const USAGE: &str = "\
@@ -87,8 +87,9 @@ circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
 
   --scenario LIST   comma-separated scenarios to run (default: all four)
   --preset LIST     comma-separated presets (their keys are below)
-  --config FILE     a whole configuration as JSON: flat (the fields of CascadeConfig) or
-                    grouped (run, traffic, gateway, service, routes, dependencies)
+  --config FILE     a whole configuration as JSON: grouped (run, traffic, gateway, service,
+                    routes, dependencies), or flat as older files have it; --set and
+                    --resilience4j apply on top of it as on a preset
   --resilience4j FILE.yml
                     a Spring Boot `resilience4j:` block (circuitbreaker, retry, bulkhead,
                     timelimiter instances): lesson 004's annotated reserveStock runs with
@@ -317,48 +318,29 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         }
     }
 
-    /// The label and the grouped config of one line of output, overrides applied.
+    /// The label and the config of one line of output, overrides applied (to a preset or a
+    /// config file alike).
     fn config_for(s: &Source, args: &Args) -> Result<(String, SimConfig), String> {
-        let mut file = s.config();
+        let mut c = s.config();
         let mut label = None;
-        match &mut file {
-            ConfigFile::Flat(c) => {
-                if !args.drain {
-                    c.drain = false;
-                }
-                if let Some((path, text)) = &args.resilience4j {
-                    let notices =
-                        apply_yaml(text, c).map_err(|n| format!("--resilience4j {path}: {n}"))?;
-                    for n in notices {
-                        eprintln!("cascade: --resilience4j {path}: notice: {n}");
-                    }
-                    label = Some(format!("{} with {path}", s.key()));
-                }
-                for (k, v) in &args.sets {
-                    let applied = apply_set(c, k, v).map_err(|e| describe(&e, k))?;
-                    if applied != Applied::Set {
-                        eprintln!("cascade: --set {applied} (scenario {})", s.key());
-                    }
-                }
+        if !args.drain {
+            c.run.drain = false;
+        }
+        if let Some((path, text)) = &args.resilience4j {
+            let notices =
+                apply_yaml(text, &mut c).map_err(|n| format!("--resilience4j {path}: {n}"))?;
+            for n in notices {
+                eprintln!("cascade: --resilience4j {path}: notice: {n}");
             }
-            ConfigFile::Grouped(c) => {
-                if !args.drain {
-                    c.run.drain = false;
-                }
-                if let Some((path, _)) = &args.resilience4j {
-                    return Err(format!(
-                    "--resilience4j {path}: applies to presets and flat configs (allowed: a grouped config file runs as written)"
-                ));
-                }
-                if let Some((k, _)) = args.sets.first() {
-                    return Err(format!(
-                    "--set {k}: applies to presets and flat configs (allowed: a grouped config file runs as written)"
-                ));
-                }
+            label = Some(format!("{} with {path}", s.key()));
+        }
+        for (k, v) in &args.sets {
+            let applied = apply_set(&mut c, k, v).map_err(|e| describe(&e, k))?;
+            if applied != Applied::Set {
+                eprintln!("cascade: --set {applied} (scenario {})", s.key());
             }
         }
-        let label = label.unwrap_or_else(|| s.label(&file));
-        let c = file.into_sim();
+        let label = label.unwrap_or_else(|| s.label(&c));
         c.validate()
             .map_err(|e| format!("{} (scenario {})", e, s.key()))?;
         Ok((label, c))

@@ -5,7 +5,7 @@
 
 use super::resilience4j::{Aspect, AspectOrder, Notice, Parsed, SlidingWindowType};
 use crate::resilience::{Jitter, RetryPolicy, SECOND};
-use crate::sim::model::{CascadeConfig, HistoryBulkhead, Resilience4jStack};
+use crate::sim::model::{HistoryBulkhead, LayerKind, Resilience4jStack, SimConfig};
 
 /// The instance name the lesson's annotations on `reserveStock` use.
 pub const INVENTORY_INSTANCE: &str = "inventoryReservation";
@@ -21,7 +21,7 @@ const NO_CAP: u64 = 60 * SECOND;
 /// Resilience4j's semantics with the fallback where `cfg` had it (on `@CircuitBreaker`, as the
 /// lesson writes it, unless `cfg` says otherwise). Gives the reader's notices plus what was
 /// not simulated; an error names the YAML property whose value the simulator cannot take.
-pub fn apply(parsed: &Parsed, cfg: &mut CascadeConfig) -> Result<Vec<Notice>, Notice> {
+pub fn apply(parsed: &Parsed, cfg: &mut SimConfig) -> Result<Vec<Notice>, Notice> {
     let mut notices = parsed.notices.clone();
     let c = &parsed.config;
     let mut note = |path: String, message: &str| {
@@ -87,8 +87,8 @@ pub fn apply(parsed: &Parsed, cfg: &mut CascadeConfig) -> Result<Vec<Notice>, No
     }
     let settings = Resilience4jStack {
         fallback_on: cfg
-            .resilience4j
-            .as_ref()
+            .first_stack()
+            .and_then(|s| s.resilience4j.as_ref())
             .map_or(Resilience4jStack::default().fallback_on, |s| s.fallback_on),
         retry_exceptions: retry.retry_exceptions.clone(),
         retry_ignore_exceptions: retry.ignore_exceptions.clone(),
@@ -99,8 +99,9 @@ pub fn apply(parsed: &Parsed, cfg: &mut CascadeConfig) -> Result<Vec<Notice>, No
             .then_some(retry.exponential_backoff_multiplier),
         time_limiter_frees_permit: false,
     };
-    cfg.timeout = Some(limiter.timeout_duration);
-    cfg.retry = Some(RetryPolicy {
+    let stack = cfg.first_stack_mut();
+    stack.timeout = Some(limiter.timeout_duration);
+    stack.retry = Some(RetryPolicy {
         attempts: retry.max_attempts,
         base: retry.wait_duration,
         cap: retry
@@ -108,15 +109,17 @@ pub fn apply(parsed: &Parsed, cfg: &mut CascadeConfig) -> Result<Vec<Notice>, No
             .unwrap_or(NO_CAP.max(retry.wait_duration)),
         jitter: Jitter::None,
     });
-    cfg.breaker = Some(breaker.breaker_config());
-    cfg.bulkhead = Some(bulkhead.bulkhead_config(INVENTORY_INSTANCE));
+    stack.breaker = Some(breaker.breaker_config());
+    stack.bulkhead = Some(bulkhead.bulkhead_config(INVENTORY_INSTANCE));
+    stack.business_errors_trip_breaker = false;
+    stack.order = LayerKind::RESILIENCE4J.to_vec();
+    stack.resilience4j = Some(settings);
+    let routes = &mut cfg.routes;
     if let Some(history) = c.bulkheads.get(HISTORY_INSTANCE) {
-        cfg.history_bulkhead = HistoryBulkhead::Own(history.bulkhead_config(HISTORY_INSTANCE));
-    } else if cfg.history_share > 0.0 {
-        cfg.history_bulkhead = HistoryBulkhead::Shared;
+        routes.history_bulkhead = HistoryBulkhead::Own(history.bulkhead_config(HISTORY_INSTANCE));
+    } else if routes.history_share > 0.0 {
+        routes.history_bulkhead = HistoryBulkhead::Shared;
     }
-    cfg.business_errors_trip_breaker = false;
-    cfg.resilience4j = Some(settings);
     cfg.validate().map_err(|e| Notice {
         path: yaml_path(e.field),
         message: format!("{} is out of the simulator's range ({})", e.value, e.range),
@@ -166,7 +169,7 @@ fn order_text(order: [Aspect; 5]) -> String {
 }
 
 /// Reads `text` and applies it to `cfg`: the notices, or the one error that stops the run.
-pub fn apply_yaml(text: &str, cfg: &mut CascadeConfig) -> Result<Vec<Notice>, Notice> {
+pub fn apply_yaml(text: &str, cfg: &mut SimConfig) -> Result<Vec<Notice>, Notice> {
     let parsed = super::resilience4j::parse(text)?;
     apply(&parsed, cfg)
 }

@@ -5,6 +5,7 @@ use super::compare::Side;
 use super::knobs::Pattern;
 use super::latency::LatencyKind;
 use crate::sim::latency::Micros;
+use crate::sim::params::Value;
 use crate::sim::scenario::Preset;
 
 /// Every change the page can make.
@@ -12,10 +13,11 @@ use crate::sim::scenario::Preset;
 pub enum Action {
     /// Sets the knob with this key (see [`super::knobs::KNOBS`]) to a value in its unit.
     SetKnob(&'static str, f64),
-    /// Sets the knob with this key from its `key=value` text, on the CLI's range rather than
-    /// the slider's: what a permalink or a widget attribute says is taken as it is (the number
-    /// field shows a value past the slider's end), or refused with a notice.
-    SetKnobText(&'static str, String),
+    /// Sets the knob with this key to a value of its row, on the row's range rather than the
+    /// slider's: what a permalink or a widget attribute says, parsed once at that edge, is
+    /// taken as it is (the number field shows a value past the slider's end), or refused with a
+    /// notice.
+    SetParam(&'static str, Value),
     /// Switches a pattern on or off.
     SetPattern(Pattern, bool),
     /// Loads a preset (its parameters and patterns).
@@ -59,7 +61,7 @@ impl Action {
     pub fn tunes(&self) -> bool {
         matches!(
             self,
-            Action::SetKnob(..) | Action::SetKnobText(..) | Action::SetPattern(..)
+            Action::SetKnob(..) | Action::SetParam(..) | Action::SetPattern(..)
         )
     }
 }

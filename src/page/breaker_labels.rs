@@ -85,7 +85,13 @@ mod tests {
     use crate::sim::scenario::Preset;
 
     fn inventory_breaker(preset: Preset) -> BreakerConfig {
-        preset.config().breaker.expect("the preset has a breaker")
+        preset
+            .config()
+            .first_stack()
+            .unwrap()
+            .breaker
+            .clone()
+            .expect("the preset has a breaker")
     }
 
     #[test]

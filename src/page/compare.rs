@@ -7,14 +7,14 @@
 //! second control in B puts the first back to A's value, and the notice says so: the point of
 //! the comparison is that only one thing differs.
 
-use super::knobs::{knob, Knob, Pattern, Patterns, Unit, KNOBS};
+use super::knobs::{knob, Knob, Pattern, Patterns, KNOBS};
 use super::latency::{histogram_until, LatencyKind, OutcomeHistogram};
 use super::numbers::duration;
 use super::replay::frame;
 use super::runs::Run;
 use crate::sim::latency::Micros;
-use crate::sim::model::CascadeConfig;
-use crate::sim::scenario::apply_set;
+use crate::sim::model::SimConfig;
+use crate::sim::params::Value;
 use crate::sim::trace::Outcome;
 
 /// Which run the controls change while A/B is on.
@@ -42,8 +42,8 @@ pub enum Control {
 pub struct Change {
     /// A pattern B switches, and to what.
     pub pattern: Option<(Pattern, bool)>,
-    /// Knobs B sets, as `key=value` override text (the CLI's units).
-    pub knobs: Vec<(&'static str, String)>,
+    /// Knobs B sets, each to a value of its row.
+    pub knobs: Vec<(&'static str, Value)>,
 }
 
 impl Change {
@@ -62,14 +62,17 @@ impl Change {
     }
 
     /// A's settings with the change on top: B's settings, or why they cannot be made.
-    pub fn on(&self, full: &CascadeConfig, patterns: Patterns) -> (CascadeConfig, Patterns) {
+    pub fn on(&self, full: &SimConfig, patterns: Patterns) -> (SimConfig, Patterns) {
         let mut full = full.clone();
         let mut patterns = patterns;
-        for (key, text) in &self.knobs {
-            // The texts were read from a valid config; one that A's values now refuse is
+        for (key, value) in &self.knobs {
+            // The values were read from a valid config; one that A's values now refuse is
             // left out rather than breaking B.
             let mut scratch = full.clone();
-            if apply_set(&mut scratch, key, text).is_ok() && scratch.validate().is_ok() {
+            let taken = knob(key)
+                .and_then(|k| k.param())
+                .map(|row| row.set(&mut scratch, *value));
+            if matches!(taken, Some(Ok(_))) && scratch.validate().is_ok() {
                 full = scratch;
             }
         }
@@ -82,17 +85,20 @@ impl Change {
     /// What `control` changes from `a` to `b`, read back from the two settings.
     pub(super) fn between(
         control: Control,
-        (a, a_on): (&CascadeConfig, Patterns),
-        (b, b_on): (&CascadeConfig, Patterns),
+        (a, a_on): (&SimConfig, Patterns),
+        (b, b_on): (&SimConfig, Patterns),
     ) -> Change {
         let differs = |k: &Knob| k.read(a) != k.read(b);
-        let text = |k: &'static Knob| (k.key, k.link_text(b));
+        let value = |k: &'static Knob| {
+            let read = k.param().and_then(|row| (row.read)(b));
+            read.map(|v| (k.key, v))
+        };
         match control {
             Control::Knob(key) => Change {
                 pattern: None,
                 knobs: knob(key)
                     .filter(|k| differs(k))
-                    .map(text)
+                    .and_then(value)
                     .into_iter()
                     .collect(),
             },
@@ -101,14 +107,14 @@ impl Change {
                 knobs: KNOBS
                     .iter()
                     .filter(|k| k.pattern == Some(p) && differs(k))
-                    .map(text)
+                    .filter_map(value)
                     .collect(),
             },
         }
     }
 
     /// What differs from A (`a_full`, `a_on`), one phrase per setting: "Timeout 300 ms → 1 s".
-    pub fn differences(&self, a_full: &CascadeConfig, a_on: Patterns) -> Vec<String> {
+    pub fn differences(&self, a_full: &SimConfig, a_on: Patterns) -> Vec<String> {
         let (b_full, _) = self.on(a_full, a_on);
         let mut out = Vec::new();
         if let Some((p, on)) = self.pattern {
@@ -125,8 +131,8 @@ impl Change {
                 out.push(format!(
                     "{} {} → {}",
                     k.label,
-                    shown(k, k.read(a_full)),
-                    shown(k, k.read(&b_full))
+                    k.shown(k.read(a_full)),
+                    k.shown(k.read(&b_full))
                 ));
             }
         }
@@ -134,28 +140,13 @@ impl Change {
     }
 
     /// The line that says how B differs from A.
-    pub fn summary(&self, a_full: &CascadeConfig, a_on: Patterns) -> String {
+    pub fn summary(&self, a_full: &SimConfig, a_on: Patterns) -> String {
         let list = self.differences(a_full, a_on);
         if list.is_empty() {
             "B is a copy of A (same seed): change one control to compare.".to_string()
         } else {
             format!("B: {}", list.join(", "))
         }
-    }
-}
-
-/// A knob's value as the page prints it, in its unit.
-fn shown(k: &Knob, value: f64) -> String {
-    let choices = k.choices();
-    if !choices.is_empty() {
-        return k.override_text(value);
-    }
-    match k.unit {
-        Unit::Millis => duration((value * 1_000.0).round() as Micros),
-        Unit::Seconds => format!("{value} s"),
-        Unit::Percent => format!("{value} %"),
-        Unit::PerSecond => format!("{value} req/s"),
-        Unit::Count => k.override_text(value),
     }
 }
 
@@ -327,7 +318,10 @@ mod tests {
         );
         let notice = p.notice.as_deref().unwrap();
         assert!(notice.contains("Timeout 300 ms → 1 s is back"), "{notice}");
-        assert_eq!(p.settings.b().unwrap().0.timeout, Some(300_000));
+        assert_eq!(
+            p.settings.b().unwrap().0.first_stack().unwrap().timeout,
+            Some(300_000)
+        );
         // The notice stays while the same control goes on moving.
         let p = p.apply(Action::SetKnob("window", 2.0));
         assert!(p.notice.as_deref().unwrap().contains("is back"));
@@ -343,12 +337,12 @@ mod tests {
             .apply(Action::SetPattern(Pattern::Timeout, true))
             .apply(Action::SetAbEdits(Side::A))
             .apply(Action::SetKnob("threads", 96.0));
-        assert_eq!(p.config().threads, 96);
+        assert_eq!(p.config().service.threads, 96);
         let (b_full, b_on) = p.settings.b().unwrap();
-        assert_eq!(b_full.threads, 96, "B follows A");
+        assert_eq!(b_full.service.threads, 96, "B follows A");
         assert!(b_on.timeout);
         let p = p.apply(Action::SetSeed(5));
-        assert_eq!(b(&p).config.seed, 5);
+        assert_eq!(b(&p).config.run.seed, 5);
         // A new preset starts B over as a copy.
         let p = p.apply(Action::PickPreset(Preset::Lesson(Scenario::Cb)));
         assert!(p.settings.ab.as_ref().unwrap().change.is_empty());

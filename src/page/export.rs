@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::permalink::to_query;
 use super::state::Page;
-use crate::sim::model::CascadeConfig;
+use crate::sim::model::SimConfig;
 use crate::sim::trace::{
     BreakerChange, DependencyLoad, Outcome, OutcomeCounts, Percentiles, Recovery, Trace, BUCKET,
 };
@@ -125,7 +125,7 @@ pub struct RunExport<'a> {
     /// The permalink's query: paste it after `?` to get this run back.
     pub permalink_query: String,
     /// The parameters of the run.
-    pub config: &'a CascadeConfig,
+    pub config: &'a SimConfig,
     /// Requests sent.
     pub sent: u64,
     /// Requests by outcome.
@@ -275,6 +275,9 @@ mod tests {
         assert_eq!(v["sent"], t.sent);
         assert_eq!(v["outcomes"]["circuit_open"], t.outcomes.circuit_open);
         assert!(v["permalink_query"].as_str().unwrap().contains("preset=cb"));
-        assert_eq!(v["config"]["threads"], 32);
+        assert_eq!(v["config"]["service"]["threads"], 32);
+        // The config is the one the page ran, in the form `cascade --config` reads.
+        let back = crate::sim::model::load_config_json(&v["config"].to_string()).unwrap();
+        assert_eq!(back, page.config());
     }
 }

@@ -1,17 +1,17 @@
 //! The knobs the page offers: each one a row of the parameter table
 //! ([`PARAMS`](crate::sim::params::PARAMS)) with a slider range, a unit and the pattern it
-//! belongs to. Values are read through the row and written
-//! through [`apply_set`], the same `key=value` overrides the `cascade` CLI takes, so the page
-//! and the CLI cannot disagree on what a key means.
+//! belongs to. Values are read and written through the row as typed values
+//! ([`Param::set`]), with no text in between; the CLI's `--set` parses its text into the same
+//! values, so the page and the CLI cannot disagree on what a key means.
 
 use serde::{Deserialize, Serialize};
 
+use super::numbers::duration;
 use crate::resilience::HedgeDelay;
 use crate::sim::latency::Micros;
-use crate::sim::model::CascadeConfig;
+use crate::sim::model::SimConfig;
 use crate::sim::params::{param, Kind, Param, Value};
 use crate::sim::params::{Dep, Layer, Part};
-use crate::sim::scenario::apply_set;
 
 const MS: f64 = 1_000.0;
 const SECOND: f64 = 1_000_000.0;
@@ -95,8 +95,8 @@ impl Pattern {
     }
 
     /// Whether `cfg` uses this pattern.
-    pub fn is_on(self, cfg: &CascadeConfig) -> bool {
-        Patterns::of(cfg).get(self)
+    pub fn is_on(self, cfg: &SimConfig) -> bool {
+        self.part().is_on(cfg)
     }
 }
 
@@ -124,17 +124,12 @@ pub struct Patterns {
 
 impl Patterns {
     /// The patterns `cfg` uses.
-    pub fn of(cfg: &CascadeConfig) -> Self {
-        Patterns {
-            timeout: cfg.timeout.is_some(),
-            retries: cfg.retry.is_some(),
-            retry_budget: cfg.retry_budget.is_some(),
-            breaker: cfg.breaker.is_some(),
-            bulkhead: cfg.bulkhead.is_some(),
-            load_shed: cfg.load_shed.is_some(),
-            rate_limit: cfg.rate_limit.is_some(),
-            hedge: cfg.hedge.is_some(),
+    pub fn of(cfg: &SimConfig) -> Self {
+        let mut on = Patterns::default();
+        for pattern in Pattern::ALL {
+            on.set(pattern, pattern.is_on(cfg));
         }
+        on
     }
 
     fn slot(&mut self, pattern: Pattern) -> &mut bool {
@@ -165,43 +160,25 @@ impl Patterns {
 /// switches one on starts from the lesson's numbers. The values are the parameter table's
 /// ([`Part::switch_on`]), the same a `--set` key or a link switches a pattern on with; a
 /// Resilience4j stack gets no retry budget and no hedge, which it has no aspect for.
-pub fn with_every_pattern(cfg: &CascadeConfig) -> CascadeConfig {
-    let mut sim = cfg.to_sim();
+pub fn with_every_pattern(cfg: &SimConfig) -> SimConfig {
+    let resilience4j = cfg.first_stack().is_some_and(|s| s.is_resilience4j());
+    let mut full = cfg.clone();
     for pattern in Pattern::ALL {
-        if cfg.resilience4j.is_some() && matches!(pattern, Pattern::RetryBudget | Pattern::Hedge) {
+        if resilience4j && matches!(pattern, Pattern::RetryBudget | Pattern::Hedge) {
             continue;
         }
-        pattern.part().switch_on(&mut sim);
+        pattern.part().switch_on(&mut full);
     }
-    CascadeConfig::from_sim(&sim).unwrap_or_else(|| cfg.clone())
+    full
 }
 
 /// `full` with the patterns that are off taken out.
-pub fn with_patterns(full: &CascadeConfig, on: Patterns) -> CascadeConfig {
+pub fn with_patterns(full: &SimConfig, on: Patterns) -> SimConfig {
     let mut cfg = full.clone();
-    if !on.timeout {
-        cfg.timeout = None;
-    }
-    if !on.retries {
-        cfg.retry = None;
-    }
-    if !on.retry_budget {
-        cfg.retry_budget = None;
-    }
-    if !on.breaker {
-        cfg.breaker = None;
-    }
-    if !on.bulkhead {
-        cfg.bulkhead = None;
-    }
-    if !on.load_shed {
-        cfg.load_shed = None;
-    }
-    if !on.rate_limit {
-        cfg.rate_limit = None;
-    }
-    if !on.hedge {
-        cfg.hedge = None;
+    for pattern in Pattern::ALL {
+        if !on.get(pattern) {
+            pattern.part().switch_off(&mut cfg);
+        }
     }
     cfg
 }
@@ -239,7 +216,7 @@ impl Unit {
 /// label, unit and range the page shows it in. Its hint and its choices are the row's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Knob {
-    /// The row's key ([`apply_set`]); also the element id.
+    /// The row's key ([`Param::key`]); also the element id.
     pub key: &'static str,
     /// What the student (and the screen reader) reads.
     pub label: &'static str,
@@ -605,8 +582,8 @@ impl Knob {
 
     /// The knob's value in `cfg` (which should have every pattern, see [`with_every_pattern`]),
     /// in the knob's unit; its lowest value while the part it tunes is off.
-    pub fn read(&self, cfg: &CascadeConfig) -> f64 {
-        let value = self.param().and_then(|p| (p.read)(&cfg.to_sim()));
+    pub fn read(&self, cfg: &SimConfig) -> f64 {
+        let value = self.param().and_then(|p| (p.read)(cfg));
         match value {
             // A part that is off: a choice says "off" where it has one.
             None => self
@@ -627,7 +604,7 @@ impl Knob {
 
     /// Sets the knob to `value` in `cfg`, clamped to the slider's range. Returns a message
     /// naming the knob and its range when `value` was outside it or not a number.
-    pub fn write(&self, cfg: &mut CascadeConfig, value: f64) -> Option<String> {
+    pub fn write(&self, cfg: &mut SimConfig, value: f64) -> Option<String> {
         let (value, notice) = if !value.is_finite() {
             (self.read(cfg), Some(self.range_message("needs a number")))
         } else if value < self.min || value > self.max {
@@ -639,8 +616,11 @@ impl Knob {
         } else {
             (value, None)
         };
+        let Some(row) = self.param() else {
+            return Some(format!("there is no parameter named {}", self.key));
+        };
         let before = cfg.clone();
-        match apply_set(cfg, self.key, &self.override_text(value)) {
+        match row.set(cfg, self.value(value)) {
             // A value can be in its own range and still clash with another one (recovering
             // before degrading): then nothing changes, and the notice says why.
             Ok(_) => match cfg.validate() {
@@ -660,14 +640,17 @@ impl Knob {
     /// A notice naming every other control that this one's new value moved (a shedding
     /// limit keeps the three in order, a priority share keeps the shares within 1): never
     /// silently.
-    fn others_moved(&self, before: &CascadeConfig, after: &CascadeConfig) -> Option<String> {
+    fn others_moved(&self, before: &SimConfig, after: &SimConfig) -> Option<String> {
         let moved: Vec<String> = KNOBS
             .iter()
             .filter(|k| k.key != self.key && k.pattern == self.pattern)
             // Only settings that were there before: switching a part on brings its settings.
-            .filter(|k| k.param().and_then(|p| (p.read)(&before.to_sim())).is_some())
+            .filter(|k| k.param().and_then(|p| (p.read)(before)).is_some())
             .filter(|k| k.read(before) != k.read(after))
-            .map(|k| format!("{} {} → {}", k.key, k.link_text(before), k.link_text(after)))
+            .map(|k| {
+                let (was, is) = (k.shown(k.read(before)), k.shown(k.read(after)));
+                format!("{} {was} → {is}", k.key)
+            })
             .collect();
         (!moved.is_empty()).then(|| {
             format!(
@@ -680,15 +663,55 @@ impl Knob {
         })
     }
 
-    /// The `--set` text that gives back exactly the value `cfg` holds, for links: a share is
-    /// written whole, where the slider reads it as a whole percent.
-    pub fn link_text(&self, cfg: &CascadeConfig) -> String {
-        if self.unit == Unit::Percent {
-            if let Some(Value::Number(v)) = self.param().and_then(|p| (p.read)(&cfg.to_sim())) {
-                return format!("{v}");
-            }
+    /// The text that gives back exactly the value `cfg` holds, for links: the row's own
+    /// format ([`Param::text`]); while the part it tunes is off, the slider's reading of that.
+    pub fn link_text(&self, cfg: &SimConfig) -> String {
+        match self.param().and_then(|p| (p.read)(cfg).map(|v| p.text(v))) {
+            Some(text) => text,
+            None => self.override_text(self.read(cfg)),
         }
-        self.override_text(self.read(cfg))
+    }
+
+    /// `value`, in the knob's unit, as the row's typed value: what the slider at `value`
+    /// writes.
+    pub fn value(&self, value: f64) -> Value {
+        let choices = self.choices();
+        if !choices.is_empty() {
+            let last = choices.len() - 1;
+            return Value::Choice((value.round().max(0.0) as usize).min(last));
+        }
+        let micros = || {
+            let scale = if self.unit == Unit::Seconds {
+                SECOND
+            } else {
+                MS
+            };
+            (value * scale).round().max(0.0) as Micros
+        };
+        let count = || value.round().max(0.0) as u64;
+        match self.param().map(|p| p.kind) {
+            // A count that may be off: the slider's bottom end is off.
+            Some(Kind::CountOrOff { .. }) if value.round() <= self.min => Value::Off,
+            Some(Kind::Time { .. }) => Value::Time(micros()),
+            Some(Kind::Delay { .. }) => Value::Delay(HedgeDelay::Fixed(micros())),
+            Some(Kind::Number { .. }) if self.unit == Unit::Percent => Value::Number(value / 100.0),
+            Some(Kind::Number { .. }) => Value::Number(value),
+            _ => Value::Count(count()),
+        }
+    }
+
+    /// A value of the knob, in its unit, as the page prints it ("300 ms", "50 %").
+    pub fn shown(&self, value: f64) -> String {
+        if self.is_choice() {
+            return self.override_text(value);
+        }
+        match self.unit {
+            Unit::Millis => duration((value * 1_000.0).round() as Micros),
+            Unit::Seconds => format!("{value} s"),
+            Unit::Percent => format!("{value} %"),
+            Unit::PerSecond => format!("{value} req/s"),
+            Unit::Count => self.override_text(value),
+        }
     }
 
     /// `value` (in the knob's unit) as the `key=value` override text: seconds, or an `ms`
@@ -786,7 +809,7 @@ mod tests {
 
     use super::*;
     use crate::resilience::Jitter;
-    use crate::sim::scenario::{Preset, Scenario, JITTER_NAMES};
+    use crate::sim::scenario::{apply_set, Preset, Scenario, JITTER_NAMES};
 
     #[test]
     fn every_knob_is_a_row_of_the_table_and_its_slider_stays_in_the_rows_range() {
@@ -796,12 +819,8 @@ mod tests {
             assert!(!k.hint().is_empty(), "{}", k.key);
             for v in [k.min, k.max] {
                 // The slider's ends are within the row's range: the row takes them.
-                let text = k.override_text(v);
-                assert!(
-                    apply_set(&mut cfg, p.key, &text).is_ok(),
-                    "{}={text}",
-                    k.key
-                );
+                let value = k.value(v);
+                assert!(p.set(&mut cfg, value).is_ok(), "{}={value:?}", k.key);
             }
         }
     }
@@ -838,7 +857,15 @@ mod tests {
         assert!(msg.contains("needs a number"), "{msg}");
         assert_eq!(k.read(&cfg), 30_000.0);
         assert!(knob("probes").unwrap().write(&mut cfg, -4.0).is_some());
-        assert_eq!(cfg.breaker.as_ref().unwrap().half_open_probes, 1);
+        assert_eq!(
+            cfg.first_stack()
+                .unwrap()
+                .breaker
+                .as_ref()
+                .unwrap()
+                .half_open_probes,
+            1
+        );
     }
 
     #[test]
@@ -875,7 +902,7 @@ mod tests {
         );
         assert_eq!(cfg, before);
         assert_eq!(knob("recover_at").unwrap().write(&mut cfg, 8.0), None);
-        assert_eq!(cfg.recover_at, Some(8_000_000));
+        assert_eq!(cfg.first().unwrap().faults.recover_at, Some(8_000_000));
     }
 
     #[test]
@@ -890,8 +917,8 @@ mod tests {
                 // An outage set after the run's end means none; so does the slider's end
                 // when the run is shorter.
                 let never = k.key == "degrade_at"
-                    && v * 1e6 >= full.duration as f64
-                    && k.max * 1e6 >= full.duration as f64;
+                    && v * 1e6 >= full.traffic.duration as f64
+                    && k.max * 1e6 >= full.traffic.duration as f64;
                 if v.is_finite() && !never && !(k.min..=k.max).contains(&v) {
                     outside.push(format!(
                         "{}: {}={v} (slider {}..{})",
@@ -912,8 +939,10 @@ mod tests {
             let cfg = preset.config();
             let full = with_every_pattern(&cfg);
             let outside_resilience4j = [Pattern::RetryBudget, Pattern::Hedge];
-            let on_for =
-                |p: &Pattern| cfg.resilience4j.is_none() || !outside_resilience4j.contains(p);
+            let on_for = |p: &Pattern| {
+                cfg.first_stack().unwrap().resilience4j.is_none()
+                    || !outside_resilience4j.contains(p)
+            };
             assert!(
                 Pattern::ALL.iter().all(|p| p.is_on(&full) == on_for(p)),
                 "{preset:?}"
@@ -947,7 +976,10 @@ mod tests {
         assert_eq!((k.min, k.max), (0.0, (names.len() - 1) as f64));
         let mut cfg = with_every_pattern(&Scenario::None.config());
         assert_eq!(k.write(&mut cfg, 3.0), None);
-        assert_eq!(cfg.retry.as_ref().unwrap().jitter, Jitter::Decorrelated);
+        assert_eq!(
+            cfg.first_stack().unwrap().retry.as_ref().unwrap().jitter,
+            Jitter::Decorrelated
+        );
         assert_eq!(k.override_text(k.read(&cfg)), "decorrelated");
         let msg = k.write(&mut cfg, 9.0).unwrap();
         assert!(msg.contains("Jitter") && msg.contains("equal"), "{msg}");
@@ -971,13 +1003,13 @@ mod tests {
         ] {
             assert_eq!(knob(key).unwrap().write(&mut cfg, value), None, "{key}");
         }
-        let r = cfg.retry.as_ref().unwrap();
+        let r = cfg.first_stack().unwrap().retry.as_ref().unwrap();
         assert_eq!((r.attempts, r.base, r.cap), (5, 40_000, 400_000));
-        let b = cfg.retry_budget.as_ref().unwrap();
+        let b = cfg.first_stack().unwrap().retry_budget.as_ref().unwrap();
         assert_eq!((b.ratio, b.minimum), (0.2, 3));
-        let l = cfg.load_shed.as_ref().unwrap();
+        let l = cfg.service.load_shed.as_ref().unwrap();
         assert_eq!((l.low, l.normal), (25, 50));
-        assert_eq!(cfg.priority_mix.low, 0.3);
+        assert_eq!(cfg.traffic.priority_mix.low, 0.3);
         cfg.validate().unwrap();
     }
 
@@ -989,7 +1021,15 @@ mod tests {
         assert_eq!(with_patterns(&full, on), Scenario::None.config());
         on.set(Pattern::Bulkhead, true);
         let cfg = with_patterns(&full, on);
-        assert_eq!(cfg.bulkhead.as_ref().unwrap().permits, 3);
+        assert_eq!(
+            cfg.first_stack()
+                .unwrap()
+                .bulkhead
+                .as_ref()
+                .unwrap()
+                .permits,
+            3
+        );
         assert!(Pattern::Bulkhead.is_on(&cfg) && !Pattern::Breaker.is_on(&cfg));
     }
 }

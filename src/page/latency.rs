@@ -111,7 +111,13 @@ mod tests {
     #[test]
     fn the_note_puts_bulkhead_refusals_at_their_wait() {
         let cfg = crate::sim::scenario::Scenario::Bulkhead.config();
-        let wait = cfg.bulkhead.unwrap().max_wait;
+        let wait = cfg
+            .first_stack()
+            .unwrap()
+            .bulkhead
+            .clone()
+            .unwrap()
+            .max_wait;
         let with = refusal_note(LatencyKind::Service, Some(wait));
         assert!(
             with.contains("refused by the full bulkhead") && with.contains("50 ms"),

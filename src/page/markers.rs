@@ -5,7 +5,7 @@
 
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
-use crate::sim::model::CascadeConfig;
+use crate::sim::model::SimConfig;
 use crate::sim::trace::{Bucket, Trace, BUCKET};
 
 /// What a mark on the timeline stands for.
@@ -101,33 +101,36 @@ fn restart_label(trace: &Trace, at: Micros) -> String {
 }
 
 /// The time of every event worth marking in `trace`, run with `config`, in order.
-pub fn markers(trace: &Trace, config: &CascadeConfig) -> Vec<Marker> {
+pub fn markers(trace: &Trace, config: &SimConfig) -> Vec<Marker> {
     let mut marks = Vec::new();
     let mut add =
         |at: Micros, kind: MarkerKind, label: String| marks.push(Marker { at, kind, label });
-    let sick = config.slow != config.fast || config.error_rate > 0.0;
-    if sick && config.degrade_at < trace.end {
-        let what = if config.error_rate >= 1.0 {
-            "inventory fails".to_string()
-        } else {
-            format!(
-                "inventory slows ({} → {} ms)",
-                config.fast / 1_000,
-                config.slow / 1_000
-            )
-        };
-        add(config.degrade_at, MarkerKind::Degraded, what);
-        if let Some(back) = config.recover_at.filter(|&r| r < trace.end) {
-            let restarts = config
-                .capacity
-                .as_ref()
-                .is_some_and(|c| c.restart_at_recovery);
-            let label = if restarts {
-                restart_label(trace, back)
+    if let Some(inventory) = config.first() {
+        let faults = &inventory.faults;
+        let sick = faults.slow != faults.fast || faults.error_rate > 0.0;
+        if let Some(degrade_at) = faults.degrade_at.filter(|&at| sick && at < trace.end) {
+            let what = if faults.error_rate >= 1.0 {
+                "inventory fails".to_string()
             } else {
-                "inventory healthy again".into()
+                format!(
+                    "inventory slows ({} → {} ms)",
+                    faults.fast / 1_000,
+                    faults.slow / 1_000
+                )
             };
-            add(back, MarkerKind::Recovered, label);
+            add(degrade_at, MarkerKind::Degraded, what);
+            if let Some(back) = faults.recover_at.filter(|&r| r < trace.end) {
+                let restarts = inventory
+                    .capacity
+                    .as_ref()
+                    .is_some_and(|c| c.restart_at_recovery);
+                let label = if restarts {
+                    restart_label(trace, back)
+                } else {
+                    "inventory healthy again".into()
+                };
+                add(back, MarkerKind::Recovered, label);
+            }
         }
     }
     for change in &trace.transitions {
@@ -139,14 +142,14 @@ pub fn markers(trace: &Trace, config: &CascadeConfig) -> Vec<Marker> {
         add(change.at, MarkerKind::Breaker(change.to), label.into());
     }
     let series = &trace.series;
-    for at in spells(series, |b| b.workers_busy >= config.threads) {
+    for at in spells(series, |b| b.workers_busy >= config.service.threads) {
         add(
             at,
             MarkerKind::WorkersFull,
-            format!("all {} workers busy", config.threads),
+            format!("all {} workers busy", config.service.threads),
         );
     }
-    if let Some(limit) = config.queue_limit {
+    if let Some(limit) = config.service.queue_limit {
         for at in spells(series, |b| b.queue_len >= limit) {
             add(at, MarkerKind::QueueFull, format!("queue full ({limit})"));
         }
@@ -160,7 +163,7 @@ pub fn markers(trace: &Trace, config: &CascadeConfig) -> Vec<Marker> {
             );
         }
     }
-    if let Some(b) = &config.bulkhead {
+    if let Some(b) = config.first_stack().and_then(|s| s.bulkhead.as_ref()) {
         for at in spells(series, |s| s.bulkhead_in_use >= b.permits) {
             add(
                 at,
@@ -316,7 +319,7 @@ mod tests {
             "{marks:?}"
         );
         let mut cfg = Scenario::None.config();
-        cfg.load_shed = Some(crate::resilience::LoadShedConfig::lesson_000());
+        cfg.service.load_shed = Some(crate::resilience::LoadShedConfig::lesson_000());
         let trace = run(&cfg).unwrap();
         let marks = markers(&trace, &cfg);
         let shed = first(&marks, MarkerKind::SheddingStarts).unwrap();

@@ -54,7 +54,7 @@ impl Switches {
             apply_set(&mut grid.base, key, value).map_err(|e| e.to_string())?;
         }
         if self.breaker {
-            grid.base.breaker = Some(BreakerConfig {
+            grid.base.first_stack_mut().breaker = Some(BreakerConfig {
                 half_open_rule: HalfOpenRule::RateOverPermitted,
                 ..BreakerConfig::cascade_sim()
             });

@@ -4,7 +4,7 @@
 //! stays.
 
 use super::action::Action;
-use super::knobs::{knob, Pattern, KNOBS};
+use super::knobs::{knob, Knob, Pattern, KNOBS};
 use super::latency::LatencyKind;
 use super::playback::Playback;
 use super::playback::SPEEDS;
@@ -12,7 +12,10 @@ use super::settings::Settings;
 use super::settings::TABLE_WINDOW_RANGE;
 use super::state::{changes_settings, Page};
 use super::view::View;
-use crate::sim::scenario::{apply_set, Preset};
+use crate::resilience::ParamError;
+use crate::sim::model::SimConfig;
+use crate::sim::params::{Applied, Value};
+use crate::sim::scenario::Preset;
 use crate::sim::trace::BUCKET;
 
 /// Keys a permalink or widget may carry besides the knobs.
@@ -125,11 +128,12 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
                     // The CLI's rules and range: a value past the slider's end is taken as it
                     // is, so a link never changes what it says without a word.
                     let mut scratch = settings.full.clone();
-                    match apply_set(&mut scratch, k.key, v) {
+                    let parsed = parse_param(k, v);
+                    match parsed.and_then(|value| row_set(k, &mut scratch, value).map(|_| value)) {
                         // A value the preset already has is left alone (a count window of 20
                         // reads as 20 and must not become 20 s).
                         Ok(_) if k.read(&scratch) == k.read(&settings.full) => {}
-                        Ok(_) => actions.push(Action::SetKnobText(k.key, v.to_string())),
+                        Ok(value) => actions.push(Action::SetParam(k.key, value)),
                         Err(e) => notices.push(bad(e.field, v, &e.range)),
                     }
                 }
@@ -209,6 +213,30 @@ fn read_patterns(key: &str, v: &str, notices: &mut Vec<String>) -> Option<Vec<Pa
     (!keep).then_some(on)
 }
 
+/// The value `text` gives knob `k`'s row: the one parse of a link's text.
+fn parse_param(k: &Knob, text: &str) -> Result<Value, ParamError> {
+    match k.param() {
+        Some(row) => row.parse(text),
+        None => Err(no_row(k)),
+    }
+}
+
+/// Writes `value` through knob `k`'s row.
+fn row_set(k: &Knob, cfg: &mut SimConfig, value: Value) -> Result<Applied, ParamError> {
+    match k.param() {
+        Some(row) => row.set(cfg, value),
+        None => Err(no_row(k)),
+    }
+}
+
+fn no_row(k: &Knob) -> ParamError {
+    ParamError {
+        field: k.key,
+        range: "a parameter of the table".to_string(),
+        value: String::new(),
+    }
+}
+
 /// What an `ab` value allows, for its notices.
 fn ab_range() -> String {
     format!(
@@ -247,10 +275,11 @@ fn read_ab(settings: &mut Settings, values: &[String], notices: &mut Vec<String>
             Some((key, value)) => match knob(key.trim()) {
                 Some(k) => {
                     let mut scratch = settings.full.clone();
-                    match apply_set(&mut scratch, k.key, value.trim()) {
-                        Ok(_) => {
+                    let parsed = parse_param(k, value.trim());
+                    match parsed.and_then(|value| row_set(k, &mut scratch, value).map(|_| value)) {
+                        Ok(value) => {
                             used = true;
-                            actions.push(Action::SetKnobText(k.key, value.trim().to_string()))
+                            actions.push(Action::SetParam(k.key, value))
                         }
                         Err(e) => notices.push(bad("ab", v, &format!("{}: {}", e.field, e.range))),
                     }
@@ -318,7 +347,7 @@ fn encode(pairs: &[(&str, String)]) -> String {
 pub fn settings_text(settings: &Settings) -> SettingsText {
     let mut run: Vec<(&str, String)> = vec![
         ("preset", settings.preset.key().into()),
-        ("seed", settings.full.seed.to_string()),
+        ("seed", settings.full.run.seed.to_string()),
         ("patterns", pattern_list(settings.patterns)),
     ];
     for k in KNOBS {
@@ -332,8 +361,10 @@ pub fn settings_text(settings: &Settings) -> SettingsText {
         if c.change.pattern.is_some() {
             ab.push(("ab", format!("patterns={}", pattern_list(b_on))));
         }
-        for (key, text) in &c.change.knobs {
-            ab.push(("ab", format!("{key}={text}")));
+        for (key, value) in &c.change.knobs {
+            if let Some(row) = knob(key).and_then(|k| k.param()) {
+                ab.push(("ab", format!("{key}={}", row.text(*value))));
+            }
         }
     }
     SettingsText {
@@ -435,7 +466,7 @@ mod tests {
         // off with a notice): those presets are left out here.
         let lesson_stacks = Preset::ALL
             .into_iter()
-            .filter(|p| p.config().resilience4j.is_none());
+            .filter(|p| p.config().first_stack().unwrap().resilience4j.is_none());
         for preset in lesson_stacks {
             let page = Page::default()
                 .apply(Action::PickPreset(preset))
@@ -472,9 +503,19 @@ mod tests {
             assert_eq!(back.settings.patterns, page.settings.patterns, "{preset:?}");
             assert_eq!(back.playback.playhead, page.playback.playhead);
             assert_eq!(to_query(&back), query);
-            let r = back.config().retry.unwrap();
+            let r = back.config().first_stack().unwrap().retry.unwrap();
             assert_eq!((r.attempts, r.base, r.cap), (4, 45_000, 45_000));
-            assert_eq!(back.config().hedge.unwrap().policy.max_hedges, 2);
+            assert_eq!(
+                back.config()
+                    .first_stack()
+                    .unwrap()
+                    .hedge
+                    .clone()
+                    .unwrap()
+                    .policy
+                    .max_hedges,
+                2
+            );
         }
     }
 
@@ -482,7 +523,7 @@ mod tests {
     fn a_resilience4j_presets_link_brings_its_run_back() {
         let stacks: Vec<Preset> = Preset::ALL
             .into_iter()
-            .filter(|p| p.config().resilience4j.is_some())
+            .filter(|p| p.config().first_stack().unwrap().resilience4j.is_some())
             .collect();
         assert_eq!(stacks.len(), 4);
         for preset in stacks {
@@ -535,9 +576,16 @@ mod tests {
         let (page, notices) = from_pairs(&pairs("preset=cb&ab=window=1"));
         assert!(notices.is_empty(), "{notices:?}");
         let b = page.settings.ab.clone().unwrap();
-        assert_eq!(b.change.knobs, vec![("window", "1".to_string())]);
+        assert_eq!(b.change.knobs, vec![("window", Value::Time(1_000_000))]);
         assert_eq!(
-            page.settings.full.breaker.as_ref().unwrap().window,
+            page.settings
+                .full
+                .first_stack()
+                .unwrap()
+                .breaker
+                .as_ref()
+                .unwrap()
+                .window,
             crate::resilience::Window::Time(10_000_000)
         );
     }
@@ -569,9 +617,20 @@ mod tests {
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(page.settings.preset, Preset::Lesson(Scenario::Bulkhead));
         let cfg = page.config();
-        assert!(cfg.timeout.is_some() && cfg.breaker.is_some() && cfg.bulkhead.is_none());
-        assert!(cfg.retry.is_none() && cfg.retry_budget.is_none() && cfg.load_shed.is_none());
-        assert_eq!(cfg.breaker.unwrap().cooldown, 1_500_000);
+        assert!(
+            cfg.first_stack().unwrap().timeout.is_some()
+                && cfg.first_stack().unwrap().breaker.is_some()
+                && cfg.first_stack().unwrap().bulkhead.is_none()
+        );
+        assert!(
+            cfg.first_stack().unwrap().retry.is_none()
+                && cfg.first_stack().unwrap().retry_budget.is_none()
+                && cfg.service.load_shed.is_none()
+        );
+        assert_eq!(
+            cfg.first_stack().unwrap().breaker.clone().unwrap().cooldown,
+            1_500_000
+        );
         let (page, notices) = from_pairs(&pairs("preset=saturday&patterns=retries,load_shed"));
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(page.settings.preset, Preset::Saturday);
@@ -612,8 +671,16 @@ mod tests {
         let (page, notices) = from_pairs(&pairs("preset=cb&cooldown=2s&timeout=250ms&window=1"));
         assert!(notices.is_empty(), "{notices:?}");
         let cfg = page.config();
-        assert_eq!(cfg.breaker.as_ref().unwrap().cooldown, 2_000_000);
-        assert_eq!(cfg.timeout, Some(250_000));
+        assert_eq!(
+            cfg.first_stack()
+                .unwrap()
+                .breaker
+                .as_ref()
+                .unwrap()
+                .cooldown,
+            2_000_000
+        );
+        assert_eq!(cfg.first_stack().unwrap().timeout, Some(250_000));
     }
 
     #[test]
@@ -629,18 +696,25 @@ mod tests {
         }
         assert_eq!(page.settings.preset, Preset::OPENING);
         assert_eq!(
-            page.settings.full.breaker.as_ref().unwrap().cooldown,
+            page.settings
+                .full
+                .first_stack()
+                .unwrap()
+                .breaker
+                .as_ref()
+                .unwrap()
+                .cooldown,
             2_000_000
         );
         assert_eq!(
-            page.config().threads,
+            page.config().service.threads,
             32,
             "10 000 threads is off the CLI's range"
         );
         assert!(page.settings.patterns.timeout && !page.settings.patterns.breaker);
         let (page, notices) = from_pairs(&pairs("threads=5000&rate=10000"));
         assert_eq!(
-            (page.config().threads, page.config().rate),
+            (page.config().service.threads, page.config().traffic.rate),
             (5000, 10_000.0),
             "on the CLI's range, past the sliders' ends: taken as the link says"
         );

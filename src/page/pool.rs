@@ -85,19 +85,27 @@ mod tests {
     fn the_cells_fill_as_the_workers_get_stuck_and_the_queue_grows_to_its_peak() {
         let cfg = Scenario::None.config();
         let t = run(&cfg).unwrap();
-        let before = pool_at(&t, cfg.threads, &frame(&t, cfg.degrade_at));
-        assert_eq!(before.cells, cfg.threads);
-        assert!(before.busy_cells < cfg.threads, "{before:?}");
+        let before = pool_at(
+            &t,
+            cfg.service.threads,
+            &frame(&t, cfg.first().unwrap().faults.degrade_at.unwrap()),
+        );
+        assert_eq!(before.cells, cfg.service.threads);
+        assert!(before.busy_cells < cfg.service.threads, "{before:?}");
         assert_eq!(before.queue_share(), 0.0);
-        let later = pool_at(&t, cfg.threads, &frame(&t, cfg.duration));
-        assert_eq!(later.busy_cells, cfg.threads);
+        let later = pool_at(&t, cfg.service.threads, &frame(&t, cfg.traffic.duration));
+        assert_eq!(later.busy_cells, cfg.service.threads);
         assert!(later.queue > 0 && later.queue <= later.queue_peak);
         let peak_at = t
             .series
             .iter()
             .position(|b| b.queue_len == later.queue_peak)
             .unwrap();
-        let at_peak = pool_at(&t, cfg.threads, &frame(&t, (peak_at as u64 + 1) * 100_000));
+        let at_peak = pool_at(
+            &t,
+            cfg.service.threads,
+            &frame(&t, (peak_at as u64 + 1) * 100_000),
+        );
         assert_eq!(at_peak.queue_share(), 1.0);
     }
 
@@ -106,7 +114,7 @@ mod tests {
         let cfg = Preset::StoryBulkhead.config();
         let t = run(&cfg).unwrap();
         let refused: u64 = (1..=t.series.len() as u64)
-            .map(|i| pool_at(&t, cfg.threads, &frame(&t, i * 100_000)).refused)
+            .map(|i| pool_at(&t, cfg.service.threads, &frame(&t, i * 100_000)).refused)
             .sum();
         assert_eq!(refused, t.outcomes.bulkhead_full);
     }
@@ -115,9 +123,9 @@ mod tests {
     fn many_workers_share_a_cell() {
         let cfg = Preset::Ex3RetryLayers.config();
         let t = run(&cfg).unwrap();
-        let p = pool_at(&t, cfg.threads, &frame(&t, 1_000_000));
+        let p = pool_at(&t, cfg.service.threads, &frame(&t, 1_000_000));
         assert!(
-            p.cells <= MOST_CELLS && p.cells * p.per_cell >= cfg.threads,
+            p.cells <= MOST_CELLS && p.cells * p.per_cell >= cfg.service.threads,
             "{p:?}"
         );
         assert!(p.busy_cells <= p.cells);

@@ -333,7 +333,7 @@ mod tests {
     fn the_summary_says_the_counts_at_the_playhead() {
         let cfg = Preset::StoryNone.config();
         let t = run(&cfg).unwrap();
-        let f = frame(&t, cfg.duration);
+        let f = frame(&t, cfg.traffic.duration);
         let said = spoken_summary(&f, &shown_outcomes(&t), None);
         assert!(said.starts_with("Paused at 12.0 s"), "{said}");
         assert!(said.contains(&format!("ok {}", t.outcomes.ok)), "{said}");
@@ -352,10 +352,8 @@ mod tests {
             Preset::StoryBulkhead,
             Preset::NorthwindShared,
         ] {
-            let cfg = crate::sim::model::CascadeConfig {
-                record_requests: true,
-                ..preset.config()
-            };
+            let mut cfg = preset.config();
+            cfg.run.record_requests = true;
             let t = run(&cfg).unwrap();
             let whole = t
                 .routes
@@ -367,7 +365,12 @@ mod tests {
             assert_eq!(end.ok, whole.outcomes.ok, "{preset:?}");
             assert_eq!(end.waiting, whole.outcomes.unfinished, "{preset:?}");
             assert_eq!(end.p99, whole.end_to_end.p99, "{preset:?}");
-            let early = route_at(&t, Route::OrderHistory, cfg.degrade_at).unwrap();
+            let early = route_at(
+                &t,
+                Route::OrderHistory,
+                cfg.first().unwrap().faults.degrade_at.unwrap(),
+            )
+            .unwrap();
             assert!(
                 early.arrived < end.arrived && early.ok <= end.ok,
                 "{preset:?}"
@@ -382,7 +385,7 @@ mod tests {
         for s in Preset::ALL {
             let cfg = s.config();
             let t = run(&cfg).unwrap();
-            let end = span(&t, cfg.duration);
+            let end = span(&t, cfg.traffic.duration);
             let f = frame(&t, end);
             assert_eq!(f.arrived, t.sent, "{s:?}");
             // A run stopped at its duration leaves clients waiting: the frame counts them.

@@ -12,7 +12,7 @@ use super::replay::{breaker_bands, shown_outcomes, span, Band};
 use super::requests::finished;
 use crate::resilience::Window;
 use crate::sim::latency::Micros;
-use crate::sim::model::{run, CascadeConfig};
+use crate::sim::model::{run, SimConfig};
 use crate::sim::scenario::Scenario;
 use crate::sim::trace::{Outcome, Trace};
 
@@ -53,7 +53,7 @@ pub fn simulations_on_this_thread() -> u64 {
 #[derive(Debug)]
 pub struct Run {
     /// The config that produced it.
-    pub config: CascadeConfig,
+    pub config: SimConfig,
     /// What the simulator produced.
     pub trace: Trace,
     /// The timeline's length.
@@ -70,16 +70,14 @@ pub struct Run {
 
 impl Run {
     /// `config` simulated, with what the views derive from it.
-    pub fn of(config: CascadeConfig) -> Result<Run, String> {
+    pub fn of(config: SimConfig) -> Result<Run, String> {
         SIMULATED.with(|n| n.set(n.get() + 1));
-        let trace = run(&CascadeConfig {
-            record_requests: true,
-            ..config.clone()
-        })
-        .map_err(|e| e.to_string())?;
-        let span = span(&trace, config.duration);
+        let mut recorded = config.clone();
+        recorded.run.record_requests = true;
+        let trace = run(&recorded).map_err(|e| e.to_string())?;
+        let span = span(&trace, config.traffic.duration);
         let finished = finished(&trace);
-        let bands = if config.breaker.is_some() {
+        let bands = if config.first_stack().is_some_and(|s| s.breaker.is_some()) {
             breaker_bands(&trace, span)
         } else {
             Vec::new()
@@ -101,7 +99,7 @@ impl Run {
 /// A run, or why there is none.
 pub type Simulated = Result<Shared<Run>, String>;
 
-fn simulate(config: CascadeConfig) -> Simulated {
+fn simulate(config: SimConfig) -> Simulated {
     Run::of(config).map(|r| Shared(Rc::new(r)))
 }
 
@@ -122,8 +120,8 @@ pub fn lesson_table(seed: u64, window_s: f64) -> Vec<TableRow> {
         .iter()
         .filter_map(|&s| {
             let mut cfg = s.config();
-            cfg.seed = seed;
-            if let Some(b) = cfg.breaker.as_mut() {
+            cfg.run.seed = seed;
+            if let Some(b) = cfg.first_stack_mut().breaker.as_mut() {
                 b.window = Window::Time((window_s * 1_000_000.0).round() as Micros);
             }
             run(&cfg).ok().map(|t| TableRow {
@@ -139,11 +137,11 @@ pub fn lesson_table(seed: u64, window_s: f64) -> Vec<TableRow> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunInputs {
     /// Run A's config.
-    pub a: CascadeConfig,
+    pub a: SimConfig,
     /// Run B's config, while A/B is on.
-    pub b: Option<CascadeConfig>,
+    pub b: Option<SimConfig>,
     /// B's parameters (every pattern present) and patterns, for the controls that edit B.
-    pub b_settings: Option<(CascadeConfig, Patterns)>,
+    pub b_settings: Option<(SimConfig, Patterns)>,
     /// The line that says how B differs from A.
     pub ab_summary: Option<String>,
     /// The seed and the breaker window (seconds) of the lesson's table.
@@ -159,7 +157,7 @@ pub struct Runs {
     /// Run B while A/B is on.
     pub b: Option<Simulated>,
     /// B's parameters and patterns, while A/B is on.
-    pub b_settings: Option<Rc<(CascadeConfig, Patterns)>>,
+    pub b_settings: Option<Rc<(SimConfig, Patterns)>>,
     /// The line that says how B differs from A, while A/B is on.
     pub ab_summary: Option<String>,
     /// The seed and window of the lesson's table.

@@ -7,8 +7,9 @@ use super::compare::{Change, Control, Side};
 use super::knobs::{knob, with_every_pattern, with_patterns, Pattern, Patterns};
 use super::runs::RunInputs;
 use crate::library_config::resilience4j_run::apply_yaml;
-use crate::sim::model::{CascadeConfig, ModelConfig};
-use crate::sim::scenario::{apply_set, Preset};
+use crate::sim::model::{ModelConfig, SimConfig};
+use crate::sim::params::{param, Value};
+use crate::sim::scenario::Preset;
 use std::cell::Cell;
 
 /// Breaker windows the lesson table's slider offers, in seconds.
@@ -30,7 +31,7 @@ pub struct Settings {
     pub preset: Preset,
     /// The parameters with every pattern present (the values of switched-off patterns are
     /// kept for when they come back on).
-    pub full: CascadeConfig,
+    pub full: SimConfig,
     /// Which patterns are on.
     pub patterns: Patterns,
     /// The breaker window of the lesson table (seconds).
@@ -63,19 +64,19 @@ impl Settings {
     }
 
     /// The config run A uses.
-    pub fn config(&self) -> CascadeConfig {
+    pub fn config(&self) -> SimConfig {
         with_patterns(&self.full, self.patterns)
     }
 
     /// B's parameters and patterns (A's with the change on top), while A/B is on.
-    pub fn b(&self) -> Option<(CascadeConfig, Patterns)> {
+    pub fn b(&self) -> Option<(SimConfig, Patterns)> {
         self.ab
             .as_ref()
             .map(|ab| ab.change.on(&self.full, self.patterns))
     }
 
     /// The config run B uses, while A/B is on.
-    pub fn b_config(&self) -> Option<CascadeConfig> {
+    pub fn b_config(&self) -> Option<SimConfig> {
         self.b().map(|(full, on)| with_patterns(&full, on))
     }
 
@@ -102,7 +103,7 @@ impl Settings {
                 .map(|(full, on)| with_patterns(full, *on)),
             ab_summary: self.ab_summary(),
             b_settings,
-            table: (self.full.seed, self.table_window),
+            table: (self.full.run.seed, self.table_window),
         }
     }
 
@@ -147,11 +148,7 @@ impl Settings {
                 Some(k) => *notice = k.write(&mut self.full, value),
                 None => *notice = Some(format!("there is no control named {key}")),
             },
-            Action::SetKnobText(key, text) => {
-                *notice = apply_set(&mut self.full, key, &text)
-                    .err()
-                    .map(|e| format!("{e}; the setting is unchanged."));
-            }
+            Action::SetParam(key, value) => *notice = set_param(&mut self.full, key, value),
             Action::SetPattern(p, true) if refused_by_resilience4j(&self.full, p) => {
                 *notice = Some(not_an_aspect(p));
             }
@@ -166,13 +163,13 @@ impl Settings {
                 });
             }
             Action::Reset => {
-                let seed = self.full.seed;
+                let seed = self.full.run.seed;
                 let fresh = Settings::new(self.preset);
                 (self.full, self.patterns) = (fresh.full, fresh.patterns);
-                self.full.seed = seed;
+                self.full.run.seed = seed;
                 *notice = None;
             }
-            Action::SetSeed(seed) => self.full.seed = seed,
+            Action::SetSeed(seed) => self.full.run.seed = seed,
             Action::SetTableWindow(seconds) => {
                 let (lo, hi) = TABLE_WINDOW_RANGE;
                 *notice = None;
@@ -250,11 +247,7 @@ impl Settings {
                     notices.push(n);
                 }
             }
-            Action::SetKnobText(key, text) => {
-                if let Err(e) = apply_set(&mut full, key, &text) {
-                    notices.push(format!("{e}; the setting is unchanged."));
-                }
-            }
+            Action::SetParam(key, value) => notices.extend(set_param(&mut full, key, value)),
             Action::SetPattern(p, true) if refused_by_resilience4j(&full, p) => {
                 notices.push(not_an_aspect(p));
             }
@@ -284,8 +277,20 @@ pub(super) fn unchanged(said: Option<String>, why: &str) -> String {
 }
 
 /// Whether a Resilience4j stack has no place for pattern `p` (it has no such aspect).
-fn refused_by_resilience4j(full: &CascadeConfig, p: Pattern) -> bool {
-    full.resilience4j.is_some() && matches!(p, Pattern::Hedge | Pattern::RetryBudget)
+fn refused_by_resilience4j(full: &SimConfig, p: Pattern) -> bool {
+    full.first_stack().is_some_and(|s| s.is_resilience4j())
+        && matches!(p, Pattern::Hedge | Pattern::RetryBudget)
+}
+
+/// Writes `value` to the row `key` of `full`; the notice when it is refused (`full` is then
+/// unchanged).
+fn set_param(full: &mut SimConfig, key: &str, value: Value) -> Option<String> {
+    let Some(row) = param(key) else {
+        return Some(format!("there is no setting named {key}"));
+    };
+    row.set(full, value)
+        .err()
+        .map(|e| format!("{e}; the setting is unchanged."))
 }
 
 fn not_an_aspect(p: Pattern) -> String {
@@ -303,7 +308,7 @@ fn control_of(action: &Action, change: &Change) -> Option<Control> {
         _ => Control::Knob(key),
     };
     match action {
-        Action::SetKnob(key, _) | Action::SetKnobText(key, _) => Some(of_knob(key)),
+        Action::SetKnob(key, _) | Action::SetParam(key, _) => Some(of_knob(key)),
         Action::SetPattern(p, _) => Some(Control::Pattern(*p)),
         _ => None,
     }

@@ -11,7 +11,7 @@ use super::runs::{Run, Runs, Shared, Simulated, TableRow};
 use super::settings::{unchanged, Settings};
 use super::view::View;
 use crate::sim::latency::Micros;
-use crate::sim::model::CascadeConfig;
+use crate::sim::model::SimConfig;
 use crate::sim::scenario::{Preset, Scenario};
 use crate::sim::trace::BUCKET;
 
@@ -59,7 +59,7 @@ impl Page {
     }
 
     /// The config run A uses.
-    pub fn config(&self) -> CascadeConfig {
+    pub fn config(&self) -> SimConfig {
         self.settings.config()
     }
 
@@ -102,7 +102,7 @@ impl Page {
             .runs
             .a
             .as_ref()
-            .map_or(self.settings.full.duration, |r| r.span);
+            .map_or(self.settings.full.traffic.duration, |r| r.span);
         let b = self.b_run().map_or(0, |r| r.span);
         a.max(b)
     }
@@ -185,6 +185,7 @@ mod tests {
     use crate::page::knobs::{knob, with_every_pattern, Pattern};
     use crate::page::playback::SPEEDS;
     use crate::resilience::BreakerState;
+    use crate::sim::params::Value;
     use crate::sim::trace::Trace;
 
     fn trace(p: &Page) -> &Trace {
@@ -200,7 +201,7 @@ mod tests {
         for action in [
             Action::SetPattern(Pattern::Hedge, true),
             Action::SetPattern(Pattern::RetryBudget, true),
-            Action::SetKnobText("jitter", "full".to_string()),
+            Action::SetParam("jitter", Value::Choice(1)),
         ] {
             let after = page.clone().apply(action.clone());
             assert_eq!(trace(&after), &before, "{action:?}");
@@ -249,7 +250,16 @@ mod tests {
         let p = p.apply(Action::SetKnob("cooldown", 500.0));
         assert_eq!(p.playback.playhead, 5_000_000);
         assert_ne!(trace(&p).outcomes, before);
-        assert_eq!(p.config().breaker.unwrap().cooldown, 500_000);
+        assert_eq!(
+            p.config()
+                .first_stack()
+                .unwrap()
+                .breaker
+                .clone()
+                .unwrap()
+                .cooldown,
+            500_000
+        );
         assert_eq!(p.notice, None);
     }
 
@@ -305,7 +315,10 @@ mod tests {
         let p = Page::default().apply(Action::SetKnob("threads", 1e9));
         assert!(p.notice.as_ref().unwrap().contains("Worker threads"));
         // Clamped to the slider's end.
-        assert_eq!(p.config().threads as f64, knob("threads").unwrap().max);
+        assert_eq!(
+            p.config().service.threads as f64,
+            knob("threads").unwrap().max
+        );
         assert!(p.runs.a.is_ok());
         let p = p.apply(Action::SetKnob("nope", 1.0));
         assert!(p.notice.unwrap().contains("nope"));
@@ -331,7 +344,7 @@ mod tests {
         for preset in Preset::ALL {
             let p = Page::new(preset, false);
             assert!(!p.modified(), "{preset:?}");
-            let threads = p.config().threads;
+            let threads = p.config().service.threads;
             let p = p.apply(Action::SetKnob("threads", f64::from(threads - 1)));
             assert!(p.modified(), "{preset:?}");
             let p = p.apply(Action::Reset);
@@ -344,7 +357,7 @@ mod tests {
             .modified());
         assert!(p
             .clone()
-            .apply(Action::SetSeed(p.settings.full.seed + 1))
+            .apply(Action::SetSeed(p.settings.full.run.seed + 1))
             .modified());
         assert!(!p.apply(Action::SetDark(true)).modified());
     }
@@ -356,9 +369,9 @@ mod tests {
             .apply(Action::SetKnob("timeout", 100.0))
             .apply(Action::SetPattern(Pattern::Breaker, false));
         let p = p.apply(Action::Reset);
-        assert_eq!(p.config().timeout, Some(300_000));
+        assert_eq!(p.config().first_stack().unwrap().timeout, Some(300_000));
         assert!(p.settings.patterns.breaker);
-        assert_eq!(p.settings.full.seed, 7, "reset keeps the seed");
+        assert_eq!(p.settings.full.run.seed, 7, "reset keeps the seed");
         let p = p.apply(Action::PickPreset(Preset::Lesson(Scenario::None)));
         assert_eq!(p.config(), Scenario::None.config());
         assert!(trace(&p).transitions.is_empty());
@@ -400,7 +413,7 @@ mod tests {
         assert!(p.settings.patterns.retries);
         let with = trace(&p).library_retries;
         let p = p.apply(Action::SetPattern(Pattern::Retries, false));
-        assert!(p.config().retry.is_none());
+        assert!(p.config().first_stack().unwrap().retry.is_none());
         assert!(with > 0 && trace(&p).library_retries == 0, "{with}");
         // The budget caps the retries once it is switched on.
         let p = p
@@ -535,7 +548,7 @@ mod tests {
                     // B, when on, runs on A's seed and differs in one control at most.
                     if let (Some(c), Some(b)) = (&page.settings.ab, &page.runs.b) {
                         let b = b.as_ref().map_err(|e| TestCaseError::fail(e.clone()))?;
-                        prop_assert_eq!(b.config.seed, run.config.seed);
+                        prop_assert_eq!(b.config.run.seed, run.config.run.seed);
                         prop_assert!(b.span <= page.span());
                         prop_assert!(c.change.knobs.len() <= 1 || c.change.pattern.is_some());
                         prop_assert!(c.change.differences(&page.settings.full, page.settings.patterns).len() == c.change.knobs.len() + usize::from(c.change.pattern.is_some()));

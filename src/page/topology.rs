@@ -2,7 +2,7 @@
 //! sends, and whether inventory is healthy, sick or healthy again.
 
 use crate::sim::latency::Micros;
-use crate::sim::model::CascadeConfig;
+use crate::sim::model::SimConfig;
 
 /// Inventory's state at a playhead, by its fault schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,10 +28,11 @@ impl InventoryHealth {
 
 /// Inventory at `at`: sick for calls starting strictly after `degrade_at` up to `recover_at`
 /// included, as the simulator draws them.
-pub fn inventory_health(cfg: &CascadeConfig, at: Micros) -> InventoryHealth {
-    match cfg.recover_at {
+pub fn inventory_health(cfg: &SimConfig, at: Micros) -> InventoryHealth {
+    let faults = cfg.first().map(|d| &d.faults);
+    match faults.and_then(|f| f.recover_at) {
         Some(r) if at > r => InventoryHealth::Recovered,
-        _ if at > cfg.degrade_at => InventoryHealth::Sick,
+        _ if faults.and_then(|f| f.degrade_at).is_some_and(|d| at > d) => InventoryHealth::Sick,
         _ => InventoryHealth::Healthy,
     }
 }
@@ -45,19 +46,20 @@ fn per_second(v: f64) -> String {
 }
 
 /// The requests sent per second, by kind: "100 orders/s + 25 order lookups/s".
-pub fn traffic_mix(cfg: &CascadeConfig) -> String {
-    let orders = cfg.rate * (1.0 - cfg.catalog_share - cfg.history_share).max(0.0);
+pub fn traffic_mix(cfg: &SimConfig) -> String {
+    let (rate, routes) = (cfg.traffic.rate, &cfg.routes);
+    let orders = rate * (1.0 - routes.catalog_share - routes.history_share).max(0.0);
     let mut parts = vec![format!("{} orders/s", per_second(orders))];
-    if cfg.history_share > 0.0 {
+    if routes.history_share > 0.0 {
         parts.push(format!(
             "{} order lookups/s",
-            per_second(cfg.rate * cfg.history_share)
+            per_second(rate * routes.history_share)
         ));
     }
-    if cfg.catalog_share > 0.0 {
+    if routes.catalog_share > 0.0 {
         parts.push(format!(
             "{} GET /catalog/s",
-            per_second(cfg.rate * cfg.catalog_share)
+            per_second(rate * routes.catalog_share)
         ));
     }
     parts.join(" + ")
@@ -71,7 +73,10 @@ mod tests {
     #[test]
     fn inventory_is_healthy_again_after_the_failover() {
         let cfg = Preset::Saturday.config();
-        let (sick, back) = (cfg.degrade_at, cfg.recover_at.unwrap());
+        let (sick, back) = (
+            cfg.first().unwrap().faults.degrade_at.unwrap(),
+            cfg.first().unwrap().faults.recover_at.unwrap(),
+        );
         assert_eq!(inventory_health(&cfg, sick), InventoryHealth::Healthy);
         assert_eq!(inventory_health(&cfg, sick + 1), InventoryHealth::Sick);
         assert_eq!(inventory_health(&cfg, back), InventoryHealth::Sick);

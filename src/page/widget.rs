@@ -197,13 +197,27 @@ mod tests {
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(page.settings.preset, Preset::Lesson(Scenario::Cb));
         assert_eq!(
-            page.settings.full.breaker.as_ref().unwrap().cooldown,
+            page.settings
+                .full
+                .first_stack()
+                .unwrap()
+                .breaker
+                .as_ref()
+                .unwrap()
+                .cooldown,
             2_000_000
         );
         let spec = WidgetSpec::from_query("kind=histogram&preset=cb&cooldown=5s");
         let (page, _) = spec.page(false);
         assert_eq!(
-            page.settings.full.breaker.as_ref().unwrap().cooldown,
+            page.settings
+                .full
+                .first_stack()
+                .unwrap()
+                .breaker
+                .as_ref()
+                .unwrap()
+                .cooldown,
             5_000_000
         );
     }
@@ -220,7 +234,10 @@ mod tests {
         assert!(notices.iter().any(|n| n.contains("colour")));
         assert!(page.runs.a.is_ok());
         let default = Page::new(Preset::Lesson(Scenario::Cb), false);
-        assert_eq!(page.settings.full.breaker, default.settings.full.breaker);
+        assert_eq!(
+            page.settings.full.first_stack().unwrap().breaker,
+            default.settings.full.first_stack().unwrap().breaker
+        );
     }
 
     #[test]

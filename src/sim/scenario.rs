@@ -1,10 +1,10 @@
-//! The lesson's four cascade scenarios and the other presets, as flat configs. The
+//! The lesson's four cascade scenarios and the other presets, as grouped configs. The
 //! `key=value` overrides live in [`super::params`] and are re-exported here.
 
 use super::latency::Micros;
 use super::model::{
-    Abandon, CapacityConfig, CascadeConfig, GatewayConfig, HistoryBulkhead, OrdersIdempotency,
-    Resilience4jStack, SidecarConfig,
+    Abandon, CapacityConfig, GatewayConfig, HistoryBulkhead, LayerKind, OrdersIdempotency,
+    Resilience4jStack, SidecarConfig, SimConfig,
 };
 use crate::resilience::{
     BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule, IdempotencyConfig, RetryPolicy,
@@ -49,9 +49,12 @@ impl Scenario {
     }
 
     /// The label the lesson's table prints, with the timeout and permits of `cfg`.
-    pub fn label(self, cfg: &CascadeConfig) -> String {
-        let timeout_ms = cfg.timeout.unwrap_or(0) / MS;
-        let permits = cfg.bulkhead.as_ref().map_or(0, |b| b.permits);
+    pub fn label(self, cfg: &SimConfig) -> String {
+        let stack = cfg.first_stack();
+        let timeout_ms = stack.and_then(|s| s.timeout).unwrap_or(0) / MS;
+        let permits = stack
+            .and_then(|s| s.bulkhead.as_ref())
+            .map_or(0, |b| b.permits);
         match self {
             Scenario::None => "no protection".to_string(),
             Scenario::Timeout => format!("timeout {timeout_ms}ms"),
@@ -66,32 +69,19 @@ impl Scenario {
     }
 
     /// The lesson's parameters for this scenario.
-    pub fn config(self) -> CascadeConfig {
-        let base = CascadeConfig {
-            rate: 100.0,
-            threads: 32,
-            duration: 12 * SECOND,
-            degrade_at: 3 * SECOND,
-            fast: 40 * MS,
-            slow: 4 * SECOND,
-            ..CascadeConfig::default()
-        };
-        let timeout = Some(300 * MS);
-        match self {
-            Scenario::None => base,
-            Scenario::Timeout => CascadeConfig { timeout, ..base },
-            Scenario::Cb => CascadeConfig {
-                timeout,
-                breaker: Some(BreakerConfig::cascade_sim()),
-                ..base
-            },
-            Scenario::Bulkhead => CascadeConfig {
-                timeout,
-                breaker: Some(BreakerConfig::cascade_sim()),
-                bulkhead: Some(BulkheadConfig::cascade_sim()),
-                ..base
-            },
+    pub fn config(self) -> SimConfig {
+        let mut config = SimConfig::default();
+        let stack = config.first_stack_mut();
+        if self != Scenario::None {
+            stack.timeout = Some(300 * MS);
         }
+        if matches!(self, Scenario::Cb | Scenario::Bulkhead) {
+            stack.breaker = Some(BreakerConfig::cascade_sim());
+        }
+        if self == Scenario::Bulkhead {
+            stack.bulkhead = Some(BulkheadConfig::cascade_sim());
+        }
+        config
     }
 }
 
@@ -279,45 +269,45 @@ impl Preset {
     }
 
     /// The preset's parameters.
-    pub fn config(self) -> CascadeConfig {
+    pub fn config(self) -> SimConfig {
         match self {
             Preset::Lesson(s) => s.config(),
             Preset::Saturday => saturday(),
-            Preset::Ex1Budget => CascadeConfig {
-                timeout: Some(300 * MS),
-                retry: Some(RetryPolicy::reserve_stock()),
-                request_budget: Some(500 * MS),
-                seed: 1,
-                ..Scenario::Timeout.config()
-            },
-            Preset::Ex2BusinessErrors => CascadeConfig {
+            Preset::Ex1Budget => with(Scenario::Timeout.config(), |c| {
+                let stack = c.first_stack_mut();
+                stack.timeout = Some(300 * MS);
+                stack.retry = Some(RetryPolicy::reserve_stock());
+                c.service.request_budget = Some(500 * MS);
+                c.run.seed = 1;
+            }),
+            Preset::Ex2BusinessErrors => with(Scenario::None.config(), |c| {
                 // Inventory is healthy all along; 60% of its answers are "out of stock".
-                degrade_at: 3_600 * SECOND,
-                timeout: Some(300 * MS),
-                breaker: Some(BreakerConfig::lesson_000()),
-                business_error_rate: 0.6,
-                business_errors_trip_breaker: true,
-                fallback: Some(FallbackPolicy::reserve_stock()),
-                seed: 2,
-                ..Scenario::None.config()
-            },
-            Preset::Ex3RetryLayers => CascadeConfig {
+                let inventory = c.first_mut();
+                inventory.faults.degrade_at = Some(3_600 * SECOND);
+                inventory.faults.business_error_rate = 0.6;
+                inventory.stack.timeout = Some(300 * MS);
+                inventory.stack.breaker = Some(BreakerConfig::lesson_000());
+                inventory.stack.business_errors_trip_breaker = true;
+                c.service.fallback = Some(FallbackPolicy::reserve_stock());
+                c.run.seed = 2;
+            }),
+            Preset::Ex3RetryLayers => with(Scenario::None.config(), |c| {
                 // Dead: every call fails at once with UNAVAILABLE, from 0 to 30 s. Workers are
                 // plentiful so that the retries, not the pool, set the load on inventory.
-                threads: 1_000,
-                duration: 40 * SECOND,
-                degrade_at: 0,
-                slow: MS,
-                recover_at: Some(30 * SECOND),
-                error_rate: 1.0,
-                timeout: Some(300 * MS),
-                retry: Some(RetryPolicy::reserve_stock()),
-                sidecar: Some(SidecarConfig::lesson_000()),
-                frontend_retries: 2,
-                frontend_backoff: 100 * MS,
-                seed: 3,
-                ..Scenario::None.config()
-            },
+                c.service.threads = 1_000;
+                c.traffic.duration = 40 * SECOND;
+                c.traffic.frontend_retries = 2;
+                c.traffic.frontend_backoff = 100 * MS;
+                let inventory = c.first_mut();
+                inventory.faults.degrade_at = Some(0);
+                inventory.faults.slow = MS;
+                inventory.faults.recover_at = Some(30 * SECOND);
+                inventory.faults.error_rate = 1.0;
+                inventory.stack.timeout = Some(300 * MS);
+                inventory.stack.retry = Some(RetryPolicy::reserve_stock());
+                inventory.stack.sidecar = Some(SidecarConfig::lesson_000());
+                c.run.seed = 3;
+            }),
             Preset::NorthwindShared => northwind(HistoryBulkhead::Shared),
             Preset::NorthwindSeparate => northwind(separate_history()),
             Preset::NorthwindAsWrittenShared => northwind_resilience4j(
@@ -338,48 +328,50 @@ impl Preset {
             Preset::RetryStorm => retry_storm(),
             Preset::RetryHerd => retry_herd(),
             Preset::RetryHerdContention => retry_herd_contention(),
-            Preset::SaturdayStorm => CascadeConfig {
-                duration: 120 * SECOND,
-                capacity: Some(CapacityConfig {
-                    slots: 4,
-                    queue: None,
-                    abandon: Abandon::Keep,
-                    restart_at_recovery: false,
-                    hot_items: None,
-                }),
-                ..saturday()
-            },
-            Preset::Ex3RetryLayersCapacity => CascadeConfig {
-                duration: 60 * SECOND,
-                capacity: Some(CapacityConfig {
-                    slots: 8,
-                    queue: None,
-                    abandon: Abandon::Keep,
-                    restart_at_recovery: false,
-                    hot_items: None,
-                }),
-                ..Preset::Ex3RetryLayers.config()
-            },
+            Preset::SaturdayStorm => with(saturday(), |c| {
+                c.traffic.duration = 120 * SECOND;
+                c.first_mut().capacity = Some(capacity(4, false));
+            }),
+            Preset::Ex3RetryLayersCapacity => with(Preset::Ex3RetryLayers.config(), |c| {
+                c.traffic.duration = 60 * SECOND;
+                c.first_mut().capacity = Some(capacity(8, false));
+            }),
             Preset::StoryNone => story(None),
             Preset::StoryBulkhead => story(Some(BulkheadConfig::cascade_sim())),
-            Preset::StoryResend => CascadeConfig {
-                threads: 1_000,
-                client_give_up: Some(3 * SECOND),
-                frontend_retries: 2,
-                idempotency: Some(OrdersIdempotency {
+            Preset::StoryResend => with(Scenario::None.config(), |c| {
+                c.service.threads = 1_000;
+                c.traffic.client_give_up = Some(3 * SECOND);
+                c.traffic.frontend_retries = 2;
+                c.service.idempotency = Some(OrdersIdempotency {
                     key: false,
                     store: IdempotencyConfig::lesson_000(),
-                }),
-                ..Scenario::None.config()
-            },
-            Preset::CbLikeTable => CascadeConfig {
-                breaker: Some(BreakerConfig {
+                });
+            }),
+            Preset::CbLikeTable => with(Scenario::Cb.config(), |c| {
+                c.first_stack_mut().breaker = Some(BreakerConfig {
                     window: Window::Time(SECOND),
                     ..BreakerConfig::cascade_sim()
-                }),
-                ..Scenario::Cb.config()
-            },
+                });
+            }),
         }
+    }
+}
+
+/// `config` changed by `edit`: how one preset is written as another with a few differences.
+fn with(mut config: SimConfig, edit: impl FnOnce(&mut SimConfig)) -> SimConfig {
+    edit(&mut config);
+    config
+}
+
+/// A dependency's capacity of `slots` calls at once, with an unbounded queue, keeping the work
+/// of callers that left, and no hot items.
+fn capacity(slots: u32, restart_at_recovery: bool) -> CapacityConfig {
+    CapacityConfig {
+        slots,
+        queue: None,
+        abandon: Abandon::Keep,
+        restart_at_recovery,
+        hot_items: None,
     }
 }
 
@@ -387,25 +379,19 @@ impl Preset {
 /// two thirds busy), slow (400 ms) from 3 s to 5 s; a 300 ms timeout and three attempts with
 /// full jitter. Once the queue's wait passes the timeout every attempt times out, three
 /// attempts offer 300 calls/s, and the abandoned work holds the slots: it never recovers.
-fn retry_storm() -> CascadeConfig {
-    CascadeConfig {
-        threads: 200,
-        duration: 60 * SECOND,
-        degrade_at: 3 * SECOND,
-        recover_at: Some(5 * SECOND),
-        slow: 400 * MS,
-        timeout: Some(300 * MS),
-        retry: Some(RetryPolicy::reserve_stock()),
-        capacity: Some(CapacityConfig {
-            slots: 6,
-            queue: None,
-            abandon: Abandon::Keep,
-            restart_at_recovery: false,
-            hot_items: None,
-        }),
-        seed: 6,
-        ..CascadeConfig::default()
-    }
+fn retry_storm() -> SimConfig {
+    with(SimConfig::default(), |c| {
+        c.service.threads = 200;
+        c.traffic.duration = 60 * SECOND;
+        let inventory = c.first_mut();
+        inventory.faults.degrade_at = Some(3 * SECOND);
+        inventory.faults.recover_at = Some(5 * SECOND);
+        inventory.faults.slow = 400 * MS;
+        inventory.stack.timeout = Some(300 * MS);
+        inventory.stack.retry = Some(RetryPolicy::reserve_stock());
+        inventory.capacity = Some(capacity(6, false));
+        c.run.seed = 6;
+    })
 }
 
 /// The lesson's cascade (100 orders/s into 32 workers, inventory 40 ms -> 4 s at 3 s) with 25
@@ -413,46 +399,39 @@ fn retry_storm() -> CascadeConfig {
 /// 10 ms, so it needs a worker but never inventory, and passes no bulkhead. The run stops at
 /// 12 s: what is still queued or running then is a client still waiting (`unfinished`).
 /// `bulkhead` guards the inventory call and nothing else.
-fn story(bulkhead: Option<BulkheadConfig>) -> CascadeConfig {
-    CascadeConfig {
-        rate: 125.0,
-        history_share: 0.2,
-        history_latency: 10 * MS,
-        history_bulkhead: HistoryBulkhead::None,
-        drain: false,
-        bulkhead,
-        ..Scenario::None.config()
-    }
+fn story(bulkhead: Option<BulkheadConfig>) -> SimConfig {
+    with(Scenario::None.config(), |c| {
+        c.traffic.rate = 125.0;
+        c.routes.history_share = 0.2;
+        c.routes.history_latency = 10 * MS;
+        c.routes.history_bulkhead = HistoryBulkhead::None;
+        c.run.drain = false;
+        c.first_stack_mut().bulkhead = bulkhead;
+    })
 }
 
 /// 200 orders/s into 1000 workers; inventory serves 10 calls at once at 40 ms (250 calls/s),
 /// hangs (5 s a call) from 3 s and restarts at 4 s; a 1 s timeout and four attempts from 500
 /// ms, without jitter (`--set jitter=full` puts it back).
-fn retry_herd() -> CascadeConfig {
-    CascadeConfig {
-        rate: 200.0,
-        threads: 1_000,
-        duration: 30 * SECOND,
-        degrade_at: 3 * SECOND,
-        recover_at: Some(4 * SECOND),
-        slow: 5 * SECOND,
-        timeout: Some(SECOND),
-        retry: Some(RetryPolicy {
+fn retry_herd() -> SimConfig {
+    with(SimConfig::default(), |c| {
+        c.traffic.rate = 200.0;
+        c.service.threads = 1_000;
+        c.traffic.duration = 30 * SECOND;
+        let inventory = c.first_mut();
+        inventory.faults.degrade_at = Some(3 * SECOND);
+        inventory.faults.recover_at = Some(4 * SECOND);
+        inventory.faults.slow = 5 * SECOND;
+        inventory.stack.timeout = Some(SECOND);
+        inventory.stack.retry = Some(RetryPolicy {
             attempts: 4,
             base: 500 * MS,
             cap: 2 * SECOND,
             jitter: crate::resilience::Jitter::None,
-        }),
-        capacity: Some(CapacityConfig {
-            slots: 10,
-            queue: None,
-            abandon: Abandon::Keep,
-            restart_at_recovery: true,
-            hot_items: None,
-        }),
-        seed: 7,
-        ..CascadeConfig::default()
-    }
+        });
+        inventory.capacity = Some(capacity(10, true));
+        c.run.seed = 7;
+    })
 }
 
 /// A sale: 200 orders/s, each reserving one of 20 hot items. Inventory's database serves up
@@ -460,77 +439,74 @@ fn retry_herd() -> CascadeConfig {
 /// (5 s a call) from 3 s and restarts at 5 s, failing the ~400 calls it holds at once. A 2 s
 /// timeout and eight attempts from 500 ms doubling to 2 s, without jitter (`--set
 /// jitter=full` spreads the herd).
-fn retry_herd_contention() -> CascadeConfig {
-    CascadeConfig {
-        fast: 10 * MS,
-        recover_at: Some(5 * SECOND),
-        timeout: Some(2 * SECOND),
-        retry: Some(RetryPolicy {
+fn retry_herd_contention() -> SimConfig {
+    with(retry_herd(), |c| {
+        let inventory = c.first_mut();
+        inventory.faults.fast = 10 * MS;
+        inventory.faults.recover_at = Some(5 * SECOND);
+        inventory.stack.timeout = Some(2 * SECOND);
+        inventory.stack.retry = Some(RetryPolicy {
             attempts: 8,
             base: 500 * MS,
             cap: 2 * SECOND,
             jitter: crate::resilience::Jitter::None,
-        }),
-        capacity: Some(CapacityConfig {
-            slots: 1_000,
-            queue: None,
-            abandon: Abandon::Keep,
-            restart_at_recovery: true,
+        });
+        inventory.capacity = Some(CapacityConfig {
             hot_items: Some(20),
-        }),
-        ..retry_herd()
-    }
+            ..capacity(1_000, true)
+        });
+    })
 }
 
 /// 10:11:50 in seconds after midnight: time 0 of the Saturday cascade.
 const SATURDAY_CLOCK_START: u64 = 10 * 3_600 + 11 * 60 + 50;
 
 /// Time 0 is 10:11:50; inventory degrades at 10:12:00 and fails over at 10:12:30.
-fn saturday() -> CascadeConfig {
-    CascadeConfig {
+fn saturday() -> SimConfig {
+    with(SimConfig::default(), |c| {
         // 100 POST /orders per second, plus 25 GET /catalog (a fifth of 125).
-        rate: 125.0,
-        catalog_share: 0.2,
-        catalog_latency: 20 * MS,
-        threads: 96,
-        duration: 60 * SECOND,
-        degrade_at: 10 * SECOND,
-        recover_at: Some(40 * SECOND),
-        fast: 40 * MS,
-        slow: 4 * SECOND,
-        gateway: Some(GatewayConfig::new(200, Some(60 * SECOND))),
+        c.traffic.rate = 125.0;
+        c.routes.catalog_share = 0.2;
+        c.routes.catalog_latency = 20 * MS;
+        c.service.threads = 96;
+        c.traffic.duration = 60 * SECOND;
+        let inventory = c.first_mut();
+        inventory.faults.degrade_at = Some(10 * SECOND);
+        inventory.faults.recover_at = Some(40 * SECOND);
+        inventory.faults.fast = 40 * MS;
+        inventory.faults.slow = 4 * SECOND;
+        c.gateway = Some(GatewayConfig::new(200, Some(60 * SECOND)));
         // Anna gives up after 5 s; the front end retries twice, 1 s apart.
-        client_give_up: Some(5 * SECOND),
-        frontend_retries: 2,
-        frontend_backoff: SECOND,
-        seed: 4,
-        ..CascadeConfig::default()
-    }
+        c.traffic.client_give_up = Some(5 * SECOND);
+        c.traffic.frontend_retries = 2;
+        c.traffic.frontend_backoff = SECOND;
+        c.run.seed = 4;
+    })
 }
 
 /// Lesson 004's flash sale: 200 Tomcat workers, 100 requests/s of which a fifth are
 /// order-history lookups (20 ms), inventory 80 ms -> 8 s at 10 s; time limiter 2 s, 3 attempts
 /// 200 ms doubling, a count window of 20 at 50%, 30 s open, 5 half-open calls,
 /// inventoryReservation bulkhead 20 / 100 ms, fallback PendingRetryAsync.
-fn northwind(history: HistoryBulkhead) -> CascadeConfig {
-    CascadeConfig {
-        rate: 100.0,
-        threads: 200,
-        duration: 60 * SECOND,
-        degrade_at: 10 * SECOND,
-        fast: 80 * MS,
-        slow: 8 * SECOND,
-        timeout: Some(2 * SECOND),
-        retry: Some(RetryPolicy::northwind()),
-        breaker: Some(BreakerConfig::northwind()),
-        bulkhead: Some(BulkheadConfig::northwind()),
-        history_share: 0.2,
-        history_latency: 20 * MS,
-        history_bulkhead: history,
-        fallback: Some(FallbackPolicy::northwind_reserve_stock()),
-        seed: 5,
-        ..CascadeConfig::default()
-    }
+fn northwind(history: HistoryBulkhead) -> SimConfig {
+    with(SimConfig::default(), |c| {
+        c.traffic.rate = 100.0;
+        c.service.threads = 200;
+        c.traffic.duration = 60 * SECOND;
+        let inventory = c.first_mut();
+        inventory.faults.degrade_at = Some(10 * SECOND);
+        inventory.faults.fast = 80 * MS;
+        inventory.faults.slow = 8 * SECOND;
+        inventory.stack.timeout = Some(2 * SECOND);
+        inventory.stack.retry = Some(RetryPolicy::northwind());
+        inventory.stack.breaker = Some(BreakerConfig::northwind());
+        inventory.stack.bulkhead = Some(BulkheadConfig::northwind());
+        c.routes.history_share = 0.2;
+        c.routes.history_latency = 20 * MS;
+        c.routes.history_bulkhead = history;
+        c.service.fallback = Some(FallbackPolicy::northwind_reserve_stock());
+        c.run.seed = 5;
+    })
 }
 
 fn separate_history() -> HistoryBulkhead {
@@ -539,26 +515,19 @@ fn separate_history() -> HistoryBulkhead {
 
 /// The Northwind incident through Resilience4j's stack: the lesson's values, its half-open
 /// rule, its slow-call defaults (60 s at 100%: inert behind a 2 s time limiter) and `settings`.
-fn northwind_resilience4j(history: HistoryBulkhead, settings: Resilience4jStack) -> CascadeConfig {
-    let mut cfg = northwind(history);
-    cfg.breaker = Some(BreakerConfig {
-        slow_call_threshold: Some(60 * SECOND),
-        half_open_rule: HalfOpenRule::RateOverPermitted,
-        ..BreakerConfig::northwind()
-    });
-    cfg.resilience4j = Some(settings);
-    cfg
+fn northwind_resilience4j(history: HistoryBulkhead, settings: Resilience4jStack) -> SimConfig {
+    with(northwind(history), |c| {
+        let stack = c.first_stack_mut();
+        stack.breaker = Some(BreakerConfig {
+            slow_call_threshold: Some(60 * SECOND),
+            half_open_rule: HalfOpenRule::RateOverPermitted,
+            ..BreakerConfig::northwind()
+        });
+        stack.order = LayerKind::RESILIENCE4J.to_vec();
+        stack.resilience4j = Some(settings);
+    })
 }
 
 #[cfg(test)]
 #[path = "scenario_tests.rs"]
 mod tests;
-
-/// A whole flat [`CascadeConfig`] from JSON text, checked against every range. An error names
-/// the field, by its path in the JSON (`breaker.cooldown`), and what it allows.
-pub fn config_from_json(text: &str) -> Result<CascadeConfig, String> {
-    let config: CascadeConfig = crate::sim::model::from_json_naming_the_field(text)
-        .map_err(|e| format!("{e} (allowed: a JSON object with the fields of CascadeConfig)"))?;
-    config.validate().map_err(|e| e.to_string())?;
-    Ok(config)
-}

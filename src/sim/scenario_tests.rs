@@ -12,10 +12,10 @@ fn share(n: u64, of: u64) -> f64 {
 fn a_timeout_override_leaves_no_protection_unprotected() {
     let mut none = Scenario::None.config();
     apply_set(&mut none, "timeout", "0.2").unwrap();
-    assert_eq!(none.timeout, None);
+    assert_eq!(none.first_stack().unwrap().timeout, None);
     let mut cb = Scenario::Cb.config();
     apply_set(&mut cb, "timeout", "0.2").unwrap();
-    assert_eq!(cb.timeout, Some(200 * MS));
+    assert_eq!(cb.first_stack().unwrap().timeout, Some(200 * MS));
     assert_eq!(Scenario::Timeout.label(&cb), "timeout 200ms");
     assert_eq!(
         Scenario::Bulkhead.label(&Scenario::Bulkhead.config()),
@@ -36,14 +36,20 @@ fn presets_are_valid() {
 fn sets_parse_seconds_and_ms() {
     let mut c = Scenario::Bulkhead.config();
     apply_set(&mut c, "timeout", "0.5").unwrap();
-    assert_eq!(c.timeout, Some(500 * MS));
+    assert_eq!(c.first_stack().unwrap().timeout, Some(500 * MS));
     apply_set(&mut c, "timeout", "250ms").unwrap();
-    assert_eq!(c.timeout, Some(250 * MS));
+    assert_eq!(c.first_stack().unwrap().timeout, Some(250 * MS));
     apply_set(&mut c, "window", "1").unwrap();
-    assert_eq!(c.breaker.as_ref().unwrap().window, Window::Time(SECOND));
+    assert_eq!(
+        c.first_stack().unwrap().breaker.as_ref().unwrap().window,
+        Window::Time(SECOND)
+    );
     apply_set(&mut c, "probes", "5").unwrap();
     apply_set(&mut c, "permits", "4").unwrap();
-    assert_eq!(c.bulkhead.as_ref().unwrap().permits, 4);
+    assert_eq!(
+        c.first_stack().unwrap().bulkhead.as_ref().unwrap().permits,
+        4
+    );
     c.validate().unwrap();
 }
 
@@ -73,17 +79,23 @@ fn bad_sets_name_the_key() {
 fn hedge_keys_switch_it_on_and_set_it() {
     let mut c = Scenario::Timeout.config();
     apply_set(&mut c, "hedge", "on").unwrap();
-    assert_eq!(c.hedge, Some(lesson_hedge()));
+    assert_eq!(c.first_stack().unwrap().hedge, Some(lesson_hedge()));
     apply_set(&mut c, "hedge_delay", "80ms").unwrap();
     apply_set(&mut c, "max_hedges", "2").unwrap();
-    let policy = &c.hedge.as_ref().unwrap().policy;
+    let policy = &c.first_stack().unwrap().hedge.as_ref().unwrap().policy;
     assert_eq!(
         (policy.delay, policy.max_hedges),
         (HedgeDelay::Fixed(80 * MS), 2)
     );
     apply_set(&mut c, "hedge_delay", "p99.5").unwrap();
     assert_eq!(
-        c.hedge.as_ref().unwrap().policy.delay,
+        c.first_stack()
+            .unwrap()
+            .hedge
+            .as_ref()
+            .unwrap()
+            .policy
+            .delay,
         HedgeDelay::Percentile {
             percentile: 99.5,
             min_samples: 100
@@ -91,10 +103,13 @@ fn hedge_keys_switch_it_on_and_set_it() {
     );
     c.validate().unwrap();
     apply_set(&mut c, "hedge", "off").unwrap();
-    assert_eq!(c.hedge, None);
+    assert_eq!(c.first_stack().unwrap().hedge, None);
     // A delay alone switches it on.
     apply_set(&mut c, "hedge_delay", "0.2").unwrap();
-    assert_eq!(c.hedge.unwrap().policy.delay, HedgeDelay::Fixed(200 * MS));
+    assert_eq!(
+        c.first_stack().unwrap().hedge.clone().unwrap().policy.delay,
+        HedgeDelay::Fixed(200 * MS)
+    );
     let mut c = Scenario::Timeout.config();
     for (k, v) in [
         ("hedge", "yes"),
@@ -116,16 +131,19 @@ fn hedge_keys_switch_it_on_and_set_it() {
 fn the_newer_keys_keep_their_configs_valid() {
     let mut c = Scenario::None.config();
     apply_set(&mut c, "jitter", "decorrelated").unwrap();
-    assert_eq!(c.retry.as_ref().unwrap().jitter, Jitter::Decorrelated);
+    assert_eq!(
+        c.first_stack().unwrap().retry.as_ref().unwrap().jitter,
+        Jitter::Decorrelated
+    );
     apply_set(&mut c, "retry_base", "3").unwrap();
-    let r = c.retry.as_ref().unwrap();
+    let r = c.first_stack().unwrap().retry.as_ref().unwrap();
     assert_eq!(
         (r.base, r.cap),
         (3 * SECOND, 3 * SECOND),
         "the cap follows the base"
     );
     apply_set(&mut c, "retry_cap", "20ms").unwrap();
-    let r = c.retry.as_ref().unwrap();
+    let r = c.first_stack().unwrap().retry.as_ref().unwrap();
     assert_eq!(
         (r.base, r.cap),
         (20 * MS, 20 * MS),
@@ -133,22 +151,28 @@ fn the_newer_keys_keep_their_configs_valid() {
     );
     apply_set(&mut c, "retry_budget_ratio", "0.25").unwrap();
     apply_set(&mut c, "retry_budget_min", "500").unwrap();
-    let b = c.retry_budget.as_ref().unwrap();
+    let b = c.first_stack().unwrap().retry_budget.as_ref().unwrap();
     assert_eq!((b.ratio, b.minimum, b.cap), (0.25, 500, 500));
     apply_set(&mut c, "shed_normal", "10").unwrap();
-    let s = c.load_shed.as_ref().unwrap();
+    let s = c.service.load_shed.as_ref().unwrap();
     assert_eq!((s.low, s.normal, s.high), (10, 10, 90));
     apply_set(&mut c, "shed_low", "200").unwrap();
-    let s = c.load_shed.as_ref().unwrap();
+    let s = c.service.load_shed.as_ref().unwrap();
     assert_eq!((s.low, s.normal, s.high), (200, 200, 200));
     apply_set(&mut c, "shed_high", "50").unwrap();
-    let s = c.load_shed.as_ref().unwrap();
+    let s = c.service.load_shed.as_ref().unwrap();
     assert_eq!((s.low, s.normal, s.high), (50, 50, 50));
     apply_set(&mut c, "priority_high", "0.5").unwrap();
     apply_set(&mut c, "priority_low", "0.75").unwrap();
-    assert_eq!((c.priority_mix.low, c.priority_mix.high), (0.75, 0.25));
+    assert_eq!(
+        (c.traffic.priority_mix.low, c.traffic.priority_mix.high),
+        (0.75, 0.25)
+    );
     apply_set(&mut c, "priority_high", "0.5").unwrap();
-    assert_eq!((c.priority_mix.low, c.priority_mix.high), (0.5, 0.5));
+    assert_eq!(
+        (c.traffic.priority_mix.low, c.traffic.priority_mix.high),
+        (0.5, 0.5)
+    );
     c.validate().unwrap();
     for (k, v) in [
         ("jitter", "wobbly"),
@@ -197,7 +221,7 @@ fn none_scenario_drains_and_queues() {
     assert!(t.end > 100 * SECOND, "end {}", t.end);
     assert!(t.series.iter().any(|b| b.queue_len > 500));
     let mut c = Scenario::None.config();
-    c.drain = false;
+    c.run.drain = false;
     let t = run(&c).unwrap();
     assert!(t.outcomes.unfinished > 500, "{:?}", t.outcomes);
     assert_eq!(t.outcomes.total(), 1200);

@@ -120,7 +120,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
     };
     let toolbar = html! {
         <>
-            <Toolbar preset={page.settings.preset} modified={page.settings.modified()} seed={page.settings.full.seed}
+            <Toolbar preset={page.settings.preset} modified={page.settings.modified()} seed={page.settings.full.run.seed}
                 dark={page.view.dark} projector={page.view.projector} ab={page.settings.ab.is_some()} on_action={dispatch.clone()} />
             if standalone {
                 <Share export={export} query={AttrValue::from(query)} />
@@ -161,7 +161,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
         .runs
         .a
         .as_ref()
-        .is_ok_and(|r| r.config.breaker.is_none());
+        .is_ok_and(|r| r.config.first_stack().is_none_or(|s| s.breaker.is_none()));
     let layout = classes!("layout", no_breaker.then_some("no-breaker"));
     // Spoken once the run pauses, not at every tick of the counters.
     let summary = match (&page.runs.a, page.playback.playing) {

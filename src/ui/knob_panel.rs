@@ -6,13 +6,13 @@ use yew::prelude::*;
 use super::controls::{Choice, Slider, Switch};
 use crate::page::action::Action;
 use crate::page::knobs::{Knob, Pattern, Patterns, KNOBS};
-use crate::sim::model::CascadeConfig;
+use crate::sim::model::SimConfig;
 
 /// Properties of [`KnobPanel`].
 #[derive(Properties, PartialEq)]
 pub struct KnobPanelProps {
     /// The parameters, every pattern present.
-    pub full: CascadeConfig,
+    pub full: SimConfig,
     /// Which patterns are on.
     pub patterns: Patterns,
     pub on_action: Callback<Action>,
@@ -21,7 +21,7 @@ pub struct KnobPanelProps {
 /// The control of one knob: a slider with its number field, or a select for a choice.
 pub(super) fn slider(
     knob: &'static Knob,
-    full: &CascadeConfig,
+    full: &SimConfig,
     disabled: bool,
     on_action: &Callback<Action>,
 ) -> Html {

@@ -109,7 +109,10 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
     }
     let mut lower = vec![
         LegendKey::line(
-            format!("workers busy (of {}, right axis)", run.config.threads),
+            format!(
+                "workers busy (of {}, right axis)",
+                run.config.service.threads
+            ),
             "var(--ink)",
         ),
         LegendKey::line("queue length", css_colour(QUEUE)),
@@ -208,7 +211,7 @@ fn draw(
         .fold(1.0, f64::max);
     let threads = runs
         .iter()
-        .map(|run| f64::from(run.config.threads))
+        .map(|run| f64::from(run.config.service.threads))
         .fold(1.0, f64::max);
     // Both panels' label areas fit the widest tick of either (their time axes line up), and
     // the rotated "per second" beside it.

@@ -158,7 +158,7 @@ pub fn topology(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
         <>
             <Topology config={run.config.clone()} frame={now}
                 lookups={route_at(&run.trace, Route::OrderHistory, page.playback.playhead)} />
-            <PoolSlots pool={pool_at(&run.trace, run.config.threads, &now)} />
+            <PoolSlots pool={pool_at(&run.trace, run.config.service.threads, &now)} />
         </>
     };
     region(
@@ -173,10 +173,11 @@ pub fn topology(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
 /// The breaker's state diagram at the playhead.
 pub fn diagram(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
     let at = page.playback.playhead;
-    let has_breaker = run.config.breaker.is_some();
+    let breaker = run.config.first_stack().and_then(|s| s.breaker.clone());
+    let has_breaker = breaker.is_some();
     let now = frame(&run.trace, at);
     let body = html! {
-        <StateDiagram config={run.config.breaker.clone()} at={breaker_at(&run.trace, has_breaker, at)}
+        <StateDiagram config={breaker} at={breaker_at(&run.trace, has_breaker, at)}
             slice={now.slice} rejections={now.breaker_refused} playhead={at} />
     };
     region(
@@ -223,7 +224,7 @@ pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callbac
                 { for switch }
             </fieldset>
             <Histogram data={data} b={b} kind={page.view.latency} dark={page.view.dark} projector={page.view.projector} playing={page.playback.playing}
-                bulkhead_wait={run.config.bulkhead.as_ref().map(|b| b.max_wait)} />
+                bulkhead_wait={run.config.first_stack().and_then(|s| s.bulkhead.as_ref()).map(|b| b.max_wait)} />
         </>
     };
     region(ids, "histogram", "histogram", "Latency", body)

@@ -179,9 +179,9 @@ pub fn timeline(props: &TimelineProps) -> Html {
     });
     let f = &props.frame;
     let in_flight = f.waiting();
-    let stopped = !props.run.config.drain;
+    let stopped = !props.run.config.run.drain;
     // A run that stops at its duration leaves clients waiting for good: say so at the end.
-    let waiting_label = if stopped && props.playhead >= props.run.config.duration {
+    let waiting_label = if stopped && props.playhead >= props.run.config.traffic.duration {
         "still waiting when the run stopped "
     } else {
         "in service or queued "
@@ -224,8 +224,8 @@ pub fn timeline(props: &TimelineProps) -> Html {
             { marks_strip.unwrap_or_default() }
             { legend.unwrap_or_default() }
             <div class="marks">
-                <span style={format!("left: {:.2}%", pct(props.run.config.duration))}
-                    class={classes!("mark", (pct(props.run.config.duration) > 80.0).then_some("from-right"))}>
+                <span style={format!("left: {:.2}%", pct(props.run.config.traffic.duration))}
+                    class={classes!("mark", (pct(props.run.config.traffic.duration) > 80.0).then_some("from-right"))}>
                     { if stopped { "arrivals and the run stop" } else { "arrivals stop" } }</span>
             </div>
             { marker_list.unwrap_or_default() }

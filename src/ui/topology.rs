@@ -6,12 +6,12 @@ use super::ids::use_ids;
 
 use crate::page::replay::{Frame, RouteAt};
 use crate::page::topology::{inventory_health, traffic_mix, InventoryHealth};
-use crate::sim::model::CascadeConfig;
+use crate::sim::model::SimConfig;
 
 /// Properties of [`Topology`].
 #[derive(Properties, PartialEq)]
 pub struct TopologyProps {
-    pub config: CascadeConfig,
+    pub config: SimConfig,
     pub frame: Frame,
     /// The order lookups at the playhead, when the run has them.
     #[prop_or_default]
@@ -45,7 +45,8 @@ pub fn topology(props: &TopologyProps) -> Html {
     let s = &props.frame.slice;
     let health = inventory_health(c, props.frame.at);
     let sick = health == InventoryHealth::Sick;
-    let latency = if sick { c.slow } else { c.fast };
+    let faults = c.first().map(|d| &d.faults);
+    let latency = faults.map_or(0, |f| if sick { f.slow } else { f.fast });
     let lookups = props.lookups.map(|l| {
         let p99 = l.p99.map_or("no answer yet".to_string(), |p| {
             format!("p99 {}", crate::page::numbers::duration(p))
@@ -55,7 +56,7 @@ pub fn topology(props: &TopologyProps) -> Html {
         }
     });
     let in_progress = s.inventory_in_progress;
-    let bulkhead = c.bulkhead.as_ref().map(|b| {
+    let bulkhead = c.first_stack().and_then(|s| s.bulkhead.as_ref()).map(|b| {
         meter(
             ids.id("meter-bulkhead"),
             format!(
@@ -101,7 +102,7 @@ pub fn topology(props: &TopologyProps) -> Html {
             <span class="link" aria-hidden="true">{ "→" }</span>
             <div class="node-box">
                 <h3>{ "orders" }</h3>
-                { meter(ids.id("meter-workers"), format!("workers {} / {} busy", s.workers_busy, c.threads), u64::from(s.workers_busy), u64::from(c.threads)) }
+                { meter(ids.id("meter-workers"), format!("workers {} / {} busy", s.workers_busy, c.service.threads), u64::from(s.workers_busy), u64::from(c.service.threads)) }
                 <p id={ids.id("queue-length")}>{ format!("queue: {} waiting", s.queue_len) }</p>
                 { bulkhead.unwrap_or_default() }
                 { lookups.unwrap_or_default() }

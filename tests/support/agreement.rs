@@ -32,13 +32,13 @@ pub fn lesson_trace_digests() -> String {
         .map(|p| (p.key().to_string(), p.config()))
         .collect();
     let mut with_log = Scenario::Cb.config();
-    with_log.record_requests = true;
+    with_log.run.record_requests = true;
     runs.push(("cb+requests".to_string(), with_log));
     let mut random = Preset::Ex1Budget.config();
-    random.arrivals = Arrivals::Poisson;
-    random.fast_p99 = Some(120_000);
-    random.slow_p99 = Some(8_000_000);
-    random.record_requests = true;
+    random.traffic.arrivals = Arrivals::Poisson;
+    random.first_mut().faults.fast_p99 = Some(120_000);
+    random.first_mut().faults.slow_p99 = Some(8_000_000);
+    random.run.record_requests = true;
     runs.push(("poisson-lognormal".to_string(), random));
     runs.iter()
         .map(|(key, config)| {

@@ -394,7 +394,7 @@ mod tests {
             assert_eq!(page.settings.ab_summary().unwrap(), summary);
             assert_eq!(b.edits, super::super::compare::Side::A, "Try it moves A");
             let (a_run, b_run) = (page.runs.a.as_ref().unwrap(), page.b_run().unwrap());
-            assert_eq!(a_run.config.seed, b_run.config.seed);
+            assert_eq!(a_run.config.run.seed, b_run.config.run.seed);
             assert_ne!(a_run.trace.outcomes, b_run.trace.outcomes, "{title}");
         }
     }

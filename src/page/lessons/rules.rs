@@ -184,7 +184,11 @@ impl Reading<'_> {
     fn inventory_load(&self) -> Option<(f64, u64, Micros, Micros)> {
         let from = self.mark(MarkerKind::Degraded)?;
         let cfg = &self.run.config;
-        let to = cfg.recover_at.unwrap_or(cfg.duration).min(cfg.duration);
+        let to = cfg
+            .first()
+            .and_then(|d| d.faults.recover_at)
+            .unwrap_or(cfg.traffic.duration)
+            .min(cfg.traffic.duration);
         let slices = self.slices(from, to);
         let per_second = (1_000_000 / BUCKET) as usize;
         // A whole second at least, so that its busiest second is a second.
@@ -253,21 +257,21 @@ impl Reading<'_> {
                 Some(match (self.mark(MarkerKind::WorkersFull), self.sick_at()) {
                     (Some(at), Some(sick)) => format!(
                         "All {} workers were busy from {}, {} after inventory slowed at {}.",
-                        count(cfg.threads.into()),
+                        count(cfg.service.threads.into()),
                         self.at(at),
                         duration(at.saturating_sub(sick)),
                         self.at(sick)
                     ),
                     (Some(at), None) => format!(
                         "All {} workers were busy from {}.",
-                        count(cfg.threads.into()),
+                        count(cfg.service.threads.into()),
                         self.at(at)
                     ),
                     (None, _) => format!(
                         "{}, the workers have never all been busy: at most {} of {} at once.",
                         self.by(),
                         count(peak.into()),
-                        count(cfg.threads.into())
+                        count(cfg.service.threads.into())
                     ),
                 })
             }
@@ -308,7 +312,7 @@ impl Reading<'_> {
                 Some(format!(
                     "Arrivals stopped at {}, but the last of the {} requests was answered only \
                      at {}; half of them waited {} or more from arrival to answer.",
-                    self.at(cfg.duration),
+                    self.at(cfg.traffic.duration),
                     count(t.sent),
                     self.at(t.end),
                     duration(p50)
@@ -411,7 +415,7 @@ impl Reading<'_> {
                     count(mean.round() as u64),
                     self.at(at),
                     count(peak),
-                    cfg.rate
+                    cfg.traffic.rate
                 ))
             }
             Rule::Latency => {
@@ -430,7 +434,7 @@ impl Reading<'_> {
             Rule::LongestService => {
                 let (_, _, longest) = self.finished_times();
                 let longest = longest?;
-                Some(match cfg.request_budget {
+                Some(match cfg.service.request_budget {
                     Some(budget) => format!(
                         "{}, the longest request held its worker {}, within its {} budget, \
                          however many attempts it made.",
@@ -446,9 +450,9 @@ impl Reading<'_> {
                 })
             }
             Rule::WorstCase => {
-                let retry = cfg.retry.as_ref()?;
+                let retry = cfg.first_stack()?.retry.as_ref()?;
                 let input = WorstCaseInput {
-                    per_attempt_timeout: cfg.timeout?,
+                    per_attempt_timeout: cfg.first_stack()?.timeout?,
                     attempts: retry.attempts,
                     backoff: Backoff::Exponential {
                         base: retry.base,
@@ -458,16 +462,16 @@ impl Reading<'_> {
                 };
                 let open = input.analyse().ok()?.total;
                 let within = WorstCaseInput {
-                    budget: cfg.request_budget,
+                    budget: cfg.service.request_budget,
                     ..input
                 };
                 let capped = within.analyse().ok()?.total;
-                Some(if cfg.request_budget.is_some() {
+                Some(if cfg.service.request_budget.is_some() {
                     format!(
                         "{} attempts of {} each, with their back-off, could take {}; the budget \
                          stops them at {}.",
                         retry.attempts,
-                        duration(cfg.timeout?),
+                        duration(cfg.first_stack()?.timeout?),
                         duration(open),
                         duration(capped)
                     )
@@ -476,13 +480,13 @@ impl Reading<'_> {
                         "{} attempts of {} each, with their back-off, take up to {} before the \
                          fallback answers.",
                         retry.attempts,
-                        duration(cfg.timeout?),
+                        duration(cfg.first_stack()?.timeout?),
                         duration(open)
                     )
                 })
             }
             Rule::BreakerOpens => {
-                cfg.breaker.as_ref()?;
+                cfg.first_stack()?.breaker.as_ref()?;
                 let change = t
                     .transitions
                     .iter()
@@ -519,7 +523,7 @@ impl Reading<'_> {
                 })
             }
             Rule::BreakerCycle => {
-                cfg.breaker.as_ref()?;
+                cfg.first_stack()?.breaker.as_ref()?;
                 let changes: Vec<_> = t
                     .transitions
                     .iter()
@@ -544,7 +548,7 @@ impl Reading<'_> {
                 ))
             }
             Rule::BulkheadCap => {
-                let b = cfg.bulkhead.as_ref()?;
+                let b = cfg.first_stack()?.bulkhead.as_ref()?;
                 let in_use = passed.iter().map(|s| s.bulkhead_in_use).max().unwrap_or(0);
                 let busy = passed.iter().map(|s| s.workers_busy).max().unwrap_or(0);
                 Some(format!(
@@ -555,9 +559,9 @@ impl Reading<'_> {
                     count(in_use.into()),
                     count(b.permits.into()),
                     count(in_use.into()),
-                    count(cfg.threads.into()),
+                    count(cfg.service.threads.into()),
                     count(busy.into()),
-                    count(cfg.threads.saturating_sub(busy).into()),
+                    count(cfg.service.threads.saturating_sub(busy).into()),
                     count(f.finished.bulkhead_full),
                     outcome_words(Outcome::BulkheadFull)
                 ))
@@ -620,8 +624,10 @@ impl Reading<'_> {
                 ))
             }
             Rule::LookupsSaved => {
-                cfg.bulkhead.as_ref()?;
-                let b = self.b.filter(|b| b.config.bulkhead.is_none())?;
+                cfg.first_stack()?.bulkhead.as_ref()?;
+                let b = self
+                    .b
+                    .filter(|b| b.config.first_stack().is_some_and(|s| s.bulkhead.is_none()))?;
                 let with = route_at(t, Route::OrderHistory, self.now)?;
                 let without = route_at(&b.trace, Route::OrderHistory, self.now)?;
                 Some(format!(
@@ -662,7 +668,7 @@ impl Reading<'_> {
                 })
             }
             Rule::Shed => {
-                cfg.load_shed.as_ref()?;
+                cfg.service.load_shed.as_ref()?;
                 let start = self
                     .mark(MarkerKind::SheddingStarts)
                     .map(|at| format!(" since {}", self.at(at)))
@@ -675,9 +681,9 @@ impl Reading<'_> {
                 ))
             }
             Rule::RateLimit => {
-                let limit = cfg.rate_limit.as_ref()?;
+                let limit = cfg.service.rate_limit.as_ref()?;
                 let resent: u64 = passed.iter().map(|b| b.frontend_retries).sum();
-                let resends = if cfg.frontend_retries > 0 {
+                let resends = if cfg.traffic.frontend_retries > 0 {
                     format!(
                         "; the clients resent {}, each refused one after its Retry-After (1 s \
                          or more)",
@@ -781,7 +787,7 @@ impl Reading<'_> {
                 ))
             }
             Rule::Fallback => {
-                cfg.fallback.as_ref()?;
+                cfg.service.fallback.as_ref()?;
                 let n = f.finished.fallback;
                 let first_at = passed.iter().position(|b| b.completions.fallback > 0);
                 Some(match first_at {

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::resilience::ParamError;
 use crate::sim::latency::Micros;
-use crate::sim::model::{run, CascadeConfig, RunError};
+use crate::sim::model::{run, RunError, SimConfig};
 use crate::sim::scenario::Preset;
 
 const SECOND: Micros = 1_000_000;
@@ -20,7 +20,7 @@ pub const MAX_STEPS: u32 = 40;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Grid {
     /// The run every cell starts from (its `rate` and `recover_at` are the cell's).
-    pub base: CascadeConfig,
+    pub base: SimConfig,
     /// Cells per axis (2..=40).
     pub steps: u32,
     /// The load of the last column, requests per second; column `k` (from 1) has
@@ -49,10 +49,11 @@ impl Default for Grid {
     /// requests/s (inventory's capacity) and a 6 s trigger.
     fn default() -> Self {
         Grid {
-            base: CascadeConfig {
-                duration: 25 * SECOND,
-                drain: false,
-                ..Preset::RetryStorm.config()
+            base: {
+                let mut base = Preset::RetryStorm.config();
+                base.traffic.duration = 25 * SECOND;
+                base.run.drain = false;
+                base
             },
             steps: 12,
             rate_max: 150.0,
@@ -100,12 +101,12 @@ impl Grid {
     }
 
     /// The config of one cell.
-    pub fn config(&self, rate: f64, trigger: Micros) -> CascadeConfig {
-        CascadeConfig {
-            rate,
-            recover_at: Some(self.base.degrade_at.saturating_add(trigger)),
-            ..self.base.clone()
-        }
+    pub fn config(&self, rate: f64, trigger: Micros) -> SimConfig {
+        let mut config = self.base.clone();
+        config.traffic.rate = rate;
+        let faults = &mut config.first_mut().faults;
+        faults.recover_at = Some(faults.degrade_at.unwrap_or(0).saturating_add(trigger));
+        config
     }
 
     /// Runs one cell.

@@ -1,11 +1,12 @@
 //! The parameters of one run, grouped by the room that uses them: the run itself, the traffic
 //! and its clients, the gateway, the service `orders`, the routes besides `/orders`, and the
-//! dependencies `/orders` calls, in call order. [`super::CascadeConfig`] is the flat form
-//! these grew out of; it still loads and turns into this one.
+//! dependencies `/orders` calls, in call order. This is the one configuration the simulator,
+//! the page, the CLI and the exercises hold; [`super::CascadeConfig`], the flat form it grew
+//! out of, is only read from old files and turned into this one.
 
 use serde::{Deserialize, Serialize};
 
-use super::dependency_config::{Abandon, DependencyConfig};
+use super::dependency_config::{Abandon, DependencyConfig, FaultSchedule, StackConfig};
 use super::{HOUR, MAX_REQUESTS, SECOND};
 use crate::resilience::{
     BulkheadConfig, FallbackPolicy, IdempotencyConfig, LoadShedConfig, ParamError,
@@ -271,6 +272,92 @@ pub struct RoutesConfig {
     /// The bulkhead lookups go through (`Shared`: the first dependency's).
     #[serde(default)]
     pub history_bulkhead: HistoryBulkhead,
+}
+
+impl Default for SimConfig {
+    /// The lesson's `cascade.py` with no protection: 100 requests/s for 12 s into 32 workers,
+    /// inventory 40 ms, then 4 s for calls starting after 3 s; drained. Everything added since
+    /// is off.
+    fn default() -> Self {
+        SimConfig {
+            run: RunSettings {
+                seed: 0,
+                drain: true,
+                record_requests: false,
+            },
+            traffic: Traffic {
+                rate: 100.0,
+                duration: 12 * SECOND,
+                arrivals: Arrivals::Even,
+                priority_mix: PriorityMix::default(),
+                client_give_up: None,
+                frontend_retries: 0,
+                frontend_backoff: 0,
+            },
+            gateway: None,
+            service: ServiceConfig {
+                threads: 32,
+                queue_limit: None,
+                load_shed: None,
+                rate_limit: None,
+                request_budget: None,
+                fallback: None,
+                idempotency: None,
+                abandon: Abandon::Keep,
+            },
+            routes: RoutesConfig::default(),
+            dependencies: vec![DependencyConfig::lesson_inventory()],
+        }
+    }
+}
+
+impl DependencyConfig {
+    /// Inventory as the lesson's `cascade.py` has it: 40 ms, then 4 s for calls starting after
+    /// 3 s, called with no protection.
+    pub fn lesson_inventory() -> Self {
+        DependencyConfig {
+            name: "inventory".to_string(),
+            faults: FaultSchedule {
+                fast: 40_000,
+                fast_p99: None,
+                slow: 4 * SECOND,
+                slow_p99: None,
+                degrade_at: Some(3 * SECOND),
+                recover_at: None,
+                error_rate: 0.0,
+                business_error_rate: 0.0,
+            },
+            stack: StackConfig::default(),
+            capacity: None,
+        }
+    }
+}
+
+impl SimConfig {
+    /// The first dependency `POST /orders` calls (inventory, in the lesson's shop), whose
+    /// parameters the plain keys (`timeout`, `fast`) name; `None` only in a config that
+    /// [`SimConfig::validate`] refuses.
+    pub fn first(&self) -> Option<&DependencyConfig> {
+        self.dependencies.first()
+    }
+
+    /// The first dependency's stack, if there is one.
+    pub fn first_stack(&self) -> Option<&StackConfig> {
+        self.first().map(|d| &d.stack)
+    }
+
+    /// The first dependency, lesson 000's inventory put in first if the list is empty.
+    pub fn first_mut(&mut self) -> &mut DependencyConfig {
+        if self.dependencies.is_empty() {
+            self.dependencies.push(DependencyConfig::lesson_inventory());
+        }
+        &mut self.dependencies[0]
+    }
+
+    /// The first dependency's stack (see [`SimConfig::first_mut`]).
+    pub fn first_stack_mut(&mut self) -> &mut StackConfig {
+        &mut self.first_mut().stack
+    }
 }
 
 pub(super) fn check_share(field: &'static str, v: f64) -> Result<(), ParamError> {

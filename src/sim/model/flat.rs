@@ -482,19 +482,24 @@ impl ConfigFile {
     /// Reads a config's JSON: grouped when it has `dependencies` (or any other section of
     /// [`SimConfig`]), flat otherwise. A malformed one is an error naming the field.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| format!("{e} (allowed: a JSON object, grouped or flat)"))?;
         let Some(fields) = value.as_object() else {
-            return Err("expected a JSON object".to_string());
+            return Err(
+                "expected a JSON object (allowed: a grouped config, or a flat one)".to_string(),
+            );
         };
         let sections = ["run", "traffic", "service", "routes", "dependencies"];
         if sections.iter().any(|s| fields.contains_key(*s)) {
             from_json_naming_the_field(text)
                 .map(|grouped| ConfigFile::Grouped(Box::new(grouped)))
-                .map_err(|e| format!("{e} (a grouped config: run, traffic, service, dependencies)"))
+                .map_err(|e| {
+                    format!("{e} (allowed: a grouped config: run, traffic, service, dependencies)")
+                })
         } else {
             from_json_naming_the_field(text)
                 .map(|flat| ConfigFile::Flat(Box::new(flat)))
-                .map_err(|e| format!("{e} (a flat config: the fields of CascadeConfig)"))
+                .map_err(|e| format!("{e} (allowed: a flat config: the fields of CascadeConfig)"))
         }
     }
 

@@ -28,7 +28,7 @@ fn every_request_counted_once() {
         for set in sets {
             for drain in [true, false] {
                 let mut c = s.config();
-                c.drain = drain;
+                c.run.drain = drain;
                 for (k, v) in *set {
                     apply_set(&mut c, k, v).unwrap();
                 }
@@ -49,13 +49,13 @@ fn every_request_counted_once() {
 #[test]
 fn degrade_is_strictly_after() {
     let mut c = Scenario::Timeout.config();
-    c.rate = 1.0;
-    c.duration = 4 * SECOND;
-    c.degrade_at = 3 * SECOND;
+    c.traffic.rate = 1.0;
+    c.traffic.duration = 4 * SECOND;
+    c.first_mut().faults.degrade_at = Some(3 * SECOND);
     // Calls start at 0, 1, 2 and 3 s: the one at exactly 3 s is still fast.
     let t = run(&c).unwrap();
     assert_eq!((t.outcomes.ok, t.outcomes.timeout), (4, 0));
-    c.degrade_at = 3 * SECOND - 1;
+    c.first_mut().faults.degrade_at = Some(3 * SECOND - 1);
     let t = run(&c).unwrap();
     assert_eq!((t.outcomes.ok, t.outcomes.timeout), (3, 1));
     assert_eq!(t.service.p99, Some(300_000));
@@ -64,8 +64,8 @@ fn degrade_is_strictly_after() {
 #[test]
 fn timeout_holds_the_worker_exactly_the_timeout() {
     let mut c = Scenario::Timeout.config();
-    c.degrade_at = 0;
-    c.rate = 10.0;
+    c.first_mut().faults.degrade_at = Some(0);
+    c.traffic.rate = 10.0;
     let t = run(&c).unwrap();
     assert_eq!(t.outcomes.ok, 1);
     assert_eq!(t.service.p50, Some(300_000));
@@ -75,10 +75,10 @@ fn timeout_holds_the_worker_exactly_the_timeout() {
 #[test]
 fn queue_wait_is_end_to_end_not_service() {
     let mut c = Scenario::None.config();
-    c.threads = 1;
-    c.rate = 10.0;
-    c.duration = SECOND;
-    c.fast = 200_000;
+    c.service.threads = 1;
+    c.traffic.rate = 10.0;
+    c.traffic.duration = SECOND;
+    c.first_mut().faults.fast = 200_000;
     let t = run(&c).unwrap();
     assert_eq!(t.service.p99, Some(200_000));
     assert!(t.end_to_end.p99.unwrap() > SECOND);
@@ -91,7 +91,7 @@ fn queue_wait_is_end_to_end_not_service() {
 #[test]
 fn bulkhead_limits_calls_in_flight() {
     let mut c = Scenario::Bulkhead.config();
-    c.breaker = None;
+    c.first_stack_mut().breaker = None;
     let t = run(&c).unwrap();
     assert!(t.outcomes.bulkhead_full > 0);
     // At most 8 slow calls hold a permit; each holds it 300 ms: under ~27 calls/s.
@@ -103,10 +103,10 @@ fn bulkhead_limits_calls_in_flight() {
 #[test]
 fn very_long_drains_keep_a_bounded_series() {
     let mut c = Scenario::None.config();
-    c.threads = 1;
-    c.slow = 3_600 * SECOND;
-    c.rate = 10.0;
-    c.duration = 5 * SECOND;
+    c.service.threads = 1;
+    c.first_mut().faults.slow = 3_600 * SECOND;
+    c.traffic.rate = 10.0;
+    c.traffic.duration = 5 * SECOND;
     let t = run(&c).unwrap();
     assert_eq!(t.outcomes.total(), t.sent);
     assert!(t.series_truncated);
@@ -116,7 +116,14 @@ fn very_long_drains_keep_a_bounded_series() {
 #[test]
 fn bucket_gauges_follow_the_bulkhead_and_the_breaker() {
     let t = run(&Scenario::Bulkhead.config()).unwrap();
-    let permits = Scenario::Bulkhead.config().bulkhead.unwrap().permits;
+    let permits = Scenario::Bulkhead
+        .config()
+        .first_stack()
+        .unwrap()
+        .bulkhead
+        .clone()
+        .unwrap()
+        .permits;
     assert!(t.series.iter().all(|b| b.bulkhead_in_use <= permits));
     assert!(t.series.iter().any(|b| b.bulkhead_in_use == permits));
     assert!(t.series.iter().any(|b| b.bulkhead_waiting > 0));
@@ -169,8 +176,8 @@ fn request_records_only_when_asked_and_consistent_with_the_counts() {
     let mut c = Scenario::Bulkhead.config();
     assert!(run(&c).unwrap().requests.is_empty());
     for drain in [true, false] {
-        c.drain = drain;
-        c.record_requests = true;
+        c.run.drain = drain;
+        c.run.record_requests = true;
         let t = run(&c).unwrap();
         assert_eq!(t.requests.len() as u64, t.sent);
         let mut counts = OutcomeCounts::default();
@@ -190,8 +197,8 @@ fn request_records_only_when_asked_and_consistent_with_the_counts() {
         assert!(t.requests.windows(2).all(|w| w[0].arrived <= w[1].arrived));
     }
     let mut c = Scenario::None.config();
-    c.drain = false;
-    c.record_requests = true;
+    c.run.drain = false;
+    c.run.record_requests = true;
     let t = run(&c).unwrap();
     assert!(t.outcomes.unfinished > 0);
     assert!(t
@@ -204,9 +211,9 @@ fn request_records_only_when_asked_and_consistent_with_the_counts() {
 fn memory_follows_requests_alive_not_requests_sent() {
     // 100,000 requests; with a 300 ms timeout at most ~300 are alive at once.
     let mut c = Scenario::Timeout.config();
-    c.rate = 1_000.0;
-    c.duration = 100 * SECOND;
-    c.threads = 1_000;
+    c.traffic.rate = 1_000.0;
+    c.traffic.duration = 100 * SECOND;
+    c.service.threads = 1_000;
     let t = run(&c).unwrap();
     assert_eq!(t.sent, 100_000);
     assert!(t.peak_live_requests < 1_000, "{}", t.peak_live_requests);
@@ -219,14 +226,14 @@ fn memory_follows_requests_alive_not_requests_sent() {
 #[test]
 fn bad_config_is_an_error() {
     let mut c = Scenario::None.config();
-    c.threads = 0;
+    c.service.threads = 0;
     match run(&c) {
         Err(RunError::Param(e)) => assert_eq!(e.field, "threads"),
         other => panic!("{other:?}"),
     }
     let mut c = Scenario::None.config();
-    c.rate = 10_000.0;
-    c.duration = 600 * SECOND;
+    c.traffic.rate = 10_000.0;
+    c.traffic.duration = 600 * SECOND;
     assert!(matches!(run(&c), Err(RunError::Param(e)) if e.field == "rate"));
 }
 

@@ -10,7 +10,7 @@ mod switch;
 
 use crate::resilience::{HedgeDelay, Jitter, ParamError};
 use crate::sim::latency::Micros;
-use crate::sim::model::{CascadeConfig, SimConfig};
+use crate::sim::model::SimConfig;
 
 pub use rows::PARAMS;
 #[cfg(test)]
@@ -93,7 +93,8 @@ pub enum Kind {
     },
 }
 
-/// A parameter's value as [`Param::read`] gives it.
+/// A parameter's value, typed: what [`Param::read`] gives, [`Param::parse`] makes of text and
+/// [`Param::set`] writes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Value {
     /// A time, µs.
@@ -123,7 +124,7 @@ pub enum Needs {
     OnlyWith(Part),
 }
 
-/// What [`apply`] did.
+/// What [`apply_set`] and [`Param::set`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Applied {
     /// The value was written.
@@ -270,16 +271,6 @@ fn parse_hedge_delay(field: &'static str, value: &str) -> Result<HedgeDelay, Par
         .map_err(|_| bad())
 }
 
-/// A parsed value, ready to be written.
-enum Parsed {
-    Time(Micros),
-    Count(u64),
-    Number(f64),
-    Choice(usize),
-    Delay(HedgeDelay),
-    CountOrOff(Option<u64>),
-}
-
 impl Param {
     /// The accepted values, as an error message or the usage prints them.
     pub fn range(&self) -> String {
@@ -301,40 +292,97 @@ impl Param {
         }
     }
 
-    fn parse(&self, value: &str) -> Result<Parsed, ParamError> {
+    /// The value `text` gives this key: the one parse of the text edge (`--set`, links,
+    /// widget attributes). An error names the key and its range.
+    pub fn parse(&self, text: &str) -> Result<Value, ParamError> {
         let key = self.key;
         Ok(match self.kind {
-            Kind::Time { min, max, .. } => Parsed::Time(parse_time(key, value, min, max)?),
-            Kind::Count { min, max, .. } => Parsed::Count(parse_int(key, value, min, max)?),
-            Kind::CountOrOff { .. } if value.trim() == "off" => Parsed::CountOrOff(None),
-            Kind::CountOrOff { min, max, .. } => Parsed::CountOrOff(Some(
-                parse_int(key, value, min, max).map_err(|_| err(key, &self.range(), value))?,
-            )),
+            Kind::Time { min, max, .. } => Value::Time(parse_time(key, text, min, max)?),
+            Kind::Count { min, max, .. } => Value::Count(parse_int(key, text, min, max)?),
+            Kind::CountOrOff { .. } if text.trim() == "off" => Value::Off,
+            Kind::CountOrOff { min, max, .. } => Value::Count(
+                parse_int(key, text, min, max).map_err(|_| err(key, &self.range(), text))?,
+            ),
             Kind::Number {
                 min,
                 max,
                 above_min,
                 ..
-            } => Parsed::Number(parse_number(key, value, min, max, above_min)?),
-            Kind::Choice { names, .. } => Parsed::Choice(
+            } => Value::Number(parse_number(key, text, min, max, above_min)?),
+            Kind::Choice { names, .. } => Value::Choice(
                 names
                     .iter()
-                    .position(|n| *n == value.trim())
-                    .ok_or_else(|| err(key, &names.join(", "), value))?,
+                    .position(|n| *n == text.trim())
+                    .ok_or_else(|| err(key, &names.join(", "), text))?,
             ),
-            Kind::Delay { .. } => Parsed::Delay(parse_hedge_delay(key, value)?),
+            Kind::Delay { .. } => Value::Delay(parse_hedge_delay(key, text)?),
         })
     }
 
-    fn write(&self, cfg: &mut SimConfig, value: Parsed) {
+    /// `value` if this row takes it (its kind and range, as [`Param::parse`] checks text);
+    /// otherwise an error naming the key and its range.
+    pub fn check(&self, value: Value) -> Result<Value, ParamError> {
+        let fits = match (self.kind, value) {
+            (Kind::Time { min, max, .. }, Value::Time(t)) => (min..=max).contains(&t),
+            (Kind::Count { min, max, .. } | Kind::CountOrOff { min, max, .. }, Value::Count(n)) => {
+                (min..=max).contains(&n)
+            }
+            (Kind::CountOrOff { .. }, Value::Off) => true,
+            (
+                Kind::Number {
+                    min,
+                    max,
+                    above_min,
+                    ..
+                },
+                Value::Number(v),
+            ) => v.is_finite() && v >= min && v <= max && !(above_min && v <= min),
+            (Kind::Choice { names, .. }, Value::Choice(i)) => i < names.len(),
+            (Kind::Delay { .. }, Value::Delay(HedgeDelay::Fixed(t))) => {
+                (1..=60 * SECOND).contains(&t)
+            }
+            (Kind::Delay { .. }, Value::Delay(HedgeDelay::Percentile { percentile, .. })) => {
+                percentile.is_finite() && percentile > 0.0 && percentile <= 100.0
+            }
+            _ => false,
+        };
+        if fits {
+            Ok(value)
+        } else {
+            Err(err(self.key, &self.range(), &self.text(value)))
+        }
+    }
+
+    /// Writes `value` into `cfg`: checked as [`Param::check`] does, the part it needs switched
+    /// on (or, for a part it only tunes, left off and said so). A refused value leaves `cfg` as
+    /// it was. The page's knobs write through here, with no text in between.
+    pub fn set(&self, cfg: &mut SimConfig, value: Value) -> Result<Applied, ParamError> {
+        let value = self.check(value)?;
+        match self.needs {
+            Needs::Nothing => {}
+            Needs::SwitchesOn(part) => part.switch_on(cfg),
+            Needs::OnlyWith(part) if part.is_on(cfg) => {}
+            Needs::OnlyWith(part) => {
+                return Ok(Applied::LeftOff {
+                    key: self.key,
+                    missing: part.missing(),
+                })
+            }
+        }
+        self.write(cfg, value);
+        Ok(Applied::Set)
+    }
+
+    fn write(&self, cfg: &mut SimConfig, value: Value) {
         match (self.kind, value) {
-            (Kind::Time { write, .. }, Parsed::Time(v)) => write(cfg, v),
-            (Kind::Count { write, .. }, Parsed::Count(v)) => write(cfg, v),
-            (Kind::Number { write, .. }, Parsed::Number(v)) => write(cfg, v),
-            (Kind::Choice { write, .. }, Parsed::Choice(v)) => write(cfg, v),
-            (Kind::Delay { write }, Parsed::Delay(v)) => write(cfg, v),
-            (Kind::CountOrOff { write, .. }, Parsed::CountOrOff(v)) => write(cfg, v),
-            // `parse` gives the variant of the row's own kind.
+            (Kind::Time { write, .. }, Value::Time(v)) => write(cfg, v),
+            (Kind::Count { write, .. }, Value::Count(v)) => write(cfg, v),
+            (Kind::Number { write, .. }, Value::Number(v)) => write(cfg, v),
+            (Kind::Choice { write, .. }, Value::Choice(v)) => write(cfg, v),
+            (Kind::Delay { write }, Value::Delay(v)) => write(cfg, v),
+            (Kind::CountOrOff { write, .. }, Value::Count(v)) => write(cfg, Some(v)),
+            (Kind::CountOrOff { write, .. }, Value::Off) => write(cfg, None),
+            // `check` lets through only the variants of the row's own kind.
             _ => {}
         }
     }
@@ -379,39 +427,13 @@ impl Param {
     }
 }
 
-/// Applies one `key=value` override to a grouped config. An unknown key, a malformed value or
-/// one out of range is an error naming the key, and leaves `cfg` as it was.
-pub fn apply(cfg: &mut SimConfig, key: &str, value: &str) -> Result<Applied, ParamError> {
+/// Applies one `key=value` override (the text edge: `--set`, links, widget attributes): the
+/// row's [`Param::parse`], then [`Param::set`]. An unknown key, a malformed value or one out
+/// of range is an error naming the key, and leaves `cfg` as it was.
+pub fn apply_set(cfg: &mut SimConfig, key: &str, value: &str) -> Result<Applied, ParamError> {
     let row = param(key).ok_or_else(|| unknown_key(key))?;
-    let parsed = row.parse(value)?;
-    match row.needs {
-        Needs::Nothing => {}
-        Needs::SwitchesOn(part) => part.switch_on(cfg),
-        Needs::OnlyWith(part) if part.is_on(cfg) => {}
-        Needs::OnlyWith(part) => {
-            return Ok(Applied::LeftOff {
-                key: row.key,
-                missing: part.missing(),
-            })
-        }
-    }
-    row.write(cfg, parsed);
-    Ok(Applied::Set)
-}
-
-/// Applies one `key=value` override to a flat config, through its grouped form (see
-/// [`apply`]).
-pub fn apply_set(cfg: &mut CascadeConfig, key: &str, value: &str) -> Result<Applied, ParamError> {
-    let mut grouped = cfg.to_sim();
-    let applied = apply(&mut grouped, key, value)?;
-    *cfg = CascadeConfig::from_sim(&grouped).ok_or_else(|| {
-        err(
-            param(key).map_or("key", |p| p.key),
-            "a setting a flat config can hold (inventory, then payments)",
-            value,
-        )
-    })?;
-    Ok(applied)
+    let value = row.parse(value)?;
+    row.set(cfg, value)
 }
 
 /// `e` with its field named by its key: a layer's own name for a parameter (`half_open_probes`)

@@ -6,8 +6,8 @@ use crate::resilience::{
     LoadShedConfig, RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
 };
 use crate::sim::model::{
-    Abandon, CapacityConfig, CascadeConfig, DependencyConfig, GatewayConfig, HedgeConfig,
-    OrdersIdempotency, PaymentsConfig, SidecarConfig, SimConfig, StackConfig,
+    Abandon, CapacityConfig, DependencyConfig, GatewayConfig, HedgeConfig, OrdersIdempotency,
+    PaymentsConfig, SidecarConfig, SimConfig, StackConfig,
 };
 
 /// Which dependency a parameter tunes.
@@ -91,7 +91,7 @@ impl Dep {
         };
         if index >= cfg.dependencies.len() {
             let fresh = match self {
-                Dep::First => CascadeConfig::default().to_sim().dependencies.remove(0),
+                Dep::First => DependencyConfig::lesson_inventory(),
                 Dep::Payments => PaymentsConfig::default().to_dependency(),
             };
             cfg.dependencies.push(fresh);
@@ -164,6 +164,18 @@ impl Layer {
         }
     }
 
+    fn switch_off(self, s: &mut StackConfig) {
+        match self {
+            Layer::Timeout => s.timeout = None,
+            Layer::Retry => s.retry = None,
+            Layer::RetryBudget => s.retry_budget = None,
+            Layer::Breaker => s.breaker = None,
+            Layer::Bulkhead => s.bulkhead = None,
+            Layer::Sidecar => s.sidecar = None,
+            Layer::Hedge => s.hedge = None,
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Layer::Timeout => "timeout",
@@ -228,6 +240,29 @@ impl Part {
                         store: IdempotencyConfig::lesson_000(),
                     });
             }
+        }
+    }
+
+    /// Switches the part off, keeping nothing of its settings; the first dependency stays (a
+    /// config needs one).
+    pub fn switch_off(self, cfg: &mut SimConfig) {
+        match self {
+            Part::Dependency(Dep::First) => {}
+            Part::Dependency(Dep::Payments) => cfg.dependencies.retain(|d| d.name != "payments"),
+            Part::Layer(d, l) => {
+                if Part::Dependency(d).is_on(cfg) {
+                    l.switch_off(d.stack(cfg));
+                }
+            }
+            Part::Capacity(d) => {
+                if Part::Dependency(d).is_on(cfg) {
+                    d.get(cfg).capacity = None;
+                }
+            }
+            Part::Gateway => cfg.gateway = None,
+            Part::LoadShed => cfg.service.load_shed = None,
+            Part::RateLimit => cfg.service.rate_limit = None,
+            Part::Idempotency => cfg.service.idempotency = None,
         }
     }
 

@@ -10,7 +10,7 @@ fn part_of(p: &Param) -> Option<Part> {
 
 /// The lesson's bulkhead scenario with every part any row needs switched on.
 fn everything_on() -> SimConfig {
-    let mut cfg = Scenario::Bulkhead.config().to_sim();
+    let mut cfg = Scenario::Bulkhead.config();
     for p in PARAMS {
         if let Some(part) = part_of(p) {
             part.switch_on(&mut cfg);
@@ -125,10 +125,10 @@ fn every_row_takes_its_ends_and_refuses_one_step_past_them_naming_its_key() {
         for (text, expected) in ok {
             let mut cfg = everything_on_for(p);
             for (_, floor) in bounded_by.iter().filter(|(key, _)| *key == p.key) {
-                apply(&mut cfg, floor, "0").unwrap();
+                apply_set(&mut cfg, floor, "0").unwrap();
             }
             assert_eq!(
-                apply(&mut cfg, p.key, &text),
+                apply_set(&mut cfg, p.key, &text),
                 Ok(Applied::Set),
                 "{}={text}",
                 p.key
@@ -143,12 +143,12 @@ fn every_row_takes_its_ends_and_refuses_one_step_past_them_naming_its_key() {
             // What it reads, written again, changes nothing.
             let again = p.text(back);
             let before = cfg.clone();
-            apply(&mut cfg, p.key, &again).unwrap();
+            apply_set(&mut cfg, p.key, &again).unwrap();
             assert_eq!(cfg, before, "{}={again} after {text}", p.key);
         }
         for text in past {
             let mut cfg = everything_on_for(p);
-            let e = apply(&mut cfg, p.key, &text).unwrap_err();
+            let e = apply_set(&mut cfg, p.key, &text).unwrap_err();
             assert_eq!(e.field, p.key, "{}={text}", p.key);
             assert!(e.to_string().starts_with(p.key), "{e}");
             assert_eq!(
@@ -167,12 +167,12 @@ fn every_row_takes_its_ends_and_refuses_one_step_past_them_naming_its_key() {
 
 #[test]
 fn a_key_whose_part_is_off_switches_it_on_or_says_it_left_the_config_alone() {
-    let bare = Scenario::None.config().to_sim();
+    let bare = Scenario::None.config();
     for p in PARAMS {
         let (ok, _) = ends(p);
         let text = &ok.last().unwrap().0;
         let mut cfg = bare.clone();
-        let applied = apply(&mut cfg, p.key, text).unwrap();
+        let applied = apply_set(&mut cfg, p.key, text).unwrap();
         match p.needs {
             Needs::Nothing => assert_eq!(applied, Applied::Set, "{}", p.key),
             Needs::SwitchesOn(part) => {
@@ -223,18 +223,15 @@ fn the_config_names_a_value_past_its_range_by_the_rows_key() {
 }
 
 #[test]
-fn keys_are_unique_and_every_flat_preset_comes_back_from_its_grouped_form() {
+fn keys_are_unique_and_every_preset_has_a_flat_twin_for_old_files() {
     let mut keys = SET_KEYS.to_vec();
     keys.sort_unstable();
     keys.dedup();
     assert_eq!(keys.len(), PARAMS.len());
     for preset in Preset::ALL {
-        let flat = preset.config();
-        assert_eq!(
-            CascadeConfig::from_sim(&flat.to_sim()),
-            Some(flat),
-            "{preset:?}"
-        );
+        let grouped = preset.config();
+        let flat = crate::sim::model::CascadeConfig::from_sim(&grouped);
+        assert_eq!(flat.map(|f| f.to_sim()), Some(grouped), "{preset:?}");
     }
     let names: Vec<String> = crate::resilience::Fallback::ALL
         .iter()
@@ -289,7 +286,7 @@ proptest::proptest! {
         let row = &PARAMS[index];
         let text = some_text(row, seed);
         let mut cfg = everything_on_for(row);
-        let applied = apply(&mut cfg, row.key, &text);
+        let applied = apply_set(&mut cfg, row.key, &text);
         proptest::prop_assert!(matches!(applied, Ok(Applied::Set)), "{}={text}: {applied:?}", row.key);
         let read = (row.read)(&cfg);
         proptest::prop_assert!(read.is_some(), "{}={text} reads nothing", row.key);
@@ -299,7 +296,7 @@ proptest::proptest! {
         if (row.key, text.as_str()) == ("fallback", "on") {
             proptest::prop_assert_eq!(given_back.as_str(), "pending_confirmation");
             let mut again = everything_on_for(row);
-            apply(&mut again, row.key, &given_back).unwrap();
+            apply_set(&mut again, row.key, &given_back).unwrap();
             proptest::prop_assert_eq!(again, cfg);
         } else {
             proptest::prop_assert_eq!(given_back, text, "{}", row.key);
