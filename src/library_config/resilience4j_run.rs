@@ -5,7 +5,7 @@
 
 use super::resilience4j::{Aspect, AspectOrder, Notice, Parsed, SlidingWindowType};
 use crate::resilience::{Jitter, RetryPolicy, SECOND};
-use crate::sim::model::{HistoryBulkhead, LayerKind, Resilience4jStack, SimConfig};
+use crate::sim::model::{HistoryBulkhead, Resilience4jStack, SimConfig, StackConfig};
 
 /// The instance name the lesson's annotations on `reserveStock` use.
 pub const INVENTORY_INSTANCE: &str = "inventoryReservation";
@@ -112,7 +112,7 @@ pub fn apply(parsed: &Parsed, cfg: &mut SimConfig) -> Result<Vec<Notice>, Notice
     stack.breaker = Some(breaker.breaker_config());
     stack.bulkhead = Some(bulkhead.bulkhead_config(INVENTORY_INSTANCE));
     stack.business_errors_trip_breaker = false;
-    stack.order = LayerKind::RESILIENCE4J.to_vec();
+    stack.order = StackConfig::RESILIENCE4J_ORDER.to_vec();
     stack.resilience4j = Some(settings);
     let routes = &mut cfg.routes;
     if let Some(history) = c.bulkheads.get(HISTORY_INSTANCE) {

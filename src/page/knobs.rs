@@ -9,98 +9,14 @@ use serde::{Deserialize, Serialize};
 use super::numbers::duration;
 use crate::resilience::HedgeDelay;
 use crate::sim::latency::Micros;
+pub use crate::sim::model::Pattern;
 use crate::sim::model::SimConfig;
 use crate::sim::params::{param, Kind, Param, Value};
-use crate::sim::params::{Dep, Layer, Part};
 
 const MS: f64 = 1_000.0;
 const SECOND: f64 = 1_000_000.0;
 
-/// A resilience pattern the student can switch on and off.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Pattern {
-    /// A timeout on the call to inventory.
-    Timeout,
-    /// Retries of a failed call, with back-off and jitter.
-    Retries,
-    /// A budget shared by every request's retries.
-    RetryBudget,
-    /// A circuit breaker around the call.
-    Breaker,
-    /// A bulkhead around the breaker.
-    Bulkhead,
-    /// Load shedding by priority at the door of `orders`.
-    LoadShed,
-    /// A rate limit at the door of `orders`: a token bucket, 429 with `Retry-After`.
-    RateLimit,
-    /// A hedge: another copy of a slow call to inventory, the first answer wins.
-    Hedge,
-}
-
-impl Pattern {
-    /// Every pattern, in the order the panel shows them.
-    pub const ALL: [Pattern; 8] = [
-        Pattern::Timeout,
-        Pattern::Retries,
-        Pattern::RetryBudget,
-        Pattern::Breaker,
-        Pattern::Bulkhead,
-        Pattern::LoadShed,
-        Pattern::RateLimit,
-        Pattern::Hedge,
-    ];
-
-    /// Name on the switch.
-    pub fn label(self) -> &'static str {
-        match self {
-            Pattern::Timeout => "Timeout",
-            Pattern::Retries => "Retries",
-            Pattern::RetryBudget => "Retry budget",
-            Pattern::Breaker => "Circuit breaker",
-            Pattern::Bulkhead => "Bulkhead",
-            Pattern::LoadShed => "Load shedding",
-            Pattern::RateLimit => "Rate limit",
-            Pattern::Hedge => "Hedging",
-        }
-    }
-
-    /// A short key for element ids and URLs.
-    pub fn key(self) -> &'static str {
-        match self {
-            Pattern::Timeout => "timeout",
-            Pattern::Retries => "retries",
-            Pattern::RetryBudget => "retry_budget",
-            Pattern::Breaker => "breaker",
-            Pattern::Bulkhead => "bulkhead",
-            Pattern::LoadShed => "load_shed",
-            Pattern::RateLimit => "rate_limit",
-            Pattern::Hedge => "hedge",
-        }
-    }
-
-    /// The part of a config the pattern is (its layer of inventory's stack, or a part of
-    /// `orders`), which the parameter table switches on with the pattern's defaults.
-    pub fn part(self) -> Part {
-        let layer = |l| Part::Layer(Dep::First, l);
-        match self {
-            Pattern::Timeout => layer(Layer::Timeout),
-            Pattern::Retries => layer(Layer::Retry),
-            Pattern::RetryBudget => layer(Layer::RetryBudget),
-            Pattern::Breaker => layer(Layer::Breaker),
-            Pattern::Bulkhead => layer(Layer::Bulkhead),
-            Pattern::LoadShed => Part::LoadShed,
-            Pattern::RateLimit => Part::RateLimit,
-            Pattern::Hedge => layer(Layer::Hedge),
-        }
-    }
-
-    /// Whether `cfg` uses this pattern.
-    pub fn is_on(self, cfg: &SimConfig) -> bool {
-        self.part().is_on(cfg)
-    }
-}
-
-/// Which patterns are switched on.
+/// Which of the page's switches ([`Pattern::SWITCHES`]) are on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Patterns {
@@ -126,33 +42,37 @@ impl Patterns {
     /// The patterns `cfg` uses.
     pub fn of(cfg: &SimConfig) -> Self {
         let mut on = Patterns::default();
-        for pattern in Pattern::ALL {
+        for pattern in Pattern::SWITCHES {
             on.set(pattern, pattern.is_on(cfg));
         }
         on
     }
 
-    fn slot(&mut self, pattern: Pattern) -> &mut bool {
-        match pattern {
+    fn slot(&mut self, pattern: Pattern) -> Option<&mut bool> {
+        Some(match pattern {
             Pattern::Timeout => &mut self.timeout,
-            Pattern::Retries => &mut self.retries,
+            Pattern::Retry => &mut self.retries,
             Pattern::RetryBudget => &mut self.retry_budget,
             Pattern::Breaker => &mut self.breaker,
             Pattern::Bulkhead => &mut self.bulkhead,
             Pattern::LoadShed => &mut self.load_shed,
             Pattern::RateLimit => &mut self.rate_limit,
             Pattern::Hedge => &mut self.hedge,
-        }
+            // Not one of the page's switches.
+            Pattern::Sidecar => return None,
+        })
     }
 
-    /// Whether `pattern` is on.
+    /// Whether `pattern` is on (never, for a pattern the page does not switch).
     pub fn get(mut self, pattern: Pattern) -> bool {
-        *self.slot(pattern)
+        self.slot(pattern).is_some_and(|on| *on)
     }
 
-    /// Switches `pattern` on or off.
+    /// Switches `pattern` on or off (a pattern the page does not switch stays as it is).
     pub fn set(&mut self, pattern: Pattern, on: bool) {
-        *self.slot(pattern) = on;
+        if let Some(slot) = self.slot(pattern) {
+            *slot = on;
+        }
     }
 }
 
@@ -163,7 +83,7 @@ impl Patterns {
 pub fn with_every_pattern(cfg: &SimConfig) -> SimConfig {
     let resilience4j = cfg.first_stack().is_some_and(|s| s.is_resilience4j());
     let mut full = cfg.clone();
-    for pattern in Pattern::ALL {
+    for pattern in Pattern::SWITCHES {
         if resilience4j && matches!(pattern, Pattern::RetryBudget | Pattern::Hedge) {
             continue;
         }
@@ -175,7 +95,7 @@ pub fn with_every_pattern(cfg: &SimConfig) -> SimConfig {
 /// `full` with the patterns that are off taken out.
 pub fn with_patterns(full: &SimConfig, on: Patterns) -> SimConfig {
     let mut cfg = full.clone();
-    for pattern in Pattern::ALL {
+    for pattern in Pattern::SWITCHES {
         if !on.get(pattern) {
             pattern.part().switch_off(&mut cfg);
         }
@@ -295,7 +215,7 @@ pub const KNOBS: [Knob; 34] = [
         min: 1.0,
         max: 10.0,
         step: 1.0,
-        pattern: Some(Pattern::Retries),
+        pattern: Some(Pattern::Retry),
     },
     Knob {
         key: "jitter",
@@ -304,7 +224,7 @@ pub const KNOBS: [Knob; 34] = [
         min: 0.0,
         max: 3.0,
         step: 1.0,
-        pattern: Some(Pattern::Retries),
+        pattern: Some(Pattern::Retry),
     },
     Knob {
         key: "retry_base",
@@ -313,7 +233,7 @@ pub const KNOBS: [Knob; 34] = [
         min: 5.0,
         max: 2_000.0,
         step: 5.0,
-        pattern: Some(Pattern::Retries),
+        pattern: Some(Pattern::Retry),
     },
     Knob {
         key: "retry_cap",
@@ -322,7 +242,7 @@ pub const KNOBS: [Knob; 34] = [
         min: 5.0,
         max: 60_000.0,
         step: 5.0,
-        pattern: Some(Pattern::Retries),
+        pattern: Some(Pattern::Retry),
     },
     Knob {
         key: "retry_budget_ratio",
@@ -944,19 +864,21 @@ mod tests {
                     || !outside_resilience4j.contains(p)
             };
             assert!(
-                Pattern::ALL.iter().all(|p| p.is_on(&full) == on_for(p)),
+                Pattern::SWITCHES
+                    .iter()
+                    .all(|p| p.is_on(&full) == on_for(p)),
                 "{preset:?}"
             );
             assert_eq!(with_patterns(&full, Patterns::of(&cfg)), cfg, "{preset:?}");
             full.validate().unwrap();
         }
         let mut on = Patterns::default();
-        for p in Pattern::ALL {
+        for p in Pattern::SWITCHES {
             assert!(!on.get(p));
             on.set(p, true);
             assert!(on.get(p), "{p:?}");
         }
-        let keys: Vec<&str> = Pattern::ALL.iter().map(|p| p.key()).collect();
+        let keys: Vec<&str> = Pattern::SWITCHES.iter().map(|p| p.key()).collect();
         let mut unique = keys.clone();
         unique.sort_unstable();
         unique.dedup();

@@ -87,7 +87,7 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
             )),
             "patterns" => {
                 if let Some(on) = read_patterns("patterns", v, &mut notices) {
-                    for p in Pattern::ALL {
+                    for p in Pattern::SWITCHES {
                         actions.push(Action::SetPattern(p, on.contains(&p)));
                     }
                 }
@@ -191,13 +191,13 @@ fn read_patterns(key: &str, v: &str, notices: &mut Vec<String>) -> Option<Vec<Pa
         .map(str::trim)
         .filter(|n| !n.is_empty() && *n != "none")
     {
-        match Pattern::ALL.iter().find(|p| p.key() == name) {
+        match Pattern::SWITCHES.iter().find(|p| p.key() == name) {
             Some(p) => on.push(*p),
             None => unknown.push(name),
         }
     }
     let keep = !unknown.is_empty() && on.is_empty();
-    let names: Vec<&str> = Pattern::ALL.iter().map(|p| p.key()).collect();
+    let names: Vec<&str> = Pattern::SWITCHES.iter().map(|p| p.key()).collect();
     for name in unknown {
         notices.push(format!(
             "{key}: \"{}\" is not a pattern (a comma-separated list of {}, or none); {}",
@@ -264,7 +264,7 @@ fn read_ab(settings: &mut Settings, values: &[String], notices: &mut Vec<String>
                 let b_on = settings.b().map_or(settings.patterns, |(_, on)| on);
                 if let Some(on) = read_patterns("ab", list.trim(), notices) {
                     used = true;
-                    for p in Pattern::ALL
+                    for p in Pattern::SWITCHES
                         .into_iter()
                         .filter(|p| on.contains(p) != b_on.get(*p))
                     {
@@ -315,7 +315,7 @@ pub fn parse_query(query: &str) -> (Vec<(String, String)>, Vec<String>) {
 
 /// The patterns that are on as a `patterns` list (`none` for none).
 fn pattern_list(patterns: super::knobs::Patterns) -> String {
-    let on: Vec<&str> = Pattern::ALL
+    let on: Vec<&str> = Pattern::SWITCHES
         .iter()
         .filter(|p| patterns.get(**p))
         .map(|p| p.key())
@@ -471,7 +471,7 @@ mod tests {
             let page = Page::default()
                 .apply(Action::PickPreset(preset))
                 .apply(Action::SetSeed(9))
-                .apply(Action::SetPattern(Pattern::Retries, true))
+                .apply(Action::SetPattern(Pattern::Retry, true))
                 .apply(Action::SetPattern(Pattern::RetryBudget, true))
                 .apply(Action::SetPattern(Pattern::LoadShed, true))
                 .apply(Action::SetPattern(Pattern::Hedge, true))

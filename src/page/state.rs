@@ -388,7 +388,7 @@ mod tests {
             assert_eq!(trace(&p).sent, frame_at_end(&p).arrived, "{preset:?}");
             assert_eq!(p.clock_start(), preset.clock_start());
             let p = p
-                .apply(Action::SetPattern(Pattern::Retries, true))
+                .apply(Action::SetPattern(Pattern::Retry, true))
                 .apply(Action::SetKnob("threads", 7.0))
                 .apply(Action::Reset);
             assert_eq!(p.config(), preset.config(), "{preset:?} after reset");
@@ -412,12 +412,12 @@ mod tests {
         let p = Page::default().apply(Action::PickPreset(Preset::Ex3RetryLayers));
         assert!(p.settings.patterns.retries);
         let with = trace(&p).library_retries;
-        let p = p.apply(Action::SetPattern(Pattern::Retries, false));
+        let p = p.apply(Action::SetPattern(Pattern::Retry, false));
         assert!(p.config().first_stack().unwrap().retry.is_none());
         assert!(with > 0 && trace(&p).library_retries == 0, "{with}");
         // The budget caps the retries once it is switched on.
         let p = p
-            .apply(Action::SetPattern(Pattern::Retries, true))
+            .apply(Action::SetPattern(Pattern::Retry, true))
             .apply(Action::SetPattern(Pattern::RetryBudget, true));
         assert!(
             trace(&p).library_retries < with,
@@ -448,7 +448,9 @@ mod tests {
         assert!(notices.is_empty(), "{notices:?}");
         assert!(page.runs.a.is_ok() && page.b_run().is_some());
         assert_eq!(sims() - before, 2, "one simulation per side");
-        assert!(Pattern::ALL.iter().all(|p| page.settings.patterns.get(*p)));
+        assert!(Pattern::SWITCHES
+            .iter()
+            .all(|p| page.settings.patterns.get(*p)));
         // A knob moved in B (where the controls start): B alone again.
         let before = sims();
         let page = page.apply(Action::SetKnob("threads", 41.0));
@@ -514,8 +516,8 @@ mod tests {
         fn action() -> impl Strategy<Value = Action> {
             prop_oneof![
                 4 => (0..KNOBS.len(), value()).prop_map(|(i, v)| Action::SetKnob(KNOBS[i].key, v)),
-                2 => (0..Pattern::ALL.len(), any::<bool>())
-                    .prop_map(|(i, on)| Action::SetPattern(Pattern::ALL[i], on)),
+                2 => (0..Pattern::SWITCHES.len(), any::<bool>())
+                    .prop_map(|(i, on)| Action::SetPattern(Pattern::SWITCHES[i], on)),
                 1 => (0..Preset::ALL.len()).prop_map(|i| Action::PickPreset(Preset::ALL[i])),
                 1 => any::<u64>().prop_map(Action::SetSeed),
                 1 => Just(Action::TogglePlay),

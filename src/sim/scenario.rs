@@ -3,8 +3,8 @@
 
 use super::latency::Micros;
 use super::model::{
-    Abandon, CapacityConfig, GatewayConfig, HistoryBulkhead, LayerKind, OrdersIdempotency,
-    Resilience4jStack, SidecarConfig, SimConfig,
+    Abandon, CapacityConfig, GatewayConfig, HistoryBulkhead, OrdersIdempotency, Resilience4jStack,
+    SidecarConfig, SimConfig, StackConfig,
 };
 use crate::resilience::{
     BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule, IdempotencyConfig, RetryPolicy,
@@ -523,7 +523,7 @@ fn northwind_resilience4j(history: HistoryBulkhead, settings: Resilience4jStack)
             half_open_rule: HalfOpenRule::RateOverPermitted,
             ..BreakerConfig::northwind()
         });
-        stack.order = LayerKind::RESILIENCE4J.to_vec();
+        stack.order = StackConfig::RESILIENCE4J_ORDER.to_vec();
         stack.resilience4j = Some(settings);
     })
 }

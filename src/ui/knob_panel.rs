@@ -80,7 +80,7 @@ pub fn knob_panel(props: &KnobPanelProps) -> Html {
         .iter()
         .filter(|k| k.pattern.is_none())
         .map(|k| slider(k, &props.full, false, &props.on_action));
-    let groups = Pattern::ALL.iter().map(|&pattern| {
+    let groups = Pattern::SWITCHES.iter().map(|&pattern| {
         let on = props.patterns.get(pattern);
         let on_change = props
             .on_action

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::pattern::Pattern;
 use super::resilience4j::Resilience4jStack;
 use super::{HOUR, SECOND};
 use crate::resilience::{
@@ -142,49 +143,8 @@ pub struct FaultSchedule {
     pub business_error_rate: f64,
 }
 
-/// One layer of a stack.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LayerKind {
-    /// A bulkhead: a permit per call in flight.
-    Bulkhead,
-    /// A circuit breaker.
-    Breaker,
-    /// Retries, with the retry budget when there is one.
-    Retry,
-    /// The timeout of each attempt, cut to what is left of the request budget.
-    Timeout,
-    /// A sidecar proxy retrying each try with a per-try timeout.
-    Sidecar,
-    /// A hedge: copies of a slow try.
-    Hedge,
-}
-
-impl LayerKind {
-    /// Lesson 000's `resilience.py`, outside in: bulkhead -> breaker -> retry (+ budget) ->
-    /// timeout (+ request budget) -> sidecar -> hedge -> the call.
-    pub const LESSON_000: [LayerKind; 6] = [
-        LayerKind::Bulkhead,
-        LayerKind::Breaker,
-        LayerKind::Retry,
-        LayerKind::Timeout,
-        LayerKind::Sidecar,
-        LayerKind::Hedge,
-    ];
-
-    /// Spring Boot's default aspect order for Resilience4j, outside in: Retry ->
-    /// CircuitBreaker -> (RateLimiter, not simulated) -> TimeLimiter -> Bulkhead -> the call.
-    /// Every attempt passes the breaker and takes a permit of its own.
-    pub const RESILIENCE4J: [LayerKind; 4] = [
-        LayerKind::Retry,
-        LayerKind::Breaker,
-        LayerKind::Timeout,
-        LayerKind::Bulkhead,
-    ];
-}
-
-fn lesson_000_order() -> Vec<LayerKind> {
-    LayerKind::LESSON_000.to_vec()
+fn lesson_000_order() -> Vec<Pattern> {
+    StackConfig::LESSON_000_ORDER.to_vec()
 }
 
 /// The stack around a dependency's call: each layer's settings (`None`: the layer is off) and
@@ -192,10 +152,10 @@ fn lesson_000_order() -> Vec<LayerKind> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StackConfig {
-    /// The layers outside in: [`LayerKind::LESSON_000`] (the default) or
-    /// [`LayerKind::RESILIENCE4J`], which runs with the `resilience4j` settings.
+    /// The layers outside in: [`StackConfig::LESSON_000_ORDER`] (the default) or
+    /// [`StackConfig::RESILIENCE4J_ORDER`], which runs with the `resilience4j` settings.
     #[serde(default = "lesson_000_order")]
-    pub order: Vec<LayerKind>,
+    pub order: Vec<Pattern>,
     /// The `resilience4j` profile's own settings (with that order only; `None` there means
     /// lesson 004 as written).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -226,6 +186,29 @@ pub struct StackConfig {
     /// A hedge on each try.
     #[serde(default)]
     pub hedge: Option<HedgeConfig>,
+}
+
+impl StackConfig {
+    /// Lesson 000's `resilience.py`, outside in: bulkhead -> breaker -> retry (+ budget) ->
+    /// timeout (+ request budget) -> sidecar -> hedge -> the call.
+    pub const LESSON_000_ORDER: [Pattern; 6] = [
+        Pattern::Bulkhead,
+        Pattern::Breaker,
+        Pattern::Retry,
+        Pattern::Timeout,
+        Pattern::Sidecar,
+        Pattern::Hedge,
+    ];
+
+    /// Spring Boot's default aspect order for Resilience4j, outside in: Retry ->
+    /// CircuitBreaker -> (RateLimiter, not simulated) -> TimeLimiter -> Bulkhead -> the call.
+    /// Every attempt passes the breaker and takes a permit of its own.
+    pub const RESILIENCE4J_ORDER: [Pattern; 4] = [
+        Pattern::Retry,
+        Pattern::Breaker,
+        Pattern::Timeout,
+        Pattern::Bulkhead,
+    ];
 }
 
 impl Default for StackConfig {
@@ -392,9 +375,9 @@ impl StackConfig {
     /// Checks the order and every layer that is on, naming a parameter by its `--set` key
     /// where the layer's own name for it differs (`probes`, `retry_base`, ...).
     pub fn validate(&self) -> Result<(), ParamError> {
-        if self.order == LayerKind::RESILIENCE4J {
+        if self.order == StackConfig::RESILIENCE4J_ORDER {
             self.validate_resilience4j()?;
-        } else if self.order != LayerKind::LESSON_000 {
+        } else if self.order != StackConfig::LESSON_000_ORDER {
             return Err(ParamError {
                 field: "stack_order",
                 range: "lesson 000's order (bulkhead, breaker, retry, timeout, sidecar, hedge) \
@@ -443,7 +426,7 @@ impl StackConfig {
 impl StackConfig {
     /// True when the stack runs Resilience4j's semantics.
     pub fn is_resilience4j(&self) -> bool {
-        self.order == LayerKind::RESILIENCE4J
+        self.order == StackConfig::RESILIENCE4J_ORDER
     }
 
     /// The layers Resilience4j's stack has no place for are off, its settings in range, and

@@ -9,8 +9,8 @@ use super::config::{
     RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic,
 };
 use super::dependency_config::{
-    Abandon, CapacityConfig, DependencyConfig, FaultSchedule, HedgeConfig, LayerKind,
-    SidecarConfig, StackConfig,
+    Abandon, CapacityConfig, DependencyConfig, FaultSchedule, HedgeConfig, SidecarConfig,
+    StackConfig,
 };
 use super::resilience4j::Resilience4jStack;
 use super::SECOND;
@@ -285,8 +285,8 @@ impl CascadeConfig {
             },
             stack: StackConfig {
                 order: match self.resilience4j {
-                    Some(_) => LayerKind::RESILIENCE4J.to_vec(),
-                    None => LayerKind::LESSON_000.to_vec(),
+                    Some(_) => StackConfig::RESILIENCE4J_ORDER.to_vec(),
+                    None => StackConfig::LESSON_000_ORDER.to_vec(),
                 },
                 resilience4j: self.resilience4j.clone(),
                 bulkhead: self.bulkhead.clone(),

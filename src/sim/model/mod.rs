@@ -28,6 +28,7 @@ mod flat;
 mod gateway;
 mod hot_items;
 mod load_recorder;
+mod pattern;
 mod recorder;
 pub mod resilience4j;
 mod servers;
@@ -48,12 +49,13 @@ pub use config::{
     RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic, MAX_DEPENDENCIES,
 };
 pub use dependency_config::{
-    Abandon, CapacityConfig, DependencyConfig, FaultSchedule, HedgeConfig, LayerKind,
-    SidecarConfig, StackConfig,
+    Abandon, CapacityConfig, DependencyConfig, FaultSchedule, HedgeConfig, SidecarConfig,
+    StackConfig,
 };
 pub use flat::{
     from_json_naming_the_field, load_config_json, CascadeConfig, ConfigFile, PaymentsConfig,
 };
+pub use pattern::Pattern;
 pub use resilience4j::{Exception, FallbackPlace, Resilience4jStack};
 
 use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};

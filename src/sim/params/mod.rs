@@ -15,7 +15,7 @@ use crate::sim::model::SimConfig;
 pub use rows::PARAMS;
 #[cfg(test)]
 pub(crate) use switch::lesson_hedge;
-pub use switch::{Dep, Layer, Part};
+pub use switch::{Dep, Part};
 
 pub(crate) const MS: Micros = 1_000;
 pub(crate) const SECOND: Micros = 1_000_000;

@@ -9,14 +9,14 @@
 //! it. A payments row is the inventory row with `PAY` and a `payments_` key: the config's
 //! errors for payments' fields name it by that prefix.
 
-use super::switch::{lesson_hedge, Dep, Layer, Part};
+use super::switch::{lesson_hedge, Dep, Part};
 use super::{Kind, Needs, Param, Value, HOUR, JITTER_NAMES, MS, SECOND};
 use crate::resilience::{
     BreakerConfig, BulkheadConfig, Fallback, FallbackPolicy, HalfOpenRule, HedgeDelay, Jitter,
     LoadShedConfig, RetryBudgetConfig, RetryPolicy, Window,
 };
 use crate::sim::model::{
-    Abandon, Arrivals, CapacityConfig, DependencyConfig, GatewayConfig, HedgeConfig, LayerKind,
+    Abandon, Arrivals, CapacityConfig, DependencyConfig, GatewayConfig, HedgeConfig, Pattern,
     Resilience4jStack, SimConfig, StackConfig,
 };
 
@@ -30,7 +30,7 @@ const STACK_NAMES: &[&str] = &["lesson", "resilience4j"];
 /// settings it has, or lesson 004's as written) or with lesson 000's.
 fn set_stack(s: &mut StackConfig, resilience4j: bool) {
     let rule = if resilience4j {
-        s.order = LayerKind::RESILIENCE4J.to_vec();
+        s.order = StackConfig::RESILIENCE4J_ORDER.to_vec();
         s.resilience4j
             .get_or_insert_with(Resilience4jStack::default);
         if let Some(r) = s.retry.as_mut() {
@@ -38,7 +38,7 @@ fn set_stack(s: &mut StackConfig, resilience4j: bool) {
         }
         HalfOpenRule::RateOverPermitted
     } else {
-        s.order = LayerKind::LESSON_000.to_vec();
+        s.order = StackConfig::LESSON_000_ORDER.to_vec();
         s.resilience4j = None;
         HalfOpenRule::FirstFailureReopens
     };
@@ -275,49 +275,49 @@ pub const PARAMS: &[Param] = &[
     // Inventory's stack.
     Param { key: "timeout", doc: "A call slower than this gives up and holds its worker exactly this long.", unit: "s",
         kind: Kind::Time { min: MS, max: HOUR, write: |c, t| INV.stack(c).timeout = Some(t) },
-        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Timeout)), read: |c| stack(c, INV).and_then(|s| s.timeout).map(Value::Time) },
+        needs: Needs::OnlyWith(Part::Layer(INV, Pattern::Timeout)), read: |c| stack(c, INV).and_then(|s| s.timeout).map(Value::Time) },
     Param { key: "window", doc: "Results younger than this count towards the failure ratio.", unit: "s",
         kind: Kind::Time { min: MS, max: HOUR, write: |c, t| if let Some(b) = breaker_mut(c, INV) { b.window = Window::Time(t) } },
-        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Breaker)), read: |c| breaker(c, INV).map(|b| window(b.window)) },
+        needs: Needs::OnlyWith(Part::Layer(INV, Pattern::Breaker)), read: |c| breaker(c, INV).map(|b| window(b.window)) },
     Param { key: "min_calls", doc: "The circuit may open only with at least this many results in the window.", unit: "calls",
         kind: Kind::Count { min: 1, max: 100_000, write: |c, n| if let Some(b) = breaker_mut(c, INV) { b.min_calls = n as u32 } },
-        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Breaker)), read: |c| breaker(c, INV).map(|b| Value::Count(b.min_calls.into())) },
+        needs: Needs::OnlyWith(Part::Layer(INV, Pattern::Breaker)), read: |c| breaker(c, INV).map(|b| Value::Count(b.min_calls.into())) },
     Param { key: "failure_ratio", doc: "The circuit opens when this share of the window's results failed.", unit: "share",
         kind: Kind::Number { min: 0.0, max: 1.0, above_min: true, write: |c, v| if let Some(b) = breaker_mut(c, INV) { b.failure_ratio = v } },
-        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Breaker)), read: |c| breaker(c, INV).map(|b| Value::Number(b.failure_ratio)) },
+        needs: Needs::OnlyWith(Part::Layer(INV, Pattern::Breaker)), read: |c| breaker(c, INV).map(|b| Value::Number(b.failure_ratio)) },
     Param { key: "cooldown", doc: "How long the circuit stays open before it lets probes through.", unit: "s",
         kind: Kind::Time { min: MS, max: HOUR, write: |c, t| if let Some(b) = breaker_mut(c, INV) { b.cooldown = t } },
-        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Breaker)), read: |c| breaker(c, INV).map(|b| Value::Time(b.cooldown)) },
+        needs: Needs::OnlyWith(Part::Layer(INV, Pattern::Breaker)), read: |c| breaker(c, INV).map(|b| Value::Time(b.cooldown)) },
     Param { key: "probes", doc: "Calls let through at once to test a recovering inventory.", unit: "calls",
         kind: Kind::Count { min: 1, max: 1_000, write: |c, n| if let Some(b) = breaker_mut(c, INV) { b.half_open_probes = n as u32 } },
-        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Breaker)), read: |c| breaker(c, INV).map(|b| Value::Count(b.half_open_probes.into())) },
+        needs: Needs::OnlyWith(Part::Layer(INV, Pattern::Breaker)), read: |c| breaker(c, INV).map(|b| Value::Count(b.half_open_probes.into())) },
     Param { key: "permits", doc: "Calls to inventory allowed in flight at once.", unit: "calls",
         kind: Kind::Count { min: 1, max: 10_000, write: |c, n| if let Some(b) = bulkhead_mut(c, INV) { b.permits = n as u32 } },
-        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Bulkhead)), read: |c| bulkhead(c, INV).map(|b| Value::Count(b.permits.into())) },
+        needs: Needs::OnlyWith(Part::Layer(INV, Pattern::Bulkhead)), read: |c| bulkhead(c, INV).map(|b| Value::Count(b.permits.into())) },
     Param { key: "max_wait", doc: "How long a call waits for a permit before it is turned away.", unit: "s",
         kind: Kind::Time { min: 0, max: 60 * SECOND, write: |c, t| if let Some(b) = bulkhead_mut(c, INV) { b.max_wait = t } },
-        needs: Needs::OnlyWith(Part::Layer(INV, Layer::Bulkhead)), read: |c| bulkhead(c, INV).map(|b| Value::Time(b.max_wait)) },
+        needs: Needs::OnlyWith(Part::Layer(INV, Pattern::Bulkhead)), read: |c| bulkhead(c, INV).map(|b| Value::Time(b.max_wait)) },
     Param { key: "attempts", doc: "Calls per request in all, the first one included; 1 means no retry.", unit: "calls",
         kind: Kind::Count { min: 1, max: 10, write: |c, n| if let Some(r) = retry_mut(c, INV) { r.attempts = n as u32 } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::Retry)), read: |c| retry(c, INV).map(|r| Value::Count(r.attempts.into())) },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::Retry)), read: |c| retry(c, INV).map(|r| Value::Count(r.attempts.into())) },
     Param { key: "jitter", doc: "How each back-off is randomised, so that callers who failed together do not retry together.", unit: "",
         kind: Kind::Choice { names: &["none", "full", "equal", "decorrelated"], write: |c, i| if let Some(r) = retry_mut(c, INV) { r.jitter = JITTER_NAMES[i].1 } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::Retry)), read: |c| retry(c, INV).and_then(|r| JITTER_NAMES.iter().position(|(_, j)| *j == r.jitter)).map(Value::Choice) },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::Retry)), read: |c| retry(c, INV).and_then(|r| JITTER_NAMES.iter().position(|(_, j)| *j == r.jitter)).map(Value::Choice) },
     Param { key: "retry_base", doc: "The longest wait before the first retry; it doubles for each retry after that (the cap follows a base raised past it).", unit: "s",
         kind: Kind::Time { min: 1, max: 60 * SECOND, write: |c, t| if let Some(r) = retry_mut(c, INV) { r.base = t; r.cap = r.cap.max(t) } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::Retry)), read: |c| retry(c, INV).map(|r| Value::Time(r.base)) },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::Retry)), read: |c| retry(c, INV).map(|r| Value::Time(r.base)) },
     Param { key: "retry_cap", doc: "No wait between retries is ever longer than this (the base follows a cap lowered under it).", unit: "s",
         kind: Kind::Time { min: 1, max: 600 * SECOND, write: |c, t| if let Some(r) = retry_mut(c, INV) { r.cap = t; r.base = r.base.min(t) } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::Retry)), read: |c| retry(c, INV).map(|r| Value::Time(r.cap)) },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::Retry)), read: |c| retry(c, INV).map(|r| Value::Time(r.cap)) },
     Param { key: "retry_budget_ratio", doc: "Each call earns this share of a retry; retries stay near this share of all calls.", unit: "share",
         kind: Kind::Number { min: 0.0, max: 1.0, above_min: false, write: |c, v| if let Some(b) = budget_mut(c) { b.ratio = v } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::RetryBudget)), read: |c| budget(c).map(|b| Value::Number(b.ratio)) },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::RetryBudget)), read: |c| budget(c).map(|b| Value::Number(b.ratio)) },
     Param { key: "retry_budget_min", doc: "Retries the budget holds before any call has earned one (the saving cap follows).", unit: "retries",
         kind: Kind::Count { min: 0, max: 1_000_000, write: |c, n| if let Some(b) = budget_mut(c) { b.minimum = n as u32; b.cap = b.cap.max(b.minimum).max(1) } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::RetryBudget)), read: |c| budget(c).map(|b| Value::Count(b.minimum.into())) },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::RetryBudget)), read: |c| budget(c).map(|b| Value::Count(b.minimum.into())) },
     Param { key: "sidecar_retries", doc: "Retries of an Envoy sidecar inside each library attempt.", unit: "retries",
         kind: Kind::Count { min: 0, max: 5, write: |c, n| if let Some(s) = INV.stack(c).sidecar.as_mut() { s.retries = n as u32 } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::Sidecar)), read: |c| stack(c, INV).and_then(|s| s.sidecar.as_ref()).map(|s| Value::Count(s.retries.into())) },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::Sidecar)), read: |c| stack(c, INV).and_then(|s| s.sidecar.as_ref()).map(|s| Value::Count(s.retries.into())) },
     Param { key: "hedge", doc: "Lesson 000's hedge on inventory: one more copy of a call slower than the p95 seen.", unit: "",
         kind: Kind::Choice { names: ON_OFF, write: |c, i| { let s = INV.stack(c); if i == 0 { s.hedge.get_or_insert_with(lesson_hedge); } else { s.hedge = None } } },
         needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| stack(c, INV).map(|s| on_off(s.hedge.is_some())) },
@@ -330,10 +330,10 @@ pub const PARAMS: &[Param] = &[
                 (delay, _) => delay,
             }
         } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::Hedge)), read: |c| hedge(c).map(|h| Value::Delay(h.policy.delay)) },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::Hedge)), read: |c| hedge(c).map(|h| Value::Delay(h.policy.delay)) },
     Param { key: "max_hedges", doc: "Copies of a slow call sent at most; the k-th leaves after k times the hedge delay (the lesson's p95 of the latencies seen).", unit: "copies",
         kind: Kind::Count { min: 1, max: 8, write: |c, n| if let Some(h) = hedge_mut(c) { h.policy.max_hedges = n as u32 } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Layer::Hedge)), read: |c| hedge(c).map(|h| Value::Count(h.policy.max_hedges.into())) },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::Hedge)), read: |c| hedge(c).map(|h| Value::Count(h.policy.max_hedges.into())) },
     // The service `orders`.
     // Overload: inventory's capacity, its queue, and what becomes of abandoned work.
     Param { key: "capacity", doc: "Calls inventory serves at once; the others wait in its queue (off: every call at once, as in the lesson).", unit: "calls",
@@ -460,22 +460,22 @@ pub const PARAMS: &[Param] = &[
         needs: Needs::SwitchesOn(Part::Dependency(PAY)), read: |c| dep(c, PAY).map(|d| Value::Number(d.faults.error_rate)) },
     Param { key: "payments_timeout", doc: "Timeout on each call to payments.", unit: "s",
         kind: Kind::Time { min: MS, max: HOUR, write: |c, t| PAY.stack(c).timeout = Some(t) },
-        needs: Needs::SwitchesOn(Part::Layer(PAY, Layer::Timeout)), read: |c| stack(c, PAY).and_then(|s| s.timeout).map(Value::Time) },
+        needs: Needs::SwitchesOn(Part::Layer(PAY, Pattern::Timeout)), read: |c| stack(c, PAY).and_then(|s| s.timeout).map(Value::Time) },
     Param { key: "payments_attempts", doc: "Calls to payments per request in all, the first one included.", unit: "calls",
         kind: Kind::Count { min: 1, max: 10, write: |c, n| if let Some(r) = retry_mut(c, PAY) { r.attempts = n as u32 } },
-        needs: Needs::SwitchesOn(Part::Layer(PAY, Layer::Retry)), read: |c| retry(c, PAY).map(|r| Value::Count(r.attempts.into())) },
+        needs: Needs::SwitchesOn(Part::Layer(PAY, Pattern::Retry)), read: |c| retry(c, PAY).map(|r| Value::Count(r.attempts.into())) },
     Param { key: "payments_permits", doc: "Calls to payments allowed in flight at once.", unit: "calls",
         kind: Kind::Count { min: 1, max: 10_000, write: |c, n| if let Some(b) = bulkhead_mut(c, PAY) { b.permits = n as u32 } },
-        needs: Needs::SwitchesOn(Part::Layer(PAY, Layer::Bulkhead)), read: |c| bulkhead(c, PAY).map(|b| Value::Count(b.permits.into())) },
+        needs: Needs::SwitchesOn(Part::Layer(PAY, Pattern::Bulkhead)), read: |c| bulkhead(c, PAY).map(|b| Value::Count(b.permits.into())) },
     Param { key: "payments_max_wait", doc: "How long a payments call waits for a permit.", unit: "s",
         kind: Kind::Time { min: 0, max: 60 * SECOND, write: |c, t| if let Some(b) = bulkhead_mut(c, PAY) { b.max_wait = t } },
-        needs: Needs::SwitchesOn(Part::Layer(PAY, Layer::Bulkhead)), read: |c| bulkhead(c, PAY).map(|b| Value::Time(b.max_wait)) },
+        needs: Needs::SwitchesOn(Part::Layer(PAY, Pattern::Bulkhead)), read: |c| bulkhead(c, PAY).map(|b| Value::Time(b.max_wait)) },
     Param { key: "payments_min_calls", doc: "Results payments' breaker needs in its window before it may open.", unit: "calls",
         kind: Kind::Count { min: 1, max: 100_000, write: |c, n| if let Some(b) = breaker_mut(c, PAY) { b.min_calls = n as u32 } },
-        needs: Needs::SwitchesOn(Part::Layer(PAY, Layer::Breaker)), read: |c| breaker(c, PAY).map(|b| Value::Count(b.min_calls.into())) },
+        needs: Needs::SwitchesOn(Part::Layer(PAY, Pattern::Breaker)), read: |c| breaker(c, PAY).map(|b| Value::Count(b.min_calls.into())) },
     Param { key: "payments_cooldown", doc: "How long payments' circuit stays open.", unit: "s",
         kind: Kind::Time { min: MS, max: HOUR, write: |c, t| if let Some(b) = breaker_mut(c, PAY) { b.cooldown = t } },
-        needs: Needs::SwitchesOn(Part::Layer(PAY, Layer::Breaker)), read: |c| breaker(c, PAY).map(|b| Value::Time(b.cooldown)) },
+        needs: Needs::SwitchesOn(Part::Layer(PAY, Pattern::Breaker)), read: |c| breaker(c, PAY).map(|b| Value::Time(b.cooldown)) },
     Param { key: "payments_capacity", doc: "Calls payments serves at once; the others wait in its queue (off: every call at once).", unit: "calls",
         kind: Kind::CountOrOff { min: 1, max: CapacityConfig::MAX_SLOTS as u64, write: |c, n| set_capacity(c, PAY, n) },
         needs: Needs::SwitchesOn(Part::Dependency(PAY)), read: |c| capacity_of(c, PAY) },
@@ -490,5 +490,5 @@ pub const PARAMS: &[Param] = &[
         needs: Needs::OnlyWith(Part::Capacity(PAY)), read: |c| hot_items_of(c, PAY) },
     Param { key: "payments_window", doc: "The window of payments' breaker.", unit: "s",
         kind: Kind::Time { min: MS, max: HOUR, write: |c, t| if let Some(b) = breaker_mut(c, PAY) { b.window = Window::Time(t) } },
-        needs: Needs::SwitchesOn(Part::Layer(PAY, Layer::Breaker)), read: |c| breaker(c, PAY).map(|b| window(b.window)) },
+        needs: Needs::SwitchesOn(Part::Layer(PAY, Pattern::Breaker)), read: |c| breaker(c, PAY).map(|b| window(b.window)) },
 ];

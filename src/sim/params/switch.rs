@@ -7,7 +7,7 @@ use crate::resilience::{
 };
 use crate::sim::model::{
     Abandon, CapacityConfig, DependencyConfig, GatewayConfig, HedgeConfig, OrdersIdempotency,
-    PaymentsConfig, SidecarConfig, SimConfig, StackConfig,
+    Pattern, PaymentsConfig, SidecarConfig, SimConfig, StackConfig,
 };
 
 /// Which dependency a parameter tunes.
@@ -19,32 +19,14 @@ pub enum Dep {
     Payments,
 }
 
-/// A layer of a dependency's stack.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layer {
-    /// Its timeout.
-    Timeout,
-    /// Its retries.
-    Retry,
-    /// Its retry budget.
-    RetryBudget,
-    /// Its circuit breaker.
-    Breaker,
-    /// Its bulkhead.
-    Bulkhead,
-    /// Its sidecar.
-    Sidecar,
-    /// Its hedge.
-    Hedge,
-}
-
 /// A part of a config that may be off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
     /// The dependency itself.
     Dependency(Dep),
-    /// A layer of the dependency's stack (switching it on switches the dependency on).
-    Layer(Dep, Layer),
+    /// A pattern that is a layer of the dependency's stack ([`Pattern::is_a_layer`]);
+    /// switching it on switches the dependency on.
+    Layer(Dep, Pattern),
     /// A dependency's capacity (its servers and their queue).
     Capacity(Dep),
     /// The gateway.
@@ -107,16 +89,32 @@ impl Dep {
     }
 }
 
-impl Layer {
-    fn is_on(self, s: &StackConfig) -> bool {
+impl Pattern {
+    /// The part of a config the pattern is: its layer of the first dependency's stack, or a
+    /// part of `orders`.
+    pub fn part(self) -> Part {
         match self {
-            Layer::Timeout => s.timeout.is_some(),
-            Layer::Retry => s.retry.is_some(),
-            Layer::RetryBudget => s.retry_budget.is_some(),
-            Layer::Breaker => s.breaker.is_some(),
-            Layer::Bulkhead => s.bulkhead.is_some(),
-            Layer::Sidecar => s.sidecar.is_some(),
-            Layer::Hedge => s.hedge.is_some(),
+            Pattern::LoadShed => Part::LoadShed,
+            Pattern::RateLimit => Part::RateLimit,
+            layer => Part::Layer(Dep::First, layer),
+        }
+    }
+
+    /// Whether `cfg` uses this pattern (see [`Pattern::part`]).
+    pub fn is_on(self, cfg: &SimConfig) -> bool {
+        self.part().is_on(cfg)
+    }
+
+    fn is_on_in(self, s: &StackConfig) -> bool {
+        match self {
+            Pattern::Timeout => s.timeout.is_some(),
+            Pattern::Retry => s.retry.is_some(),
+            Pattern::RetryBudget => s.retry_budget.is_some(),
+            Pattern::Breaker => s.breaker.is_some(),
+            Pattern::Bulkhead => s.bulkhead.is_some(),
+            Pattern::Sidecar => s.sidecar.is_some(),
+            Pattern::Hedge => s.hedge.is_some(),
+            Pattern::LoadShed | Pattern::RateLimit => false,
         }
     }
 
@@ -124,67 +122,57 @@ impl Layer {
     /// written, for `--set`, links, widget attributes and the page's switches alike. A
     /// Resilience4j stack gets its own library's flavour (no jitter in its waits; half open
     /// judged by the rate over the permitted calls).
-    fn switch_on(self, s: &mut StackConfig) {
+    fn switch_on_in(self, s: &mut StackConfig) {
         let resilience4j = s.is_resilience4j();
         match self {
-            Layer::Timeout => {
+            Pattern::Timeout => {
                 s.timeout.get_or_insert(LESSON_TIMEOUT);
             }
-            Layer::Retry if resilience4j => {
+            Pattern::Retry if resilience4j => {
                 s.retry.get_or_insert(RetryPolicy {
                     jitter: Jitter::None,
                     ..RetryPolicy::northwind()
                 });
             }
-            Layer::Retry => {
+            Pattern::Retry => {
                 s.retry.get_or_insert_with(RetryPolicy::lesson_000);
             }
-            Layer::RetryBudget => {
+            Pattern::RetryBudget => {
                 s.retry_budget
                     .get_or_insert_with(RetryBudgetConfig::lesson_000);
             }
-            Layer::Breaker if resilience4j => {
+            Pattern::Breaker if resilience4j => {
                 s.breaker.get_or_insert_with(|| BreakerConfig {
                     half_open_rule: HalfOpenRule::RateOverPermitted,
                     ..BreakerConfig::cascade_sim()
                 });
             }
-            Layer::Breaker => {
+            Pattern::Breaker => {
                 s.breaker.get_or_insert_with(BreakerConfig::cascade_sim);
             }
-            Layer::Bulkhead => {
+            Pattern::Bulkhead => {
                 s.bulkhead.get_or_insert_with(BulkheadConfig::cascade_sim);
             }
-            Layer::Sidecar => {
+            Pattern::Sidecar => {
                 s.sidecar.get_or_insert_with(SidecarConfig::lesson_000);
             }
-            Layer::Hedge => {
+            Pattern::Hedge => {
                 s.hedge.get_or_insert_with(lesson_hedge);
             }
+            Pattern::LoadShed | Pattern::RateLimit => {}
         }
     }
 
-    fn switch_off(self, s: &mut StackConfig) {
+    fn switch_off_in(self, s: &mut StackConfig) {
         match self {
-            Layer::Timeout => s.timeout = None,
-            Layer::Retry => s.retry = None,
-            Layer::RetryBudget => s.retry_budget = None,
-            Layer::Breaker => s.breaker = None,
-            Layer::Bulkhead => s.bulkhead = None,
-            Layer::Sidecar => s.sidecar = None,
-            Layer::Hedge => s.hedge = None,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Layer::Timeout => "timeout",
-            Layer::Retry => "retries",
-            Layer::RetryBudget => "retry budget",
-            Layer::Breaker => "circuit breaker",
-            Layer::Bulkhead => "bulkhead",
-            Layer::Sidecar => "sidecar",
-            Layer::Hedge => "hedge",
+            Pattern::Timeout => s.timeout = None,
+            Pattern::Retry => s.retry = None,
+            Pattern::RetryBudget => s.retry_budget = None,
+            Pattern::Breaker => s.breaker = None,
+            Pattern::Bulkhead => s.bulkhead = None,
+            Pattern::Sidecar => s.sidecar = None,
+            Pattern::Hedge => s.hedge = None,
+            Pattern::LoadShed | Pattern::RateLimit => {}
         }
     }
 }
@@ -194,7 +182,7 @@ impl Part {
     pub fn is_on(self, cfg: &SimConfig) -> bool {
         match self {
             Part::Dependency(d) => d.find(cfg).is_some(),
-            Part::Layer(d, l) => d.find(cfg).is_some_and(|d| l.is_on(&d.stack)),
+            Part::Layer(d, l) => d.find(cfg).is_some_and(|d| l.is_on_in(&d.stack)),
             Part::Capacity(d) => d.find(cfg).is_some_and(|d| d.capacity.is_some()),
             Part::Gateway => cfg.gateway.is_some(),
             Part::LoadShed => cfg.service.load_shed.is_some(),
@@ -209,7 +197,7 @@ impl Part {
             Part::Dependency(d) => {
                 d.get(cfg);
             }
-            Part::Layer(d, l) => l.switch_on(d.stack(cfg)),
+            Part::Layer(d, l) => l.switch_on_in(d.stack(cfg)),
             Part::Capacity(d) => {
                 d.get(cfg).capacity.get_or_insert(CapacityConfig {
                     slots: 8,
@@ -251,7 +239,7 @@ impl Part {
             Part::Dependency(Dep::Payments) => cfg.dependencies.retain(|d| d.name != "payments"),
             Part::Layer(d, l) => {
                 if Part::Dependency(d).is_on(cfg) {
-                    l.switch_off(d.stack(cfg));
+                    l.switch_off_in(d.stack(cfg));
                 }
             }
             Part::Capacity(d) => {
@@ -271,17 +259,17 @@ impl Part {
         match self {
             Part::Dependency(Dep::First) => "no dependency",
             Part::Dependency(Dep::Payments) => "no payments",
-            Part::Layer(_, Layer::Timeout) => "no timeout",
-            Part::Layer(_, Layer::Retry) => "no retries",
-            Part::Layer(_, Layer::RetryBudget) => "no retry budget",
-            Part::Layer(_, Layer::Breaker) => "no circuit breaker",
-            Part::Layer(_, Layer::Bulkhead) => "no bulkhead",
-            Part::Layer(_, Layer::Sidecar) => "no sidecar",
-            Part::Layer(_, Layer::Hedge) => "no hedge",
+            Part::Layer(_, Pattern::Timeout) => "no timeout",
+            Part::Layer(_, Pattern::Retry) => "no retries",
+            Part::Layer(_, Pattern::RetryBudget) => "no retry budget",
+            Part::Layer(_, Pattern::Breaker) => "no circuit breaker",
+            Part::Layer(_, Pattern::Bulkhead) => "no bulkhead",
+            Part::Layer(_, Pattern::Sidecar) => "no sidecar",
+            Part::Layer(_, Pattern::Hedge) => "no hedge",
+            Part::Layer(_, Pattern::LoadShed) | Part::LoadShed => "no load shedding",
+            Part::Layer(_, Pattern::RateLimit) | Part::RateLimit => "no rate limit",
             Part::Capacity(_) => "no capacity (it serves every call at once)",
             Part::Gateway => "no gateway",
-            Part::LoadShed => "no load shedding",
-            Part::RateLimit => "no rate limit",
             Part::Idempotency => "no idempotency keys",
         }
     }
