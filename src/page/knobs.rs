@@ -78,8 +78,9 @@ impl Patterns {
 
 /// `cfg` with every pattern present: those it lacks get the lesson's values, so a student who
 /// switches one on starts from the lesson's numbers. The values are the parameter table's
-/// ([`Part::switch_on`]), the same a `--set` key or a link switches a pattern on with; a
-/// Resilience4j stack gets no retry budget and no hedge, which it has no aspect for.
+/// ([`crate::sim::params::Part::switch_on`]), the same a `--set` key or a link switches a
+/// pattern on with; a Resilience4j stack gets no retry budget and no hedge, which it has no
+/// aspect for.
 pub fn with_every_pattern(cfg: &SimConfig) -> SimConfig {
     let resilience4j = cfg.first_stack().is_some_and(|s| s.is_resilience4j());
     let mut full = cfg.clone();
