@@ -447,7 +447,7 @@ pub struct BreakerChange {
 }
 
 /// One request, for "follow one request" and for histograms that grow with the playhead.
-/// Kept only when [`crate::sim::model::CascadeConfig::record_requests`] is true.
+/// Kept only when [`crate::sim::model::RunSettings::record_requests`] is true.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RequestRecord {
     /// When it arrived at `orders`.
@@ -587,7 +587,7 @@ pub struct HedgeCounts {
 }
 
 /// Orders `POST /orders` created, when the config models idempotency keys
-/// ([`crate::sim::model::CascadeConfig::idempotency`]).
+/// ([`crate::sim::model::ServiceConfig::idempotency`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OrderCounts {
     /// Orders created: copies `orders` processed to an order (`ok` or `fallback`), wherever

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::dependency_config::{Abandon, DependencyConfig, FaultSchedule, StackConfig};
 use super::{HOUR, MAX_REQUESTS, SECOND};
 use crate::resilience::{
-    BulkheadConfig, FallbackPolicy, IdempotencyConfig, LoadShedConfig, ParamError,
+    BreakerConfig, BulkheadConfig, FallbackPolicy, IdempotencyConfig, LoadShedConfig, ParamError,
     TokenBucketConfig,
 };
 use crate::sim::latency::Micros;
@@ -328,6 +328,34 @@ impl DependencyConfig {
                 business_error_rate: 0.0,
             },
             stack: StackConfig::default(),
+            capacity: None,
+        }
+    }
+}
+
+impl DependencyConfig {
+    /// A healthy payments service behind the lesson's protections, as `payments=on` adds it
+    /// after inventory: 60 ms, 2 s once degraded (never, until `degrade_at` is set), a 300 ms
+    /// timeout, the lesson's breaker and a bulkhead of 8 permits; no retries.
+    pub fn lesson_payments() -> Self {
+        DependencyConfig {
+            name: "payments".to_string(),
+            faults: FaultSchedule {
+                fast: 60_000,
+                fast_p99: None,
+                slow: 2 * SECOND,
+                slow_p99: None,
+                degrade_at: None,
+                recover_at: None,
+                error_rate: 0.0,
+                business_error_rate: 0.0,
+            },
+            stack: StackConfig {
+                timeout: Some(300_000),
+                breaker: Some(BreakerConfig::lesson_000()),
+                bulkhead: Some(BulkheadConfig::cascade_sim()),
+                ..StackConfig::default()
+            },
             capacity: None,
         }
     }

@@ -246,24 +246,11 @@ pub struct PaymentsConfig {
 }
 
 impl Default for PaymentsConfig {
-    /// A healthy payments service behind the lesson's protections: 60 ms, 2 s once degraded
-    /// (never, until `degrade_at` is set), a 300 ms timeout, the lesson's breaker and a
-    /// bulkhead of 8 permits; no retries.
+    /// Payments as a `--set payments=on` switches it on
+    /// ([`DependencyConfig::lesson_payments`]).
     fn default() -> Self {
-        PaymentsConfig {
-            fast: 60_000,
-            fast_p99: None,
-            slow: 2 * SECOND,
-            slow_p99: None,
-            degrade_at: None,
-            recover_at: None,
-            error_rate: 0.0,
-            timeout: Some(300_000),
-            breaker: Some(BreakerConfig::lesson_000()),
-            bulkhead: Some(BulkheadConfig::cascade_sim()),
-            retry: None,
-            capacity: None,
-        }
+        PaymentsConfig::from_dependency(&DependencyConfig::lesson_payments())
+            .expect("lesson 000's payments has a flat form")
     }
 }
 

@@ -7,7 +7,7 @@ use crate::resilience::{
 };
 use crate::sim::model::{
     Abandon, CapacityConfig, DependencyConfig, GatewayConfig, HedgeConfig, OrdersIdempotency,
-    Pattern, PaymentsConfig, SidecarConfig, SimConfig, StackConfig,
+    Pattern, SidecarConfig, SimConfig, StackConfig,
 };
 
 /// Which dependency a parameter tunes.
@@ -61,7 +61,7 @@ impl Dep {
     }
 
     /// The dependency, switched on first if the config lacks it (inventory as the lesson's
-    /// `cascade.py` has it; payments after the others, with [`PaymentsConfig::default`]).
+    /// `cascade.py` has it; payments after the others, as [`DependencyConfig::lesson_payments`]).
     pub fn get(self, cfg: &mut SimConfig) -> &mut DependencyConfig {
         let index = match self {
             Dep::First => 0,
@@ -74,7 +74,7 @@ impl Dep {
         if index >= cfg.dependencies.len() {
             let fresh = match self {
                 Dep::First => DependencyConfig::lesson_inventory(),
-                Dep::Payments => PaymentsConfig::default().to_dependency(),
+                Dep::Payments => DependencyConfig::lesson_payments(),
             };
             cfg.dependencies.push(fresh);
             let last = cfg.dependencies.len() - 1;
