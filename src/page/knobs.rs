@@ -584,13 +584,13 @@ impl Knob {
         })
     }
 
-    /// The text that gives back exactly the value `cfg` holds, for links: the row's own
-    /// format ([`Param::text`]); while the part it tunes is off, the slider's reading of that.
+    /// The text that gives back exactly the value `cfg` holds, for links: the row's one
+    /// format ([`Param::text`]); while the part it tunes is off, of the slider's reading.
     pub fn link_text(&self, cfg: &SimConfig) -> String {
-        match self.param().and_then(|p| (p.read)(cfg).map(|v| p.text(v))) {
-            Some(text) => text,
-            None => self.override_text(self.read(cfg)),
-        }
+        self.param().map_or_else(String::new, |row| {
+            let value = (row.read)(cfg).unwrap_or_else(|| self.value(self.read(cfg)));
+            row.text(value)
+        })
     }
 
     /// `value`, in the knob's unit, as the row's typed value: what the slider at `value`
@@ -621,41 +621,23 @@ impl Knob {
         }
     }
 
-    /// A value of the knob, in its unit, as the page prints it ("300 ms", "50 %").
+    /// A value of the knob, in its unit, as the page prints it ("300 ms", "50 %", a choice's
+    /// name, a count or "off").
     pub fn shown(&self, value: f64) -> String {
-        if self.is_choice() {
-            return self.override_text(value);
-        }
         match self.unit {
+            _ if self.is_choice() => self.row_text(value),
             Unit::Millis => duration((value * 1_000.0).round() as Micros),
             Unit::Seconds => format!("{value} s"),
             Unit::Percent => format!("{value} %"),
             Unit::PerSecond => format!("{value} req/s"),
-            Unit::Count => self.override_text(value),
+            Unit::Count => self.row_text(value),
         }
     }
 
-    /// `value` (in the knob's unit) as the `key=value` override text: seconds, or an `ms`
-    /// suffix, as the CLI and permalinks write them.
-    pub fn override_text(&self, value: f64) -> String {
-        let choices = self.choices();
-        if !choices.is_empty() {
-            let last = choices.len() - 1;
-            let index = (value.round().max(0.0) as usize).min(last);
-            return choices[index].to_string();
-        }
-        // A count that may be off: the slider's bottom end is off.
-        if let Some(Kind::CountOrOff { .. }) = self.param().map(|p| p.kind) {
-            if value.round() <= self.min {
-                return "off".to_string();
-            }
-        }
-        match self.unit {
-            Unit::Millis => format!("{value}ms"),
-            Unit::Seconds | Unit::PerSecond => format!("{value}"),
-            Unit::Count => format!("{}", value.round() as u64),
-            Unit::Percent => format!("{}", value / 100.0),
-        }
+    /// The row's text of the slider at `value`.
+    fn row_text(&self, value: f64) -> String {
+        self.param()
+            .map_or_else(|| value.to_string(), |row| row.text(self.value(value)))
     }
 
     fn range_message(&self, what: &str) -> String {
@@ -903,7 +885,7 @@ mod tests {
             cfg.first_stack().unwrap().retry.as_ref().unwrap().jitter,
             Jitter::Decorrelated
         );
-        assert_eq!(k.override_text(k.read(&cfg)), "decorrelated");
+        assert_eq!(k.link_text(&cfg), "decorrelated");
         let msg = k.write(&mut cfg, 9.0).unwrap();
         assert!(msg.contains("Jitter") && msg.contains("equal"), "{msg}");
         assert_eq!(k.read(&cfg), 3.0);
