@@ -87,7 +87,12 @@ fn every_preset_runs_the_same_from_its_json_and_from_its_flat_twin() {
             assert_eq!(back, cfg, "{}", p.key());
             let flat = CascadeConfig::from_sim(&cfg).expect("every preset has a flat twin");
             assert_eq!(run(&cfg).unwrap(), run(&back).unwrap(), "{}", p.key());
-            assert_eq!(run(&flat).unwrap(), run(&back).unwrap(), "{}", p.key());
+            assert_eq!(
+                run(&flat.to_sim()).unwrap(),
+                run(&back).unwrap(),
+                "{}",
+                p.key()
+            );
         }
     }
 }

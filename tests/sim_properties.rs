@@ -22,6 +22,8 @@ const SECOND: u64 = 1_000_000;
 /// A dependency's capacity as drawn: slots, queue bound, drop, restart, hot items.
 type CapacityDraw = (u32, Option<u32>, bool, bool, Option<u32>);
 
+/// A random configuration, drawn in the flat form of old files (one struct, every field at
+/// hand) and run as the simulator holds it (`to_sim`).
 fn config() -> impl Strategy<Value = CascadeConfig> {
     let load = (
         1.0f64..400.0,
@@ -492,10 +494,10 @@ proptest! {
         frees in any::<bool>(),
     ) {
         let c = through_resilience4j(c, meant, frees);
-        match run(&c) {
+        match run(&c.to_sim()) {
             Ok(t) => {
                 check_counts(&c, &t);
-                prop_assert_eq!(&t, &run(&c).unwrap());
+                prop_assert_eq!(&t, &run(&c.to_sim()).unwrap());
                 // Each copy of a request retries each dependency at most attempts - 1 times.
                 let retries_per_copy: u64 = [c.retry, c.payments.as_ref().and_then(|p| p.retry)]
                     .iter()
@@ -518,10 +520,10 @@ proptest! {
 
     #[test]
     fn every_request_is_counted_once_and_the_seed_replays(c in config()) {
-        match run(&c) {
+        match run(&c.to_sim()) {
             Ok(t) => {
                 check_counts(&c, &t);
-                prop_assert_eq!(&t, &run(&c).unwrap());
+                prop_assert_eq!(&t, &run(&c.to_sim()).unwrap());
                 let json = serde_json::to_string(&t).unwrap();
                 let back: Trace = serde_json::from_str(&json).unwrap();
                 prop_assert_eq!(back, t);
@@ -534,7 +536,7 @@ proptest! {
 
     #[test]
     fn a_small_event_cap_is_an_error_never_a_hang(c in config(), cap in 1u64..200) {
-        match run_with_cap(&c, cap) {
+        match run_with_cap(&c.to_sim(), cap) {
             Ok(t) => prop_assert!(t.events <= cap),
             Err(RunError::Engine(e)) => {
                 prop_assert_eq!(e, EngineError::EventCapExceeded { cap });

@@ -7,7 +7,7 @@ use super::compare::{Change, Control, Side};
 use super::knobs::{knob, with_every_pattern, with_patterns, Pattern, Patterns};
 use super::runs::RunInputs;
 use crate::library_config::resilience4j_run::apply_yaml;
-use crate::sim::model::{ModelConfig, SimConfig};
+use crate::sim::model::SimConfig;
 use crate::sim::params::{param, Value};
 use crate::sim::scenario::Preset;
 use std::cell::Cell;
@@ -131,9 +131,9 @@ impl Settings {
 
     /// Whether both runs' configs are ones the simulator takes; why not, when not.
     pub fn check(&self) -> Result<(), String> {
-        self.config().checked().map_err(|e| e.to_string())?;
+        self.config().validate().map_err(|e| e.to_string())?;
         if let Some(b) = self.b_config() {
-            b.checked().map_err(|e| format!("B: {e}"))?;
+            b.validate().map_err(|e| format!("B: {e}"))?;
         }
         Ok(())
     }

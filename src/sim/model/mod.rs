@@ -39,8 +39,6 @@ mod stack_resilience4j;
 #[cfg(test)]
 mod tests;
 
-use std::borrow::Cow;
-
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -78,28 +76,6 @@ pub const MAX_REQUESTS: u64 = 1_000_000;
 /// in the totals but not in the series.
 pub const MAX_BUCKETS: usize = 100_000;
 
-/// A config the model runs: the grouped [`SimConfig`], or the flat [`CascadeConfig`] it
-/// grew out of.
-pub trait ModelConfig {
-    /// Checks the config and gives it grouped.
-    fn checked(&self) -> Result<Cow<'_, SimConfig>, ParamError>;
-}
-
-impl ModelConfig for SimConfig {
-    fn checked(&self) -> Result<Cow<'_, SimConfig>, ParamError> {
-        self.validate()?;
-        Ok(Cow::Borrowed(self))
-    }
-}
-
-impl ModelConfig for CascadeConfig {
-    fn checked(&self) -> Result<Cow<'_, SimConfig>, ParamError> {
-        let grouped = self.to_sim();
-        grouped.validate()?;
-        Ok(Cow::Owned(grouped))
-    }
-}
-
 /// Why a run could not produce a trace.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RunError {
@@ -129,14 +105,14 @@ struct Sim<'a> {
 }
 
 /// Runs the cascade described by `cfg`, with [`DEFAULT_EVENT_CAP`].
-pub fn run<C: ModelConfig + ?Sized>(cfg: &C) -> Result<Trace, RunError> {
+pub fn run(cfg: &SimConfig) -> Result<Trace, RunError> {
     run_with_cap(cfg, DEFAULT_EVENT_CAP)
 }
 
 /// Runs the cascade described by `cfg`, stopping with [`RunError::Engine`] after `cap` events.
-pub fn run_with_cap<C: ModelConfig + ?Sized>(cfg: &C, cap: u64) -> Result<Trace, RunError> {
-    let cfg = cfg.checked()?;
-    let mut sim = Sim::new(&cfg, cap)?;
+pub fn run_with_cap(cfg: &SimConfig, cap: u64) -> Result<Trace, RunError> {
+    cfg.validate()?;
+    let mut sim = Sim::new(cfg, cap)?;
     let end = sim.run()?;
     Ok(sim.finish(end))
 }
