@@ -14,7 +14,7 @@ use super::state::{changes_settings, Page};
 use super::view::View;
 use crate::resilience::ParamError;
 use crate::sim::model::SimConfig;
-use crate::sim::params::{Applied, Value};
+use crate::sim::params::Value;
 use crate::sim::scenario::Preset;
 use crate::sim::trace::BUCKET;
 
@@ -127,13 +127,11 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
                 Some(k) => {
                     // The CLI's rules and range: a value past the slider's end is taken as it
                     // is, so a link never changes what it says without a word.
-                    let mut scratch = settings.full.clone();
-                    let parsed = parse_param(k, v);
-                    match parsed.and_then(|value| row_set(k, &mut scratch, value).map(|_| value)) {
+                    match read_knob(k, &settings.full, v) {
                         // A value the preset already has is left alone (a count window of 20
                         // reads as 20 and must not become 20 s).
-                        Ok(_) if k.read(&scratch) == k.read(&settings.full) => {}
-                        Ok(value) => actions.push(Action::SetParam(k.key, value)),
+                        Ok((_, written)) if k.read(&written) == k.read(&settings.full) => {}
+                        Ok((value, _)) => actions.push(Action::SetParam(k.key, value)),
                         Err(e) => notices.push(bad(e.field, v, &e.range)),
                     }
                 }
@@ -213,28 +211,18 @@ fn read_patterns(key: &str, v: &str, notices: &mut Vec<String>) -> Option<Vec<Pa
     (!keep).then_some(on)
 }
 
-/// The value `text` gives knob `k`'s row: the one parse of a link's text.
-fn parse_param(k: &Knob, text: &str) -> Result<Value, ParamError> {
-    match k.param() {
-        Some(row) => row.parse(text),
-        None => Err(no_row(k)),
-    }
-}
-
-/// Writes `value` through knob `k`'s row.
-fn row_set(k: &Knob, cfg: &mut SimConfig, value: Value) -> Result<Applied, ParamError> {
-    match k.param() {
-        Some(row) => row.set(cfg, value),
-        None => Err(no_row(k)),
-    }
-}
-
-fn no_row(k: &Knob) -> ParamError {
-    ParamError {
+/// Knob `k`'s value in `text` (its row's one parse of a link's text), and `full` with it
+/// written; or why the row refuses it.
+fn read_knob(k: &Knob, full: &SimConfig, text: &str) -> Result<(Value, SimConfig), ParamError> {
+    let row = k.param().ok_or_else(|| ParamError {
         field: k.key,
         range: "a parameter of the table".to_string(),
-        value: String::new(),
-    }
+        value: text.to_string(),
+    })?;
+    let value = row.parse(text)?;
+    let mut written = full.clone();
+    row.set(&mut written, value)?;
+    Ok((value, written))
 }
 
 /// What an `ab` value allows, for its notices.
@@ -273,17 +261,13 @@ fn read_ab(settings: &mut Settings, values: &[String], notices: &mut Vec<String>
                 }
             }
             Some((key, value)) => match knob(key.trim()) {
-                Some(k) => {
-                    let mut scratch = settings.full.clone();
-                    let parsed = parse_param(k, value.trim());
-                    match parsed.and_then(|value| row_set(k, &mut scratch, value).map(|_| value)) {
-                        Ok(value) => {
-                            used = true;
-                            actions.push(Action::SetParam(k.key, value))
-                        }
-                        Err(e) => notices.push(bad("ab", v, &format!("{}: {}", e.field, e.range))),
+                Some(k) => match read_knob(k, &settings.full, value.trim()) {
+                    Ok((value, _)) => {
+                        used = true;
+                        actions.push(Action::SetParam(k.key, value))
                     }
-                }
+                    Err(e) => notices.push(bad("ab", v, &format!("{}: {}", e.field, e.range))),
+                },
                 None => notices.push(bad("ab", v, &ab_range())),
             },
             None => notices.push(bad("ab", v, &ab_range())),
