@@ -283,7 +283,10 @@ mod tests {
         let p = cascade().apply(Action::SetPattern(Pattern::Timeout, true));
         assert_eq!(a(&p).trace.outcomes.timeout, 0);
         assert!(b(&p).trace.outcomes.timeout > 0);
-        assert!(!p.settings.patterns.timeout, "A keeps no timeout");
+        assert!(
+            !p.settings.patterns.get(Pattern::Timeout),
+            "A keeps no timeout"
+        );
         assert_eq!(p.settings.ab_summary().unwrap(), "B: Timeout off → on");
         // Its knob belongs to the same change.
         let p = p.apply(Action::SetKnob("timeout", 1_000.0));
@@ -340,7 +343,7 @@ mod tests {
         assert_eq!(p.config().service.threads, 96);
         let (b_full, b_on) = p.settings.b().unwrap();
         assert_eq!(b_full.service.threads, 96, "B follows A");
-        assert!(b_on.timeout);
+        assert!(b_on.get(Pattern::Timeout));
         let p = p.apply(Action::SetSeed(5));
         assert_eq!(b(&p).config.run.seed, 5);
         // A new preset starts B over as a copy.

@@ -4,8 +4,6 @@
 //! ([`Param::set`]), with no text in between; the CLI's `--set` parses its text into the same
 //! values, so the page and the CLI cannot disagree on what a key means.
 
-use serde::{Deserialize, Serialize};
-
 use super::numbers::duration;
 use crate::resilience::HedgeDelay;
 use crate::sim::latency::Micros;
@@ -16,30 +14,16 @@ use crate::sim::params::{param, Kind, Param, Value};
 const MS: f64 = 1_000.0;
 const SECOND: f64 = 1_000_000.0;
 
-/// Which of the page's switches ([`Pattern::SWITCHES`]) are on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Patterns {
-    /// Timeout on.
-    pub timeout: bool,
-    /// Retries on.
-    pub retries: bool,
-    /// Retry budget on.
-    pub retry_budget: bool,
-    /// Breaker on.
-    pub breaker: bool,
-    /// Bulkhead on.
-    pub bulkhead: bool,
-    /// Load shedding on.
-    pub load_shed: bool,
-    /// Rate limit on.
-    pub rate_limit: bool,
-    /// Hedging on.
-    pub hedge: bool,
-}
+/// Which of the page's switches ([`Pattern::SWITCHES`]) are on: a set of patterns, one bit
+/// each, so a new pattern needs no field here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Patterns(u16);
+
+// One bit per pattern.
+const _: () = assert!(Pattern::ALL.len() <= 16);
 
 impl Patterns {
-    /// The patterns `cfg` uses.
+    /// The page's switches that `cfg` has on.
     pub fn of(cfg: &SimConfig) -> Self {
         let mut on = Patterns::default();
         for pattern in Pattern::SWITCHES {
@@ -48,30 +32,21 @@ impl Patterns {
         on
     }
 
-    fn slot(&mut self, pattern: Pattern) -> Option<&mut bool> {
-        Some(match pattern {
-            Pattern::Timeout => &mut self.timeout,
-            Pattern::Retry => &mut self.retries,
-            Pattern::RetryBudget => &mut self.retry_budget,
-            Pattern::Breaker => &mut self.breaker,
-            Pattern::Bulkhead => &mut self.bulkhead,
-            Pattern::LoadShed => &mut self.load_shed,
-            Pattern::RateLimit => &mut self.rate_limit,
-            Pattern::Hedge => &mut self.hedge,
-            // Not one of the page's switches.
-            Pattern::Sidecar => return None,
-        })
+    fn bit(pattern: Pattern) -> u16 {
+        1 << pattern as u16
     }
 
-    /// Whether `pattern` is on (never, for a pattern the page does not switch).
-    pub fn get(mut self, pattern: Pattern) -> bool {
-        self.slot(pattern).is_some_and(|on| *on)
+    /// Whether `pattern` is on.
+    pub fn get(self, pattern: Pattern) -> bool {
+        self.0 & Patterns::bit(pattern) != 0
     }
 
-    /// Switches `pattern` on or off (a pattern the page does not switch stays as it is).
+    /// Switches `pattern` on or off.
     pub fn set(&mut self, pattern: Pattern, on: bool) {
-        if let Some(slot) = self.slot(pattern) {
-            *slot = on;
+        if on {
+            self.0 |= Patterns::bit(pattern);
+        } else {
+            self.0 &= !Patterns::bit(pattern);
         }
     }
 }

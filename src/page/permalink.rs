@@ -619,9 +619,9 @@ mod tests {
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(page.settings.preset, Preset::Saturday);
         assert!(
-            page.settings.patterns.retries
-                && page.settings.patterns.load_shed
-                && !page.settings.patterns.timeout
+            page.settings.patterns.get(Pattern::Retry)
+                && page.settings.patterns.get(Pattern::LoadShed)
+                && !page.settings.patterns.get(Pattern::Timeout)
         );
         let (_, notices) = from_pairs(&pairs("patterns=hedging"));
         assert!(
@@ -646,7 +646,10 @@ mod tests {
         // A known pattern among them is taken: the run is then modified, and says so.
         let (page, notices) = from_pairs(&pairs("preset=cb&patterns=foo,timeout"));
         assert_eq!(notices.len(), 1, "{notices:?}");
-        assert!(page.settings.patterns.timeout && !page.settings.patterns.breaker);
+        assert!(
+            page.settings.patterns.get(Pattern::Timeout)
+                && !page.settings.patterns.get(Pattern::Breaker)
+        );
         assert!(page.modified());
     }
 
@@ -695,7 +698,10 @@ mod tests {
             32,
             "10 000 threads is off the CLI's range"
         );
-        assert!(page.settings.patterns.timeout && !page.settings.patterns.breaker);
+        assert!(
+            page.settings.patterns.get(Pattern::Timeout)
+                && !page.settings.patterns.get(Pattern::Breaker)
+        );
         let (page, notices) = from_pairs(&pairs("threads=5000&rate=10000"));
         assert_eq!(
             (page.config().service.threads, page.config().traffic.rate),

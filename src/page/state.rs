@@ -370,7 +370,7 @@ mod tests {
             .apply(Action::SetPattern(Pattern::Breaker, false));
         let p = p.apply(Action::Reset);
         assert_eq!(p.config().first_stack().unwrap().timeout, Some(300_000));
-        assert!(p.settings.patterns.breaker);
+        assert!(p.settings.patterns.get(Pattern::Breaker));
         assert_eq!(p.settings.full.run.seed, 7, "reset keeps the seed");
         let p = p.apply(Action::PickPreset(Preset::Lesson(Scenario::None)));
         assert_eq!(p.config(), Scenario::None.config());
@@ -410,7 +410,7 @@ mod tests {
     #[test]
     fn the_retries_switch_changes_the_run_where_retries_matter() {
         let p = Page::default().apply(Action::PickPreset(Preset::Ex3RetryLayers));
-        assert!(p.settings.patterns.retries);
+        assert!(p.settings.patterns.get(Pattern::Retry));
         let with = trace(&p).library_retries;
         let p = p.apply(Action::SetPattern(Pattern::Retry, false));
         assert!(p.config().first_stack().unwrap().retry.is_none());
