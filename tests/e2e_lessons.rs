@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::key::Key;
 use fantoccini::Locator;
-use resilience_playground::page::lessons::{rules, Lesson, StepRef};
+use resilience_playground::page::lessons::{rules, Lesson, Prediction, Reading, StepRef, Verdict};
 use resilience_playground::page::replay::clock;
 
 /// The step shown, as `[lesson, step name]` from the root element's data attributes.
@@ -42,6 +42,17 @@ async fn click(page: &browser::Page, css: &str) {
         .click()
         .await
         .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
+}
+
+/// A step that asks a question holds its run until it is answered: shows it without a
+/// prediction, as a teacher may (nothing, on a step that asks none).
+async fn show_the_run(page: &browser::Page) {
+    let asks = page
+        .eval("const b = document.querySelector(\"[id$='lesson-skip']\"); if (b) b.click(); return !!b;")
+        .await;
+    if asks == serde_json::json!(true) {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }
 
 /// Sends one key to whatever has the focus, as a presenter's clicker does.
@@ -84,6 +95,7 @@ fn host_step(lesson: Lesson, name: &str) -> (String, Vec<String>) {
 
 /// Moves the lesson's playhead to `at` by its scrub bar, as a teacher dragging it would.
 async fn seek(page: &browser::Page, at: u64) {
+    show_the_run(page).await;
     page.eval(&browser::set_value("scrub", &(at / 100_000).to_string()))
         .await;
     let want = clock(at, None);
@@ -232,6 +244,7 @@ async fn the_address_restores_a_step_with_the_run_s_own_figures() {
             "the address names the step"
         );
         page.eval(&browser::set_value("speed", "5")).await;
+        show_the_run(&page).await;
         click(&page, "#lesson-replay").await;
         let start = Instant::now();
         let moment = clock(named(Lesson::Km0, "circuit-breaker").step().moment(), None);
@@ -555,6 +568,117 @@ async fn every_step_fits_one_projector_screen_and_follows_its_run() {
                 }
             }
         }
+    })
+    .await;
+}
+
+/// The judge's sentence on the host for `prediction` at `here`'s moment.
+fn host_verdict(here: StepRef, prediction: Prediction) -> Verdict {
+    let step = here.step();
+    let (page, _) = step.page();
+    let run = page.runs.a.as_ref().unwrap();
+    let reading = Reading {
+        run,
+        now: step.moment(),
+        b: None,
+    };
+    step.question.unwrap().judge(prediction, &reading).unwrap()
+}
+
+async fn wait_for_verdict(page: &browser::Page) -> String {
+    let start = Instant::now();
+    loop {
+        let v = page.eval("const v = document.querySelector('.lesson-verdict'); return v ? v.textContent : null;").await;
+        if let Some(text) = v.as_str() {
+            return text.to_string();
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "no verdict");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_question_holds_the_run_until_the_class_predicts_and_the_run_gives_the_verdict() {
+    browser::run("lesson-predict", |page| async move {
+        let here = named(Lesson::Km0, "slow-inventory");
+        page.open(
+            &format!("lesson.html?{}&projector=on", here.query()),
+            "[id$='lesson-choice-2']",
+        )
+        .await;
+        // Held: the setting's paragraph only, nothing to notice yet, no Play to; space does
+        // not play.
+        let held = "return [document.querySelectorAll('.lesson-text > p:not(.hint)').length,
+                            document.querySelector('.lesson-notice').hidden,
+                            document.getElementById('lesson-replay').disabled]";
+        assert_eq!(page.eval(held).await, serde_json::json!([1, true, true]));
+        page.eval("document.getElementById('lesson-step-title').focus()")
+            .await;
+        press(&page, Key::Space).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(page.text("#clock strong").await, "0.0 s", "held at 0");
+        page.screenshot("lesson-predict-asked-1920").await;
+        // Keyboard only: the third choice, with Enter.
+        page.eval(&browser::set_value("speed", "5")).await;
+        page.eval("document.getElementById('lesson-choice-2').focus()")
+            .await;
+        press(&page, Key::Enter).await;
+        let said = page.text(".lesson-said").await;
+        assert!(said.starts_with("You said “More than 500”"), "{said}");
+        let want = host_verdict(here, Prediction::Choice(2));
+        assert!(want.right);
+        assert_eq!(
+            wait_for_verdict(&page).await,
+            format!("✓ {}", want.sentence)
+        );
+        assert_eq!(
+            page.text("#clock strong").await,
+            clock(here.step().moment(), None)
+        );
+        // Then the whole step: every paragraph, and the run's sentences.
+        let (_, notices) = host_step(Lesson::Km0, "slow-inventory");
+        assert_eq!(page.eval(NOTICES).await, serde_json::json!(notices));
+        assert_eq!(
+            page.eval(held).await,
+            serde_json::json!([here.step().text.len(), false, false])
+        );
+        let fit = page.eval(FIT).await;
+        for key in ["page", "text", "bottom"] {
+            assert!(fit[key].as_f64().unwrap() <= 1.0, "{key} overflows: {fit}");
+        }
+        page.screenshot("lesson-predict-verdict-1920").await;
+        // A number, typed wrong, then off the mark: the verdict says so, read from the run.
+        let capacity = named(Lesson::Km0, "capacity");
+        page.open(
+            &format!("lesson.html?{}", capacity.query()),
+            "[id$='lesson-number']",
+        )
+        .await;
+        page.eval(&browser::set_value("speed", "5")).await;
+        page.eval(
+            "const i = document.getElementById('lesson-number'); i.value = 'lots';
+                   document.getElementById('lesson-number-submit').click();",
+        )
+        .await;
+        let problem = page.text("[id='lesson-number-problem']").await;
+        assert!(problem.contains("needs a number in requests"), "{problem}");
+        assert_eq!(page.text("#clock strong").await, "0.0 s");
+        page.eval(
+            "const i = document.getElementById('lesson-number'); i.value = '1,200';
+                   document.getElementById('lesson-number-submit').click();",
+        )
+        .await;
+        let want = host_verdict(capacity, Prediction::Number(1_200.0));
+        assert!(!want.right);
+        assert_eq!(
+            wait_for_verdict(&page).await,
+            format!("✗ {}", want.sentence)
+        );
+        assert!(
+            want.sentence.contains("Not this time: "),
+            "{}",
+            want.sentence
+        );
     })
     .await;
 }

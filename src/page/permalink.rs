@@ -407,6 +407,15 @@ mod tests {
         p
     }
 
+    /// The breaker of the first dependency of `page`'s settings (the test's preset has one).
+    fn breaker(page: &Page) -> &crate::resilience::BreakerConfig {
+        page.settings
+            .full
+            .first_stack()
+            .and_then(|s| s.breaker.as_ref())
+            .expect("a breaker")
+    }
+
     #[test]
     fn a_permalink_restores_every_setting_and_the_identical_run() {
         let page = Page::default()
@@ -562,14 +571,7 @@ mod tests {
         let b = page.settings.ab.clone().unwrap();
         assert_eq!(b.change.knobs, vec![("window", Value::Time(1_000_000))]);
         assert_eq!(
-            page.settings
-                .full
-                .first_stack()
-                .unwrap()
-                .breaker
-                .as_ref()
-                .unwrap()
-                .window,
+            breaker(&page).window,
             crate::resilience::Window::Time(10_000_000)
         );
     }
@@ -682,17 +684,7 @@ mod tests {
             assert!(all.contains(needle), "no notice names {needle}:\n{all}");
         }
         assert_eq!(page.settings.preset, Preset::OPENING);
-        assert_eq!(
-            page.settings
-                .full
-                .first_stack()
-                .unwrap()
-                .breaker
-                .as_ref()
-                .unwrap()
-                .cooldown,
-            2_000_000
-        );
+        assert_eq!(breaker(&page).cooldown, 2_000_000);
         assert_eq!(
             page.config().service.threads,
             32,

@@ -11,16 +11,26 @@ use yew::prelude::*;
 use super::app::use_page;
 use super::ids::use_ids;
 use super::knob_panel::slider;
+use super::lesson_predict::{LessonQuestion, LessonVerdict};
 use super::playback::{is_shortcut, use_document_keys};
 use super::regions;
 use super::state::prefers_dark;
 use crate::page::action::Action;
 use crate::page::glossary::{mark_terms, Piece};
 use crate::page::knobs::knob;
-use crate::page::lessons::{playground_query, recap, StepRef, View};
+use crate::page::lessons::{playground_query, recap, Asked, Reading, StepRef, View};
 use crate::page::permalink::parse_query;
 use crate::page::replay::clock;
 use crate::page::runs::Shared;
+
+/// Whether `action` moves the run's playhead (what a step holds until its question is
+/// answered).
+fn moves_the_playhead(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::TogglePlay | Action::Step(_) | Action::Seek(_) | Action::Tick(_)
+    )
+}
 
 /// The id of the element `lesson.html` mounts the lesson into.
 pub const LESSON_ROOT_ID: &str = "resilience-lesson";
@@ -364,8 +374,32 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             Shared(std::rc::Rc::new(page.apply(Action::SetDark(dark))))
         })
     };
-    let (state, dispatch) = use_page(&initial);
+    let (state, to_page) = use_page(&initial);
     let page = &state.0;
+    // A step that asks a question holds its run until the class has answered (or the
+    // teacher shows it): until then nothing plays, steps or seeks it.
+    let asked = use_state(|| None::<Asked>);
+    let holding = step.question.is_some() && asked.is_none();
+    let dispatch = {
+        let to_page = to_page.clone();
+        Callback::from(move |action: Action| {
+            if !(holding && moves_the_playhead(&action)) {
+                to_page.emit(action);
+            }
+        })
+    };
+    let on_ask = {
+        let asked = asked.clone();
+        let to_page = to_page.clone();
+        let playing = page.playback.playing;
+        Callback::from(move |answer: Asked| {
+            asked.set(Some(answer));
+            to_page.emit(Action::Seek(0));
+            if !playing {
+                to_page.emit(Action::TogglePlay);
+            }
+        })
+    };
     {
         let dispatch = dispatch.clone();
         use_effect_with(props.projector, move |&on| {
@@ -471,9 +505,38 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
          focused slider); space plays or pauses."
     };
     let widget_keys = (!props.standalone).then_some(keys);
+    let question = step.question.filter(|_| holding).map(|question| {
+        html! { <LessonQuestion {question} on_ask={on_ask.clone()} /> }
+    });
+    let prediction = match (step.question, *asked) {
+        (Some(question), Some(Asked::Predicted(prediction))) => {
+            let verdict = match &page.runs.a {
+                Ok(run) if page.playback.playhead >= moment => {
+                    let reading = Reading {
+                        run,
+                        now: moment,
+                        b: None,
+                    };
+                    question.judge(prediction, &reading)
+                }
+                _ => None,
+            };
+            Some(html! {
+                <LessonVerdict {question} {prediction} {verdict}
+                    moment={clock(moment, page.clock_start())} />
+            })
+        }
+        _ => None,
+    };
     let mut seen = Vec::new();
-    let text: Vec<Html> = step
-        .text
+    // While the class predicts, only the step's first paragraph (its setting) shows: the
+    // ones after it tell what happens.
+    let paragraphs = if holding {
+        &step.text[..step.text.len().min(1)]
+    } else {
+        step.text
+    };
+    let text: Vec<Html> = paragraphs
         .iter()
         .map(|p| html! { <p>{ with_terms(&ids, p, &mut seen) }</p> })
         .collect();
@@ -499,8 +562,11 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                 </div>
                 <h2 id={ids.id("lesson-step-title")} ref={heading} tabindex="-1">{ step.title }</h2>
                 { for text }
-                <section class="lesson-notice" aria-labelledby={ids.id("lesson-notice-title")}>
+                { for question }
+                <section class="lesson-notice" aria-labelledby={ids.id("lesson-notice-title")}
+                    hidden={holding}>
                     <h3 id={ids.id("lesson-notice-title")}>{ "What to notice" }</h3>
+                    { for prediction }
                     if notices.is_empty() {
                         <p class="lesson-notice-wait" id={ids.id("lesson-notice-wait")}>
                             { "Press ▶ Play: what to notice appears here as the run reaches it." }
@@ -513,7 +579,8 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                 { for try_it }
                 <div class="lesson-actions">
                     { for whole }
-                    <button type="button" id={ids.id("lesson-replay")} onclick={replay}>
+                    <button type="button" id={ids.id("lesson-replay")} onclick={replay}
+                        disabled={holding} title={holding.then_some("Answer the question first, or show the run")}>
                         { format!("▶ Play to {}", clock(moment, page.clock_start())) }
                     </button>
                     <a id={ids.id("lesson-open-playground")} href={playground} target="_blank" rel="noopener">

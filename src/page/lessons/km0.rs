@@ -1,6 +1,23 @@
 //! Lesson 000 as steps: Kilometre Zero's cascade, then one pattern at a time.
 
+use super::predict::{Answer, Choice, Claim, Measure, Question};
 use super::{Rule, Step, View};
+
+const fn queue(at_least: Option<f64>, below: Option<f64>) -> Claim {
+    Claim::new(Measure::QueuePeak, at_least, below)
+}
+
+const fn ok_share(at_least: Option<f64>, below: Option<f64>) -> Claim {
+    Claim::new(Measure::OkShare, at_least, below)
+}
+
+const fn first_opening(at_least: Option<f64>, below: Option<f64>) -> Claim {
+    Claim::new(Measure::FirstOpening, at_least, below)
+}
+
+const fn lookups(at_least: Option<f64>, below: Option<f64>) -> Claim {
+    Claim::new(Measure::LookupsAnswered, at_least, below)
+}
 
 /// The steps of the Kilometre Zero lesson.
 pub const STEPS: &[Step] = &[
@@ -27,6 +44,28 @@ pub const STEPS: &[Step] = &[
             Rule::StillWaiting,
             Rule::LookupsAnswered,
         ],
+        question: Some(Question {
+            prompt: "Inventory's answers go from 40 ms to 4 s at 3 s, and nothing limits the \
+                     wait. By 12 s, how long is the queue in front of orders' workers?",
+            answer: Answer::Choices(&[
+                Choice {
+                    text: "Short, under 50 requests: the workers keep up",
+                    holds: queue(None, Some(50.0)),
+                    hint: "32 workers at 4 s a call finish 8 requests a second while 125 \
+                           arrive; the difference piles up every second.",
+                },
+                Choice {
+                    text: "A few hundred, between 50 and 500",
+                    holds: queue(Some(50.0), Some(500.0)),
+                    hint: "about 117 more arrive than finish every second, for 9 seconds.",
+                },
+                Choice {
+                    text: "More than 500",
+                    holds: queue(Some(500.0), None),
+                    hint: "count what arrives against what 32 workers finish at 4 s a call.",
+                },
+            ]),
+        }),
     },
     Step {
         name: "capacity",
@@ -49,6 +88,18 @@ pub const STEPS: &[Step] = &[
             Rule::WorkersFull,
             Rule::QueuePeak,
         ],
+        question: Some(Question {
+            prompt: "96 workers finish 24 requests a second while each call takes 4 s, and \
+                     100 arrive every second. By 12 s, how many requests wait in front of the \
+                     workers?",
+            answer: Answer::Number {
+                measure: Measure::QueuePeak,
+                unit: "requests",
+                tolerance: 0.25,
+                hint: "from about 4 s, when the last worker is taken, 100 arrive and 24 finish \
+                       every second: 76 more wait each second, for 8 seconds.",
+            },
+        }),
     },
     Step {
         name: "pool-runs-dry",
@@ -66,6 +117,7 @@ pub const STEPS: &[Step] = &[
         knob: Some("threads"),
         views: &[View::Topology, View::Load],
         notice: &[Rule::GatewayFull, Rule::CatalogAnswered, Rule::WorkersFull],
+        question: None,
     },
     Step {
         name: "timeout",
@@ -83,6 +135,30 @@ pub const STEPS: &[Step] = &[
         knob: Some("timeout"),
         views: &[View::Latency],
         notice: &[Rule::Outcomes, Rule::QueuePeak, Rule::InventoryLoad],
+        question: Some(Question {
+            prompt: "Now each call to inventory gives up after 300 ms. By 12 s, what share of \
+                     the requests that arrived has been answered ok?",
+            answer: Answer::Choices(&[
+                Choice {
+                    text: "Nearly all, 90% or more: the workers keep up now",
+                    holds: ok_share(Some(90.0), None),
+                    hint: "the workers keep up, but from 3 s every call to inventory gives up \
+                           after 300 ms, and that order fails.",
+                },
+                Choice {
+                    text: "About half",
+                    holds: ok_share(Some(40.0), Some(90.0)),
+                    hint: "inventory answers nothing within 300 ms after 3 s, and the run \
+                           lasts 12 s.",
+                },
+                Choice {
+                    text: "Under 40%",
+                    holds: ok_share(None, Some(40.0)),
+                    hint: "inventory answers nothing within 300 ms after 3 s, and the run \
+                           lasts 12 s.",
+                },
+            ]),
+        }),
     },
     Step {
         name: "deadline",
@@ -99,6 +175,7 @@ pub const STEPS: &[Step] = &[
         knob: Some("attempts"),
         views: &[View::Latency, View::Topology],
         notice: &[Rule::WorstCase, Rule::LongestService, Rule::Outcomes],
+        question: None,
     },
     Step {
         name: "retries-multiply",
@@ -121,6 +198,25 @@ pub const STEPS: &[Step] = &[
         knob: Some("attempts"),
         views: &[View::Load, View::Topology],
         notice: &[Rule::InventoryLoad, Rule::Retries, Rule::QueuePeak],
+        question: Some(Question {
+            prompt: "Each failed call is tried again, three attempts in all, and orders has 96 \
+                     workers for 100 orders a second. By 12 s, does a queue form in front of \
+                     them?",
+            answer: Answer::Choices(&[
+                Choice {
+                    text: "No: under 20 requests wait",
+                    holds: queue(None, Some(20.0)),
+                    hint: "an order now holds its worker for up to three attempts of 300 ms and \
+                           the waits between them.",
+                },
+                Choice {
+                    text: "Yes: 20 or more wait",
+                    holds: queue(Some(20.0), None),
+                    hint: "an order now holds its worker for up to three attempts of 300 ms and \
+                           the waits between them.",
+                },
+            ]),
+        }),
     },
     Step {
         name: "jitter-and-budget",
@@ -144,6 +240,7 @@ pub const STEPS: &[Step] = &[
         knob: Some("retry_budget_ratio"),
         views: &[View::Load, View::Topology],
         notice: &[Rule::InventoryLoad, Rule::Retries, Rule::Outcomes],
+        question: None,
     },
     Step {
         name: "herd-on-hot-items",
@@ -164,6 +261,7 @@ pub const STEPS: &[Step] = &[
         knob: Some("jitter"),
         views: &[View::Load, View::Topology],
         notice: &[Rule::Conflicts, Rule::Outcomes],
+        question: None,
     },
     Step {
         name: "circuit-breaker",
@@ -180,6 +278,31 @@ pub const STEPS: &[Step] = &[
         knob: Some("cooldown"),
         views: &[View::Diagram, View::Load],
         notice: &[Rule::BreakerOpens, Rule::BreakerCycle, Rule::Outcomes],
+        question: Some(Question {
+            prompt: "The breaker opens once half of the calls in its 10 s window have failed \
+                     (20 calls at least). Inventory slows at 3 s: when does the breaker first \
+                     open?",
+            answer: Answer::Choices(&[
+                Choice {
+                    text: "Within a second, before 4 s",
+                    holds: first_opening(None, Some(4.0)),
+                    hint: "the window holds the last 10 s of calls, and the healthy ones from \
+                           before 3 s keep the failures under half for a while.",
+                },
+                Choice {
+                    text: "Between 4 s and 9 s",
+                    holds: first_opening(Some(4.0), Some(9.0)),
+                    hint: "the failures from 3 s on outnumber the healthy calls still in the \
+                           window sooner than that.",
+                },
+                Choice {
+                    text: "After 9 s, or not at all by 12 s",
+                    holds: first_opening(Some(9.0), None),
+                    hint: "the failures from 3 s on outnumber the healthy calls still in the \
+                           window sooner than that.",
+                },
+            ]),
+        }),
     },
     Step {
         name: "breaker-window",
@@ -200,6 +323,7 @@ pub const STEPS: &[Step] = &[
         knob: Some("window"),
         views: &[View::Diagram],
         notice: &[Rule::BreakerOpens, Rule::Outcomes],
+        question: None,
     },
     Step {
         name: "bulkhead",
@@ -218,6 +342,31 @@ pub const STEPS: &[Step] = &[
         knob: Some("permits"),
         views: &[View::Topology, View::Load],
         notice: &[Rule::LookupsSaved, Rule::BulkheadCap, Rule::QueuePeak],
+        question: Some(Question {
+            prompt: "A bulkhead of 8 guards the calls to inventory, and nothing else. What \
+                     share of the order lookups, which never call inventory, is answered by \
+                     12 s?",
+            answer: Answer::Choices(&[
+                Choice {
+                    text: "Nearly all, 90% or more",
+                    holds: lookups(Some(90.0), None),
+                    hint: "at most 8 workers can wait on inventory; the other 24 are free for \
+                           the lookups.",
+                },
+                Choice {
+                    text: "Some, between 20% and 90%",
+                    holds: lookups(Some(20.0), Some(90.0)),
+                    hint: "at most 8 workers can wait on inventory; the other 24 are free for \
+                           the lookups.",
+                },
+                Choice {
+                    text: "Hardly any, under 20%",
+                    holds: lookups(None, Some(20.0)),
+                    hint: "at most 8 workers can wait on inventory; the other 24 are free for \
+                           the lookups.",
+                },
+            ]),
+        }),
     },
     Step {
         name: "load-shedding",
@@ -241,6 +390,7 @@ pub const STEPS: &[Step] = &[
         knob: Some("shed_normal"),
         views: &[View::Topology, View::Load],
         notice: &[Rule::Shed, Rule::QueuePeak, Rule::Outcomes],
+        question: None,
     },
     Step {
         name: "rate-limit",
@@ -265,6 +415,7 @@ pub const STEPS: &[Step] = &[
         knob: Some("rate_limit"),
         views: &[View::Load],
         notice: &[Rule::RateLimit, Rule::Outcomes],
+        question: None,
     },
     Step {
         name: "hedging",
@@ -281,6 +432,7 @@ pub const STEPS: &[Step] = &[
         knob: Some("max_hedges"),
         views: &[View::Load, View::Latency],
         notice: &[Rule::Hedges, Rule::InventoryLoad],
+        question: None,
     },
     Step {
         name: "idempotency-keys",
@@ -298,6 +450,7 @@ pub const STEPS: &[Step] = &[
         knob: Some("idempotency_key"),
         views: &[View::Load],
         notice: &[Rule::Duplicates, Rule::StaleWork],
+        question: None,
     },
     Step {
         name: "retry-in-one-layer",
@@ -316,5 +469,6 @@ pub const STEPS: &[Step] = &[
         knob: Some("attempts"),
         views: &[View::Load],
         notice: &[Rule::InventoryLoad, Rule::Retries],
+        question: None,
     },
 ];

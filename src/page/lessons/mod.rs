@@ -5,8 +5,10 @@
 
 mod km0;
 mod northwind;
+pub mod predict;
 pub mod rules;
 
+pub use predict::{Answer, Asked, Choice, Claim, Measure, Prediction, Question, Verdict};
 pub use rules::{Reading, Rule};
 
 use super::action::Action;
@@ -57,6 +59,8 @@ pub struct Step {
     pub views: &'static [View],
     /// What to notice.
     pub notice: &'static [Rule],
+    /// What the class predicts before the run plays, if the step asks.
+    pub question: Option<Question>,
 }
 
 impl Lesson {

@@ -1,6 +1,11 @@
 //! Lesson 004 as steps: Northwind's flash sale, its bulkheads, its worst case and its fallback.
 
+use super::predict::{Answer, Choice, Claim, Measure, Question};
 use super::{Rule, Step, View};
+
+const fn lookups(at_least: Option<f64>, below: Option<f64>) -> Claim {
+    Claim::new(Measure::LookupsAnswered, at_least, below)
+}
 
 /// The steps of the Northwind lesson.
 pub const STEPS: &[Step] = &[
@@ -19,6 +24,31 @@ pub const STEPS: &[Step] = &[
         knob: Some("threads"),
         views: &[View::Topology, View::Load],
         notice: &[Rule::WorkersFull, Rule::QueuePeak, Rule::Latency],
+        question: Some(Question {
+            prompt: "Inventory slows from 80 ms to 8 s at 10 s, and no pattern is on. Order \
+                     history never calls inventory: what share of its lookups is answered by \
+                     40 s?",
+            answer: Answer::Choices(&[
+                Choice {
+                    text: "Nearly all, 90% or more",
+                    holds: lookups(Some(90.0), None),
+                    hint: "the lookups need a Tomcat worker too, and the calls to inventory \
+                           hold more and more of the 200.",
+                },
+                Choice {
+                    text: "Between a third and 90%",
+                    holds: lookups(Some(33.0), Some(90.0)),
+                    hint: "before 10 s every lookup is answered, and a worker still comes free \
+                           now and then after it.",
+                },
+                Choice {
+                    text: "Under a third",
+                    holds: lookups(None, Some(33.0)),
+                    hint: "before 10 s every lookup is answered, and a worker still comes free \
+                           now and then after it.",
+                },
+            ]),
+        }),
     },
     Step {
         name: "shared-bulkhead",
@@ -35,6 +65,30 @@ pub const STEPS: &[Step] = &[
         knob: Some("permits"),
         views: &[View::Topology, View::Diagram],
         notice: &[Rule::HistoryAnswered, Rule::BulkheadCap, Rule::BreakerOpens],
+        question: Some(Question {
+            prompt: "With the Resilience4j settings on and one bulkhead of 20 shared by both \
+                     calls, what share of the order-history lookups is answered by 20 s?",
+            answer: Answer::Choices(&[
+                Choice {
+                    text: "Nearly all, 90% or more",
+                    holds: lookups(Some(90.0), None),
+                    hint: "reservations stuck on inventory hold the shared permits, and a \
+                           lookup that finds none free is refused.",
+                },
+                Choice {
+                    text: "Between a third and 90%",
+                    holds: lookups(Some(33.0), Some(90.0)),
+                    hint: "reservations stuck on inventory hold the shared permits, and a \
+                           lookup that finds none free is refused.",
+                },
+                Choice {
+                    text: "Under a third",
+                    holds: lookups(None, Some(33.0)),
+                    hint: "the time limiter gives up after 2 s, so permits come free again and \
+                           some lookups get one.",
+                },
+            ]),
+        }),
     },
     Step {
         name: "separate-bulkheads",
@@ -48,6 +102,7 @@ pub const STEPS: &[Step] = &[
         knob: Some("permits"),
         views: &[View::Topology, View::Load],
         notice: &[Rule::HistoryAnswered, Rule::BulkheadCap],
+        question: None,
     },
     Step {
         name: "worst-case",
@@ -67,6 +122,7 @@ pub const STEPS: &[Step] = &[
         knob: Some("timeout"),
         views: &[View::Latency, View::Diagram],
         notice: &[Rule::WorstCase, Rule::LongestService, Rule::BreakerOpens],
+        question: None,
     },
     Step {
         name: "fallback",
@@ -83,5 +139,6 @@ pub const STEPS: &[Step] = &[
         knob: Some("cooldown"),
         views: &[View::Load, View::Diagram],
         notice: &[Rule::Fallback, Rule::BreakerCycle, Rule::Outcomes],
+        question: None,
     },
 ];

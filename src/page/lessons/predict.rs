@@ -1,0 +1,401 @@
+//! A question a step asks before its run plays, and the verdict on the answer. The class
+//! predicts, the run plays, and the answer is judged from that run at the step's moment, not
+//! from a key written beside the question: a choice is a claim about a measured quantity
+//! ("the queue stays under 50"), and a number is compared with what the run measured. So a
+//! student who moves the step's control first is judged on the run they made.
+
+use super::rules::Reading;
+use crate::page::numbers::count;
+use crate::page::replay::{clock, frame, passed, route_at};
+use crate::resilience::BreakerState;
+use crate::sim::latency::Micros;
+use crate::sim::trace::{Route, BUCKET};
+
+/// A quantity read from a run up to a moment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Measure {
+    /// The longest queue in front of `orders`' workers, in requests.
+    QueuePeak,
+    /// When the breaker first opened, in seconds (never: no value).
+    FirstOpening,
+    /// The share of order-history lookups answered, in percent.
+    LookupsAnswered,
+    /// The share of the requests arrived that were answered ok, in percent.
+    OkShare,
+    /// Calls reaching inventory per second while it is sick (from its slowing to the moment).
+    InventoryCallsPerSecond,
+    /// Requests finished per second between two times, in seconds.
+    Throughput {
+        /// Start, seconds.
+        from: f64,
+        /// End, seconds.
+        to: f64,
+    },
+}
+
+/// A claim about a measure: true when the run's value lies in `at_least..below`. A measure
+/// with no value (a breaker that never opened) counts as past every bound.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Claim {
+    /// What is measured.
+    pub measure: Measure,
+    /// The least value that makes it true, if bounded below.
+    pub at_least: Option<f64>,
+    /// The value from which it is false, if bounded above.
+    pub below: Option<f64>,
+}
+
+/// One answer the class may pick.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Choice {
+    /// What the student reads on the choice, quoted in the verdict.
+    pub text: &'static str,
+    /// When it is right.
+    pub holds: Claim,
+    /// What to think about when it is wrong.
+    pub hint: &'static str,
+}
+
+/// How the question is answered.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Answer {
+    /// One of two to four choices.
+    Choices(&'static [Choice]),
+    /// A number, right when within `tolerance` (a fraction: 0.2 is 20%) of the measured
+    /// value.
+    Number {
+        /// What is measured.
+        measure: Measure,
+        /// The unit the number is typed in (`orders/s`).
+        unit: &'static str,
+        /// The relative tolerance.
+        tolerance: f64,
+        /// What to think about when it is off.
+        hint: &'static str,
+    },
+}
+
+/// A question asked before a step's run plays.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Question {
+    /// The question.
+    pub prompt: &'static str,
+    /// How it is answered.
+    pub answer: Answer,
+}
+
+/// What the student (or the class) predicted.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Prediction {
+    /// The choice at this index.
+    Choice(usize),
+    /// A number.
+    Number(f64),
+}
+
+/// Where a step's question stands.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Asked {
+    /// The class predicted this.
+    Predicted(Prediction),
+    /// The teacher showed the run without a prediction.
+    Skipped,
+}
+
+/// The verdict on a prediction, read from the run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// Whether the prediction holds on the run.
+    pub right: bool,
+    /// "You said ...; ..." with the measured figure, and the hint when it was wrong.
+    pub sentence: String,
+}
+
+impl Measure {
+    /// The run's value up to the reading's moment (`None`: the breaker never opened; a run
+    /// with nothing of it also has none).
+    pub fn value(self, r: &Reading) -> Option<f64> {
+        let t = &r.run.trace;
+        match self {
+            Measure::QueuePeak => passed(t, r.now)
+                .iter()
+                .map(|b| b.queue_len)
+                .max()
+                .map(|q| q as f64),
+            Measure::FirstOpening => t
+                .transitions
+                .iter()
+                .find(|c| c.to == BreakerState::Open && c.at <= r.now)
+                .map(|c| c.at as f64 / 1e6),
+            Measure::LookupsAnswered => route_at(t, Route::OrderHistory, r.now)
+                .filter(|l| l.arrived > 0)
+                .map(|l| l.ok as f64 * 100.0 / l.arrived as f64),
+            Measure::OkShare => {
+                let f = frame(t, r.now);
+                (f.arrived > 0).then(|| f.finished.ok as f64 * 100.0 / f.arrived as f64)
+            }
+            Measure::InventoryCallsPerSecond => r.inventory_load().map(|(mean, ..)| mean),
+            Measure::Throughput { from, to } => {
+                let slices = passed(t, r.now);
+                let (a, b) = (secs_to_slice(from), secs_to_slice(to).min(slices.len()));
+                let slices = slices.get(a..b).filter(|s| !s.is_empty())?;
+                let done: u64 = slices.iter().map(|s| s.completions.total()).sum();
+                Some(done as f64 * 1e6 / (slices.len() as f64 * BUCKET as f64))
+            }
+        }
+    }
+
+    /// What the run measured, as a sentence ending at `now`: "The queue reached 1,043
+    /// requests by 12.0 s."
+    pub fn describe(self, value: Option<f64>, now: Micros) -> String {
+        let by = clock(now, None);
+        match (self, value) {
+            (Measure::QueuePeak, Some(v)) => format!(
+                "the queue in front of the workers reached {} requests by {by}",
+                count(v.round() as u64)
+            ),
+            (Measure::FirstOpening, Some(v)) => {
+                format!(
+                    "the breaker first opened at {}",
+                    clock((v * 1e6) as Micros, None)
+                )
+            }
+            (Measure::FirstOpening, None) => format!("the breaker had not opened by {by}"),
+            (Measure::LookupsAnswered, Some(v)) => {
+                format!("{v:.0}% of the order lookups were answered by {by}")
+            }
+            (Measure::OkShare, Some(v)) => {
+                format!("{v:.0}% of the requests were answered ok by {by}")
+            }
+            (Measure::InventoryCallsPerSecond, Some(v)) => format!(
+                "inventory received {} calls a second while it was slow",
+                count(v.round() as u64)
+            ),
+            (Measure::Throughput { from, to }, Some(v)) => format!(
+                "orders finished {v:.1} requests a second from {} to {}",
+                clock((from * 1e6) as Micros, None),
+                clock((to * 1e6) as Micros, None)
+            ),
+            (_, None) => format!("the run had nothing of it by {by}"),
+        }
+    }
+}
+
+fn secs_to_slice(s: f64) -> usize {
+    (s * 1e6 / BUCKET as f64).round().max(0.0) as usize
+}
+
+impl Claim {
+    /// True when `measure` lies in `at_least..below`.
+    pub const fn new(measure: Measure, at_least: Option<f64>, below: Option<f64>) -> Claim {
+        Claim {
+            measure,
+            at_least,
+            below,
+        }
+    }
+
+    /// Whether the claim holds for `value`.
+    pub fn holds(self, value: Option<f64>) -> bool {
+        let v = value.unwrap_or(f64::INFINITY);
+        self.at_least.is_none_or(|lo| v >= lo) && self.below.is_none_or(|hi| v < hi)
+    }
+}
+
+impl Question {
+    /// The verdict on `prediction` for the run `r` reads, or `None` for a prediction the
+    /// question does not take (a choice it has not, a number that is not finite).
+    pub fn judge(&self, prediction: Prediction, r: &Reading) -> Option<Verdict> {
+        match (self.answer, prediction) {
+            (Answer::Choices(choices), Prediction::Choice(i)) => {
+                let choice = choices.get(i)?;
+                let value = choice.holds.measure.value(r);
+                let fact = choice.holds.measure.describe(value, r.now);
+                let right = choice.holds.holds(value);
+                Some(Verdict {
+                    right,
+                    sentence: verdict_sentence(choice.text, &fact, right, choice.hint),
+                })
+            }
+            (
+                Answer::Number {
+                    measure,
+                    unit,
+                    tolerance,
+                    hint,
+                },
+                Prediction::Number(n),
+            ) if n.is_finite() => {
+                let value = measure.value(r);
+                let fact = measure.describe(value, r.now);
+                let right = value.is_some_and(|v| (n - v).abs() <= tolerance * v.abs());
+                let said = format!("{} {unit}", trim_number(n));
+                Some(Verdict {
+                    right,
+                    sentence: verdict_sentence(&said, &fact, right, hint),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The index of every choice that holds on the run (empty for a number question).
+    pub fn right_choices(&self, r: &Reading) -> Vec<usize> {
+        match self.answer {
+            Answer::Choices(choices) => choices
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.holds.holds(c.holds.measure.value(r)))
+                .map(|(i, _)| i)
+                .collect(),
+            Answer::Number { .. } => Vec::new(),
+        }
+    }
+}
+
+fn verdict_sentence(said: &str, fact: &str, right: bool, hint: &str) -> String {
+    let judged = if right {
+        "Right.".to_string()
+    } else {
+        format!("Not this time: {hint}")
+    };
+    format!("You said “{said}”; {fact}. {judged}")
+}
+
+/// A typed number as the student wrote it, without a trailing `.0`.
+fn trim_number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::action::Action;
+    use crate::page::lessons::{Lesson, Step, StepRef};
+    use crate::page::state::Page;
+
+    fn asking(lesson: Lesson) -> impl Iterator<Item = (StepRef, &'static Step, Question)> {
+        (0..lesson.steps().len())
+            .map(move |index| StepRef { lesson, index })
+            .filter_map(|s| s.step().question.map(|q| (s, s.step(), q)))
+    }
+
+    fn judge(step: &Step, page: &Page, prediction: Prediction) -> Option<Verdict> {
+        let run = page.runs.a.as_ref().ok()?;
+        let reading = Reading {
+            run,
+            now: step.moment(),
+            b: None,
+        };
+        step.question?.judge(prediction, &reading)
+    }
+
+    #[test]
+    fn km0_asks_at_least_five_questions_and_northwind_two() {
+        assert!(asking(Lesson::Km0).count() >= 5);
+        assert!(asking(Lesson::Northwind).count() >= 2);
+    }
+
+    #[test]
+    fn every_question_has_one_right_answer_on_its_own_run_and_says_why_the_others_are_wrong() {
+        for lesson in Lesson::ALL {
+            for (here, step, question) in asking(lesson) {
+                let (page, _) = step.page();
+                let run = page.runs.a.as_ref().unwrap();
+                let reading = Reading {
+                    run,
+                    now: step.moment(),
+                    b: None,
+                };
+                assert!(!question.prompt.is_empty());
+                match question.answer {
+                    Answer::Choices(choices) => {
+                        assert!((2..=4).contains(&choices.len()), "{}", here.name());
+                        assert_eq!(
+                            question.right_choices(&reading).len(),
+                            1,
+                            "{}: exactly one choice holds on the step's run",
+                            here.name()
+                        );
+                        for (i, c) in choices.iter().enumerate() {
+                            assert!(!c.hint.is_empty() && !c.text.is_empty());
+                            let v = question.judge(Prediction::Choice(i), &reading).unwrap();
+                            assert!(v.sentence.starts_with("You said “"), "{}", v.sentence);
+                            assert_eq!(v.right, question.right_choices(&reading) == [i]);
+                        }
+                        assert_eq!(question.judge(Prediction::Choice(9), &reading), None);
+                    }
+                    Answer::Number { measure, .. } => {
+                        let measured = measure.value(&reading).expect("the run measures it");
+                        let right = question.judge(Prediction::Number(measured), &reading);
+                        assert!(right.unwrap().right, "{}", here.name());
+                        let wrong = question.judge(Prediction::Number(measured * 2.0), &reading);
+                        assert!(!wrong.unwrap().right, "{}", here.name());
+                        let nan = question.judge(Prediction::Number(f64::NAN), &reading);
+                        assert_eq!(nan, None);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_verdict_is_read_from_the_run_the_student_made() {
+        let step = StepRef::named(Lesson::Km0, "slow-inventory")
+            .unwrap()
+            .step();
+        let (page, _) = step.page();
+        let short = Prediction::Choice(0);
+        let long = Prediction::Choice(2);
+        let on_its_own = judge(step, &page, long).unwrap();
+        assert!(on_its_own.right, "{on_its_own:?}");
+        assert!(
+            on_its_own
+                .sentence
+                .contains("reached 998 requests by 12.0 s"),
+            "{}",
+            on_its_own.sentence
+        );
+        assert!(!judge(step, &page, short).unwrap().right);
+        // With enough workers nothing queues: the same answers, judged on the new run.
+        let enough = page.apply(Action::SetKnob("threads", 1_000.0));
+        assert!(judge(step, &enough, short).unwrap().right);
+        let wrong = judge(step, &enough, long).unwrap();
+        assert!(!wrong.right);
+        assert!(
+            wrong.sentence.contains("Not this time: "),
+            "{}",
+            wrong.sentence
+        );
+    }
+
+    #[test]
+    fn the_capacity_question_takes_a_number_within_its_tolerance() {
+        let step = StepRef::named(Lesson::Km0, "capacity").unwrap().step();
+        let (page, _) = step.page();
+        let said = |n| judge(step, &page, Prediction::Number(n)).unwrap();
+        // (100 - 24) a second for 8 s: 608; the run queued 611.
+        assert!(said(608.0).right, "{:?}", said(608.0));
+        assert!(said(500.0).right);
+        assert!(!said(300.0).right);
+        assert!(!said(24.0).right);
+        let sentence = said(600.0).sentence;
+        assert!(
+            sentence.starts_with("You said “600 requests”; the queue"),
+            "{sentence}"
+        );
+    }
+
+    #[test]
+    fn a_claim_on_a_breaker_that_never_opened_counts_it_as_late() {
+        let never = Claim::new(Measure::FirstOpening, Some(9.0), None);
+        assert!(never.holds(None));
+        assert!(!Claim::new(Measure::FirstOpening, None, Some(4.0)).holds(None));
+        assert!(Claim::new(Measure::QueuePeak, Some(50.0), Some(500.0)).holds(Some(50.0)));
+        assert!(!Claim::new(Measure::QueuePeak, Some(50.0), Some(500.0)).holds(Some(500.0)));
+    }
+}
