@@ -735,15 +735,7 @@ mod tests {
         assert!(msg.contains("needs a number"), "{msg}");
         assert_eq!(k.read(&cfg), 30_000.0);
         assert!(knob("probes").unwrap().write(&mut cfg, -4.0).is_some());
-        assert_eq!(
-            cfg.first_stack()
-                .unwrap()
-                .breaker
-                .as_ref()
-                .unwrap()
-                .half_open_probes,
-            1
-        );
+        assert_eq!(cfg.first_breaker().unwrap().half_open_probes, 1);
     }
 
     #[test]

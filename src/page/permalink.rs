@@ -407,15 +407,6 @@ mod tests {
         p
     }
 
-    /// The breaker of the first dependency of `page`'s settings (the test's preset has one).
-    fn breaker(page: &Page) -> &crate::resilience::BreakerConfig {
-        page.settings
-            .full
-            .first_stack()
-            .and_then(|s| s.breaker.as_ref())
-            .expect("a breaker")
-    }
-
     #[test]
     fn a_permalink_restores_every_setting_and_the_identical_run() {
         let page = Page::default()
@@ -571,7 +562,7 @@ mod tests {
         let b = page.settings.ab.clone().unwrap();
         assert_eq!(b.change.knobs, vec![("window", Value::Time(1_000_000))]);
         assert_eq!(
-            breaker(&page).window,
+            page.settings.full.first_breaker().unwrap().window,
             crate::resilience::Window::Time(10_000_000)
         );
     }
@@ -660,15 +651,7 @@ mod tests {
         let (page, notices) = from_pairs(&pairs("preset=cb&cooldown=2s&timeout=250ms&window=1"));
         assert!(notices.is_empty(), "{notices:?}");
         let cfg = page.config();
-        assert_eq!(
-            cfg.first_stack()
-                .unwrap()
-                .breaker
-                .as_ref()
-                .unwrap()
-                .cooldown,
-            2_000_000
-        );
+        assert_eq!(cfg.first_breaker().unwrap().cooldown, 2_000_000);
         assert_eq!(cfg.first_stack().unwrap().timeout, Some(250_000));
     }
 
@@ -684,7 +667,10 @@ mod tests {
             assert!(all.contains(needle), "no notice names {needle}:\n{all}");
         }
         assert_eq!(page.settings.preset, Preset::OPENING);
-        assert_eq!(breaker(&page).cooldown, 2_000_000);
+        assert_eq!(
+            page.settings.full.first_breaker().unwrap().cooldown,
+            2_000_000
+        );
         assert_eq!(
             page.config().service.threads,
             32,

@@ -77,7 +77,7 @@ impl Run {
         let trace = run(&recorded).map_err(|e| e.to_string())?;
         let span = span(&trace, config.traffic.duration);
         let finished = finished(&trace);
-        let bands = if config.first_stack().is_some_and(|s| s.breaker.is_some()) {
+        let bands = if config.first_breaker().is_some() {
             breaker_bands(&trace, span)
         } else {
             Vec::new()

@@ -180,15 +180,6 @@ impl WidgetSpec {
 mod tests {
     use super::*;
 
-    /// The breaker of the first dependency of `page`'s settings (the test's preset has one).
-    fn breaker(page: &Page) -> &crate::resilience::BreakerConfig {
-        page.settings
-            .full
-            .first_stack()
-            .and_then(|s| s.breaker.as_ref())
-            .expect("a breaker")
-    }
-
     #[test]
     fn every_kind_reads_back_from_its_key() {
         for kind in WidgetKind::ALL {
@@ -205,10 +196,16 @@ mod tests {
         let (page, notices) = spec.page(false);
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(page.settings.preset, Preset::Lesson(Scenario::Cb));
-        assert_eq!(breaker(&page).cooldown, 2_000_000);
+        assert_eq!(
+            page.settings.full.first_breaker().unwrap().cooldown,
+            2_000_000
+        );
         let spec = WidgetSpec::from_query("kind=histogram&preset=cb&cooldown=5s");
         let (page, _) = spec.page(false);
-        assert_eq!(breaker(&page).cooldown, 5_000_000);
+        assert_eq!(
+            page.settings.full.first_breaker().unwrap().cooldown,
+            5_000_000
+        );
     }
 
     #[test]

@@ -40,10 +40,7 @@ fn sets_parse_seconds_and_ms() {
     apply_set(&mut c, "timeout", "250ms").unwrap();
     assert_eq!(c.first_stack().unwrap().timeout, Some(250 * MS));
     apply_set(&mut c, "window", "1").unwrap();
-    assert_eq!(
-        c.first_stack().unwrap().breaker.as_ref().unwrap().window,
-        Window::Time(SECOND)
-    );
+    assert_eq!(c.first_breaker().unwrap().window, Window::Time(SECOND));
     apply_set(&mut c, "probes", "5").unwrap();
     apply_set(&mut c, "permits", "4").unwrap();
     assert_eq!(

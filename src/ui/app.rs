@@ -161,7 +161,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
         .runs
         .a
         .as_ref()
-        .is_ok_and(|r| r.config.first_stack().is_none_or(|s| s.breaker.is_none()));
+        .is_ok_and(|r| r.config.first_breaker().is_none());
     let layout = classes!("layout", no_breaker.then_some("no-breaker"));
     // Spoken once the run pauses, not at every tick of the counters.
     let summary = match (&page.runs.a, page.playback.playing) {

@@ -173,7 +173,7 @@ pub fn topology(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
 /// The breaker's state diagram at the playhead.
 pub fn diagram(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
     let at = page.playback.playhead;
-    let breaker = run.config.first_stack().and_then(|s| s.breaker.clone());
+    let breaker = run.config.first_breaker().cloned();
     let has_breaker = breaker.is_some();
     let now = frame(&run.trace, at);
     let body = html! {

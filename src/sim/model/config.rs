@@ -374,6 +374,11 @@ impl SimConfig {
         self.first().map(|d| &d.stack)
     }
 
+    /// The first dependency's circuit breaker, if it has one.
+    pub fn first_breaker(&self) -> Option<&BreakerConfig> {
+        self.first_stack().and_then(|s| s.breaker.as_ref())
+    }
+
     /// The first dependency, lesson 000's inventory put in first if the list is empty.
     pub fn first_mut(&mut self) -> &mut DependencyConfig {
         if self.dependencies.is_empty() {
