@@ -44,6 +44,23 @@ async fn click(page: &browser::Page, css: &str) {
         .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
 }
 
+/// Waits until the page shows an element matching `css`.
+async fn wait_for(page: &browser::Page, css: &str) {
+    let start = Instant::now();
+    let script = format!("return !!document.querySelector({css:?})");
+    while page.eval(&script).await != serde_json::json!(true) {
+        assert!(start.elapsed() < Duration::from_secs(20), "no {css}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Answers a step's question with its first choice, or a number field with 1.
+const ANSWER_FIRST: &str = "const c = document.getElementById('lesson-choice-0');
+     if (c) { c.click(); return 'choice'; }
+     const n = document.getElementById('lesson-number');
+     if (n) { n.value = '1'; document.getElementById('lesson-number-submit').click(); return 'number'; }
+     return null;";
+
 /// A step that asks a question holds its run until it is answered: shows it without a
 /// prediction, as a teacher may (nothing, on a step that asks none).
 async fn show_the_run(page: &browser::Page) {
@@ -525,7 +542,16 @@ async fn every_step_fits_one_projector_screen_and_follows_its_run() {
                         serde_json::json!(0),
                         "{name}: a mark before the run plays"
                     );
+                    // A step that asks is answered, with its first choice (for most, a wrong
+                    // one: the longest verdict, with its hint), so the verdict must fit too.
+                    if step.question.is_some() {
+                        page.eval(ANSWER_FIRST).await;
+                        wait_for(&page, ".lesson-said").await;
+                    }
                     seek(&page, step.moment()).await;
+                    if step.question.is_some() {
+                        wait_for(&page, ".lesson-verdict").await;
+                    }
                     let fit = page.eval(FIT).await;
                     for key in ["page", "wide", "text", "views", "bottom", "clipped"] {
                         assert!(fit[key].as_f64().unwrap() <= 1.0, "{name}: {key} overflows: {fit}");
@@ -600,6 +626,12 @@ async fn wait_for_verdict(page: &browser::Page) -> String {
 #[tokio::test]
 async fn a_question_holds_the_run_until_the_class_predicts_and_the_run_gives_the_verdict() {
     browser::run("lesson-predict", |page| async move {
+        // The projector's screen: the question, then the verdict, must fit it.
+        page.devtools(
+            "Emulation.setDeviceMetricsOverride",
+            serde_json::json!({"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": false}),
+        )
+        .await;
         let here = named(Lesson::Km0, "slow-inventory");
         page.open(
             &format!("lesson.html?{}&projector=on", here.query()),
@@ -642,11 +674,21 @@ async fn a_question_holds_the_run_until_the_class_predicts_and_the_run_gives_the
             page.eval(held).await,
             serde_json::json!([here.step().text.len(), false, false])
         );
-        let fit = page.eval(FIT).await;
-        for key in ["page", "text", "bottom"] {
-            assert!(fit[key].as_f64().unwrap() <= 1.0, "{key} overflows: {fit}");
-        }
         page.screenshot("lesson-predict-verdict-1920").await;
+        // With the verdict, the step still fits the projector's screen, at both sizes.
+        for (width, height) in [(1920u32, 1080u32), (1280, 800)] {
+            page.devtools(
+                "Emulation.setDeviceMetricsOverride",
+                serde_json::json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
+            )
+            .await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let fit = page.eval(FIT).await;
+            for key in ["page", "text", "bottom"] {
+                let over = fit[key].as_f64().unwrap();
+                assert!(over <= 1.0, "{key} overflows at {width}x{height}: {fit}");
+            }
+        }
         // A number, typed wrong, then off the mark: the verdict says so, read from the run.
         let capacity = named(Lesson::Km0, "capacity");
         page.open(
@@ -672,13 +714,16 @@ async fn a_question_holds_the_run_until_the_class_predicts_and_the_run_gives_the
         assert!(!want.right);
         assert_eq!(
             wait_for_verdict(&page).await,
-            format!("✗ {}", want.sentence)
+            format!("✗ {} Why not?", want.sentence)
         );
-        assert!(
-            want.sentence.contains("Not this time: "),
-            "{}",
-            want.sentence
+        assert!(want.sentence.ends_with("Not this time."), "{want:?}");
+        // The hint waits behind "Why not?", for the class to talk about the gap first.
+        assert_eq!(
+            page.eval("return document.querySelector('.lesson-hint')").await,
+            serde_json::Value::Null
         );
+        click(&page, "#lesson-why").await;
+        assert_eq!(page.text(".lesson-hint").await, want.hint.unwrap());
     })
     .await;
 }

@@ -111,6 +111,8 @@ pub struct LessonVerdictProps {
 #[function_component(LessonVerdict)]
 pub fn lesson_verdict(props: &LessonVerdictProps) -> Html {
     let ids = use_ids();
+    // The hint opens on demand, so the verdict stays one short paragraph on the projector.
+    let why = use_state(|| false);
     let said = match (props.question.answer, props.prediction) {
         (Answer::Choices(choices), Prediction::Choice(i)) => {
             choices.get(i).map_or(String::new(), |c| c.text.to_string())
@@ -124,12 +126,29 @@ pub fn lesson_verdict(props: &LessonVerdictProps) -> Html {
                 { format!("You said “{said}”. Watch the run to {}.", props.moment) }
             </p>
         },
-        Some(v) => html! {
-            <p class={classes!("lesson-verdict", if v.right { "right" } else { "wrong" })}>
-                <span class="verdict-mark" aria-hidden="true">{ if v.right { "✓ " } else { "✗ " } }</span>
-                { v.sentence.clone() }
-            </p>
-        },
+        Some(v) => {
+            let toggle = {
+                let why = why.clone();
+                Callback::from(move |_: MouseEvent| why.set(!*why))
+            };
+            html! {
+                <>
+                    <p class={classes!("lesson-verdict", if v.right { "right" } else { "wrong" })}>
+                        <span class="verdict-mark" aria-hidden="true">{ if v.right { "✓ " } else { "✗ " } }</span>
+                        { v.sentence.clone() }
+                        if v.hint.is_some() {
+                            { " " }
+                            <button type="button" class="lesson-why" id={ids.id("lesson-why")}
+                                aria-expanded={(*why).to_string()} aria-controls={ids.id("lesson-hint")}
+                                onclick={toggle}>{ "Why not?" }</button>
+                        }
+                    </p>
+                    if let Some(hint) = v.hint.filter(|_| *why) {
+                        <p class="lesson-hint" id={ids.id("lesson-hint")}>{ hint }</p>
+                    }
+                </>
+            }
+        }
     };
     html! {
         <div role="status" class="lesson-prediction" id={ids.id("lesson-answer")}>{ status }</div>

@@ -107,8 +107,10 @@ pub enum Asked {
 pub struct Verdict {
     /// Whether the prediction holds on the run.
     pub right: bool,
-    /// "You said ...; ..." with the measured figure, and the hint when it was wrong.
+    /// "You said ...; ..." with the measured figure, then "Right." or "Not this time."
     pub sentence: String,
+    /// What to think about, when it was wrong.
+    pub hint: Option<&'static str>,
 }
 
 impl Measure {
@@ -212,10 +214,7 @@ impl Question {
                 let value = choice.holds.measure.value(r);
                 let fact = choice.holds.measure.describe(value, r.now);
                 let right = choice.holds.holds(value);
-                Some(Verdict {
-                    right,
-                    sentence: verdict_sentence(choice.text, &fact, right, choice.hint),
-                })
+                Some(verdict(choice.text, &fact, right, choice.hint))
             }
             (
                 Answer::Number {
@@ -230,10 +229,7 @@ impl Question {
                 let fact = measure.describe(value, r.now);
                 let right = value.is_some_and(|v| (n - v).abs() <= tolerance * v.abs());
                 let said = format!("{} {unit}", trim_number(n));
-                Some(Verdict {
-                    right,
-                    sentence: verdict_sentence(&said, &fact, right, hint),
-                })
+                Some(verdict(&said, &fact, right, hint))
             }
             _ => None,
         }
@@ -253,13 +249,13 @@ impl Question {
     }
 }
 
-fn verdict_sentence(said: &str, fact: &str, right: bool, hint: &str) -> String {
-    let judged = if right {
-        "Right.".to_string()
-    } else {
-        format!("Not this time: {hint}")
-    };
-    format!("You said “{said}”; {fact}. {judged}")
+fn verdict(said: &str, fact: &str, right: bool, hint: &'static str) -> Verdict {
+    let judged = if right { "Right." } else { "Not this time." };
+    Verdict {
+        right,
+        sentence: format!("You said “{said}”; {fact}. {judged}"),
+        hint: (!right).then_some(hint),
+    }
 }
 
 /// A typed number as the student wrote it, without a trailing `.0`.
@@ -366,11 +362,12 @@ mod tests {
         assert!(judge(step, &enough, short).unwrap().right);
         let wrong = judge(step, &enough, long).unwrap();
         assert!(!wrong.right);
+        assert!(wrong.sentence.ends_with("Not this time."), "{wrong:?}");
         assert!(
-            wrong.sentence.contains("Not this time: "),
-            "{}",
-            wrong.sentence
+            wrong.hint.is_some_and(|h| h.contains("workers")),
+            "{wrong:?}"
         );
+        assert_eq!(on_its_own.hint, None);
     }
 
     #[test]
