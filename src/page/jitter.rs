@@ -635,7 +635,7 @@ mod tests {
         {
             assert!(n.starts_with(named), "{n}");
         }
-        assert!(notices[0].contains("10..=100"), "{}", notices[0]);
+        assert!(notices[0].contains("10 to 100"), "{}", notices[0]);
     }
 
     #[test]

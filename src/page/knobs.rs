@@ -4,7 +4,7 @@
 //! ([`Param::set`]), with no text in between; the CLI's `--set` parses its text into the same
 //! values, so the page and the CLI cannot disagree on what a key means.
 
-use super::numbers::duration;
+use super::numbers::{duration, refused};
 use crate::resilience::HedgeDelay;
 use crate::sim::latency::Micros;
 pub use crate::sim::model::Pattern;
@@ -526,10 +526,10 @@ impl Knob {
                 },
                 Err(e) => {
                     *cfg = before;
-                    Some(format!("{e}; the setting is unchanged."))
+                    Some(format!("{}; the setting is unchanged.", refused(&e)))
                 }
             },
-            Err(e) => Some(e.to_string()),
+            Err(e) => Some(refused(&e)),
         }
     }
 
@@ -768,7 +768,7 @@ mod tests {
         // In seconds, as the slider and the link give it (the config holds µs).
         assert_eq!(
             notice,
-            "recover_at: 1 s is out of range (allowed: 3..=3600 s); the setting is unchanged."
+            "recover_at: 1 s is out of range (allowed: 3 to 3600 s); the setting is unchanged."
         );
         assert_eq!(cfg, before);
         assert_eq!(knob("recover_at").unwrap().write(&mut cfg, 8.0), None);

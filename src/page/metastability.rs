@@ -3,6 +3,7 @@
 //! runs are [`crate::sim::experiments::metastability`]'s; this file decides what to run next
 //! and how a cell reads ([`super::metastability_wire`] is what a worker is asked and answers).
 
+use super::numbers::refused;
 use crate::resilience::{BreakerConfig, HalfOpenRule};
 use crate::sim::experiments::metastability::{Cell, Grid};
 use crate::sim::scenario::apply_set;
@@ -51,7 +52,7 @@ impl Switches {
             sets.push(("abandon", "drop"));
         }
         for (key, value) in sets {
-            apply_set(&mut grid.base, key, value).map_err(|e| e.to_string())?;
+            apply_set(&mut grid.base, key, value).map_err(|e| refused(&e))?;
         }
         if self.breaker {
             grid.base.first_stack_mut().breaker = Some(BreakerConfig {
@@ -59,7 +60,7 @@ impl Switches {
                 ..BreakerConfig::cascade_sim()
             });
         }
-        grid.validate().map_err(|e| e.to_string())?;
+        grid.validate().map_err(|e| refused(&e))?;
         Ok(grid)
     }
 }

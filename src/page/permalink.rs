@@ -6,6 +6,7 @@
 use super::action::Action;
 use super::knobs::{knob, Knob, Pattern, KNOBS};
 use super::latency::LatencyKind;
+use super::numbers::readable_range;
 use super::playback::Playback;
 use super::playback::SPEEDS;
 use super::settings::Settings;
@@ -45,8 +46,9 @@ fn quote(value: &str) -> String {
 /// The notice for a setting that cannot be used: names it, quotes the value, says what it allows.
 pub(crate) fn bad(key: &str, value: &str, range: &str) -> String {
     format!(
-        "{key}: \"{}\" is not allowed ({range}); using the default.",
-        quote(value)
+        "{key}: \"{}\" is not allowed ({}); using the default.",
+        quote(value),
+        readable_range(range)
     )
 }
 
@@ -78,7 +80,11 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
             "preset" => {}
             "seed" => match v.parse::<u64>() {
                 Ok(seed) => actions.push(Action::SetSeed(seed)),
-                Err(_) => notices.push(bad("seed", v, &format!("a whole number 0..={}", u64::MAX))),
+                Err(_) => notices.push(bad(
+                    "seed",
+                    v,
+                    "a whole number, 0 or more, of at most 20 digits",
+                )),
             },
             "patterns" if v.is_empty() => notices.push(bad(
                 "patterns",

@@ -8,11 +8,12 @@ use std::rc::Rc;
 use super::knobs::Patterns;
 use super::latency::Finished;
 use super::markers::{markers, Marker};
+use super::numbers::refused;
 use super::replay::{breaker_bands, shown_outcomes, span, Band};
 use super::requests::finished;
 use crate::resilience::Window;
 use crate::sim::latency::Micros;
-use crate::sim::model::{run, SimConfig};
+use crate::sim::model::{run, RunError, SimConfig};
 use crate::sim::scenario::Scenario;
 use crate::sim::trace::{Outcome, Trace};
 
@@ -74,7 +75,10 @@ impl Run {
         SIMULATED.with(|n| n.set(n.get() + 1));
         let mut recorded = config.clone();
         recorded.run.record_requests = true;
-        let trace = run(&recorded).map_err(|e| e.to_string())?;
+        let trace = run(&recorded).map_err(|e| match e {
+            RunError::Param(e) => refused(&e),
+            other => other.to_string(),
+        })?;
         let span = span(&trace, config.traffic.duration);
         let finished = finished(&trace);
         let bands = if config.first_breaker().is_some() {

@@ -5,6 +5,7 @@
 use super::action::Action;
 use super::compare::{Change, Control, Side};
 use super::knobs::{knob, with_every_pattern, with_patterns, Pattern, Patterns};
+use super::numbers::refused;
 use super::runs::RunInputs;
 use crate::library_config::resilience4j_run::apply_yaml;
 use crate::sim::model::SimConfig;
@@ -131,9 +132,9 @@ impl Settings {
 
     /// Whether both runs' configs are ones the simulator takes; why not, when not.
     pub fn check(&self) -> Result<(), String> {
-        self.config().validate().map_err(|e| e.to_string())?;
+        self.config().validate().map_err(|e| refused(&e))?;
         if let Some(b) = self.b_config() {
-            b.validate().map_err(|e| format!("B: {e}"))?;
+            b.validate().map_err(|e| format!("B: {}", refused(&e)))?;
         }
         Ok(())
     }
@@ -290,7 +291,7 @@ fn set_param(full: &mut SimConfig, key: &str, value: Value) -> Option<String> {
     };
     row.set(full, value)
         .err()
-        .map(|e| format!("{e}; the setting is unchanged."))
+        .map(|e| format!("{}; the setting is unchanged.", refused(&e)))
 }
 
 fn not_an_aspect(p: Pattern) -> String {
