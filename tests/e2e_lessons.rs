@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::key::Key;
 use fantoccini::Locator;
-use resilience_playground::page::lessons::{rules, Lesson, Prediction, Reading, StepRef, Verdict};
+use resilience_playground::page::lessons::{rules, Lesson, Prediction, StepRef, Verdict};
 use resilience_playground::page::replay::clock;
 
 /// The step shown, as `[lesson, step name]` from the root element's data attributes.
@@ -600,15 +600,8 @@ async fn every_step_fits_one_projector_screen_and_follows_its_run() {
 
 /// The judge's sentence on the host for `prediction` at `here`'s moment.
 fn host_verdict(here: StepRef, prediction: Prediction) -> Verdict {
-    let step = here.step();
-    let (page, _) = step.page();
-    let run = page.runs.a.as_ref().unwrap();
-    let reading = Reading {
-        run,
-        now: step.moment(),
-        b: None,
-    };
-    step.question.unwrap().judge(prediction, &reading).unwrap()
+    let (page, _) = here.step().page();
+    here.step().judge(&page, prediction).unwrap()
 }
 
 async fn wait_for_verdict(page: &browser::Page) -> String {

@@ -18,7 +18,7 @@ use super::state::prefers_dark;
 use crate::page::action::Action;
 use crate::page::glossary::{mark_terms, Piece};
 use crate::page::knobs::knob;
-use crate::page::lessons::{playground_query, recap, Asked, Reading, StepRef, View};
+use crate::page::lessons::{playground_query, recap, Asked, StepRef, View};
 use crate::page::permalink::parse_query;
 use crate::page::replay::clock;
 use crate::page::runs::Shared;
@@ -508,19 +508,23 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     let question = step.question.filter(|_| holding).map(|question| {
         html! { <LessonQuestion {question} on_ask={on_ask.clone()} /> }
     });
+    // Read from the run once per run and answer, not on every playback frame; shown once
+    // the playhead has reached the moment it speaks of.
+    let verdict = {
+        let page = page.clone();
+        use_memo(
+            (page.runs.a.clone().ok(), *asked),
+            move |(_, asked)| match asked {
+                Some(Asked::Predicted(prediction)) => step.judge(&page, *prediction),
+                _ => None,
+            },
+        )
+    };
     let prediction = match (step.question, *asked) {
         (Some(question), Some(Asked::Predicted(prediction))) => {
-            let verdict = match &page.runs.a {
-                Ok(run) if page.playback.playhead >= moment => {
-                    let reading = Reading {
-                        run,
-                        now: moment,
-                        b: None,
-                    };
-                    question.judge(prediction, &reading)
-                }
-                _ => None,
-            };
+            let verdict = (page.playback.playhead >= moment)
+                .then(|| (*verdict).clone())
+                .flatten();
             Some(html! {
                 <LessonVerdict {question} {prediction} {verdict}
                     moment={clock(moment, page.clock_start())} />

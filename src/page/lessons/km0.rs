@@ -3,22 +3,6 @@
 use super::predict::{Answer, Choice, Claim, Measure, Question};
 use super::{Rule, Step, View};
 
-const fn queue(at_least: Option<f64>, below: Option<f64>) -> Claim {
-    Claim::new(Measure::QueuePeak, at_least, below)
-}
-
-const fn ok_share(at_least: Option<f64>, below: Option<f64>) -> Claim {
-    Claim::new(Measure::OkShare, at_least, below)
-}
-
-const fn first_opening(at_least: Option<f64>, below: Option<f64>) -> Claim {
-    Claim::new(Measure::FirstOpening, at_least, below)
-}
-
-const fn lookups(at_least: Option<f64>, below: Option<f64>) -> Claim {
-    Claim::new(Measure::LookupsAnswered, at_least, below)
-}
-
 /// The steps of the Kilometre Zero lesson.
 pub const STEPS: &[Step] = &[
     Step {
@@ -50,18 +34,18 @@ pub const STEPS: &[Step] = &[
             answer: Answer::Choices(&[
                 Choice {
                     text: "Short, under 50 requests: the workers keep up",
-                    holds: queue(None, Some(50.0)),
+                    holds: Claim::queue(None, Some(50.0)),
                     hint: "32 workers at 4 s a call finish 8 requests a second while 125 \
                            arrive; the difference piles up every second.",
                 },
                 Choice {
                     text: "A few hundred, between 50 and 500",
-                    holds: queue(Some(50.0), Some(500.0)),
+                    holds: Claim::queue(Some(50.0), Some(500.0)),
                     hint: "about 117 more arrive than finish every second, for 9 seconds.",
                 },
                 Choice {
                     text: "More than 500",
-                    holds: queue(Some(500.0), None),
+                    holds: Claim::queue(Some(500.0), None),
                     hint: "count what arrives against what 32 workers finish at 4 s a call.",
                 },
             ]),
@@ -141,19 +125,19 @@ pub const STEPS: &[Step] = &[
             answer: Answer::Choices(&[
                 Choice {
                     text: "Nearly all, 90% or more: the workers keep up now",
-                    holds: ok_share(Some(90.0), None),
+                    holds: Claim::ok_share(Some(90.0), None),
                     hint: "the workers keep up, but from 3 s every call to inventory gives up \
                            after 300 ms, and that order fails.",
                 },
                 Choice {
                     text: "About half",
-                    holds: ok_share(Some(40.0), Some(90.0)),
+                    holds: Claim::ok_share(Some(40.0), Some(90.0)),
                     hint: "inventory answers nothing within 300 ms after 3 s, and the run \
                            lasts 12 s.",
                 },
                 Choice {
                     text: "Under 40%",
-                    holds: ok_share(None, Some(40.0)),
+                    holds: Claim::ok_share(None, Some(40.0)),
                     hint: "inventory answers nothing within 300 ms after 3 s, and the run \
                            lasts 12 s.",
                 },
@@ -205,13 +189,13 @@ pub const STEPS: &[Step] = &[
             answer: Answer::Choices(&[
                 Choice {
                     text: "No: under 20 requests wait",
-                    holds: queue(None, Some(20.0)),
+                    holds: Claim::queue(None, Some(20.0)),
                     hint: "an order now holds its worker for up to three attempts of 300 ms and \
                            the waits between them.",
                 },
                 Choice {
                     text: "Yes: 20 or more wait",
-                    holds: queue(Some(20.0), None),
+                    holds: Claim::queue(Some(20.0), None),
                     hint: "an order now holds its worker for up to three attempts of 300 ms and \
                            the waits between them.",
                 },
@@ -285,19 +269,19 @@ pub const STEPS: &[Step] = &[
             answer: Answer::Choices(&[
                 Choice {
                     text: "Within a second, before 4 s",
-                    holds: first_opening(None, Some(4.0)),
+                    holds: Claim::first_opening(None, Some(4.0)),
                     hint: "the window holds the last 10 s of calls, and the healthy ones from \
                            before 3 s keep the failures under half for a while.",
                 },
                 Choice {
                     text: "Between 4 s and 9 s",
-                    holds: first_opening(Some(4.0), Some(9.0)),
+                    holds: Claim::first_opening(Some(4.0), Some(9.0)),
                     hint: "the failures from 3 s on outnumber the healthy calls still in the \
                            window sooner than that.",
                 },
                 Choice {
                     text: "After 9 s, or not at all by 12 s",
-                    holds: first_opening(Some(9.0), None),
+                    holds: Claim::first_opening(Some(9.0), None),
                     hint: "the failures from 3 s on outnumber the healthy calls still in the \
                            window sooner than that.",
                 },
@@ -349,19 +333,19 @@ pub const STEPS: &[Step] = &[
             answer: Answer::Choices(&[
                 Choice {
                     text: "Nearly all, 90% or more",
-                    holds: lookups(Some(90.0), None),
+                    holds: Claim::lookups(Some(90.0), None),
                     hint: "at most 8 workers can wait on inventory; the other 24 are free for \
                            the lookups.",
                 },
                 Choice {
                     text: "Some, between 20% and 90%",
-                    holds: lookups(Some(20.0), Some(90.0)),
+                    holds: Claim::lookups(Some(20.0), Some(90.0)),
                     hint: "at most 8 workers can wait on inventory; the other 24 are free for \
                            the lookups.",
                 },
                 Choice {
                     text: "Hardly any, under 20%",
-                    holds: lookups(None, Some(20.0)),
+                    holds: Claim::lookups(None, Some(20.0)),
                     hint: "at most 8 workers can wait on inventory; the other 24 are free for \
                            the lookups.",
                 },

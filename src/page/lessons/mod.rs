@@ -279,6 +279,18 @@ impl Step {
         (page.apply(Action::Seek(self.moment())), notices)
     }
 
+    /// The verdict on `prediction` for the step's question, read from `page`'s run at the
+    /// step's moment (whatever the playhead); `None` without a question or a run.
+    pub fn judge(&self, page: &Page, prediction: Prediction) -> Option<Verdict> {
+        let run = page.runs.a.as_ref().ok()?;
+        let reading = Reading {
+            run,
+            now: self.moment(),
+            b: None,
+        };
+        self.question?.judge(prediction, &reading)
+    }
+
     /// What to notice in `page`'s run at its playhead: one sentence per rule that has
     /// something to say by then.
     pub fn notices(&self, page: &Page) -> Vec<String> {

@@ -1,11 +1,7 @@
 //! Lesson 004 as steps: Northwind's flash sale, its bulkheads, its worst case and its fallback.
 
-use super::predict::{Answer, Choice, Claim, Measure, Question};
+use super::predict::{Answer, Choice, Claim, Question};
 use super::{Rule, Step, View};
-
-const fn lookups(at_least: Option<f64>, below: Option<f64>) -> Claim {
-    Claim::new(Measure::LookupsAnswered, at_least, below)
-}
 
 /// The steps of the Northwind lesson.
 pub const STEPS: &[Step] = &[
@@ -31,19 +27,19 @@ pub const STEPS: &[Step] = &[
             answer: Answer::Choices(&[
                 Choice {
                     text: "Nearly all, 90% or more",
-                    holds: lookups(Some(90.0), None),
+                    holds: Claim::lookups(Some(90.0), None),
                     hint: "the lookups need a Tomcat worker too, and the calls to inventory \
                            hold more and more of the 200.",
                 },
                 Choice {
                     text: "Between a third and 90%",
-                    holds: lookups(Some(33.0), Some(90.0)),
+                    holds: Claim::lookups(Some(33.0), Some(90.0)),
                     hint: "before 10 s every lookup is answered, and a worker still comes free \
                            now and then after it.",
                 },
                 Choice {
                     text: "Under a third",
-                    holds: lookups(None, Some(33.0)),
+                    holds: Claim::lookups(None, Some(33.0)),
                     hint: "before 10 s every lookup is answered, and a worker still comes free \
                            now and then after it.",
                 },
@@ -71,19 +67,19 @@ pub const STEPS: &[Step] = &[
             answer: Answer::Choices(&[
                 Choice {
                     text: "Nearly all, 90% or more",
-                    holds: lookups(Some(90.0), None),
+                    holds: Claim::lookups(Some(90.0), None),
                     hint: "reservations stuck on inventory hold the shared permits, and a \
                            lookup that finds none free is refused.",
                 },
                 Choice {
                     text: "Between a third and 90%",
-                    holds: lookups(Some(33.0), Some(90.0)),
+                    holds: Claim::lookups(Some(33.0), Some(90.0)),
                     hint: "reservations stuck on inventory hold the shared permits, and a \
                            lookup that finds none free is refused.",
                 },
                 Choice {
                     text: "Under a third",
-                    holds: lookups(None, Some(33.0)),
+                    holds: Claim::lookups(None, Some(33.0)),
                     hint: "the time limiter gives up after 2 s, so permits come free again and \
                            some lookups get one.",
                 },

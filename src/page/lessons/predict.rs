@@ -22,8 +22,6 @@ pub enum Measure {
     LookupsAnswered,
     /// The share of the requests arrived that were answered ok, in percent.
     OkShare,
-    /// Calls reaching inventory per second while it is sick (from its slowing to the moment).
-    InventoryCallsPerSecond,
     /// Requests finished per second between two times, in seconds.
     Throughput {
         /// Start, seconds.
@@ -136,7 +134,6 @@ impl Measure {
                 let f = frame(t, r.now);
                 (f.arrived > 0).then(|| f.finished.ok as f64 * 100.0 / f.arrived as f64)
             }
-            Measure::InventoryCallsPerSecond => r.inventory_load().map(|(mean, ..)| mean),
             Measure::Throughput { from, to } => {
                 let slices = passed(t, r.now);
                 let (a, b) = (secs_to_slice(from), secs_to_slice(to).min(slices.len()));
@@ -169,10 +166,6 @@ impl Measure {
             (Measure::OkShare, Some(v)) => {
                 format!("{v:.0}% of the requests were answered ok by {by}")
             }
-            (Measure::InventoryCallsPerSecond, Some(v)) => format!(
-                "inventory received {} calls a second while it was slow",
-                count(v.round() as u64)
-            ),
             (Measure::Throughput { from, to }, Some(v)) => format!(
                 "orders finished {v:.1} requests a second from {} to {}",
                 clock((from * 1e6) as Micros, None),
@@ -195,6 +188,26 @@ impl Claim {
             at_least,
             below,
         }
+    }
+
+    /// The queue in front of the workers lies in `at_least..below`.
+    pub const fn queue(at_least: Option<f64>, below: Option<f64>) -> Claim {
+        Claim::new(Measure::QueuePeak, at_least, below)
+    }
+
+    /// The share answered ok (percent) lies in `at_least..below`.
+    pub const fn ok_share(at_least: Option<f64>, below: Option<f64>) -> Claim {
+        Claim::new(Measure::OkShare, at_least, below)
+    }
+
+    /// The breaker's first opening (seconds) lies in `at_least..below`.
+    pub const fn first_opening(at_least: Option<f64>, below: Option<f64>) -> Claim {
+        Claim::new(Measure::FirstOpening, at_least, below)
+    }
+
+    /// The share of lookups answered (percent) lies in `at_least..below`.
+    pub const fn lookups(at_least: Option<f64>, below: Option<f64>) -> Claim {
+        Claim::new(Measure::LookupsAnswered, at_least, below)
     }
 
     /// Whether the claim holds for `value`.
@@ -272,22 +285,11 @@ mod tests {
     use super::*;
     use crate::page::action::Action;
     use crate::page::lessons::{Lesson, Step, StepRef};
-    use crate::page::state::Page;
 
     fn asking(lesson: Lesson) -> impl Iterator<Item = (StepRef, &'static Step, Question)> {
         (0..lesson.steps().len())
             .map(move |index| StepRef { lesson, index })
             .filter_map(|s| s.step().question.map(|q| (s, s.step(), q)))
-    }
-
-    fn judge(step: &Step, page: &Page, prediction: Prediction) -> Option<Verdict> {
-        let run = page.runs.a.as_ref().ok()?;
-        let reading = Reading {
-            run,
-            now: step.moment(),
-            b: None,
-        };
-        step.question?.judge(prediction, &reading)
     }
 
     #[test]
@@ -347,7 +349,7 @@ mod tests {
         let (page, _) = step.page();
         let short = Prediction::Choice(0);
         let long = Prediction::Choice(2);
-        let on_its_own = judge(step, &page, long).unwrap();
+        let on_its_own = step.judge(&page, long).unwrap();
         assert!(on_its_own.right, "{on_its_own:?}");
         assert!(
             on_its_own
@@ -356,11 +358,11 @@ mod tests {
             "{}",
             on_its_own.sentence
         );
-        assert!(!judge(step, &page, short).unwrap().right);
+        assert!(!step.judge(&page, short).unwrap().right);
         // With enough workers nothing queues: the same answers, judged on the new run.
         let enough = page.apply(Action::SetKnob("threads", 1_000.0));
-        assert!(judge(step, &enough, short).unwrap().right);
-        let wrong = judge(step, &enough, long).unwrap();
+        assert!(step.judge(&enough, short).unwrap().right);
+        let wrong = step.judge(&enough, long).unwrap();
         assert!(!wrong.right);
         assert!(wrong.sentence.ends_with("Not this time."), "{wrong:?}");
         assert!(
@@ -374,7 +376,7 @@ mod tests {
     fn the_capacity_question_takes_a_number_within_its_tolerance() {
         let step = StepRef::named(Lesson::Km0, "capacity").unwrap().step();
         let (page, _) = step.page();
-        let said = |n| judge(step, &page, Prediction::Number(n)).unwrap();
+        let said = |n| step.judge(&page, Prediction::Number(n)).unwrap();
         // (100 - 24) a second for 8 s: 608; the run queued 611.
         assert!(said(608.0).right, "{:?}", said(608.0));
         assert!(said(500.0).right);

@@ -181,7 +181,7 @@ impl Reading<'_> {
 
     /// Inventory calls per second while sick, up to the playhead: the mean, the busiest
     /// whole second with its start, and the end of the stretch read.
-    pub(super) fn inventory_load(&self) -> Option<(f64, u64, Micros, Micros)> {
+    fn inventory_load(&self) -> Option<(f64, u64, Micros, Micros)> {
         let from = self.mark(MarkerKind::Degraded)?;
         let cfg = &self.run.config;
         let to = cfg
