@@ -3,8 +3,9 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use resilience_playground::sim::experiments::metastability::Grid;
-use resilience_playground::sim::model::{run, SimConfig};
-use resilience_playground::sim::scenario::{apply_set, Scenario};
+use resilience_playground::sim::model::{follow, run, SimConfig};
+use resilience_playground::sim::pick::Pick;
+use resilience_playground::sim::scenario::{apply_set, Preset, Scenario};
 
 fn four_scenario_table(c: &mut Criterion) {
     let configs: Vec<SimConfig> = Scenario::ALL.iter().map(|s| s.config()).collect();
@@ -63,6 +64,31 @@ fn million_requests_with_capacity(c: &mut Criterion) {
     group.finish();
 }
 
+/// Following one request as the page does when a student picks "slowest": the run's log is
+/// already there, so this is finding the request in it and re-running with a recorder for it.
+fn follow_one_request(c: &mut Criterion) {
+    let mut group = c.benchmark_group("follow");
+    for preset in [
+        Preset::StoryNone,
+        Preset::Lesson(Scenario::Cb),
+        Preset::RetryStorm,
+    ] {
+        let cfg = preset.config();
+        let mut logged = cfg.clone();
+        logged.run.record_requests = true;
+        let trace = run(&logged).expect("preset runs");
+        group.bench_function(format!("slowest_of_{}", preset.key()), |b| {
+            b.iter(|| {
+                let id = Pick::Slowest
+                    .find(&trace.requests, trace.end)
+                    .expect("a request");
+                std::hint::black_box(follow(&cfg, id).expect("follows"))
+            })
+        });
+    }
+    group.finish();
+}
+
 /// The metastability explorer's 12 x 12 grid, natively.
 fn metastability_grid(c: &mut Criterion) {
     let grid = Grid::default();
@@ -83,6 +109,7 @@ criterion_group!(
     four_scenario_table,
     million_requests,
     million_requests_with_capacity,
+    follow_one_request,
     metastability_grid
 );
 criterion_main!(benches);

@@ -9,8 +9,9 @@ use resilience_playground::resilience::{
     Window,
 };
 use resilience_playground::sim::engine::EngineError;
+use resilience_playground::sim::life::{Activity, Happening};
 use resilience_playground::sim::model::{
-    run, run_with_cap, Abandon, Arrivals, CapacityConfig, CascadeConfig, GatewayConfig,
+    follow, run, run_with_cap, Abandon, Arrivals, CapacityConfig, CascadeConfig, GatewayConfig,
     HedgeConfig, HistoryBulkhead, OrdersIdempotency, PaymentsConfig, PriorityMix,
     Resilience4jStack, RunError, SidecarConfig,
 };
@@ -515,6 +516,51 @@ proptest! {
             }
             Err(RunError::Param(e)) => prop_assert!(!e.field.is_empty() && !e.range.is_empty()),
             Err(e) => prop_assert!(false, "{e}"),
+        }
+    }
+
+    #[test]
+    fn a_followed_request_adds_up_and_changes_nothing(
+        c in config(),
+        resilience4j in any::<bool>(),
+        meant in any::<bool>(),
+        frees in any::<bool>(),
+        which in any::<prop::sample::Index>(),
+    ) {
+        let c = if resilience4j { through_resilience4j(c, meant, frees) } else { c };
+        let mut cfg = c.to_sim();
+        cfg.run.record_requests = true;
+        let Ok(t) = run(&cfg) else {
+            return Ok(());
+        };
+        if t.requests.is_empty() {
+            return Ok(());
+        }
+        let id = t.requests[which.index(t.requests.len())].id;
+        let (followed, life) = follow(&cfg, id).unwrap();
+        prop_assert_eq!(&followed, &t);
+        let life = life.unwrap();
+        let (gap, overlap) = (life.first_gap(), life.first_overlap());
+        prop_assert_eq!(gap, None, "{:?}", life);
+        prop_assert_eq!(overlap, None, "{:?}", life);
+        let last = t.requests.iter().rev().find(|r| r.id == id).unwrap();
+        prop_assert_eq!(life.answered.map_or(Outcome::Unfinished, |a| a.1), last.outcome);
+        prop_assert!(life.spans.iter().all(|s| s.from < s.to && s.to <= t.end));
+        if life.last_copy() == 0 {
+            // One copy: a worker took it when the log says, and its wait in the queue ended then.
+            let took_up = life
+                .spans
+                .iter()
+                .find(|s| s.activity == Activity::Worker)
+                .map(|s| s.from);
+            if took_up.is_some() {
+                prop_assert_eq!(took_up, last.started);
+            }
+            let queue_end = life.spans.iter().find(|s| s.activity == Activity::Queued).map(|s| s.to);
+            let skipped = life.find(|h| *h == Happening::Skipped).is_some();
+            if let (Some(end), false) = (queue_end, skipped) {
+                prop_assert_eq!(end, last.started.unwrap_or(t.end));
+            }
         }
     }
 

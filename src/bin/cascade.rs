@@ -22,10 +22,12 @@ mod native {
     use clap::{CommandFactory, FromArgMatches, Parser};
 
     use resilience_playground::library_config::resilience4j_run::apply_yaml;
+    use resilience_playground::page::life_story;
     use resilience_playground::resilience::ParamError;
     use resilience_playground::sim::experiments;
     use resilience_playground::sim::model::{run, Abandon, ConfigFile, HistoryBulkhead, SimConfig};
     use resilience_playground::sim::params::PARAMS;
+    use resilience_playground::sim::pick::{follow_pick, Pick};
     use resilience_playground::sim::scenario::{apply_set, Applied, Preset, Scenario, SET_KEYS};
     use resilience_playground::sim::trace::{Outcome, Trace};
 
@@ -78,7 +80,7 @@ mod native {
 
     const USAGE: &str = "\
 usage: cascade [--scenario LIST] [--preset LIST] [--config FILE.json] [--set key=value]...
-               [--resilience4j FILE.yml] [--no-drain] [--json]
+               [--resilience4j FILE.yml] [--no-drain] [--trace slowest|ID] [--json]
        cascade --experiment contention [--set key=value]... [--json]   (see its --help)
 
 Runs the lesson's cascade: 100 requests/s for 12 s into 32 workers; inventory takes 40 ms,
@@ -100,6 +102,10 @@ circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
   --set KEY=VALUE   override a parameter (repeatable; the keys are below)
   --no-drain        stop at the end of `duration`; requests left are counted as unfinished
                     (default: drain, as the lesson's code does)
+  --trace PICK      follow one request of each run, hop by hop: where its time went, then
+                    each span and moment in order. PICK is slowest, retried, fell-back,
+                    refused-by-breaker, stuck-lookup (the slowest of that kind) or an arrival
+                    number (0 is the first request sent); the page's `trace=` takes the same
   --json            one JSON object per scenario per line
   --help            this text
 
@@ -165,6 +171,9 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         /// Stop at the end of `duration`.
         #[arg(long)]
         no_drain: bool,
+        /// The request to follow.
+        #[arg(long, value_name = "PICK", value_parser = trace_pick)]
+        trace: Option<Pick>,
         /// JSON lines.
         #[arg(long)]
         json: bool,
@@ -174,8 +183,12 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
     }
 
     /// The flags, as the usage's error lines list them.
-    const FLAGS: &str =
-        "--scenario, --preset, --config, --resilience4j, --set, --no-drain, --json, --help";
+    const FLAGS: &str = "--scenario, --preset, --config, --resilience4j, --set, --no-drain, \
+         --trace, --json, --help";
+
+    fn trace_pick(text: &str) -> Result<Pick, String> {
+        Pick::parse(text)
+    }
 
     fn scenario_list(list: &str) -> Result<Vec<Preset>, String> {
         list.split(',')
@@ -238,6 +251,7 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         resilience4j: Option<(String, String)>,
         sets: Vec<(String, String)>,
         drain: bool,
+        trace: Option<Pick>,
         json: bool,
         help: bool,
     }
@@ -299,6 +313,7 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
             resilience4j,
             sets: flags.set,
             drain: !flags.no_drain,
+            trace: flags.trace,
             json: flags.json,
             help: flags.help,
         })
@@ -549,6 +564,19 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
             }
         }
         let mut lines = Vec::new();
+        if let Some(pick) = args.trace {
+            for (s, label, c) in &configs {
+                match follow_pick(c, pick) {
+                    Ok(life) => lines.push(trace_text(s, label, pick, life.as_ref(), args.json)),
+                    Err(e) => {
+                        eprintln!("cascade: scenario {}: {e}", s.key());
+                        return ExitCode::from(1);
+                    }
+                }
+            }
+            print_lines(lines.iter().map(String::as_str));
+            return ExitCode::SUCCESS;
+        }
         for (s, label, c) in &configs {
             match run(c) {
                 Ok(t) if args.json => lines.push(json_line(s, c, &t)),
@@ -561,6 +589,49 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         }
         print_lines(lines.iter().map(String::as_str));
         ExitCode::SUCCESS
+    }
+
+    /// A followed request: its sentence and its spans and moments, one per line (or one JSON
+    /// object with the life itself).
+    fn trace_text(
+        s: &Source,
+        label: &str,
+        pick: Pick,
+        life: Option<&resilience_playground::sim::life::RequestLife>,
+        json: bool,
+    ) -> String {
+        let Some(life) = life else {
+            let none = format!("no request of this run is {}", pick.label());
+            return if json {
+                serde_json::json!({"scenario": s.key(), "trace": pick.key(), "story": none})
+                    .to_string()
+            } else {
+                format!("{label}: {none}")
+            };
+        };
+        let story = life_story::story(life);
+        let lines = life_story::lines(life);
+        if json {
+            return serde_json::json!({
+                "scenario": s.key(),
+                "trace": pick.key(),
+                "id": life.id,
+                "story": story,
+                "lines": lines,
+                "life": life,
+            })
+            .to_string();
+        }
+        let named = match pick {
+            Pick::Arrival(_) => String::new(),
+            named => format!(" ({})", named.label()),
+        };
+        let mut text = format!("{label}: request #{}{named}\n{story}", life.id);
+        for line in lines {
+            text.push_str("\n  ");
+            text.push_str(&line);
+        }
+        text
     }
 
     /// Writes `lines` to stdout. A reader that stops early (`cascade --json | head -1`) closes

@@ -14,6 +14,7 @@ pub mod jitter;
 pub mod knobs;
 pub mod latency;
 pub mod lessons;
+pub mod life_story;
 pub mod markers;
 pub mod metastability;
 pub mod metastability_wire;

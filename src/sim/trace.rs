@@ -461,6 +461,13 @@ pub struct RequestRecord {
     /// The route it came on.
     #[serde(default)]
     pub route: Route,
+    /// The open loop's arrival number it carries (a front-end retry carries its first
+    /// copy's): what following a request names it by.
+    #[serde(default)]
+    pub id: u64,
+    /// Retries of its calls, by the library and the sidecar.
+    #[serde(default)]
+    pub retries: u32,
 }
 
 /// One 100 ms slice of the run. Counters count events inside the slice; gauges (workers busy,

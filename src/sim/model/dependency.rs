@@ -13,12 +13,14 @@ use rand_chacha::ChaCha8Rng;
 use super::call_end::{CallEnd, Failure};
 use super::dependency_config::{Abandon, DependencyConfig, FaultSchedule};
 use super::events::{Event, Id};
+use super::follow::trail;
 use super::servers::{Admit, InService, Job, Servers};
 use super::stack::Stack;
 use super::Sim;
 use crate::resilience::ParamError;
 use crate::sim::engine::EventQueue;
 use crate::sim::latency::{LatencyModel, Micros};
+use crate::sim::life::{Activity, Happening, Hop};
 
 /// How a dependency answers: its latencies and its fault schedule.
 #[derive(Debug, Clone)]
@@ -151,6 +153,9 @@ impl Sim<'_> {
             Admit::Full if hedge => self.recorder.dependency_refused(dep),
             Admit::Full => {
                 self.recorder.dependency_refused(dep);
+                if let Some(mut t) = self.trail(id) {
+                    t.mark(Hop::Dependency(dep as u8), now, Happening::DependencyFull);
+                }
                 if let Some(r) = self.requests.get(id) {
                     r.call.try_end = CallEnd::Failed(Failure::Unavailable);
                     r.call.waiting = false;
@@ -168,8 +173,20 @@ impl Sim<'_> {
             rng,
             q,
             recorder,
+            requests,
+            follow,
             ..
         } = self;
+        if follow.is_some() && !job.hedge {
+            let waiting = requests
+                .get(job.caller)
+                .is_some_and(|r| r.call.waiting && r.call.try_no == job.try_no);
+            if let (true, Some(mut t)) = (waiting, trail(follow, job.caller)) {
+                let hop = Hop::Dependency(dep as u8);
+                let attempt = t.tries(hop);
+                t.open(hop, Activity::InService { attempt }, now);
+            }
+        }
         let d = &mut deps[dep];
         let Some(servers) = d.servers.as_mut() else {
             return;
@@ -259,6 +276,9 @@ impl Sim<'_> {
         }
         let (dep, deadline) = (r.call.dep, r.call.try_deadline);
         self.recorder.hedge_sent(now, dep);
+        if let Some(mut t) = self.trail(id) {
+            t.mark(Hop::Dependency(dep as u8), now, Happening::HedgeSent);
+        }
         self.send_to_servers(now, id, dep, try_no, deadline, true);
     }
 
@@ -273,6 +293,9 @@ impl Sim<'_> {
             let waiting = self.requests.get(job.caller).is_some_and(|r| {
                 r.call.waiting && r.call.dep == dep && r.call.try_no == job.try_no
             });
+            if let Some(mut t) = self.trail(job.caller).filter(|_| waiting) {
+                t.mark(Hop::Dependency(dep as u8), now, Happening::Restarted);
+            }
             if let (true, Some(r)) = (waiting, self.requests.get(job.caller)) {
                 r.call.try_end = CallEnd::Failed(Failure::Unavailable);
                 r.call.waiting = false;

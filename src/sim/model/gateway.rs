@@ -8,6 +8,7 @@ use super::slab::Request;
 use super::Sim;
 use crate::resilience::Priority;
 use crate::sim::latency::Micros;
+use crate::sim::life::{Activity, Happening, Hop};
 use crate::sim::trace::{Outcome, Route};
 
 /// The gateway's connections in use.
@@ -51,23 +52,33 @@ impl Sim<'_> {
             // A front-end copy takes over the reference its scheduled retry held.
             self.service.order_arrived(op);
         }
-        let record = self.recorder.arrival(now, route, frontend_attempt);
+        let record = self.recorder.arrival(now, route, frontend_attempt, op);
         let id = self.requests.alloc(Request {
             record,
             ..Request::new(now, route, priority, frontend_attempt, op)
         });
+        if let Some(f) = self.follow.as_deref_mut() {
+            f.arrived(id, op, now, route, frontend_attempt);
+        }
         if let Some(g) = self.cfg.traffic.client_give_up {
             self.q
                 .schedule(now.saturating_add(g), Event::ClientGiveUp(id));
         }
         if let Some(gateway) = self.gateway.as_mut() {
             if !gateway.connect() {
+                let pool = gateway.config.pool;
+                if let Some(mut t) = self.trail(id) {
+                    t.mark(Hop::Gateway, now, Happening::GatewayFull { pool });
+                }
                 self.answer(now, id, Outcome::GatewayRejected);
                 self.maybe_free(id);
                 return;
             }
             if let Some(r) = self.requests.get(id) {
                 r.holds_connection = true;
+            }
+            if let Some(mut t) = self.trail(id) {
+                t.open(Hop::Gateway, Activity::Connection, now);
             }
         }
         self.send_upstream(now, id, route, priority);
@@ -83,6 +94,9 @@ impl Sim<'_> {
         match route {
             Route::Catalog => {
                 let at = now.saturating_add(self.cfg.routes.catalog_latency);
+                if let Some(mut t) = self.trail(id) {
+                    t.span(Hop::Catalog, Activity::Catalog, now, at);
+                }
                 self.q.schedule(at, Event::CatalogDone(id));
             }
             Route::Orders | Route::OrderHistory => self.enter_orders(now, id, priority),
@@ -98,12 +112,16 @@ impl Sim<'_> {
         if !r.holds_connection {
             return;
         }
-        if r.outcome.is_none() && r.gateway_try < retries {
+        let retry = r.outcome.is_none() && r.gateway_try < retries;
+        if let Some(mut t) = self.trail(id) {
+            t.mark(Hop::Gateway, now, Happening::RouteTimeout);
+        }
+        if retry {
             self.gateway_retry(now, id);
             return;
         }
         self.answer(now, id, Outcome::GatewayTimeout);
-        self.release_connection(id);
+        self.release_connection(now, id);
         self.maybe_free(id);
     }
 
@@ -122,6 +140,13 @@ impl Sim<'_> {
         old.record = None;
         let (route, priority, op, arrived) = (copy.route, copy.priority, copy.op, copy.arrived);
         let new = self.requests.alloc(copy);
+        if let Some(mut t) = self.trail(id) {
+            t.close(Hop::Gateway, now);
+            t.mark(Hop::Gateway, now, Happening::GatewayRetry);
+        }
+        if let Some(f) = self.follow.as_deref_mut() {
+            f.gateway_copy(id, new, now);
+        }
         self.recorder.gateway_retry();
         if route == Route::Orders {
             self.service.order_copied(op);
@@ -135,12 +160,15 @@ impl Sim<'_> {
     }
 
     /// Gives the request's gateway connection back, if it holds one.
-    pub(super) fn release_connection(&mut self, id: Id) {
+    pub(super) fn release_connection(&mut self, now: Micros, id: Id) {
         if let Some(r) = self.requests.get(id) {
             if r.holds_connection {
                 r.holds_connection = false;
                 if let Some(g) = self.gateway.as_mut() {
                     g.connections = g.connections.saturating_sub(1);
+                }
+                if let Some(mut t) = self.trail(id) {
+                    t.close(Hop::Gateway, now);
                 }
             }
         }
@@ -167,7 +195,14 @@ impl Sim<'_> {
             r.op,
         );
         self.recorder.answered(now, arrived, route, record, outcome);
-        if !outcome.is_answer() && attempt < frontend_retries {
+        let again = !outcome.is_answer() && attempt < frontend_retries;
+        if let Some(mut t) = self.trail(id) {
+            t.answered(now, outcome);
+            if again {
+                t.open(Hop::Client, Activity::ClientBackoff, now);
+            }
+        }
+        if again {
             if route == Route::Orders {
                 self.service.order_copied(op);
             }

@@ -25,6 +25,7 @@ mod dependency;
 pub mod dependency_config;
 mod events;
 mod flat;
+mod follow;
 mod gateway;
 mod hot_items;
 mod load_recorder;
@@ -53,6 +54,7 @@ pub use dependency_config::{
 pub use flat::{
     from_json_naming_the_field, load_config_json, CascadeConfig, ConfigFile, PaymentsConfig,
 };
+pub use follow::follow;
 pub use pattern::Pattern;
 pub use resilience4j::{Exception, FallbackPlace, Resilience4jStack};
 
@@ -102,6 +104,8 @@ struct Sim<'a> {
     /// try's number, so an answer, a hedge or a timeout reaches the request only while it
     /// still waits for that very try.
     tries_sent: u32,
+    /// The recorder of one request's life, when the run follows one.
+    follow: Option<Box<follow::Follow>>,
 }
 
 /// Runs the cascade described by `cfg`, with [`DEFAULT_EVENT_CAP`].
@@ -145,6 +149,7 @@ impl<'a> Sim<'a> {
             recorder,
             deps,
             tries_sent: 0,
+            follow: None,
         })
     }
 
@@ -279,7 +284,7 @@ impl<'a> Sim<'a> {
             Event::HedgeCopy { id, try_no } => self.hedge_copy(now, id, try_no),
             Event::CatalogDone(id) => {
                 self.answer(now, id, Outcome::Ok);
-                self.release_connection(id);
+                self.release_connection(now, id);
                 self.maybe_free(id);
             }
             Event::GatewayTimeout(id) => self.gateway_timeout(now, id),

@@ -252,7 +252,13 @@ impl Recorder {
     }
 
     /// A request (or a front-end copy) arrives on `route`; returns its record, if kept.
-    pub fn arrival(&mut self, now: Micros, route: Route, frontend_attempt: u32) -> Option<usize> {
+    pub fn arrival(
+        &mut self,
+        now: Micros,
+        route: Route,
+        frontend_attempt: u32,
+        op: u64,
+    ) -> Option<usize> {
         self.sent += 1;
         self.routes[route_index(route)].sent += 1;
         if frontend_attempt > 0 {
@@ -269,9 +275,18 @@ impl Recorder {
                 finished: None,
                 outcome: Outcome::Unfinished,
                 route,
+                id: op,
+                retries: 0,
             });
             self.records.len() - 1
         })
+    }
+
+    /// The request's call was tried again (by the library or the sidecar).
+    pub fn retried(&mut self, record: Option<usize>) {
+        if let Some(rec) = record.and_then(|i| self.records.get_mut(i)) {
+            rec.retries += 1;
+        }
     }
 
     /// A worker took the request.

@@ -8,6 +8,7 @@ use super::call_end::CallEnd;
 use super::config::{HistoryBulkhead, ServiceConfig};
 use super::dependency_config::Abandon;
 use super::events::{Event, Id};
+use super::follow::trail;
 use super::slab::{Pool, Server};
 use super::Sim;
 use crate::resilience::{
@@ -15,6 +16,7 @@ use crate::resilience::{
     TokenBucket,
 };
 use crate::sim::latency::Micros;
+use crate::sim::life::{Activity, Happening, Hop};
 use crate::sim::trace::{Outcome, Route};
 
 /// What the idempotency store holds for a key.
@@ -241,15 +243,29 @@ impl Service {
 impl Sim<'_> {
     /// The request reaches `orders`: shed, queued, or a worker is reserved for it.
     pub(super) fn enter_orders(&mut self, now: Micros, id: Id, priority: Priority) {
+        let (busy, ahead) = self.service.load();
         let door = self.service.door(now, id, priority);
         let refused = match door {
             Door::RateLimited => Some(Outcome::RateLimited),
             Door::Refused => Some(Outcome::Shed),
             Door::Start | Door::Queued => None,
         };
+        if let Some(mut t) = self.trail(id) {
+            match refused {
+                Some(outcome) => t.mark(
+                    Hop::Queue,
+                    now,
+                    Happening::RefusedAtDoor {
+                        outcome,
+                        queued: ahead,
+                    },
+                ),
+                None => t.queued(now, busy, ahead),
+            }
+        }
         if let Some(outcome) = refused {
             self.answer(now, id, outcome);
-            self.release_connection(id);
+            self.release_connection(now, id);
             self.maybe_free(id);
             return;
         }
@@ -269,14 +285,26 @@ impl Sim<'_> {
         let Some(r) = self.requests.get(id) else {
             return;
         };
-        if skip_stale && r.outcome.is_some() {
+        let stale = skip_stale && r.outcome.is_some();
+        if let Some(mut t) = trail(&mut self.follow, id) {
+            t.left_queue(now);
+            if stale {
+                t.mark(Hop::Queue, now, Happening::Skipped);
+            } else {
+                t.open(Hop::Worker, Activity::Worker, now);
+            }
+        }
+        let Some(r) = self.requests.get(id) else {
+            return;
+        };
+        if stale {
             // Its client has gone: the worker moves on to the next request.
             r.server = Server::Done;
             self.recorder.stale_skipped();
             if let Some(next) = self.service.next_queued() {
                 self.q.schedule(now, Event::Start(next));
             }
-            self.release_connection(id);
+            self.release_connection(now, id);
             self.maybe_free(id);
             return;
         }
@@ -302,12 +330,18 @@ impl Sim<'_> {
                     if let Some(r) = self.requests.get(id) {
                         r.replay = true;
                     }
+                    if let Some(mut t) = self.trail(id) {
+                        t.mark(Hop::Worker, now, Happening::KeyAnswered);
+                    }
                     self.server_finish(now, id, outcome);
                     return;
                 }
                 KeyLookup::Wait => {
                     if let Some(r) = self.requests.get(id) {
                         r.replay = true;
+                    }
+                    if let Some(mut t) = self.trail(id) {
+                        t.mark(Hop::Worker, now, Happening::KeyWait);
                     }
                     return;
                 }
@@ -349,11 +383,20 @@ impl Sim<'_> {
             self.recorder.order_created(now, duplicate);
         }
         self.recorder.worked(now, service, outcome, stale);
+        if let Some(f) = self.follow.as_deref_mut() {
+            f.worker_freed(service);
+        }
+        if let Some(mut t) = self.trail(id) {
+            t.close(Hop::Worker, now);
+            if outcome == Outcome::Fallback {
+                t.mark(Hop::Worker, now, Happening::Fallback);
+            }
+        }
         self.answer(now, id, outcome);
         if let Some(next) = self.service.next_queued() {
             self.q.schedule(now, Event::Start(next));
         }
-        self.release_connection(id);
+        self.release_connection(now, id);
         self.maybe_free(id);
         if key_owner {
             for waiter in self.service.settle_key(now, op, outcome) {

@@ -6,6 +6,7 @@
 use super::call_end::{CallEnd, Failure, Refusal};
 use super::dependency_config::{SidecarConfig, StackConfig};
 use super::events::{Event, Id};
+use super::follow::{trail, Trail};
 use super::resilience4j::Resilience4jRules;
 use super::slab::{Call, Pool};
 use super::Sim;
@@ -14,6 +15,7 @@ use crate::resilience::{
     RetryBudget, RetryDecision, RetryPolicy, TimeBudget,
 };
 use crate::sim::latency::Micros;
+use crate::sim::life::{Activity, Happening, Hop, Retrier};
 use crate::sim::trace::{BreakerChange, Outcome, Route};
 
 /// The layers' state for one dependency, shared by every request calling it.
@@ -150,6 +152,14 @@ impl Sim<'_> {
                 r.permit = Some(pool);
             }
         }
+        if let Some(mut t) = self.trail(id) {
+            let hop = bulkhead_hop(pool, dep);
+            match acquire {
+                Some(Acquire::Granted) => t.open(hop, Activity::Permit, now),
+                Some(Acquire::Queued { .. }) => t.open(hop, Activity::PermitWait, now),
+                _ => {}
+            }
+        }
         match acquire {
             None | Some(Acquire::Granted) => self.q.schedule(now, Event::Proceed(id)),
             Some(Acquire::Queued { give_up_at }) => {
@@ -182,7 +192,18 @@ impl Sim<'_> {
         let Some(r) = self.requests.get(id) else {
             return;
         };
-        r.permit = None;
+        let (pool, dep) = (r.permit.take().unwrap_or(Pool::Dependency), r.call.dep);
+        let permits = self
+            .bulkhead_mut(pool, dep)
+            .map_or(0, |b| b.config().permits);
+        if let Some(mut t) = self.trail(id) {
+            let hop = bulkhead_hop(pool, dep);
+            t.close(hop, now);
+            t.mark(hop, now, Happening::BulkheadFull { permits });
+        }
+        let Some(r) = self.requests.get(id) else {
+            return;
+        };
         if r.route == Route::OrderHistory {
             self.server_finish(now, id, Outcome::BulkheadFull);
         } else if self.in_resilience4j(id) {
@@ -201,29 +222,72 @@ impl Sim<'_> {
         else {
             return;
         };
+        if let Some(mut t) = self.trail(id) {
+            t.close(bulkhead_hop(pool, dep), now);
+        }
         if let Some(waiter) = self.bulkhead_mut(pool, dep).and_then(|b| b.release(now)) {
             self.q.schedule(now, Event::Proceed(waiter));
+        }
+    }
+
+    /// A followed request's wait for a permit is over: it holds one now.
+    fn permit_came(&mut self, now: Micros, id: Id) {
+        let Some((pool, dep)) = self
+            .requests
+            .get(id)
+            .and_then(|r| Some((r.permit?, r.call.dep)))
+        else {
+            return;
+        };
+        if let Some(mut t) = self.trail(id) {
+            let hop = bulkhead_hop(pool, dep);
+            if t.is_open(hop) == Some(Activity::PermitWait) {
+                t.open(hop, Activity::Permit, now);
+            }
         }
     }
 
     /// The request holds its permit: history reads its store; a call asks the breaker (in
     /// Resilience4j's order, the breaker was asked first and the call goes out).
     pub(super) fn proceed(&mut self, now: Micros, id: Id) {
+        if self.follow.is_some() {
+            self.permit_came(now, id);
+        }
         if self.in_resilience4j(id) {
             self.r4j_call(now, id);
             return;
         }
-        let Sim { requests, deps, .. } = self;
+        let Sim {
+            requests,
+            deps,
+            follow,
+            ..
+        } = self;
         let Some(r) = requests.get(id) else {
             return;
         };
         if r.route == Route::OrderHistory {
             let at = now.saturating_add(self.cfg.routes.history_latency);
+            if let Some(mut t) = trail(follow, id) {
+                t.span(Hop::HistoryStore, Activity::HistoryRead, now, at);
+            }
             self.q.schedule(at, Event::CallDone(id));
             return;
         }
         let stack = &mut deps[r.call.dep].stack;
-        let admission = match stack.breaker.as_mut().map(|b| b.try_acquire(now)) {
+        let decision = stack.breaker.as_mut().map(|b| b.try_acquire(now));
+        if let (Some(mut t), Some(b), Some(d)) =
+            (trail(follow, id), stack.breaker.as_ref(), &decision)
+        {
+            breaker_decided(
+                &mut t,
+                Hop::Dependency(r.call.dep as u8),
+                now,
+                b,
+                d.is_err(),
+            );
+        }
+        let admission = match decision {
             None => Admission::Call,
             Some(Ok(a)) => a,
             Some(Err(_)) => {
@@ -252,6 +316,10 @@ impl Sim<'_> {
             match b.timeout_for(timeout.unwrap_or(Micros::MAX), now) {
                 Ok(t) => timeout = Some(t),
                 Err(_) => {
+                    let dep = r.call.dep;
+                    if let Some(mut t) = self.trail(id) {
+                        t.mark(Hop::Dependency(dep as u8), now, Happening::BudgetSpent);
+                    }
                     self.stack_done(now, id, CallEnd::Refused(Refusal::Budget));
                     return;
                 }
@@ -275,6 +343,7 @@ impl Sim<'_> {
             q,
             recorder,
             tries_sent,
+            follow,
             ..
         } = self;
         let Some(r) = requests.get(id) else {
@@ -314,6 +383,11 @@ impl Sim<'_> {
             r.call.try_end = limit.map_or(CallEnd::Answered, |(_, f)| CallEnd::Failed(f));
             let deadline = limit.map(|(t, _)| now.saturating_add(t));
             r.call.try_deadline = deadline;
+            if let Some(mut t) = trail(follow, id) {
+                let hop = Hop::Dependency(dep as u8);
+                let attempt = t.next_try(hop);
+                t.open(hop, Activity::QueuedAtDependency { attempt }, now);
+            }
             if let Some(at) = deadline {
                 q.schedule(at, Event::TryTimedOut { id, try_no });
             }
@@ -336,6 +410,13 @@ impl Sim<'_> {
             _ => (latency, end),
         };
         let timed_out = matches!(end, CallEnd::Failed(Failure::Timeout | Failure::TryTimeout));
+        if let Some(mut t) = trail(follow, id) {
+            let hop = Hop::Dependency(dep as u8);
+            let attempt = t.next_try(hop);
+            let over = now.saturating_add(held);
+            t.span(hop, Activity::InService { attempt }, now, over);
+            try_ended(&mut t, hop, over, held, end, hedge_won);
+        }
         r.call.try_end = end;
         r.call.try_started = now;
         r.call.hedge_won = hedge_won && !timed_out;
@@ -351,6 +432,7 @@ impl Sim<'_> {
             rng,
             q,
             recorder,
+            follow,
             ..
         } = self;
         let Some(r) = requests.get(id) else {
@@ -367,6 +449,13 @@ impl Sim<'_> {
         }
         let call = &mut r.call;
         recorder.try_over(call.dep);
+        if let Some(mut t) = trail(follow, id) {
+            let hop = Hop::Dependency(call.dep as u8);
+            if t.close(hop, now).is_some() {
+                let held = now.saturating_sub(call.try_started);
+                try_ended(&mut t, hop, now, held, call.try_end, call.hedge_won);
+            }
+        }
         let stack = &mut deps[call.dep].stack;
         let end = call.try_end;
         if let Some(h) = stack.hedger.as_mut() {
@@ -393,6 +482,16 @@ impl Sim<'_> {
                 .map(|s| s.after_failure(err, true, now, deadline.as_ref(), None, rng));
             if let Some(RetryDecision::RetryAfter { wait, .. }) = decision {
                 recorder.sidecar_retry(now);
+                recorder.retried(r.record);
+                if let Some(mut t) = trail(follow, id) {
+                    backed_off(
+                        &mut t,
+                        Hop::Dependency(call.dep as u8),
+                        now,
+                        wait,
+                        Retrier::Sidecar,
+                    );
+                }
                 q.schedule(now.saturating_add(wait), Event::SidecarTry(id));
                 return;
             }
@@ -410,6 +509,16 @@ impl Sim<'_> {
         });
         if let Some(RetryDecision::RetryAfter { wait, .. }) = decision {
             recorder.library_retry(now);
+            recorder.retried(r.record);
+            if let Some(mut t) = trail(follow, id) {
+                backed_off(
+                    &mut t,
+                    Hop::Dependency(r.call.dep as u8),
+                    now,
+                    wait,
+                    Retrier::Library,
+                );
+            }
             q.schedule(now.saturating_add(wait), Event::RetryCall(id));
             return;
         }
@@ -457,4 +566,63 @@ impl Sim<'_> {
         }
         self.server_finish(now, id, end.outcome());
     }
+}
+
+/// The lane of the bulkhead `pool` names, for a call to dependency `dep`.
+fn bulkhead_hop(pool: Pool, dep: usize) -> Hop {
+    match pool {
+        Pool::Dependency => Hop::Bulkhead(dep as u8),
+        Pool::History => Hop::HistoryBulkhead,
+    }
+}
+
+/// The breaker `b` has just decided on a call in `hop`: let through, or `refused` (in the state
+/// it has been in since its last change).
+pub(super) fn breaker_decided(
+    t: &mut Trail<'_>,
+    hop: Hop,
+    now: Micros,
+    b: &CircuitBreaker,
+    refused: bool,
+) {
+    let state = b.state();
+    let happening = if refused {
+        Happening::BreakerRefuses {
+            state,
+            since: b.transitions().last().map_or(0, |c| c.at),
+        }
+    } else {
+        Happening::BreakerAdmits { state }
+    };
+    t.mark(hop, now, happening);
+}
+
+/// A try in `hop` ended at `at` after `held`, so.
+pub(super) fn try_ended(
+    t: &mut Trail<'_>,
+    hop: Hop,
+    at: Micros,
+    held: Micros,
+    end: CallEnd,
+    hedge_won: bool,
+) {
+    match end {
+        CallEnd::Failed(Failure::Timeout | Failure::TryTimeout) => {
+            t.mark(hop, at, Happening::TimedOut { after: held })
+        }
+        CallEnd::Failed(Failure::Unavailable) => t.mark(hop, at, Happening::Failed),
+        _ if hedge_won => t.mark(hop, at, Happening::HedgeWon),
+        _ => {}
+    }
+}
+
+/// The caller sleeps `wait` in `hop` before its next try.
+pub(super) fn backed_off(t: &mut Trail<'_>, hop: Hop, now: Micros, wait: Micros, by: Retrier) {
+    let attempt = t.tries(hop) + 1;
+    t.span(
+        hop,
+        Activity::Backoff { attempt, by },
+        now,
+        now.saturating_add(wait),
+    );
 }

@@ -6,18 +6,26 @@
 
 use super::call_end::{CallEnd, Failure, Refusal};
 use super::events::{Event, Id};
+use super::follow::trail;
 use super::resilience4j::{BreakerSees, Exception, FallbackPlace};
 use super::slab::Pool;
+use super::stack::{backed_off, breaker_decided, try_ended};
 use super::Sim;
 use crate::resilience::{CallResult, FallbackPolicy};
 use crate::sim::latency::Micros;
+use crate::sim::life::{Activity, Happening, Hop, Retrier};
 use crate::sim::trace::Outcome;
 
 impl Sim<'_> {
     /// One attempt of Retry: the breaker admits it or throws `CallNotPermittedException`;
     /// admitted, it waits for a bulkhead permit.
     pub(super) fn r4j_attempt(&mut self, now: Micros, id: Id) {
-        let Sim { requests, deps, .. } = self;
+        let Sim {
+            requests,
+            deps,
+            follow,
+            ..
+        } = self;
         let Some(r) = requests.get(id) else {
             return;
         };
@@ -25,8 +33,16 @@ impl Sim<'_> {
         let admission = match deps[r.call.dep].stack.breaker.as_mut() {
             None => None,
             Some(b) => match b.try_acquire(now) {
-                Ok(a) => Some(a),
+                Ok(a) => {
+                    if let Some(mut t) = trail(follow, id) {
+                        breaker_decided(&mut t, Hop::Dependency(r.call.dep as u8), now, b, false);
+                    }
+                    Some(a)
+                }
                 Err(_) => {
+                    if let Some(mut t) = trail(follow, id) {
+                        breaker_decided(&mut t, Hop::Dependency(r.call.dep as u8), now, b, true);
+                    }
                     self.r4j_attempt_over(now, id, CallEnd::Refused(Refusal::Breaker));
                     return;
                 }
@@ -47,6 +63,7 @@ impl Sim<'_> {
             rng,
             q,
             recorder,
+            follow,
             ..
         } = self;
         let Some(r) = requests.get(id) else {
@@ -55,22 +72,52 @@ impl Sim<'_> {
         let dep = r.call.dep;
         let dependency = &deps[dep];
         recorder.call_sent(now, dep);
-        let (latency, end, _) = dependency.answer_of_try(dep, now, Micros::MAX, rng, q);
+        let (latency, end, hedge_won) = dependency.answer_of_try(dep, now, Micros::MAX, rng, q);
         r.call.try_started = now;
+        let hop = Hop::Dependency(dep as u8);
+        let mut t = trail(follow, id);
+        if let Some(t) = t.as_mut() {
+            let attempt = t.next_try(hop);
+            let held = dependency.stack.timeout.map_or(latency, |l| l.min(latency));
+            t.span(
+                hop,
+                Activity::InService { attempt },
+                now,
+                now.saturating_add(held),
+            );
+        }
         match dependency.stack.timeout {
             Some(timeout) if latency > timeout => {
                 r.call.try_end = CallEnd::Failed(Failure::Timeout);
-                q.schedule(now.saturating_add(timeout), Event::CallDone(id));
+                let over = now.saturating_add(timeout);
+                q.schedule(over, Event::CallDone(id));
                 let frees = dependency
                     .stack
                     .resilience4j
                     .as_ref()
                     .is_some_and(|p| p.frees_permit);
-                if !frees && r.permit.take().is_some() {
+                let left_behind = !frees && r.permit.is_some();
+                if let Some(t) = t.as_mut() {
+                    t.mark(hop, over, Happening::TimedOut { after: timeout });
+                    if left_behind {
+                        let until = now.saturating_add(latency);
+                        t.close(Hop::Bulkhead(dep as u8), over);
+                        t.mark(
+                            Hop::Bulkhead(dep as u8),
+                            over,
+                            Happening::PermitLeftBehind { until },
+                        );
+                    }
+                }
+                if left_behind {
+                    r.permit = None;
                     q.schedule(now.saturating_add(latency), Event::PermitFreed(dep));
                 }
             }
             _ => {
+                if let Some(t) = t.as_mut() {
+                    try_ended(t, hop, now.saturating_add(latency), latency, end, hedge_won);
+                }
                 r.call.try_end = end;
                 q.schedule(now.saturating_add(latency), Event::CallDone(id));
             }
@@ -115,6 +162,7 @@ impl Sim<'_> {
             deps,
             recorder,
             q,
+            follow,
             ..
         } = self;
         let Some(r) = requests.get(id) else {
@@ -147,6 +195,16 @@ impl Sim<'_> {
         if r.call.attempts < rules.attempts && rules.retries(exception) {
             let wait = rules.wait_before(r.call.attempts);
             recorder.library_retry(now);
+            recorder.retried(r.record);
+            if let Some(mut t) = trail(follow, id) {
+                backed_off(
+                    &mut t,
+                    Hop::Dependency(dep as u8),
+                    now,
+                    wait,
+                    Retrier::Library,
+                );
+            }
             q.schedule(now.saturating_add(wait), Event::RetryCall(id));
             return;
         }

@@ -1,0 +1,202 @@
+//! Following one request: the followed run is the ordinary run (same Trace), the request's
+//! spans cover its life with no gap and no overlap inside a lane, its ending is the one the
+//! run's log gives, and the sentence tells the lesson's stories.
+
+use resilience_playground::page::life_story::{lines, story};
+use resilience_playground::sim::life::{Activity, Happening, RequestLife};
+use resilience_playground::sim::model::{follow, run, SimConfig};
+use resilience_playground::sim::pick::{follow_pick, Pick};
+use resilience_playground::sim::scenario::{Preset, Scenario};
+use resilience_playground::sim::trace::{Outcome, Trace};
+
+fn logged(preset: Preset) -> (SimConfig, Trace) {
+    let cfg = preset.config();
+    let mut with_log = cfg.clone();
+    with_log.run.record_requests = true;
+    let trace = run(&with_log).unwrap();
+    (cfg, trace)
+}
+
+/// The checks every followed request passes.
+fn check(life: &RequestLife, trace: &Trace, what: &str) {
+    let (gap, overlap) = (life.first_gap(), life.first_overlap());
+    assert_eq!(gap, None, "{what}: a stretch of its life no span covers");
+    assert_eq!(overlap, None, "{what}: two spans of one lane overlap");
+    let last_record = trace.requests.iter().rev().find(|r| r.id == life.id);
+    let record = last_record.unwrap_or_else(|| panic!("{what}: not in the log"));
+    let ending = life.answered.map_or(Outcome::Unfinished, |(_, o)| o);
+    assert_eq!(ending, record.outcome, "{what}: its ending");
+    if let (Some((at, _)), Some(finished)) = (life.answered, record.finished) {
+        assert_eq!(at, finished, "{what}: when it was answered");
+    }
+    assert!(life.arrived <= record.arrived, "{what}: its first arrival");
+    if life.last_copy() == 0 {
+        let took_up = life
+            .spans
+            .iter()
+            .find(|s| s.activity == Activity::Worker)
+            .map(|s| s.from);
+        // (A worker held for no time at all, by a call refused at once, draws no span.)
+        if took_up.is_some() {
+            assert_eq!(took_up, record.started, "{what}: its worker");
+        }
+        let queue_end = life
+            .spans
+            .iter()
+            .find(|s| s.activity == Activity::Queued)
+            .map(|s| s.to);
+        if let Some(end) = queue_end {
+            assert_eq!(
+                end,
+                record.started.unwrap_or(trace.end),
+                "{what}: its wait for a worker"
+            );
+        }
+    }
+    let text = story(life);
+    assert!(text.ends_with('.') && text.len() > 20, "{what}: {text}");
+    assert!(!lines(life).is_empty(), "{what}");
+}
+
+#[test]
+fn every_preset_follows_its_requests_without_changing_the_run() {
+    for preset in Preset::ALL {
+        let (cfg, trace) = logged(preset);
+        let log = &trace.requests;
+        let mut ids: Vec<u64> = [0, log.len() / 3, log.len() - 1]
+            .iter()
+            .map(|&i| log[i].id)
+            .collect();
+        ids.extend(
+            Pick::NAMED
+                .iter()
+                .filter_map(|p| p.find(&trace.requests, trace.end)),
+        );
+        for id in ids {
+            let (followed, life) = follow(&cfg, id).unwrap();
+            let mut with_log = followed.clone();
+            with_log.requests = trace.requests.clone();
+            assert_eq!(
+                with_log,
+                trace,
+                "{}: following #{id} changed the run",
+                preset.key()
+            );
+            let life = life.unwrap_or_else(|| panic!("{}: no request #{id}", preset.key()));
+            check(&life, &trace, &format!("{} #{id}", preset.key()));
+        }
+        let (_, beyond) = follow(&cfg, u64::MAX).unwrap();
+        assert_eq!(
+            beyond,
+            None,
+            "{}: a request the run never sent",
+            preset.key()
+        );
+    }
+}
+
+#[test]
+fn the_cascade_s_slowest_order_waited_for_a_worker_held_by_inventory() {
+    let life = follow_pick(&Preset::StoryNone.config(), Pick::Slowest)
+        .unwrap()
+        .unwrap();
+    let queued = life.total(|a| *a == Activity::Queued);
+    assert!(queued > 7_000_000, "queued {queued} µs");
+    let text = story(&life);
+    assert!(text.contains("all 32 workers were busy"), "{text}");
+    assert!(
+        text.contains("held by one request and its calls to inventory"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_request_refused_by_the_open_breaker_says_since_when() {
+    let (cfg, trace) = logged(Preset::Lesson(Scenario::Cb));
+    let life = follow_pick(&cfg, Pick::RefusedByBreaker).unwrap().unwrap();
+    let since = match life.find(|h| matches!(h, Happening::BreakerRefuses { .. })) {
+        Some(m) => match m.happening {
+            Happening::BreakerRefuses { since, .. } => since,
+            _ => unreachable!(),
+        },
+        None => panic!("no refusal in {:?}", life.marks),
+    };
+    assert_eq!(Some(since), trace.first_open());
+    let text = story(&life);
+    assert!(text.contains("refused by the circuit breaker"), "{text}");
+    assert_eq!(life.answered.map(|a| a.1), Some(Outcome::CircuitOpen));
+}
+
+#[test]
+fn a_retried_request_of_the_storm_shows_each_try_and_back_off() {
+    let life = follow_pick(&Preset::RetryStorm.config(), Pick::Retried)
+        .unwrap()
+        .unwrap();
+    let backoffs = life
+        .spans
+        .iter()
+        .filter(|s| matches!(s.activity, Activity::Backoff { .. }))
+        .count();
+    assert!(backoffs >= 2, "{:?}", life.spans);
+    let text = story(&life);
+    assert!(text.contains("each of its 3 tries"), "{text}");
+}
+
+#[test]
+fn a_pick_that_finds_nothing_follows_nothing() {
+    // `timeout` has no breaker: no request was refused by one.
+    let cfg = Preset::Lesson(Scenario::Timeout).config();
+    assert_eq!(follow_pick(&cfg, Pick::RefusedByBreaker).unwrap(), None);
+    assert_eq!(Pick::parse("slowest"), Ok(Pick::Slowest));
+    assert_eq!(Pick::parse(" 42 "), Ok(Pick::Arrival(42)));
+    let err = Pick::parse("fastest").unwrap_err();
+    assert!(
+        err.contains("fastest") && err.contains("slowest, retried"),
+        "{err}"
+    );
+    for p in Pick::NAMED {
+        assert_eq!(Pick::parse(&p.key()), Ok(p));
+    }
+}
+
+#[test]
+fn a_call_that_waited_for_a_permit_holds_it_while_inventory_works() {
+    let (cfg, trace) = logged(Preset::Lesson(Scenario::Bulkhead));
+    // From inventory's slow-down at 3 s on, some calls wait for a permit and get one.
+    let mut waited = None;
+    for r in trace.requests.iter().filter(|r| r.arrived >= 3_000_000) {
+        let life = follow(&cfg, r.id).unwrap().1.unwrap();
+        let wait = life
+            .spans
+            .iter()
+            .find(|s| s.activity == Activity::PermitWait)
+            .copied();
+        let refused = life
+            .find(|h| matches!(h, Happening::BulkheadFull { .. }))
+            .is_some();
+        if let (Some(wait), false) = (wait, refused) {
+            waited = Some((life, wait));
+            break;
+        }
+    }
+    let (life, wait) = waited.expect("a request that waited for a permit and got one");
+    let held = life
+        .spans
+        .iter()
+        .find(|s| s.activity == Activity::Permit)
+        .expect("the permit it got");
+    assert_eq!(
+        held.from, wait.to,
+        "the permit is held from the end of the wait"
+    );
+    let tried = life
+        .spans
+        .iter()
+        .find(|s| matches!(s.activity, Activity::InService { .. }))
+        .expect("its try");
+    assert_eq!(
+        tried.from, held.from,
+        "the call goes out as the permit comes"
+    );
+    assert_eq!(held.to, tried.to, "the permit goes back as the call ends");
+}
