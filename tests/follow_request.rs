@@ -200,3 +200,87 @@ fn a_call_that_waited_for_a_permit_holds_it_while_inventory_works() {
     );
     assert_eq!(held.to, tried.to, "the permit goes back as the call ends");
 }
+
+mod in_the_page {
+    use resilience_playground::page::action::Action;
+    use resilience_playground::page::permalink::{from_pairs, parse_query, to_query};
+    use resilience_playground::page::state::Page;
+    use resilience_playground::sim::pick::Pick;
+    use resilience_playground::sim::scenario::{Preset, Scenario};
+
+    fn followed(page: &Page) -> (Option<u64>, Option<u64>, Option<u64>) {
+        let t = page.runs.traced.as_ref().expect("a traced request");
+        (t.id, t.a.as_ref().map(|l| l.id), t.b.as_ref().map(|l| l.id))
+    }
+
+    #[test]
+    fn a_picked_request_is_followed_in_a_and_b_and_comes_back_from_its_link() {
+        let page = Page::new(Preset::Lesson(Scenario::Cb), false)
+            .apply(Action::Follow(Some(Pick::Slowest)))
+            .apply(Action::SetAb(true))
+            .apply(Action::SetKnob("timeout", 1_000.0));
+        let run = page.runs.a.as_ref().unwrap();
+        let slowest = Pick::Slowest.find(&run.trace.requests, run.trace.end);
+        let (id, a, b) = followed(&page);
+        assert_eq!(id, slowest);
+        assert_eq!((a, b), (id, id), "the same arrival in both runs");
+        let life_a = page.runs.traced.as_ref().unwrap().a.clone().unwrap();
+        let life_b = page.runs.traced.as_ref().unwrap().b.clone().unwrap();
+        assert_ne!(
+            life_a.spans, life_b.spans,
+            "B's timeout is 1 s: its life differs"
+        );
+        // The link carries the pick; opened, it follows the very same request.
+        let query = to_query(&page);
+        assert!(query.contains("trace=slowest"), "{query}");
+        let (pairs, bad) = parse_query(&query);
+        assert!(bad.is_empty());
+        let (again, notices) = from_pairs(&pairs);
+        assert!(notices.is_empty(), "{notices:?}");
+        let t = again.runs.traced.as_ref().unwrap();
+        assert_eq!(t.a.as_deref(), Some(&*life_a));
+        assert_eq!(t.b.as_deref(), Some(&*life_b));
+        // A number is a pick of its own, and closing forgets it.
+        let page = page.apply(Action::Follow(Some(Pick::Arrival(5))));
+        assert_eq!(followed(&page), (Some(5), Some(5), Some(5)));
+        assert!(to_query(&page).contains("trace=5"));
+        let page = page.apply(Action::Follow(None));
+        assert!(page.runs.traced.is_none());
+        assert!(!to_query(&page).contains("trace="));
+    }
+
+    #[test]
+    fn a_bad_trace_in_a_link_is_named_with_what_it_takes() {
+        let (pairs, _) = parse_query("preset=cb&trace=fastest");
+        let (page, notices) = from_pairs(&pairs);
+        assert!(page.runs.traced.is_none());
+        let all = notices.join(" ");
+        assert!(all.contains("trace: \"fastest\""), "{all}");
+        assert!(all.contains("slowest, retried"), "{all}");
+        // A pick the run has none of: the page says so instead of drawing nothing.
+        let (pairs, _) = parse_query("preset=timeout&trace=refused-by-breaker");
+        let (page, notices) = from_pairs(&pairs);
+        assert!(notices.is_empty());
+        let t = page.runs.traced.as_ref().unwrap();
+        assert_eq!((t.id, t.a.is_none()), (None, true));
+    }
+
+    #[test]
+    fn playback_and_the_view_do_not_trace_again() {
+        let page = Page::new(Preset::StoryNone, false).apply(Action::Follow(Some(Pick::Slowest)));
+        let before = page.runs.traced.clone().unwrap();
+        let page = page
+            .apply(Action::Seek(3_000_000))
+            .apply(Action::SetDark(true))
+            .apply(Action::SetKnob("threads", 32.0));
+        assert!(
+            before == page.runs.traced.clone().unwrap(),
+            "kept, not traced again"
+        );
+        let page = page.apply(Action::SetKnob("threads", 40.0));
+        assert!(
+            before != page.runs.traced.clone().unwrap(),
+            "a new run: traced again"
+        );
+    }
+}

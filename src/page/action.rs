@@ -6,6 +6,7 @@ use super::knobs::Pattern;
 use super::latency::LatencyKind;
 use crate::sim::latency::Micros;
 use crate::sim::params::Value;
+use crate::sim::pick::Pick;
 use crate::sim::scenario::Preset;
 
 /// Every change the page can make.
@@ -54,6 +55,8 @@ pub enum Action {
     SetWindow(Option<Micros>),
     /// Simulated seconds on every clock (on), or the preset's time of day (off).
     SetPlainClock(bool),
+    /// Follows a request hop by hop (`None`: none).
+    Follow(Option<Pick>),
 }
 
 impl Action {

@@ -285,7 +285,16 @@ pub fn story(life: &RequestLife) -> String {
                 ..
             }) = timeout
             {
-                format!("{first} did not answer within {}", duration(*after))
+                let backoff = life.total(|a| matches!(a, Activity::Backoff { .. }));
+                if tries > 1 {
+                    format!(
+                        "each of its {tries} tries at {first} ran into the timeout of {}, with {} of back-off between them",
+                        duration(*after),
+                        duration(backoff)
+                    )
+                } else {
+                    format!("{first} did not answer within {}", duration(*after))
+                }
             } else if life
                 .find(|h| matches!(h, Happening::BulkheadFull { .. }))
                 .is_some()
@@ -309,9 +318,13 @@ pub fn story(life: &RequestLife) -> String {
                 }
                 _ => String::new(),
             };
+            let when = if took < 1_000 {
+                "at once".to_string()
+            } else {
+                format!("{} after it arrived", duration(took))
+            };
             format!(
-                "{who} was refused by the circuit breaker{since}, {} after it arrived: the call to {first} never went out",
-                duration(took)
+                "{who} was refused by the circuit breaker{since}, {when}: the call to {first} never went out"
             )
         }
         Outcome::BulkheadFull => {

@@ -28,6 +28,7 @@ pub mod runs;
 pub mod settings;
 pub mod state;
 pub mod topology;
+pub mod traced;
 pub mod view;
 pub mod widget;
 pub mod widget_look;

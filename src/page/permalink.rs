@@ -16,11 +16,12 @@ use super::view::View;
 use crate::resilience::ParamError;
 use crate::sim::model::SimConfig;
 use crate::sim::params::Value;
+use crate::sim::pick::Pick;
 use crate::sim::scenario::Preset;
 use crate::sim::trace::BUCKET;
 
 /// Keys a permalink or widget may carry besides the knobs.
-pub const OTHER_KEYS: [&str; 9] = [
+pub const OTHER_KEYS: [&str; 10] = [
     "preset",
     "seed",
     "patterns",
@@ -30,6 +31,7 @@ pub const OTHER_KEYS: [&str; 9] = [
     "table_window",
     "projector",
     "ab",
+    "trace",
 ];
 
 /// Longest piece of a bad value quoted back in a notice.
@@ -99,6 +101,10 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
                 }
             }
             "ab" => ab.push(v.to_string()),
+            "trace" => match Pick::parse(v) {
+                Ok(pick) => actions.push(Action::Follow(Some(pick))),
+                Err(_) => notices.push(bad("trace", v, Pick::ALLOWED)),
+            },
             "t" => match v.parse::<f64>() {
                 Ok(s) if s.is_finite() && s >= 0.0 => {
                     seek = Some(((s * 1e6).round() as u64, v.to_string()))
@@ -327,6 +333,8 @@ pub struct SettingsText {
     table: String,
     /// A/B's change, when it is on.
     ab: String,
+    /// The followed request, when there is one.
+    trace: String,
 }
 
 fn encode(pairs: &[(&str, String)]) -> String {
@@ -361,6 +369,9 @@ pub fn settings_text(settings: &Settings) -> SettingsText {
         run: encode(&run),
         table: encode(&[("table_window", settings.table_window.to_string())]),
         ab: encode(&ab),
+        trace: settings
+            .trace
+            .map_or(String::new(), |p| encode(&[("trace", p.key())])),
     }
 }
 
@@ -389,6 +400,7 @@ pub fn query_with(text: &SettingsText, playback: &Playback, view: &View) -> Stri
         &text.table,
         &projector,
         &text.ab,
+        &text.trace,
     ]
     .into_iter()
     .filter(|part| !part.is_empty())

@@ -11,9 +11,11 @@ use super::markers::{markers, Marker};
 use super::numbers::refused;
 use super::replay::{breaker_bands, shown_outcomes, span, Band};
 use super::requests::finished;
+use super::traced::Traced;
 use crate::resilience::Window;
 use crate::sim::latency::Micros;
 use crate::sim::model::{run, RunError, SimConfig};
+use crate::sim::pick::Pick;
 use crate::sim::scenario::Scenario;
 use crate::sim::trace::{Outcome, Trace};
 
@@ -107,6 +109,13 @@ fn simulate(config: SimConfig) -> Simulated {
     Run::of(config).map(|r| Shared(Rc::new(r)))
 }
 
+/// `pick` followed in run `a`, and the same arrival in run `b`.
+fn trace(pick: Pick, a: &Simulated, b: Option<&Simulated>) -> Shared<Traced> {
+    let a = a.as_ref().ok().map(|r| (&r.config, &r.trace));
+    let b = b.and_then(|b| b.as_ref().ok()).map(|r| &r.config);
+    Shared(Rc::new(Traced::of(pick, a, b)))
+}
+
 /// One line of the lesson's table, computed now.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableRow {
@@ -150,6 +159,8 @@ pub struct RunInputs {
     pub ab_summary: Option<String>,
     /// The seed and the breaker window (seconds) of the lesson's table.
     pub table: (u64, f64),
+    /// The request to follow, if any.
+    pub trace: Option<Pick>,
 }
 
 /// Everything derived from the settings: the runs, and what the views read of B's settings
@@ -169,24 +180,31 @@ pub struct Runs {
     /// The lesson's table, simulated the first time a view asks for it (a lesson step never
     /// does).
     table: Rc<OnceCell<Shared<Vec<TableRow>>>>,
+    /// The followed request, while one is picked.
+    pub traced: Option<Shared<Traced>>,
 }
 
 impl Runs {
     /// The runs `inputs` describe.
     pub fn of(inputs: RunInputs) -> Runs {
+        let a = simulate(inputs.a);
+        let b = inputs.b.map(simulate);
+        let traced = inputs.trace.map(|pick| trace(pick, &a, b.as_ref()));
         Runs {
-            a: simulate(inputs.a),
-            b: inputs.b.map(simulate),
+            a,
+            b,
             b_settings: inputs.b_settings.map(Rc::new),
             ab_summary: inputs.ab_summary,
             table_of: inputs.table,
             table: Rc::new(OnceCell::new()),
+            traced,
         }
     }
 
     /// The runs after their inputs went from `before` to `now`: a run whose config is the
     /// same is kept, and only the others are simulated again.
     pub fn after(&self, before: &RunInputs, now: RunInputs) -> Runs {
+        let same_runs = now.a == before.a && now.b == before.b;
         let a = if now.a == before.a {
             self.a.clone()
         } else {
@@ -196,6 +214,13 @@ impl Runs {
             (None, _) => None,
             (Some(cfg), Some(kept)) if before.b.as_ref() == Some(&cfg) => Some(kept.clone()),
             (Some(cfg), _) => Some(simulate(cfg)),
+        };
+        let traced = match (now.trace, &self.traced) {
+            (None, _) => None,
+            (Some(pick), Some(kept)) if same_runs && before.trace == Some(pick) => {
+                Some(kept.clone())
+            }
+            (Some(pick), _) => Some(trace(pick, &a, b.as_ref())),
         };
         Runs {
             a,
@@ -208,6 +233,7 @@ impl Runs {
             } else {
                 Rc::new(OnceCell::new())
             },
+            traced,
         }
     }
 

@@ -10,6 +10,7 @@ use super::runs::RunInputs;
 use crate::library_config::resilience4j_run::apply_yaml;
 use crate::sim::model::SimConfig;
 use crate::sim::params::{param, Value};
+use crate::sim::pick::Pick;
 use crate::sim::scenario::Preset;
 use std::cell::Cell;
 
@@ -39,6 +40,8 @@ pub struct Settings {
     pub table_window: f64,
     /// A/B mode, when it is on.
     pub ab: Option<Ab>,
+    /// The request followed hop by hop, if any.
+    pub trace: Option<Pick>,
 }
 
 thread_local! {
@@ -61,6 +64,7 @@ impl Settings {
             patterns: Patterns::of(&cfg),
             table_window: 10.0,
             ab: None,
+            trace: None,
         }
     }
 
@@ -105,6 +109,7 @@ impl Settings {
             ab_summary: self.ab_summary(),
             b_settings,
             table: (self.full.run.seed, self.table_window),
+            trace: self.trace,
         }
     }
 
@@ -189,6 +194,7 @@ impl Settings {
                 self.ab.get_or_insert_with(Ab::default);
             }
             Action::SetAb(false) => self.ab = None,
+            Action::Follow(pick) => self.trace = pick,
             Action::SetAbEdits(side) => {
                 if let Some(ab) = self.ab.as_mut() {
                     ab.edits = side;

@@ -457,7 +457,34 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     };
     let on_back = props.on_go.reform(move |_: MouseEvent| here.back());
     let on_next = props.on_go.reform(move |_: MouseEvent| here.next());
+    // A step that names a request to follow offers it once its run has played to the moment
+    // (before, its sentence would tell the run's outcome); it then takes the views' place.
+    let following = use_state(|| false);
+    let can_follow = page.playback.playhead >= moment && !holding;
+    let follow_button = page.runs.traced.as_ref().map(|traced| {
+        let on = *following && can_follow;
+        let onclick = {
+            let following = following.clone();
+            Callback::from(move |_: MouseEvent| following.set(!on))
+        };
+        let label = if on {
+            "Back to the charts".to_string()
+        } else {
+            format!("Follow one request: {}", traced.pick.label())
+        };
+        html! {
+            <button type="button" id={ids.id("lesson-follow")} class="lesson-follow" {onclick}
+                disabled={!can_follow} aria-pressed={on.to_string()}
+                title={(!can_follow).then_some("Play the run to its moment first")}>{ label }</button>
+        }
+    });
     let views = match &page.runs.a {
+        Ok(run) if *following && can_follow => html! {
+            <>
+                { regions::lesson_timeline(&ids, page, run, &dispatch) }
+                { regions::follow(&ids, page, run, &dispatch) }
+            </>
+        },
         Ok(run) => {
             let timeline = regions::lesson_timeline(&ids, page, run, &dispatch);
             let rest = step.views.iter().map(|view| match view {
@@ -587,6 +614,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                         disabled={holding} title={holding.then_some("Answer the question first, or show the run")}>
                         { format!("▶ Play to {}", clock(moment, page.clock_start())) }
                     </button>
+                    { for follow_button }
                     <a id={ids.id("lesson-open-playground")} href={playground} target="_blank" rel="noopener">
                         { "Open this step in the playground" }
                     </a>

@@ -22,6 +22,7 @@ mod palette;
 mod playback;
 mod pool;
 mod regions;
+mod request_life;
 mod resilience4j_paste;
 mod share;
 mod state;

@@ -15,6 +15,7 @@ use super::lesson_table::LessonTable;
 use super::load_chart::LoadChart;
 use super::metastability::MetastabilityView;
 use super::pool::PoolSlots;
+use super::request_life::FollowRequest;
 use super::resilience4j_paste::Resilience4jPaste;
 use super::state_diagram::StateDiagram;
 use super::timeline::Timeline;
@@ -228,6 +229,15 @@ pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callbac
         </>
     };
     region(ids, "histogram", "histogram", "Latency", body)
+}
+
+/// One request followed hop by hop (in A and B while A/B is on).
+pub fn follow(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callback<Action>) -> Html {
+    let body = html! {
+        <FollowRequest run={run.clone()} traced={page.runs.traced.clone()} ab={page.settings.ab.is_some()}
+            playhead={page.playback.playhead} on_action={dispatch.clone()} />
+    };
+    region(ids, "follow-region", "follow", "Follow one request", body)
 }
 
 /// Requests per second by outcome and the load on inventory, over the whole run.

@@ -18,7 +18,7 @@ pub const STEPS: &[Step] = &[
              everything queues behind them, the lookups too. Nobody fails; everybody waits. \
              The run stops at 12 s with those clients still waiting.",
         ],
-        settings: &[("preset", "story-none")],
+        settings: &[("preset", "story-none"), ("trace", "stuck-lookup")],
         play_to: 12.0,
         knob: Some("threads"),
         views: &[View::Topology, View::Load],
@@ -257,7 +257,7 @@ pub const STEPS: &[Step] = &[
             "orders stops wasting 300 ms per request, and inventory gets a break in which it \
              can recover.",
         ],
-        settings: &[("preset", "cb")],
+        settings: &[("preset", "cb"), ("trace", "refused-by-breaker")],
         play_to: 12.0,
         knob: Some("cooldown"),
         views: &[View::Diagram, View::Load],

@@ -49,7 +49,8 @@ pub struct Step {
     /// Its text, a paragraph per item.
     pub text: &'static [&'static str],
     /// The run, as the playground's permalink settings (`preset`, `patterns`, knobs, `latency`;
-    /// `ab` for a step that shows a second run beside it with one control changed).
+    /// `ab` for a step that shows a second run beside it with one control changed; `trace` for
+    /// a request the step offers to follow once its run has played).
     pub settings: &'static [(&'static str, &'static str)],
     /// The moment the step plays to, in seconds.
     pub play_to: f64,

@@ -130,7 +130,7 @@ pub const STEPS: &[Step] = &[
             "A provisional order is a promise. Something must reconcile each one when inventory \
              answers again, confirm or cancel it, and flag those that stay provisional too long.",
         ],
-        settings: &[("preset", "northwind-separate")],
+        settings: &[("preset", "northwind-separate"), ("trace", "fell-back")],
         play_to: 60.0,
         knob: Some("cooldown"),
         views: &[View::Load, View::Diagram],

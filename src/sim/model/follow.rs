@@ -96,6 +96,12 @@ impl Follow {
         for (lane, activity, from) in std::mem::take(&mut self.open) {
             self.push(lane, activity, from, end.max(from));
         }
+        if let (Some(mut held), Some(scene)) = (self.held.take(), self.life.queue.as_mut()) {
+            // Still queued when the run stopped: the scene as it was by then.
+            held.sort_unstable();
+            scene.freed = held.len() as u32;
+            scene.held_median = held.get(held.len() / 2).copied().unwrap_or(0);
+        }
         let mut life = self.life;
         life.spans.retain(|s| s.from < end);
         for s in &mut life.spans {
