@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::sim::histogram::LogBuckets;
 use crate::sim::latency::Micros;
-use crate::sim::trace::{Outcome, Percentiles};
+use crate::sim::trace::{Outcome, Percentiles, RequestRecord};
 
 /// Buckets per power of ten on the histogram's axis.
 pub const PER_DECADE: u32 = 10;
@@ -102,6 +102,30 @@ pub fn histogram_until<'a>(
         total: values.len() as u64,
         percentiles: Percentiles::lesson_rule(values),
     }
+}
+
+/// The request a click at `latency` on the histogram of `kind` picks: the slowest in that bar
+/// of the requests finished by `until` (what the bars count), ties to the earlier arrival.
+pub fn in_bar(
+    records: &[RequestRecord],
+    kind: LatencyKind,
+    latency: Micros,
+    until: Micros,
+) -> Option<u64> {
+    let bars = LogBuckets::new(PER_DECADE);
+    let bar = bars.index_of(latency);
+    records
+        .iter()
+        .filter_map(|r| {
+            let at = r.finished.filter(|&at| at <= until)?;
+            let value = match kind {
+                LatencyKind::Service => at.saturating_sub(r.started.unwrap_or(at)),
+                LatencyKind::EndToEnd => at.saturating_sub(r.arrived),
+            };
+            (bars.index_of(value) == bar).then_some((value, r))
+        })
+        .min_by_key(|(value, r)| (std::cmp::Reverse(*value), r.arrived))
+        .map(|(_, r)| r.id)
 }
 
 #[cfg(test)]

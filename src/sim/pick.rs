@@ -104,17 +104,6 @@ impl Pick {
     }
 }
 
-/// The request whose end-to-end time falls in `[from, to)`, the slowest there (a bar of the
-/// latency histogram).
-pub fn in_latency_bin(records: &[RequestRecord], from: Micros, to: Micros) -> Option<u64> {
-    records
-        .iter()
-        .filter_map(|r| Some((r.finished?.saturating_sub(r.arrived), r)))
-        .filter(|(t, _)| (from..to).contains(t))
-        .min_by_key(|(t, r)| (std::cmp::Reverse(*t), r.arrived))
-        .map(|(_, r)| r.id)
-}
-
 /// The request in flight at `at` that had waited longest by then (a point on the timeline).
 pub fn in_flight_at(records: &[RequestRecord], at: Micros) -> Option<u64> {
     records

@@ -135,7 +135,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
                 { regions::timeline(&ids, page, run, &dispatch) }
                 { regions::topology(&ids, page, run) }
                 { regions::diagram(&ids, page, run) }
-                { regions::latency(&ids, page, run, &dispatch) }
+                { regions::latency(&ids, page, run, &dispatch, true) }
                 { regions::load(&ids, page, run) }
                 { regions::follow(&ids, page, run, &dispatch) }
                 { regions::lesson_table(&ids, page, &dispatch) }

@@ -14,7 +14,9 @@ use super::palette::{chart_theme, outcome_colour};
 use crate::page::axis::tick_label;
 use crate::page::latency::{LatencyKind, OutcomeHistogram};
 use crate::sim::histogram::{HIGHEST_MS, LOWEST_MS};
+use crate::sim::latency::Micros;
 use crate::sim::trace::Outcome;
+use std::cell::Cell;
 use std::rc::Rc;
 
 /// The size the chart is laid out for (its canvas's `width` and `height`).
@@ -39,28 +41,64 @@ pub struct HistogramProps {
     /// The bulkhead's longest wait for a permit, when the run has a bulkhead.
     #[prop_or_default]
     pub bulkhead_wait: Option<u64>,
+    /// A click on the chart, at this latency (a bar's request is then followed).
+    #[prop_or_default]
+    pub on_latency: Option<Callback<Micros>>,
+}
+
+/// Where the last drawing put the x axis, in canvas pixels, for a click to read a latency
+/// from (compared by identity: it is the same cell for the chart's life).
+#[derive(Clone, Default)]
+struct PlotArea(Rc<Cell<Option<(i32, i32)>>>);
+
+impl PartialEq for PlotArea {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The latency on the log axis at `x` canvas pixels, when `x` is on it.
+fn latency_at(x: f64, (left, right): (i32, i32)) -> Option<Micros> {
+    let share = (x - f64::from(left)) / f64::from((right - left).max(1));
+    (0.0..=1.0).contains(&share).then(|| {
+        let (lo, hi) = (LOWEST_MS.log10(), HIGHEST_MS.log10());
+        (10f64.powf(lo + share * (hi - lo)) * 1000.0).round() as Micros
+    })
 }
 
 /// The stacked histogram; redrawn only when its data or the theme change.
 #[function_component(Histogram)]
 pub fn histogram(props: &HistogramProps) -> Html {
     let ids = use_ids();
+    let area = use_memo((), |_| PlotArea::default());
     let canvas_ref = use_canvas(
         (
             props.data.clone(),
             props.b.clone(),
             props.dark,
             props.projector,
+            (*area).clone(),
         ),
         props.playing,
         "histogram",
         DESIGN,
-        |canvas, scale, (data, b, dark, projector)| {
+        |canvas, scale, (data, b, dark, projector, area)| {
             let runs: Vec<&OutcomeHistogram> =
                 std::iter::once(&**data).chain(b.as_deref()).collect();
-            draw(canvas, scale, &runs, *dark, *projector)
+            draw(canvas, scale, &runs, *dark, *projector, area)
         },
     );
+    let onclick = props.on_latency.clone().map(|pick| {
+        let area = (*area).clone();
+        Callback::from(move |e: MouseEvent| {
+            let canvas: HtmlCanvasElement = e.target_unchecked_into();
+            let css_width = f64::from(canvas.client_width().max(1));
+            let x = f64::from(e.offset_x()) * f64::from(canvas.width()) / css_width;
+            if let Some(latency) = area.0.get().and_then(|a| latency_at(x, a)) {
+                pick.emit(latency);
+            }
+        })
+    });
     let d = &props.data;
     let ms = |v: Option<u64>| {
         v.map_or("—".to_string(), |m| {
@@ -113,8 +151,8 @@ pub fn histogram(props: &HistogramProps) -> Html {
                 { ab_legend(ids.id("latency-ab-legend"), "bars on the left of each pair", "bars on the right") }
             }
             { chart_legend(ids.id("latency-legend"), &legend) }
-            <canvas id={ids.id("latency-chart")} class="chart" ref={canvas_ref} width="640" height="400"
-                role="img" aria-label={label} />
+            <canvas id={ids.id("latency-chart")} class={classes!("chart", onclick.is_some().then_some("pickable"))}
+                ref={canvas_ref} width="640" height="400" role="img" aria-label={label} {onclick} />
             <p class="hint">{ crate::page::latency::refusal_note(props.kind, props.bulkhead_wait) }</p>
         </>
     }
@@ -134,6 +172,7 @@ fn draw(
     runs: &[&OutcomeHistogram],
     dark: bool,
     projector: bool,
+    area: &PlotArea,
 ) -> Result<(), String> {
     let theme = chart_theme(dark);
     let text_px = scale.text(16.0, min_text_css(projector));
@@ -171,6 +210,8 @@ fn draw(
             0u64..tallest + tallest / 8 + 1,
         )
         .map_err(|e| e.to_string())?;
+    let (x, _) = chart.plotting_area().get_pixel_range();
+    area.0.set(Some((x.start, x.end)));
     chart
         .configure_mesh()
         .disable_x_mesh()

@@ -490,7 +490,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             let rest = step.views.iter().map(|view| match view {
                 View::Topology => regions::topology(&ids, page, run),
                 View::Diagram => regions::diagram(&ids, page, run),
-                View::Latency => regions::latency(&ids, page, run, &dispatch),
+                View::Latency => regions::latency(&ids, page, run, &dispatch, true),
                 View::Load => regions::load(&ids, page, run),
             });
             html! { <>{ timeline }{ for rest }</> }

@@ -23,11 +23,12 @@ use super::topology::Topology;
 use crate::page::action::Action;
 use crate::page::compare::{counters, histograms, Side};
 use crate::page::jitter::JitterSettings;
-use crate::page::latency::{histogram_until, LatencyKind};
+use crate::page::latency::{histogram_until, in_bar, LatencyKind};
 use crate::page::pool::pool_at;
 use crate::page::replay::{breaker_at, frame, route_at};
 use crate::page::runs::{Run, Shared};
 use crate::page::state::Page;
+use crate::sim::pick::Pick;
 use crate::sim::trace::Route;
 
 /// A panel with a heading the screen reader announces as its name.
@@ -190,8 +191,15 @@ pub fn diagram(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
     )
 }
 
-/// The latency histogram up to the playhead, with the service / end-to-end switch.
-pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callback<Action>) -> Html {
+/// The latency histogram up to the playhead, with the service / end-to-end switch; a click on
+/// a bar follows its slowest request where the page can show it (`pickable`).
+pub fn latency(
+    ids: &IdScope,
+    page: &Page,
+    run: &Shared<Run>,
+    dispatch: &Callback<Action>,
+    pickable: bool,
+) -> Html {
     let data = Rc::new(histogram_until(
         &run.finished,
         page.playback.playhead,
@@ -203,6 +211,15 @@ pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callbac
             page.playback.playhead,
             page.view.latency,
         ))
+    });
+    let on_latency = pickable.then(|| {
+        let (run, dispatch) = (run.clone(), dispatch.clone());
+        let (kind, until) = (page.view.latency, page.playback.playhead);
+        Callback::from(move |latency| {
+            if let Some(id) = in_bar(&run.trace.requests, kind, latency, until) {
+                dispatch.emit(Action::Follow(Some(Pick::Arrival(id))));
+            }
+        })
     });
     let group = ids.id("latency-kind");
     let switch = [LatencyKind::Service, LatencyKind::EndToEnd].map(|kind| {
@@ -225,7 +242,11 @@ pub fn latency(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callbac
                 { for switch }
             </fieldset>
             <Histogram data={data} b={b} kind={page.view.latency} dark={page.view.dark} projector={page.view.projector} playing={page.playback.playing}
-                bulkhead_wait={run.config.first_stack().and_then(|s| s.bulkhead.as_ref()).map(|b| b.max_wait)} />
+                bulkhead_wait={run.config.first_stack().and_then(|s| s.bulkhead.as_ref()).map(|b| b.max_wait)}
+                on_latency={on_latency} />
+            if pickable {
+                <p class="hint">{ "Click a bar to follow its slowest request, hop by hop." }</p>
+            }
         </>
     };
     region(ids, "histogram", "histogram", "Latency", body)

@@ -130,7 +130,7 @@ fn views(props: &ViewsProps) -> Html {
                 Chrome::None => Html::default(),
             };
             let view = if kind == WidgetKind::Histogram {
-                regions::latency(&ids, page, run, &dispatch)
+                regions::latency(&ids, page, run, &dispatch, false)
             } else {
                 regions::diagram(&ids, page, run)
             };

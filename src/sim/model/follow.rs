@@ -47,6 +47,8 @@ impl Follow {
     }
 
     /// A request arrived as `id`: when it carries the followed order, it is one more copy.
+    #[cold]
+    #[inline(never)]
     pub fn arrived(&mut self, id: Id, op: u64, now: Micros, route: Route, attempt: u32) {
         if op != self.target {
             return;
@@ -67,6 +69,8 @@ impl Follow {
     }
 
     /// The gateway sent copy `new` in place of `old`.
+    #[cold]
+    #[inline(never)]
     pub fn gateway_copy(&mut self, old: Id, new: Id, now: Micros) {
         if self.copy_of(old).is_some() {
             self.copies.push(new);
@@ -75,12 +79,15 @@ impl Follow {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn copy_of(&self, id: Id) -> Option<u32> {
         self.copies.iter().position(|&c| c == id).map(|c| c as u32)
     }
 
     /// A worker of `orders` freed up after `held`; counted while a copy waits in the queue.
-    #[inline]
+    #[cold]
+    #[inline(never)]
     pub fn worker_freed(&mut self, held: Micros) {
         if let Some(h) = self.held.as_mut() {
             h.push(held);
@@ -142,6 +149,8 @@ impl Trail<'_> {
     }
 
     /// A span begins in `hop` (ending the one still open there).
+    #[cold]
+    #[inline(never)]
     pub fn open(&mut self, hop: Hop, activity: Activity, now: Micros) {
         self.close(hop, now);
         let lane = self.lane(hop);
@@ -149,6 +158,8 @@ impl Trail<'_> {
     }
 
     /// The span open in `hop` ends at `at`; returns what it was.
+    #[cold]
+    #[inline(never)]
     pub fn close(&mut self, hop: Hop, at: Micros) -> Option<Activity> {
         let lane = self.lane(hop);
         let i = self.f.open.iter().position(|(l, ..)| *l == lane)?;
@@ -158,18 +169,24 @@ impl Trail<'_> {
     }
 
     /// The span open in `hop`, if any.
+    #[cold]
+    #[inline(never)]
     pub fn is_open(&self, hop: Hop) -> Option<Activity> {
         let lane = self.lane(hop);
         self.f.open.iter().find(|(l, ..)| *l == lane).map(|o| o.1)
     }
 
     /// A span already over.
+    #[cold]
+    #[inline(never)]
     pub fn span(&mut self, hop: Hop, activity: Activity, from: Micros, to: Micros) {
         let lane = self.lane(hop);
         self.f.push(lane, activity, from, to);
     }
 
     /// A moment.
+    #[cold]
+    #[inline(never)]
     pub fn mark(&mut self, hop: Hop, at: Micros, happening: Happening) {
         let lane = self.lane(hop);
         self.f.life.marks.push(Mark {
@@ -180,6 +197,8 @@ impl Trail<'_> {
     }
 
     /// The number of the next try in `hop` (from 1).
+    #[cold]
+    #[inline(never)]
     pub fn next_try(&mut self, hop: Hop) -> u32 {
         let lane = self.lane(hop);
         match self.f.tries.iter_mut().find(|(l, _)| *l == lane) {
@@ -195,6 +214,8 @@ impl Trail<'_> {
     }
 
     /// The tries made so far in `hop`.
+    #[cold]
+    #[inline(never)]
     pub fn tries(&self, hop: Hop) -> u32 {
         let lane = self.lane(hop);
         self.f
@@ -205,6 +226,8 @@ impl Trail<'_> {
     }
 
     /// The copy waits in the queue, with `busy` workers busy and `ahead` requests before it.
+    #[cold]
+    #[inline(never)]
     pub fn queued(&mut self, now: Micros, busy: u32, ahead: u64) {
         self.open(Hop::Queue, Activity::Queued, now);
         if self.f.life.queue.is_none() {
@@ -218,6 +241,8 @@ impl Trail<'_> {
     }
 
     /// A worker took the copy: the queue's scene is complete.
+    #[cold]
+    #[inline(never)]
     pub fn left_queue(&mut self, now: Micros) {
         self.close(Hop::Queue, now);
         if let (Some(mut held), Some(scene)) = (self.f.held.take(), self.f.life.queue.as_mut()) {
@@ -228,6 +253,8 @@ impl Trail<'_> {
     }
 
     /// The client's last answer so far.
+    #[cold]
+    #[inline(never)]
     pub fn answered(&mut self, now: Micros, outcome: crate::sim::trace::Outcome) {
         self.f.life.answered = Some((now, outcome));
         self.mark(Hop::Client, now, Happening::Answered { outcome });

@@ -255,6 +255,9 @@ impl<'a> Sim<'a> {
     }
 
     /// Hands the event to the room it is for.
+    // Called once per event from `run`: kept inline there, where the event never leaves
+    // registers (out of line, copying it costs a third of the run).
+    #[inline(always)]
     fn handle(&mut self, now: Micros, event: Event) {
         match event {
             Event::Arrival(n) => {
