@@ -913,3 +913,86 @@ async fn the_ab_mode_compares_one_change_and_its_link_brings_it_back() {
     })
     .await;
 }
+
+/// The followed request's sentence and its spans in words, as the page shows them.
+const LIFE: &str = "return { story: [...document.querySelectorAll('.life-story')].map(p => p.textContent),
+    words: [...document.querySelectorAll('.life-words')].map(ol => [...ol.children].map(li => li.textContent)) };";
+
+/// Follow one request: for the same link the page shows the very sentence and spans the CLI
+/// prints (the cascade's slowest order, a request the open breaker refused, a retried request
+/// of the storm), at 1366 and at 1920 in projector mode; a bar says its times on focus; a
+/// button and a click on the histogram pick a request, and the link keeps it.
+#[tokio::test]
+async fn a_followed_request_reads_as_the_cli_prints_it() {
+    use resilience_playground::page::life_story::{lines, story};
+    use resilience_playground::sim::pick::{follow_pick, Pick};
+    browser::run("follow", |page| async move {
+        let cases = [
+            (Preset::StoryNone, Pick::Slowest, (1366u32, 768u32), false),
+            (Preset::Lesson(Scenario::Cb), Pick::RefusedByBreaker, (1920, 1080), true),
+            (Preset::RetryStorm, Pick::Retried, (1366, 768), false),
+            (Preset::RetryStorm, Pick::Retried, (1920, 1080), true),
+            (Preset::StoryNone, Pick::Slowest, (1920, 1080), true),
+        ];
+        for (preset, pick, (width, height), projector) in cases {
+            page.devtools(
+                "Emulation.setDeviceMetricsOverride",
+                serde_json::json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
+            )
+            .await;
+            let projector_key = if projector { "&projector=on" } else { "" };
+            let link = format!("?preset={}&trace={}{projector_key}", preset.key(), pick.key());
+            page.open(&link, ".life-story").await;
+            let life = follow_pick(&preset.config(), pick).unwrap().unwrap();
+            let shown = page.eval(LIFE).await;
+            assert_eq!(shown["story"], serde_json::json!([story(&life)]), "{link}");
+            assert_eq!(shown["words"], serde_json::json!([lines(&life)]), "{link}");
+            // Nothing spills out of the region.
+            let over = page
+                .eval("const r = document.querySelector('.follow-region');
+                       r.scrollIntoView({block: 'start'});
+                       return [r.scrollWidth - r.clientWidth, Math.max(0, document.documentElement.scrollWidth - innerWidth)];")
+                .await;
+            assert_eq!(over, serde_json::json!([0, 0]), "{link}");
+            page.screenshot(&format!("follow-{}-{}-{width}", preset.key(), pick.key())).await;
+        }
+        // A bar says its times when the keyboard reaches it.
+        let focused = page
+            .eval("const bar = document.querySelector('.life-bar'); bar.focus();
+                   return [bar.getAttribute('aria-label'), document.activeElement === bar];")
+            .await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let readout = page.text(".life-readout").await;
+        assert_eq!(serde_json::json!([readout, true]), focused);
+        // A button picks another request, and the address bar keeps it.
+        page.open("?preset=cb&t=12", ".life-picks").await;
+        click(&page, ".life-picks button:first-child").await;
+        for _ in 0..50 {
+            if page.eval("return !!document.querySelector('.life-story')").await == true {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let cb = Preset::Lesson(Scenario::Cb).config();
+        let slowest = follow_pick(&cb, Pick::Slowest).unwrap().unwrap();
+        assert_eq!(page.text(".life-story").await, story(&slowest));
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let href = page.eval("return location.href").await;
+        assert!(href.as_str().unwrap().contains("trace=slowest"), "{href}");
+        // A click on the 300 ms bar of the histogram (the timeouts) follows one of them.
+        page.eval(
+            "const c = document.querySelector('canvas[data-axis]');
+             const [left, right] = c.dataset.axis.split(' ').map(Number);
+             const share = Math.log10(300) / 4;
+             const r = c.getBoundingClientRect();
+             const x = r.left + (left + share * (right - left)) * r.width / c.width;
+             c.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: x, clientY: r.top + r.height / 2}));
+             return null;",
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let text = page.text(".life-story").await;
+        assert!(text.contains("ran into the timeout of 300 ms"), "{text}");
+    })
+    .await;
+}

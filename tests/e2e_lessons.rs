@@ -720,3 +720,69 @@ async fn a_question_holds_the_run_until_the_class_predicts_and_the_run_gives_the
     })
     .await;
 }
+
+/// The sentence of the request a step follows, as the host tells it (the step's settings,
+/// traced).
+fn host_story(step: &resilience_playground::page::lessons::Step) -> String {
+    use resilience_playground::page::life_story::story;
+    use resilience_playground::page::permalink::from_pairs;
+    let pairs: Vec<(String, String)> = step
+        .settings
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let (host, _) = from_pairs(&pairs);
+    let life = host
+        .runs
+        .traced
+        .as_ref()
+        .and_then(|t| t.a.clone())
+        .expect("a request");
+    story(&life)
+}
+
+/// A step that names a request to follow offers it only once its run has played to the
+/// step's moment (before, its sentence would give the run away); opened by the keyboard, it
+/// takes the views' place, tells what the host tells, and the step still fits the projector.
+#[tokio::test]
+async fn a_step_follows_its_request_once_the_run_has_played() {
+    browser::run("lesson-follow", |page| async move {
+        page.devtools(
+            "Emulation.setDeviceMetricsOverride",
+            serde_json::json!({"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": false}),
+        )
+        .await;
+        for (lesson, name) in [
+            (Lesson::Km0, "slow-inventory"),
+            (Lesson::Km0, "circuit-breaker"),
+            (Lesson::Northwind, "fallback"),
+        ] {
+            let here = named(lesson, name);
+            let step = here.step();
+            page.open(
+                &format!("lesson.html?{}&projector=on", here.query()),
+                "[data-lesson-step]",
+            )
+            .await;
+            wait_for(&page, "#lesson-follow").await;
+            show_the_run(&page).await;
+            let disabled = "return document.getElementById('lesson-follow').disabled";
+            assert_eq!(page.eval(disabled).await, true, "{name}: offered before the run played");
+            seek(&page, step.moment()).await;
+            assert_eq!(page.eval(disabled).await, false, "{name}");
+            page.eval("document.getElementById('lesson-follow').focus(); return null").await;
+            press(&page, Key::Enter).await;
+            wait_for(&page, ".lesson-views .life-story").await;
+            assert_eq!(page.text(".lesson-views .life-story").await, host_story(step), "{name}");
+            let fit = page.eval(FIT).await;
+            for key in ["page", "wide", "text", "views", "bottom", "clipped"] {
+                assert!(fit[key].as_f64().unwrap() <= 1.0, "{name}: {key} overflows: {fit}");
+            }
+            page.screenshot(&format!("lesson-follow-{}-{name}-1920", lesson.key())).await;
+            // And back to the step's own views.
+            click(&page, "#lesson-follow").await;
+            wait_for(&page, ".lesson-views canvas").await;
+        }
+    })
+    .await;
+}

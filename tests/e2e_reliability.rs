@@ -127,10 +127,15 @@ async fn axe_finds_no_serious_or_critical_violation_in_light_dark_and_projector_
             )
             .await;
             for (path, ready) in PAGES {
-                let path = if mode == "projector" && path == "index.html" {
-                    "index.html?projector=on".to_string()
-                } else {
-                    path.to_string()
+                // The playground with a request followed, in dark and projector modes.
+                let path = match (mode, path) {
+                    ("projector", "index.html") => {
+                        "index.html?projector=on&trace=slowest".to_string()
+                    }
+                    ("dark", "index.html") => {
+                        "index.html?preset=retry-storm&trace=retried".to_string()
+                    }
+                    _ => path.to_string(),
                 };
                 page.open(&path, ready).await;
                 if mode == "projector" {

@@ -133,6 +133,44 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_click_on_a_bar_picks_its_slowest_request_finished_by_the_playhead() {
+        let record = |id, arrived, started, finished| RequestRecord {
+            arrived,
+            started: Some(started),
+            finished: Some(finished),
+            outcome: Outcome::Ok,
+            route: crate::sim::trace::Route::Orders,
+            id,
+            retries: 0,
+        };
+        let ms = 1_000;
+        let log = [
+            // End to end 4.1 s and 4.2 s (one bar: 10 per decade), 3.0 s; in service 40 ms.
+            record(1, 0, 4_060 * ms, 4_100 * ms),
+            record(2, 0, 4_160 * ms, 4_200 * ms),
+            record(3, 0, 2_960 * ms, 3_000 * ms),
+            record(4, 10 * ms, 20 * ms, 60 * ms),
+        ];
+        let end = 10_000 * ms;
+        assert_eq!(
+            in_bar(&log, LatencyKind::EndToEnd, 4_150 * ms, end),
+            Some(2)
+        );
+        assert_eq!(
+            in_bar(&log, LatencyKind::EndToEnd, 3_000 * ms, end),
+            Some(3)
+        );
+        // Before 4.2 s only the first had finished.
+        assert_eq!(
+            in_bar(&log, LatencyKind::EndToEnd, 4_150 * ms, 4_150 * ms),
+            Some(1)
+        );
+        // In service every one took 40 ms: the slowest of equals is the first to arrive.
+        assert_eq!(in_bar(&log, LatencyKind::Service, 40 * ms, end), Some(1));
+        assert_eq!(in_bar(&log, LatencyKind::Service, 900 * ms, end), None);
+    }
+
+    #[test]
     fn the_note_puts_bulkhead_refusals_at_their_wait() {
         let cfg = crate::sim::scenario::Scenario::Bulkhead.config();
         let wait = cfg

@@ -176,6 +176,7 @@ fn draw(
 ) -> Result<(), String> {
     let theme = chart_theme(dark);
     let text_px = scale.text(16.0, min_text_css(projector));
+    let element = canvas.clone();
     let backend = ChartBackend::new(canvas).ok_or("no 2d context")?;
     let root = backend.into_drawing_area();
     root.fill(&theme.background).map_err(|e| e.to_string())?;
@@ -212,6 +213,8 @@ fn draw(
         .map_err(|e| e.to_string())?;
     let (x, _) = chart.plotting_area().get_pixel_range();
     area.0.set(Some((x.start, x.end)));
+    // Where the axis runs, in canvas pixels, for whoever clicks on it by script (the tests).
+    let _ = element.set_attribute("data-axis", &format!("{} {}", x.start, x.end));
     chart
         .configure_mesh()
         .disable_x_mesh()
