@@ -29,6 +29,7 @@ pub fn lane_name(life: &RequestLife, lane: Lane) -> String {
         Hop::Queue => "orders' queue".to_string(),
         Hop::Worker => "orders' worker".to_string(),
         Hop::Bulkhead(n) => format!("{}'s bulkhead", dependency(life, n)),
+        Hop::Breaker(n) => format!("{}'s breaker", dependency(life, n)),
         Hop::HistoryBulkhead => "lookups' bulkhead".to_string(),
         Hop::Dependency(n) => dependency(life, n).to_string(),
         Hop::Catalog => "catalog".to_string(),
@@ -81,7 +82,7 @@ fn state_words(state: BreakerState) -> &'static str {
 /// What happens at a mark.
 pub fn happening_words(life: &RequestLife, mark: &Mark) -> String {
     let dep = match mark.lane.hop {
-        Hop::Dependency(n) | Hop::Bulkhead(n) => dependency(life, n),
+        Hop::Dependency(n) | Hop::Bulkhead(n) | Hop::Breaker(n) => dependency(life, n),
         _ => "the dependency",
     };
     match mark.happening {
@@ -132,6 +133,22 @@ pub fn happening_words(life: &RequestLife, mark: &Mark) -> String {
         ),
         Happening::Fallback => "the fallback answers instead".into(),
     }
+}
+
+/// The first dependency's layers, outside in, as the lanes stand (`None` without any).
+pub fn stack_words(life: &RequestLife) -> Option<String> {
+    let layers = life.stacks.first().filter(|l| !l.is_empty())?;
+    let names: Vec<&str> = layers.iter().map(|p| p.label()).collect();
+    let first = dependency(life, 0);
+    let whose = if life.resilience4j {
+        "Resilience4j's aspect order"
+    } else {
+        "lesson 000's order"
+    };
+    Some(format!(
+        "{first}'s layers, outside in ({whose}): {}, then the call.",
+        names.join(" → ")
+    ))
 }
 
 /// One line per span and mark, in time order (a mark before the spans that begin with it).
@@ -276,8 +293,25 @@ pub fn story(life: &RequestLife) -> String {
                 ..
             }) = life.find(|h| matches!(h, Happening::BreakerRefuses { .. }))
             {
+                let before = match timeout.map(|m| m.happening) {
+                    Some(Happening::TimedOut { after }) if tries > 0 => format!(
+                        "{} at {first} ran into the timeout of {}; then ",
+                        if tries > 1 {
+                            format!("its {tries} tries")
+                        } else {
+                            "its first try".to_string()
+                        },
+                        duration(after)
+                    ),
+                    _ => String::new(),
+                };
+                let what = if before.is_empty() {
+                    "the call"
+                } else {
+                    "the next try"
+                };
                 format!(
-                    "the breaker, open since {}, refused the call to {first}",
+                    "{before}the breaker, open since {}, refused {what}",
                     at(*since)
                 )
             } else if let Some(Mark {

@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use super::latency::Micros;
+use super::model::Pattern;
 use super::trace::{Outcome, Route};
 use crate::resilience::BreakerState;
 
@@ -23,6 +24,8 @@ pub enum Hop {
     Worker,
     /// The bulkhead in front of dependency `n`.
     Bulkhead(u8),
+    /// The circuit breaker in front of dependency `n`: its decisions.
+    Breaker(u8),
     /// The order-history lookups' own bulkhead.
     HistoryBulkhead,
     /// The calls to dependency `n`: its tries, their back-offs.
@@ -216,6 +219,11 @@ pub struct RequestLife {
     pub connections: Option<u32>,
     /// The dependencies' names, in call order.
     pub dependencies: Vec<String>,
+    /// Each dependency's layers that are on, outside in (lesson 000's order, or
+    /// Resilience4j's).
+    pub stacks: Vec<Vec<Pattern>>,
+    /// The first dependency's stack runs in Resilience4j's aspect order.
+    pub resilience4j: bool,
 }
 
 impl RequestLife {
@@ -234,9 +242,31 @@ impl RequestLife {
             .map(|s| s.lane)
             .chain(self.marks.iter().map(|m| m.lane))
             .collect();
-        lanes.sort_by_key(|l| (l.copy, l.hop));
+        lanes.sort_by_key(|l| (l.copy, self.rank(l.hop)));
         lanes.dedup();
         lanes
+    }
+
+    /// Where a hop's lane goes: the edge, `orders`, then each dependency's layers in its
+    /// stack's own order (outside in), its tries last.
+    fn rank(&self, hop: Hop) -> (u8, u8, usize) {
+        let layer = |n: u8, pattern: Pattern| {
+            let order = self.stacks.get(usize::from(n));
+            let at = order.and_then(|o| o.iter().position(|&p| p == pattern));
+            (2, n, at.unwrap_or(0))
+        };
+        match hop {
+            Hop::Client => (0, 0, 0),
+            Hop::Gateway => (0, 1, 0),
+            Hop::Catalog => (0, 2, 0),
+            Hop::Queue => (1, 0, 0),
+            Hop::Worker => (1, 1, 0),
+            Hop::HistoryBulkhead => (1, 2, 0),
+            Hop::HistoryStore => (1, 3, 0),
+            Hop::Bulkhead(n) => layer(n, Pattern::Bulkhead),
+            Hop::Breaker(n) => layer(n, Pattern::Breaker),
+            Hop::Dependency(n) => (2, n, usize::MAX),
+        }
     }
 
     /// Time spent in spans of `activity`'s kind, over every lane (`pick` chooses them).

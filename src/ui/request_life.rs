@@ -6,7 +6,9 @@ use yew::prelude::*;
 
 use super::ids::use_ids;
 use crate::page::action::Action;
-use crate::page::life_story::{activity_words, at, happening_words, lane_name, lines, story};
+use crate::page::life_story::{
+    activity_words, at, happening_words, lane_name, lines, stack_words, story,
+};
 use crate::page::numbers::duration;
 use crate::page::runs::{Run, Shared};
 use crate::page::traced::Traced;
@@ -185,6 +187,9 @@ fn life_view(props: &LifeViewProps) -> Html {
                 <li><span class="life-swatch holding" />{ "holding a worker, permit or connection (outlined)" }</li>
                 <li><span class="life-swatch mark" />{ "a moment (hover for what)" }</li>
             </ul>
+            if let Some(order) = stack_words(life) {
+                <p class="life-order">{ order }</p>
+            }
             <div class="life-chart">
                 <div class="life-axis" aria-hidden="true"><span class="life-lane-name" /><span class="life-track">{ for ticks }</span></div>
                 <ul class="life-lanes" aria-label={format!("{heading}, one lane per hop; each bar says its times")}>{ for lanes }</ul>
@@ -198,12 +203,12 @@ fn life_view(props: &LifeViewProps) -> Html {
     }
 }
 
-/// Four to eight round times between `from` and `to`.
+/// Two to four round times between `from` and `to` (their labels must fit a phone's track).
 fn ticks(from: Micros, to: Micros) -> Vec<Micros> {
     let span = to.saturating_sub(from).max(1);
     let step = (0..12)
         .flat_map(|e| [1u64, 2, 5].map(|m| m * 10u64.pow(e)))
-        .find(|&s| span / s <= 6)
+        .find(|&s| span / s <= 3)
         .unwrap_or(span);
     let first = from.div_ceil(step) * step;
     (0..)

@@ -4,7 +4,7 @@
 //! the same Trace.
 
 use super::events::Id;
-use super::{RunError, Sim, SimConfig, DEFAULT_EVENT_CAP};
+use super::{Pattern, RunError, Sim, SimConfig, StackConfig, DEFAULT_EVENT_CAP};
 use crate::sim::latency::Micros;
 use crate::sim::life::{Activity, Happening, Hop, Lane, Mark, QueueScene, RequestLife, Span};
 use crate::sim::trace::{Route, Trace};
@@ -41,6 +41,12 @@ impl Follow {
                     .map(|b| b.permits),
                 connections: cfg.gateway.as_ref().map(|g| g.pool),
                 dependencies: cfg.dependencies.iter().map(|d| d.name.clone()).collect(),
+                stacks: cfg
+                    .dependencies
+                    .iter()
+                    .map(|d| layers_on(&d.stack))
+                    .collect(),
+                resilience4j: cfg.first_stack().is_some_and(StackConfig::is_resilience4j),
                 ..RequestLife::default()
             },
         }
@@ -133,6 +139,20 @@ impl Follow {
             });
         }
     }
+}
+
+/// The layers of `stack` that are on, outside in.
+fn layers_on(stack: &StackConfig) -> Vec<Pattern> {
+    let on = |p: &Pattern| match p {
+        Pattern::Bulkhead => stack.bulkhead.is_some(),
+        Pattern::Breaker => stack.breaker.is_some(),
+        Pattern::Retry => stack.retry.is_some(),
+        Pattern::Timeout => stack.timeout.is_some(),
+        Pattern::Sidecar => stack.sidecar.is_some(),
+        Pattern::Hedge => stack.hedge.is_some(),
+        _ => false,
+    };
+    stack.order.iter().copied().filter(on).collect()
 }
 
 /// The recorder, for one copy of the followed request.

@@ -279,13 +279,7 @@ impl Sim<'_> {
         if let (Some(mut t), Some(b), Some(d)) =
             (trail(follow, id), stack.breaker.as_ref(), &decision)
         {
-            breaker_decided(
-                &mut t,
-                Hop::Dependency(r.call.dep as u8),
-                now,
-                b,
-                d.is_err(),
-            );
+            breaker_decided(&mut t, Hop::Breaker(r.call.dep as u8), now, b, d.is_err());
         }
         let admission = match decision {
             None => Admission::Call,

@@ -35,13 +35,13 @@ impl Sim<'_> {
             Some(b) => match b.try_acquire(now) {
                 Ok(a) => {
                     if let Some(mut t) = trail(follow, id) {
-                        breaker_decided(&mut t, Hop::Dependency(r.call.dep as u8), now, b, false);
+                        breaker_decided(&mut t, Hop::Breaker(r.call.dep as u8), now, b, false);
                     }
                     Some(a)
                 }
                 Err(_) => {
                     if let Some(mut t) = trail(follow, id) {
-                        breaker_decided(&mut t, Hop::Dependency(r.call.dep as u8), now, b, true);
+                        breaker_decided(&mut t, Hop::Breaker(r.call.dep as u8), now, b, true);
                     }
                     self.r4j_attempt_over(now, id, CallEnd::Refused(Refusal::Breaker));
                     return;
