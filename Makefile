@@ -131,7 +131,8 @@ bench:
 # Figures of the built page in headless Chromium, printed as medians and 90th percentiles
 # (a benchmark, not a test: examples/measure_page.rs): a slider moved on the playground, with
 # A/B on and on a lesson step, to the end of its task and to the next paint; playback's frames;
-# the jitter sweep's frames; the metastability explorer's grid, in its worker and without.
+# the jitter sweep's frames; a request followed (click to drawn); the metastability explorer's grid, in
+# its worker and without.
 measure-page: dist
 	cargo run --locked --features e2e --example measure_page -- page
 	cargo run --locked --features e2e --example measure_page -- explorer

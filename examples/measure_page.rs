@@ -112,6 +112,47 @@ async fn playback(page: &browser::Page) {
     }
 }
 
+/// Following a request: from a click on a pick to its sentence drawn (the request traced by a
+/// re-run of the seeded simulation, then shown), alternating two picks that name different
+/// requests.
+async fn follow(page: &browser::Page, address: &str, picks: [&str; 2]) {
+    page.open(address, ".life-picks").await;
+    let script = format!(
+        "return (async () => {{
+           const times = [];
+           const picks = {picks:?};
+           for (let i = 0; i < 20; i++) {{
+             const label = picks[i % 2];
+             times.push(await new Promise(done => {{
+               const button = [...document.querySelectorAll('.life-picks button')]
+                 .find(b => b.textContent.trim() === label);
+               const region = document.querySelector('.follow-region');
+               const before = region.querySelector('.life-story')?.textContent;
+               const start = performance.now();
+               const seen = new MutationObserver(() => {{
+                 const now = region.querySelector('.life-story')?.textContent;
+                 if (now && now !== before) {{
+                   seen.disconnect();
+                   requestAnimationFrame(() => done(performance.now() - start));
+                 }}
+               }});
+               seen.observe(region, {{ subtree: true, childList: true, characterData: true }});
+               button.click();
+             }}));
+             await new Promise(r => setTimeout(r, 100));
+           }}
+           return times;
+         }})()"
+    );
+    let times = page.eval(&script).await;
+    println!(
+        "follow a request, {address} ({} / {}): click to its sentence drawn: {}",
+        picks[0],
+        picks[1],
+        summary(&times).replace("moves", "picks")
+    );
+}
+
 async fn jitter_sweep(page: &browser::Page) {
     page.open("", "#jitter-start").await;
     page.eval(
@@ -325,6 +366,24 @@ async fn main() {
                 slider(&page, "lesson step (breaker)", &address, "cooldown").await;
                 playback(&page).await;
                 jitter_sweep(&page).await;
+                follow(
+                    &page,
+                    "?preset=story-none&t=12",
+                    ["slowest", "a lookup stuck behind orders"],
+                )
+                .await;
+                follow(
+                    &page,
+                    "?preset=cb&t=12",
+                    ["slowest", "refused by the breaker"],
+                )
+                .await;
+                follow(
+                    &page,
+                    "?preset=retry-storm&t=30",
+                    ["retried", "in flight at the playhead"],
+                )
+                .await;
             })
             .await;
         }
