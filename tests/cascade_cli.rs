@@ -583,3 +583,64 @@ fn a_mistyped_flag_is_told_the_flag_it_resembles() {
         ]
     );
 }
+
+#[test]
+fn trace_follows_one_request_as_the_page_tells_it() {
+    use resilience_playground::page::life_story::{lines, story};
+    use resilience_playground::sim::pick::{follow_pick, Pick};
+    use resilience_playground::sim::scenario::Preset;
+    let out = cascade(&["--preset", "story-none", "--trace", "slowest"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let life = follow_pick(&Preset::StoryNone.config(), Pick::Slowest)
+        .unwrap()
+        .unwrap();
+    let mut want = vec![
+        format!("story-none: request #{} (slowest)", life.id),
+        story(&life),
+    ];
+    want.extend(lines(&life).into_iter().map(|l| format!("  {l}")));
+    assert_eq!(text.lines().collect::<Vec<_>>(), want);
+    // --set applies first; --json gives the life itself, its spans in µs.
+    let out = cascade(&[
+        "--scenario",
+        "cb",
+        "--set",
+        "cooldown=2",
+        "--trace",
+        "7",
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["scenario"].as_str(), v["id"].as_u64()),
+        (Some("cb"), Some(7))
+    );
+    assert!(
+        v["life"]["spans"].as_array().is_some_and(|s| !s.is_empty()),
+        "{v}"
+    );
+    assert!(
+        v["story"].as_str().unwrap().starts_with("This order"),
+        "{v}"
+    );
+    // A request the run never sent, and a pick with none of its kind, say so.
+    let out = cascade(&["--scenario", "timeout", "--trace", "99999999"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout)
+        .contains("no request of this run is request #99999999"));
+    let out = cascade(&["--scenario", "timeout", "--trace", "refused-by-breaker"]);
+    assert!(String::from_utf8_lossy(&out.stdout)
+        .contains("no request of this run is refused by the breaker"));
+}
+
+#[test]
+fn a_bad_trace_names_the_flag_and_what_it_takes() {
+    let out = cascade(&["--trace", "fastest"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--trace") && err.contains("fastest"), "{err}");
+    assert!(err.contains("slowest, retried, fell-back"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
