@@ -724,21 +724,9 @@ async fn a_question_holds_the_run_until_the_class_predicts_and_the_run_gives_the
 /// The sentence of the request a step follows, as the host tells it (the step's settings,
 /// traced).
 fn host_story(step: &resilience_playground::page::lessons::Step) -> String {
-    use resilience_playground::page::life_story::story;
-    use resilience_playground::page::permalink::from_pairs;
-    let pairs: Vec<(String, String)> = step
-        .settings
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    let (host, _) = from_pairs(&pairs);
-    let life = host
-        .runs
-        .traced
-        .as_ref()
-        .and_then(|t| t.a.clone())
-        .expect("a request");
-    story(&life)
+    let (host, _) = step.page();
+    let traced = host.runs.traced.as_ref().and_then(|t| t.a.clone());
+    resilience_playground::page::life_story::story(&traced.expect("a request"))
 }
 
 /// A step that names a request to follow offers it only once its run has played to the

@@ -31,20 +31,12 @@ fn check(life: &RequestLife, trace: &Trace, what: &str) {
     }
     assert!(life.arrived <= record.arrived, "{what}: its first arrival");
     if life.last_copy() == 0 {
-        let took_up = life
-            .spans
-            .iter()
-            .find(|s| s.activity == Activity::Worker)
-            .map(|s| s.from);
+        let took_up = life.first(Activity::Worker).map(|(from, _)| from);
         // (A worker held for no time at all, by a call refused at once, draws no span.)
         if took_up.is_some() {
             assert_eq!(took_up, record.started, "{what}: its worker");
         }
-        let queue_end = life
-            .spans
-            .iter()
-            .find(|s| s.activity == Activity::Queued)
-            .map(|s| s.to);
+        let queue_end = life.first(Activity::Queued).map(|(_, to)| to);
         if let Some(end) = queue_end {
             assert_eq!(
                 end,

@@ -548,15 +548,11 @@ proptest! {
         prop_assert!(life.spans.iter().all(|s| s.from < s.to && s.to <= t.end));
         if life.last_copy() == 0 {
             // One copy: a worker took it when the log says, and its wait in the queue ended then.
-            let took_up = life
-                .spans
-                .iter()
-                .find(|s| s.activity == Activity::Worker)
-                .map(|s| s.from);
+            let took_up = life.first(Activity::Worker).map(|(from, _)| from);
             if took_up.is_some() {
                 prop_assert_eq!(took_up, last.started);
             }
-            let queue_end = life.spans.iter().find(|s| s.activity == Activity::Queued).map(|s| s.to);
+            let queue_end = life.first(Activity::Queued).map(|(_, to)| to);
             let skipped = life.find(|h| *h == Happening::Skipped).is_some();
             if let (Some(end), false) = (queue_end, skipped) {
                 prop_assert_eq!(end, last.started.unwrap_or(t.end));

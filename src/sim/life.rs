@@ -303,6 +303,14 @@ impl RequestLife {
         self.lanes().iter().map(|l| l.copy).max().unwrap_or(0)
     }
 
+    /// When the first span of `activity` began, and when it ended.
+    pub fn first(&self, activity: Activity) -> Option<(Micros, Micros)> {
+        self.spans
+            .iter()
+            .find(|s| s.activity == activity)
+            .map(|s| (s.from, s.to))
+    }
+
     /// The first mark that `pick` accepts.
     pub fn find(&self, pick: impl Fn(&Happening) -> bool) -> Option<&Mark> {
         self.marks.iter().find(|m| pick(&m.happening))

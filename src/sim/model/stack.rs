@@ -169,13 +169,16 @@ impl Sim<'_> {
         }
     }
 
-    /// The request's wait for a permit ran out.
-    pub(super) fn bulkhead_expire(&mut self, now: Micros, id: Id) {
-        let Some((pool, dep)) = self
-            .requests
+    /// The bulkhead the request holds (or waits for) a permit of, and its call's dependency.
+    fn permit_of(&mut self, id: Id) -> Option<(Pool, usize)> {
+        self.requests
             .get(id)
             .and_then(|r| Some((r.permit?, r.call.dep)))
-        else {
+    }
+
+    /// The request's wait for a permit ran out.
+    pub(super) fn bulkhead_expire(&mut self, now: Micros, id: Id) {
+        let Some((pool, dep)) = self.permit_of(id) else {
             return;
         };
         if self
@@ -232,11 +235,7 @@ impl Sim<'_> {
 
     /// A followed request's wait for a permit is over: it holds one now.
     fn permit_came(&mut self, now: Micros, id: Id) {
-        let Some((pool, dep)) = self
-            .requests
-            .get(id)
-            .and_then(|r| Some((r.permit?, r.call.dep)))
-        else {
+        let Some((pool, dep)) = self.permit_of(id) else {
             return;
         };
         if let Some(mut t) = self.trail(id) {
