@@ -79,10 +79,55 @@ pub fn reason_text(reason: TransitionReason) -> String {
     }
 }
 
+/// The failure ratio as the diagram writes it beside its gauge, with when the breaker looks at
+/// it: only as a call ends, so a ratio past the threshold in CLOSED means the next result will
+/// open it (or that the window holds too few calls to decide).
+pub fn ratio_words(c: &BreakerConfig, state: BreakerState, calls: u32, failed: u32) -> String {
+    let ratio = if calls > 0 {
+        failed as f64 / calls as f64
+    } else {
+        0.0
+    };
+    let head = format!(
+        "{:.0}% (opens at {:.0}%; checked as each call ends)",
+        ratio * 100.0,
+        c.failure_ratio * 100.0
+    );
+    if state != BreakerState::Closed || ratio < c.failure_ratio {
+        return head;
+    }
+    if calls < c.min_calls {
+        format!(
+            "{head}: only {calls} of the {} calls it needs to decide",
+            c.min_calls
+        )
+    } else {
+        format!("{head}: past the threshold, it opens as the next call ends")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::sim::scenario::Preset;
+
+    #[test]
+    fn the_ratio_says_when_the_breaker_looks_at_it() {
+        let c = inventory_breaker(Preset::Lesson(crate::sim::scenario::Scenario::Cb));
+        let closed = BreakerState::Closed;
+        assert_eq!(
+            ratio_words(&c, closed, 40, 10),
+            "25% (opens at 50%; checked as each call ends)"
+        );
+        let past = ratio_words(&c, closed, 40, 24);
+        assert!(past.starts_with("60% (opens at 50%"), "{past}");
+        assert!(past.ends_with("it opens as the next call ends"), "{past}");
+        let few = ratio_words(&c, closed, 5, 5);
+        assert!(few.contains(&format!("only 5 of the {} calls", c.min_calls)), "{few}");
+        let open = ratio_words(&c, BreakerState::Open, 40, 23);
+        assert!(open.ends_with("each call ends)"), "{open}");
+        assert!(ratio_words(&c, closed, 0, 0).starts_with("0% "));
+    }
 
     fn inventory_breaker(preset: Preset) -> BreakerConfig {
         preset

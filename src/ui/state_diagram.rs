@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::ids::use_ids;
 
-use crate::page::breaker_labels::{arrow_labels, arrow_of, reason_text};
+use crate::page::breaker_labels::{arrow_labels, arrow_of, ratio_words, reason_text};
 use crate::page::replay::BreakerAt;
 use crate::resilience::{BreakerConfig, BreakerState};
 use crate::sim::latency::Micros;
@@ -123,7 +123,7 @@ pub fn state_diagram(props: &StateDiagramProps) -> Html {
                         <div class="fill" style={format!("width: {:.1}%", ratio * 100.0)} />
                         <div class="threshold" style={format!("left: {:.1}%", config.failure_ratio * 100.0)} />
                     </div>
-                    <span id={ids.id("ratio")}>{ format!("{:.0}% (opens at {:.0}%)", ratio * 100.0, config.failure_ratio * 100.0) }</span>
+                    <span id={ids.id("ratio")}>{ ratio_words(config, at.state, s.window_calls, s.window_failures) }</span>
                 </dd>
                 <dt>{ "Cool-down left" }</dt>
                 <dd id={ids.id("cooldown-left")}>{ if at.state == BreakerState::Open { format!("{:.1} s", cooldown_left as f64 / 1e6) } else { "—".to_string() } }</dd>
