@@ -350,6 +350,10 @@ impl Exercise for BudgetAndRetries {
                     "Some calls do finish in time: the gateway's answers spread around the \
                      median. How far below it is the timeout, measured on a log scale in \
                      units of the spread?",
+                )
+                .wide_because(
+                    "the share comes from the tail of a lognormal spread, which an estimate \
+                     by hand (from the median and the p99) reaches only roughly.",
                 ),
             ),
             Part::open(

@@ -680,6 +680,10 @@ impl Exercise for BusinessErrors {
                      blip with the calls the window holds.",
                     "The random background noise alone almost never fails half a window; the \
                      openings come from the blips, at most one per blip.",
+                )
+                .wide_because(
+                    "the blips come at random, so an hour has a few more or fewer of them than \
+                     their average; the run measured one such hour.",
                 ),
             ),
             Part::numeric(
@@ -693,6 +697,10 @@ impl Exercise for BusinessErrors {
                     Tolerance::Absolute((0.35 * short_high).max(1.0)),
                     "openings/h",
                     "Can a window that short ever hold that many results at this rate?",
+                )
+                .wide_because(
+                    "the blips come at random, so an hour has a few more or fewer of them than \
+                     their average; the run measured one such hour.",
                 ),
             ),
             Part::open(

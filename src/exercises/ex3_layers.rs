@@ -453,6 +453,11 @@ impl Exercise for ThreeLayers {
                      without a key orders cannot tell it from a new one.",
                     "A repeat happens only when a response was lost, and a second repeat only \
                      when that one was lost too.",
+                )
+                .wide_because(
+                    "the figure is an expectation (orders times the chance of each repeat); \
+                     an estimate that keeps only the first repeat, or rounds the loss rate, \
+                     lands within a fifth of it.",
                 ),
             ),
             Part::numeric(

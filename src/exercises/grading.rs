@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::number::{other_time_units, plain, unit_words};
+
 /// How close a prediction must be to count as right.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub enum Tolerance {
@@ -101,6 +103,9 @@ pub struct Answer {
     /// Known slips, each with its own hint.
     #[serde(default)]
     pub misreadings: Vec<Misreading>,
+    /// Why the tolerance is as wide as it is, when it is wide: said with a right verdict.
+    #[serde(default)]
+    pub why_wide: Option<String>,
 }
 
 impl Answer {
@@ -125,7 +130,14 @@ impl Answer {
             hint_high: hint_high.to_string(),
             also: Vec::new(),
             misreadings: Vec::new(),
+            why_wide: None,
         }
+    }
+
+    /// The same answer, saying with a right verdict why its tolerance is wide.
+    pub fn wide_because(mut self, why: &str) -> Self {
+        self.why_wide = Some(why.to_string());
+        self
     }
 
     /// The same answer, also accepting `value` (within `tolerance`) with `note`.
@@ -148,13 +160,50 @@ impl Answer {
         self
     }
 
+    /// When `prediction` is right in another time unit (6600 where seconds are asked and 6.6
+    /// would be right): the hint that says which unit the part asks for.
+    fn unit_slip(&self, prediction: f64) -> Option<String> {
+        other_time_units(&self.unit)
+            .into_iter()
+            .find_map(|(other, ratio)| {
+                let meant = prediction * ratio;
+                let right = self.tolerance.accepts(self.expected, meant)
+                    || self
+                        .also
+                        .iter()
+                        .any(|a| a.tolerance.accepts(a.value, meant));
+                right.then(|| {
+                    format!(
+                        "{}: this part asks for {}; {} {other} would be {} {}. Did you mean that?",
+                        plain(prediction),
+                        unit_words(&self.unit),
+                        plain(prediction),
+                        plain(meant),
+                        self.unit
+                    )
+                })
+            })
+    }
+
     /// Checks a prediction. Anything that is not a finite number is wrong, with a hint saying so.
     pub fn check(&self, prediction: f64) -> Verdict {
         if !prediction.is_finite() {
             return Verdict::wrong(format!("Type a number, in {}.", self.unit));
         }
         if self.tolerance.accepts(self.expected, prediction) {
-            return Verdict::right(None);
+            let why = self.why_wide.as_ref().map(|why| {
+                let (lo, hi) = (
+                    self.expected - self.tolerance.allowed(self.expected),
+                    self.expected + self.tolerance.allowed(self.expected),
+                );
+                format!(
+                    "Anything from {} to {} {} counts as right here: {why}",
+                    plain(lo.max(0.0)),
+                    plain(hi),
+                    self.unit
+                )
+            });
+            return Verdict::right(why);
         }
         if let Some(alt) = self
             .also
@@ -169,6 +218,9 @@ impl Answer {
             .find(|m| self.tolerance.accepts(m.value, prediction))
         {
             return Verdict::wrong(slip.hint.clone());
+        }
+        if let Some(hint) = self.unit_slip(prediction) {
+            return Verdict::wrong(hint);
         }
         if prediction < self.expected {
             Verdict::wrong(self.hint_low.clone())
@@ -266,6 +318,46 @@ mod tests {
         let same =
             Answer::new(27.0, Tolerance::Absolute(0.0), "calls", "h").on_misreading(27.0, "slip");
         assert!(same.check(27.0).correct);
+    }
+
+    #[test]
+    fn a_number_right_in_another_time_unit_is_told_which_unit_the_part_asks_for() {
+        let seconds = Answer::new(6.6, Tolerance::Relative(0.05), "s", "think again");
+        let hint = seconds.check(6_600.0).hint.unwrap();
+        assert!(
+            hint.starts_with("6600: this part asks for seconds;"),
+            "{hint}"
+        );
+        assert!(hint.contains("6600 ms would be 6.6 s"), "{hint}");
+        let minutes = Answer::new(5.5, Tolerance::Absolute(0.2), "min", "think again");
+        let hint = minutes.check(330.0).hint.unwrap();
+        assert!(
+            hint.contains("asks for minutes") && hint.contains("330 s would be 5.5 min"),
+            "{hint}"
+        );
+        let ms = Answer::new(1_050.0, Tolerance::Relative(0.02), "ms", "think again");
+        assert!(ms
+            .check(1.05)
+            .hint
+            .unwrap()
+            .contains("1.05 s would be 1050 ms"));
+        // A wrong number in no unit gets the part's own hint; a count has no other unit.
+        assert_eq!(seconds.check(40.0).hint.as_deref(), Some("think again"));
+        let count = Answer::new(6.0, Tolerance::Absolute(0.0), "calls", "h");
+        assert_eq!(count.check(6_000.0).hint.as_deref(), Some("h"));
+    }
+
+    #[test]
+    fn a_wide_tolerance_says_why_with_a_right_verdict() {
+        let a = Answer::new(86.0, Tolerance::Absolute(7.0), "%", "h")
+            .wide_because("the spread decides it, and it cannot be read off exactly.");
+        let note = a.check(80.0).note.unwrap();
+        assert_eq!(
+            note,
+            "Anything from 79 to 93 % counts as right here: the spread decides it, and it \
+             cannot be read off exactly."
+        );
+        assert_eq!(a.check(70.0).note, None);
     }
 
     #[test]

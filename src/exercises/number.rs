@@ -112,6 +112,29 @@ fn names_word_unit(typed: &str, unit: &str) -> bool {
             .is_some_and(|(_, tail)| typed == format!("/{tail}"))
 }
 
+/// For a part asked in a time unit: the other units a bare number may have been meant in
+/// (milliseconds, seconds, minutes), each with how many of the part's units one of it is.
+pub fn other_time_units(unit: &str) -> Vec<(&'static str, f64)> {
+    let UnitKind::Time(part) = kind_of(unit) else {
+        return Vec::new();
+    };
+    [("ms", 1e3), ("s", 1e6), ("min", 60e6)]
+        .into_iter()
+        .filter(|&(_, length)| length != part)
+        .map(|(name, length)| (name, length / part))
+        .collect()
+}
+
+/// A time unit's name in words ("seconds" for `s`), or the unit as it is.
+pub fn unit_words(unit: &str) -> String {
+    match kind_of(unit) {
+        UnitKind::Time(us) if us == 1e3 => "milliseconds".into(),
+        UnitKind::Time(us) if us == 1e6 => "seconds".into(),
+        UnitKind::Time(us) if us == 60e6 => "minutes".into(),
+        _ => unit.to_string(),
+    }
+}
+
 /// Reads `text` as a value in `unit` (the part's unit: "ms", "%", "calls/s"...). The error says
 /// why the text is not a number, in words that follow "needs a number in ...".
 pub fn read_number(text: &str, unit: &str) -> Result<Reading, String> {

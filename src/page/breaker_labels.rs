@@ -123,7 +123,10 @@ mod tests {
         assert!(past.starts_with("60% (opens at 50%"), "{past}");
         assert!(past.ends_with("it opens as the next call ends"), "{past}");
         let few = ratio_words(&c, closed, 5, 5);
-        assert!(few.contains(&format!("only 5 of the {} calls", c.min_calls)), "{few}");
+        assert!(
+            few.contains(&format!("only 5 of the {} calls", c.min_calls)),
+            "{few}"
+        );
         let open = ratio_words(&c, BreakerState::Open, 40, 23);
         assert!(open.ends_with("each call ends)"), "{open}");
         assert!(ratio_words(&c, closed, 0, 0).starts_with("0% "));
