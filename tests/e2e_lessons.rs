@@ -774,3 +774,51 @@ async fn a_step_follows_its_request_once_the_run_has_played() {
     })
     .await;
 }
+
+/// What a student moved travels with the step's link: the address carries the "Try it" value
+/// while it is off the step's own, opens the step with the control there, and forgets it on
+/// the step's own value and on another step.
+#[tokio::test]
+async fn a_steps_link_carries_the_try_it_value_a_student_moved() {
+    browser::run("lesson-tried", |page| async move {
+        page.open(
+            "lesson.html?lesson=km0&step=capacity&threads=120",
+            ".lesson-try input[type='range']",
+        )
+        .await;
+        let value = "return document.querySelector('.lesson-try input[type=\"number\"], .lesson-try input[type=\"range\"]').value";
+        assert_eq!(page.eval(value).await, "120");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(search(&page).await, "?lesson=km0&step=capacity&threads=120");
+        // Moved back to the step's own 96: the plain link.
+        page.eval(
+            "const r = document.querySelector('.lesson-try input[type=\"range\"]');
+             r.value = '96'; r.dispatchEvent(new Event('input', {bubbles: true}));
+             r.dispatchEvent(new Event('change', {bubbles: true})); return null;",
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(search(&page).await, "?lesson=km0&step=capacity");
+        page.eval(
+            "const r = document.querySelector('.lesson-try input[type=\"range\"]');
+             r.value = '64'; r.dispatchEvent(new Event('input', {bubbles: true}));
+             r.dispatchEvent(new Event('change', {bubbles: true})); return null;",
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(search(&page).await, "?lesson=km0&step=capacity&threads=64");
+        // The next step is its own.
+        click(&page, "[id='lesson-next']").await;
+        wait_for_step(&page, "km0", "pool-runs-dry").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(search(&page).await, "?lesson=km0&step=pool-runs-dry");
+        // A value out of range is refused by name, and the step opens as it is.
+        page.open(
+            "lesson.html?lesson=km0&step=capacity&threads=0",
+            ".lesson-try input[type='range']",
+        )
+        .await;
+        assert_eq!(page.eval(value).await, "96");
+    })
+    .await;
+}

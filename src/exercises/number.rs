@@ -127,12 +127,14 @@ pub fn other_time_units(unit: &str) -> Vec<(&'static str, f64)> {
 
 /// A time unit's name in words ("seconds" for `s`), or the unit as it is.
 pub fn unit_words(unit: &str) -> String {
-    match kind_of(unit) {
-        UnitKind::Time(us) if us == 1e3 => "milliseconds".into(),
-        UnitKind::Time(us) if us == 1e6 => "seconds".into(),
-        UnitKind::Time(us) if us == 60e6 => "minutes".into(),
-        _ => unit.to_string(),
-    }
+    let length = match kind_of(unit) {
+        UnitKind::Time(us) => us,
+        _ => 0.0,
+    };
+    [(1e3, "milliseconds"), (1e6, "seconds"), (60e6, "minutes")]
+        .iter()
+        .find(|(us, _)| *us == length)
+        .map_or_else(|| unit.to_string(), |(_, words)| words.to_string())
 }
 
 /// Reads `text` as a value in `unit` (the part's unit: "ms", "%", "calls/s"...). The error says

@@ -137,7 +137,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
                 { regions::diagram(&ids, page, run) }
                 { regions::latency(&ids, page, run, &dispatch, true) }
                 { regions::load(&ids, page, run) }
-                { regions::follow(&ids, page, run, &dispatch) }
+                { regions::follow(&ids, page, run, &dispatch, true) }
                 { regions::lesson_table(&ids, page, &dispatch) }
                 { regions::jitter(&ids) }
                 { regions::metastability(&ids) }

@@ -128,11 +128,19 @@ pub fn lesson_app() -> Html {
         let projector = pairs
             .iter()
             .any(|(k, v)| k == "projector" && matches!(v.as_str(), "on" | "1" | "true"));
-        (step, notices, projector)
+        // The "Try it" value a student had moved, when the link carries one.
+        let knob = (!step.is_recap()).then(|| step.step().knob).flatten();
+        let tried = pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| Some(k.as_str()) == knob)
+            .map(|(_, v)| AttrValue::from(v.clone()));
+        (step, notices, projector, tried)
     });
     html! {
         <LessonDeck start={start.0} notices={start.1.clone()} standalone=true
-            playground_url="index.html" dark={prefers_dark()} projector={start.2} />
+            playground_url="index.html" dark={prefers_dark()} projector={start.2}
+            tried={start.3.clone()} />
     }
 }
 
@@ -155,15 +163,30 @@ pub struct LessonDeckProps {
     /// Projector mode at the start.
     #[prop_or_default]
     pub projector: bool,
+    /// The first step's "Try it" value from the link, when a student had moved it.
+    #[prop_or_default]
+    pub tried: Option<AttrValue>,
 }
 
-/// The address of `step` on `lesson.html`.
-fn step_address(step: StepRef, projector: bool) -> String {
+/// The address of `step` on `lesson.html`, with its "Try it" control's value when a student
+/// moved it (`threads=40`), so that the link opens what the projector shows.
+fn step_address(step: StepRef, projector: bool, tried: Option<&str>) -> String {
     let mut q = format!("?{}", step.query());
+    let knob = (!step.is_recap()).then(|| step.step().knob).flatten();
+    if let (Some(key), Some(text)) = (knob, tried) {
+        q.push_str(&format!("&{key}={}", encode_value(text)));
+    }
     if projector {
         q.push_str("&projector=on");
     }
     q
+}
+
+/// A value as a query string carries it.
+fn encode_value(text: &str) -> String {
+    serde_urlencoded::to_string([("", text)])
+        .map(|s| s.trim_start_matches('=').to_string())
+        .unwrap_or_default()
 }
 
 /// The step shown, Next / Back, the projector switch; the step itself below.
@@ -173,22 +196,26 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
     let at = use_state(|| props.start);
     let moved = use_state(|| false);
     let projector = use_state(|| props.projector);
+    // The shown step's "Try it" value, while a student has it off the step's own.
+    let tried = use_state_eq(|| props.tried.as_ref().map(ToString::to_string));
     let standalone = props.standalone;
     let go = {
         let at = at.clone();
         let moved = moved.clone();
         let projector = projector.clone();
+        let tried = tried.clone();
         Callback::from(move |to: Option<StepRef>| {
             let Some(to) = to else { return };
             at.set(to);
             moved.set(true);
+            tried.set(None);
             if standalone {
                 if let Some(w) = web_sys::window() {
                     if let Ok(h) = w.history() {
                         let _ = h.push_state_with_url(
                             &wasm_bindgen::JsValue::NULL,
                             "",
-                            Some(&step_address(to, *projector)),
+                            Some(&step_address(to, *projector, None)),
                         );
                     }
                     if let Some(d) = w.document() {
@@ -205,21 +232,28 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
     };
     {
         // The address names the step shown, whatever opened it (a number from an older link,
-        // no step at all), so a link copied from it stays right when steps are added.
-        let (start, projector) = (props.start, props.projector);
-        use_effect_with((), move |()| {
-            if let Some(h) = web_sys::window()
-                .filter(|_| standalone)
-                .and_then(|w| w.history().ok())
-            {
-                let _ = h.replace_state_with_url(
-                    &wasm_bindgen::JsValue::NULL,
-                    "",
-                    Some(&step_address(start, projector)),
-                );
-            }
-        });
+        // no step at all), so a link copied from it stays right when steps are added; and it
+        // carries what a student moved, so a phone opens what the projector shows.
+        use_effect_with(
+            (*at, *projector, (*tried).clone()),
+            move |(at, projector, tried)| {
+                if let Some(h) = web_sys::window()
+                    .filter(|_| standalone)
+                    .and_then(|w| w.history().ok())
+                {
+                    let _ = h.replace_state_with_url(
+                        &wasm_bindgen::JsValue::NULL,
+                        "",
+                        Some(&step_address(*at, *projector, tried.as_deref())),
+                    );
+                }
+            },
+        );
     }
+    let on_tried = {
+        let tried = tried.clone();
+        Callback::from(move |value: Option<String>| tried.set(value))
+    };
     {
         // Back and forward in the browser's history show the step of the address.
         let at = at.clone();
@@ -269,21 +303,11 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
     let steps = lesson.steps();
     let on_projector = {
         let projector = projector.clone();
-        let at = at.clone();
         Callback::from(move |e: Event| {
             let on = e
                 .target_unchecked_into::<web_sys::HtmlInputElement>()
                 .checked();
             projector.set(on);
-            if standalone {
-                if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
-                    let _ = h.replace_state_with_url(
-                        &wasm_bindgen::JsValue::NULL,
-                        "",
-                        Some(&step_address(*at, on)),
-                    );
-                }
-            }
         })
     };
     let on_pick = {
@@ -339,7 +363,7 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
             } else {
                 <LessonStepView key={step.query()} step={step} on_go={go} take_focus={*moved}
                     standalone={standalone} playground_url={props.playground_url.clone()} dark={props.dark}
-                    projector={*projector} />
+                    projector={*projector} tried={(*tried).clone()} {on_tried} />
             }
         </div>
     }
@@ -359,6 +383,12 @@ struct LessonStepViewProps {
     dark: bool,
     /// Projector mode: the charts' larger text.
     projector: bool,
+    /// The "Try it" value to start from (a link's), if not the step's own.
+    #[prop_or_default]
+    tried: Option<String>,
+    /// Says the "Try it" value whenever it leaves the step's own (`None` when back on it).
+    #[prop_or_default]
+    on_tried: Callback<Option<String>>,
 }
 
 /// One step: its own run (mounted afresh for each step), played to its moment.
@@ -369,13 +399,24 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     let step = here.step();
     let initial = {
         let dark = props.dark;
+        let tried = props.tried.clone();
         use_memo((), move |_| {
-            let (page, _) = step.page();
+            let (page, _) = step.page_tried(tried.as_deref());
             Shared(std::rc::Rc::new(page.apply(Action::SetDark(dark))))
         })
     };
     let (state, to_page) = use_page(&initial);
     let page = &state.0;
+    {
+        // The "Try it" value, when it is not the step's own, for the deck's address.
+        let own = use_memo((), move |_| step.own_tried_text());
+        let moved = step.knob.and_then(knob).and_then(|k| {
+            let now = k.link_text(&page.settings.full);
+            (Some(&now) != (*own).as_ref()).then_some(now)
+        });
+        let on_tried = props.on_tried.clone();
+        use_effect_with(moved, move |moved| on_tried.emit(moved.clone()));
+    }
     // A step that asks a question holds its run until the class has answered (or the
     // teacher shows it): until then nothing plays, steps or seeks it.
     let asked = use_state(|| None::<Asked>);
@@ -468,21 +509,25 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             Callback::from(move |_: MouseEvent| following.set(!on))
         };
         let label = if on {
-            "Back to the charts".to_string()
+            "Back to the charts"
         } else {
-            format!("Follow one request: {}", traced.pick.label())
+            "Follow one request"
+        };
+        let title = if can_follow {
+            format!("Follow one request hop by hop: {}", traced.pick.label())
+        } else {
+            "Play the run to its moment first".to_string()
         };
         html! {
             <button type="button" id={ids.id("lesson-follow")} class="lesson-follow" {onclick}
-                disabled={!can_follow} aria-pressed={on.to_string()}
-                title={(!can_follow).then_some("Play the run to its moment first")}>{ label }</button>
+                disabled={!can_follow} aria-pressed={on.to_string()} {title}>{ label }</button>
         }
     });
     let views = match &page.runs.a {
         Ok(run) if *following && can_follow => html! {
             <>
                 { regions::lesson_timeline(&ids, page, run, &dispatch) }
-                { regions::follow(&ids, page, run, &dispatch) }
+                { regions::follow(&ids, page, run, &dispatch, false) }
             </>
         },
         Ok(run) => {
@@ -596,7 +641,10 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                 { for question }
                 <section class="lesson-notice" aria-labelledby={ids.id("lesson-notice-title")}
                     hidden={holding}>
-                    <h3 id={ids.id("lesson-notice-title")}>{ "What to notice" }</h3>
+                    <div class="lesson-notice-head">
+                        <h3 id={ids.id("lesson-notice-title")}>{ "What to notice" }</h3>
+                        { for follow_button }
+                    </div>
                     { for prediction }
                     if notices.is_empty() {
                         <p class="lesson-notice-wait" id={ids.id("lesson-notice-wait")}>
@@ -614,7 +662,6 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                         disabled={holding} title={holding.then_some("Answer the question first, or show the run")}>
                         { format!("▶ Play to {}", clock(moment, page.clock_start())) }
                     </button>
-                    { for follow_button }
                     <a id={ids.id("lesson-open-playground")} href={playground} target="_blank" rel="noopener">
                         { "Open this step in the playground" }
                     </a>

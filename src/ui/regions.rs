@@ -252,11 +252,18 @@ pub fn latency(
     region(ids, "histogram", "histogram", "Latency", body)
 }
 
-/// One request followed hop by hop (in A and B while A/B is on).
-pub fn follow(ids: &IdScope, page: &Page, run: &Shared<Run>, dispatch: &Callback<Action>) -> Html {
+/// One request followed hop by hop (in A and B while A/B is on); with the buttons that pick
+/// another (`picks`; a lesson step follows its own).
+pub fn follow(
+    ids: &IdScope,
+    page: &Page,
+    run: &Shared<Run>,
+    dispatch: &Callback<Action>,
+    picks: bool,
+) -> Html {
     let body = html! {
         <FollowRequest run={run.clone()} traced={page.runs.traced.clone()} ab={page.settings.ab.is_some()}
-            playhead={page.playback.playhead} on_action={dispatch.clone()} />
+            playhead={page.playback.playhead} on_action={dispatch.clone()} {picks} />
     };
     region(ids, "follow-region", "follow", "Follow one request", body)
 }

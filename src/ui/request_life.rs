@@ -28,6 +28,9 @@ pub struct FollowRequestProps {
     pub ab: bool,
     /// The playhead, for "in flight now".
     pub playhead: Micros,
+    /// The buttons that pick a request (a lesson step follows its own, without them).
+    #[prop_or(true)]
+    pub picks: bool,
     pub on_action: Callback<Action>,
 }
 
@@ -96,7 +99,7 @@ pub fn follow_request(props: &FollowRequestProps) -> Html {
     };
     html! {
         <>
-            <div class="life-picks" role="group" aria-label="Pick a request to follow">
+            <div class="life-picks" role="group" aria-label="Pick a request to follow" hidden={!props.picks}>
                 { for buttons }
                 <button type="button" onclick={now} title="Follow the request that had waited longest at the playhead">{ "in flight at the playhead" }</button>
                 if props.traced.is_some() {

@@ -13,8 +13,11 @@ pub use rules::{Reading, Rule};
 
 use super::action::Action;
 use super::compare::Side;
+use super::knobs::knob;
 use super::permalink::{from_pairs, to_query};
+use super::settings::Settings;
 use super::state::Page;
+use crate::sim::scenario::{apply_set, Preset};
 
 /// One of the two lessons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -260,11 +263,20 @@ impl Step {
     /// spanning the step's window (0 to its moment), every clock in simulated seconds; and
     /// any setting that could not be used (none, for the steps shipped: the tests check).
     pub fn page(&self) -> (Page, Vec<String>) {
-        let pairs: Vec<(String, String)> = self
+        self.page_tried(None)
+    }
+
+    /// [`Step::page`] with its "Try it" control at `tried` (the text a link carries for it,
+    /// when a student had moved it): a value out of range is refused with a notice naming it.
+    pub fn page_tried(&self, tried: Option<&str>) -> (Page, Vec<String>) {
+        let mut pairs: Vec<(String, String)> = self
             .settings
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
+        if let (Some(key), Some(text)) = (self.knob, tried) {
+            pairs.push((key.to_string(), text.to_string()));
+        }
         let (page, notices) = from_pairs(&pairs);
         // A step that compares keeps B as its one change; its "Try it" control moves A.
         let page = page
@@ -272,6 +284,22 @@ impl Step {
             .apply(Action::SetPlainClock(true))
             .apply(Action::SetWindow(Some(self.moment())));
         (page, notices)
+    }
+
+    /// The step's own value of its "Try it" control, as a link writes it (read from the
+    /// preset and the step's settings, without a run).
+    pub fn own_tried_text(&self) -> Option<String> {
+        let k = knob(self.knob?)?;
+        let preset = self
+            .settings
+            .iter()
+            .find(|(key, _)| *key == "preset")
+            .and_then(|(_, v)| Preset::parse(v))?;
+        let mut settings = Settings::new(preset);
+        for (key, text) in self.settings.iter().filter(|(key, _)| *key == k.key) {
+            apply_set(&mut settings.full, key, text).ok()?;
+        }
+        Some(k.link_text(&settings.full))
     }
 
     /// The step's page played to its moment.
@@ -587,6 +615,31 @@ mod tests {
         let (again, n) = StepRef::from_pairs(&pairs("lesson=km0&step=end"));
         assert_eq!((again, n.len()), (end, 0));
         assert_eq!(first.next().unwrap().back(), Some(first));
+    }
+
+    /// A step's own "Try it" value is read without a run as its page has it, and a link's
+    /// value for it opens the step with the control there; a bad one is refused by name.
+    #[test]
+    fn a_tried_value_opens_the_step_with_its_control_there() {
+        for lesson in Lesson::ALL {
+            for step in lesson.steps().iter().filter(|s| s.knob.is_some()) {
+                let k = knob(step.knob.unwrap()).unwrap();
+                let (page, _) = step.page();
+                let own = k.link_text(&page.settings.full);
+                assert_eq!(step.own_tried_text(), Some(own), "{}", step.name);
+            }
+        }
+        let step = Lesson::Km0.steps()[0];
+        assert_eq!(step.knob, Some("threads"));
+        let (page, notices) = step.page_tried(Some("40"));
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(page.config().service.threads, 40);
+        let (page, notices) = step.page_tried(Some("0"));
+        assert_eq!(page.config().service.threads, 32);
+        assert!(
+            notices.iter().any(|n| n.starts_with("threads: \"0\"")),
+            "{notices:?}"
+        );
     }
 
     /// Every step has a name of its own, in the form an address keeps as it is, and its
