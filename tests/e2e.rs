@@ -207,6 +207,13 @@ async fn the_cb_scenario_plays_to_the_end_and_opens_when_the_simulator_says() {
         assert!(page.text("#play").await.contains("Pause"));
         body.send_keys(" ").await.unwrap();
         assert!(page.text("#play").await.contains("Play"));
+        // With the focus on a button, the arrows and r still work (space stays the button's).
+        body.send_keys("r").await.unwrap();
+        let play = page.client.find(Locator::Css("#play")).await.unwrap();
+        play.send_keys(&Key::Right.to_string()).await.unwrap();
+        assert_eq!(page.text("#clock strong").await, "0.1 s");
+        play.send_keys("r").await.unwrap();
+        assert_eq!(page.text("#clock strong").await, "0.0 s");
     })
     .await;
 }

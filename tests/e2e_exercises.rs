@@ -295,7 +295,8 @@ async fn the_lessons_figures_are_read_as_written_and_said_back() {
     .await;
 }
 
-/// Answers are kept in the browser per exercise, come back after a reload, and go with Reset.
+/// Answers are kept in the browser per exercise, come back after a reload with their verdicts,
+/// and go with "Start again".
 #[tokio::test]
 async fn answers_survive_a_reload_and_reset_forgets_them() {
     browser::run("exercise-storage", |page| async move {
@@ -307,6 +308,8 @@ async fn answers_survive_a_reload_and_reset_forgets_them() {
         wait_for(&page, &sel(3, "ex3-run")).await;
         assert_eq!(typed(&page, 3, "a1").await, "27");
         assert_eq!(typed(&page, 1, "b1").await, "220 ms");
+        // A checked answer comes back with its verdict.
+        verdict(&page, 1, "b1", "right").await;
         click(&page, 3, "ex3-reset").await;
         tokio::time::sleep(Duration::from_millis(200)).await;
         assert_eq!(typed(&page, 3, "a1").await, "");

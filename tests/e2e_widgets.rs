@@ -79,6 +79,20 @@ async fn the_course_page_shows_three_widgets_each_with_its_own_state() {
         let diagram_clock = page.text(&in_widget("demo-diagram", "clock")).await;
         assert!(histogram_clock.contains("1.0"), "histogram clock: {histogram_clock}");
         assert!(diagram_clock.contains("8.0"), "diagram clock: {diagram_clock}");
+        // From a button inside the widget too; and its focusable body says what it is.
+        page.eval(
+            "const w = document.getElementById('demo-histogram');
+             const b = w.querySelector('.widget-body button');
+             b.focus();
+             b.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', shiftKey: true, bubbles: true }))",
+        )
+        .await;
+        let histogram_clock = page.text(&in_widget("demo-histogram", "clock")).await;
+        assert!(histogram_clock.contains("2.0"), "histogram clock: {histogram_clock}");
+        let named = page
+            .eval("return document.getElementById('demo-histogram').querySelector('.widget-body').getAttribute('aria-label')")
+            .await;
+        assert!(named.as_str().unwrap_or_default().contains("space plays or pauses"), "{named}");
         page.client
             .set_window_size(1300, 3900)
             .await

@@ -618,7 +618,20 @@ mod tests {
             ));
         assert_eq!(back.attempt("a1").text, "27");
         assert_eq!(back.attempt("b2").text, "the library");
-        assert_eq!(back.attempt("a1").feedback, None, "verdicts are not kept");
+        // a1 was checked: its verdict comes back with it; b2 was only typed.
+        let verdict = s.attempt("a1").feedback.clone();
+        assert!(verdict.is_some());
+        assert_eq!(back.attempt("a1").feedback, verdict);
+        assert_eq!(
+            back.attempt("b2").feedback,
+            None,
+            "not checked, so no verdict"
+        );
+        // An older entry (the text alone) comes back unchecked.
+        let old = ExerciseState::<LayersSetup>::parse_saved(r#"{"a1":"27"}"#);
+        let back = ExerciseState::<LayersSetup>::new().apply(Action::Restore(old));
+        assert_eq!(back.attempt("a1").text, "27");
+        assert_eq!(back.attempt("a1").feedback, None);
         // Junk in storage is no answers at all.
         assert!(ExerciseState::<LayersSetup>::parse_saved("{oops").is_empty());
         assert!(ExerciseState::<LayersSetup>::parse_saved("[1,2]").is_empty());

@@ -159,8 +159,9 @@ pub enum Action<C> {
     Run,
     /// Shows or hides the worked solution (running the exercise if needed).
     ToggleSolution,
-    /// Puts back answers saved earlier (part id -> text); verdicts are not saved.
-    Restore(BTreeMap<String, String>),
+    /// Puts back answers saved earlier (part id -> what was typed, and whether it had been
+    /// checked: a checked answer is checked again, so its verdict comes back too).
+    Restore(BTreeMap<String, Saved>),
     /// Forgets every answer and verdict and goes back to the lesson's settings.
     Reset,
     /// One of the exercise's own controls.
@@ -194,15 +195,44 @@ impl<S: PageExercise> Default for ExerciseState<S> {
     }
 }
 
+/// One answer as the browser keeps it: what was typed, and whether it had been checked (an
+/// older entry is the text alone).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum Saved {
+    /// Typed and checked.
+    Checked { text: String, checked: bool },
+    /// Typed only.
+    Text(String),
+}
+
+impl Saved {
+    fn text(self) -> (String, bool) {
+        match self {
+            Saved::Checked { text, checked } => (text, checked),
+            Saved::Text(text) => (text, false),
+        }
+    }
+}
+
 /// [`ExerciseState::saved_answers`] for every exercise (outside the generic `impl`, so the
 /// wasm holds one copy rather than one per exercise, each with a sort of its own).
 fn saved_json(attempts: &BTreeMap<String, Attempt>) -> String {
-    let texts: BTreeMap<&str, &str> = attempts
+    let saved: BTreeMap<&str, Saved> = attempts
         .iter()
         .filter(|(_, a)| !a.text.trim().is_empty())
-        .map(|(id, a)| (id.as_str(), a.text.as_str()))
+        .map(|(id, a)| {
+            let saved = match a.feedback {
+                Some(_) => Saved::Checked {
+                    text: a.text.clone(),
+                    checked: true,
+                },
+                None => Saved::Text(a.text.clone()),
+            };
+            (id.as_str(), saved)
+        })
         .collect();
-    serde_json::to_string(&texts).unwrap_or_default()
+    serde_json::to_string(&saved).unwrap_or_default()
 }
 
 impl<S: PageExercise> ExerciseState<S> {
@@ -241,7 +271,7 @@ impl<S: PageExercise> ExerciseState<S> {
 
     /// Answers read back from [`ExerciseState::saved_answers`]'s JSON; anything unreadable is
     /// an empty set (a stale or hand-edited entry never breaks the page).
-    pub fn parse_saved(json: &str) -> BTreeMap<String, String> {
+    pub fn parse_saved(json: &str) -> BTreeMap<String, Saved> {
         serde_json::from_str(json).unwrap_or_default()
     }
 
@@ -355,8 +385,13 @@ impl<S: PageExercise> ExerciseState<S> {
             Action::ToggleSolution => {
                 self.solution_open = !self.solution_open && self.ensure_computed();
             }
-            Action::Restore(texts) => {
-                for (part, text) in texts {
+            Action::Restore(saved) => {
+                let mut checked = Vec::new();
+                for (part, saved) in saved {
+                    let (text, was_checked) = saved.text();
+                    if was_checked {
+                        checked.push(part.clone());
+                    }
                     self.attempts.insert(
                         part,
                         Attempt {
@@ -364,6 +399,9 @@ impl<S: PageExercise> ExerciseState<S> {
                             ..Attempt::default()
                         },
                     );
+                }
+                for part in checked {
+                    self.check(&part);
                 }
             }
             Action::Reset => self = Self::new(),

@@ -174,7 +174,9 @@ pub fn playground(props: &PlaygroundProps) -> Html {
         _ => String::new(),
     };
     html! {
-        <div {class} tabindex={(!standalone).then_some("0")} {onkeydown}>
+        <div {class} tabindex={(!standalone).then_some("0")} {onkeydown}
+            role={(!standalone).then_some("group")}
+            aria-label={(!standalone).then_some("Resilience Playground: space plays or pauses, arrows step, r goes back to the start")}>
             <p class="visually-hidden" role="status" id={ids.id("run-summary")}>{ summary }</p>
             { toolbar }
             <div class={layout}>{ body }</div>

@@ -57,7 +57,8 @@ pub fn use_playback(playing: bool, dispatch: Callback<Action>) {
 }
 
 /// The action a key press asks for: space plays or pauses, arrows step (Shift: ten steps),
-/// `r` goes back to the start. Keys typed into a field or pressed on a control are left to it.
+/// `r` goes back to the start. Keys the focused control uses itself are left to it (see
+/// [`is_shortcut`]).
 pub fn shortcut_action(e: &KeyboardEvent) -> Option<Action> {
     if !is_shortcut(e) {
         return None;
@@ -72,22 +73,28 @@ pub fn shortcut_action(e: &KeyboardEvent) -> Option<Action> {
     }
 }
 
-/// True when a key press may be a shortcut: no Ctrl, Meta or Alt, and not typed into a field
-/// or pressed on a control (those keys are the control's).
+/// True when a key press may be a shortcut: no Ctrl, Meta or Alt, and not a key the focused
+/// element uses itself. A text field, a list, a slider and a radio group keep every key; a
+/// button, a link and a switch keep only space and Enter (they have no use for the arrows or
+/// `r`), so the shortcuts work wherever the focus is, the Play button included.
 pub fn is_shortcut(e: &KeyboardEvent) -> bool {
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return false;
     }
-    let on_control = e
+    let key = e.key();
+    let activates = key == " " || key == "Enter";
+    let Some(el) = e
         .target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|el| {
-            matches!(
-                el.tag_name().as_str(),
-                "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
-            )
-        });
-    !on_control
+    else {
+        return true;
+    };
+    match el.tag_name().as_str() {
+        "SELECT" | "TEXTAREA" => false,
+        "INPUT" => el.get_attribute("type").as_deref() == Some("checkbox") && !activates,
+        "BUTTON" | "A" | "SUMMARY" => !activates,
+        _ => true,
+    }
 }
 
 /// A key handler for one element (a widget) that sends the shortcuts' actions to `dispatch`.

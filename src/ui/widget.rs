@@ -147,7 +147,8 @@ fn views(props: &ViewsProps) -> Html {
     });
     html! {
         <div class={classes!("rp", "widget-body", page.view.dark.then_some("theme-dark"))}
-            tabindex="0" {onkeydown}>
+            tabindex="0" {onkeydown} role="group"
+            aria-label="Resilience Playground widget: space plays or pauses, arrows step, r goes back to the start">
             { body }
             { for link }
         </div>

@@ -241,8 +241,8 @@ fn exercise_shell(props: &ShellProps) -> Html {
                     { if solution_open { "Hide the solution" } else { "Show the solution" } }
                 </button>
                 <button type="button" class="exercise-reset" id={name("reset")} onclick={on_reset}
-                    title="Forget the answers kept in this browser and go back to the lesson's settings">
-                    { "Reset answers" }
+                    title="Forget this exercise's answers and verdicts kept in this browser, and go back to the lesson's settings">
+                    { "Start again" }
                 </button>
             </div>
             if let Some(error) = &props.error {
