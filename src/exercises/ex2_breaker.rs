@@ -635,16 +635,8 @@ impl Exercise for BusinessErrors {
             Part::numeric(
                 "b1",
                 format!(
-                    "Bug fixed, min_calls = {m_low}, window {window}: false openings per hour? \
-                     (The lesson's solution answers as if the {m_low} calls, {lesson_span} of \
-                     traffic here, were all the breaker looked at, so that every blip opens the \
-                     circuit. This page's breaker keeps a full {window} window, about \
-                     {held} results, and once it is full min_calls no longer decides anything. \
-                     Both readings are accepted; the verdict says which one you used.)",
-                    window = fmt_ms(lesson_window),
-                    lesson_span =
-                        fmt_ms(u64::from(m_low) * SECOND / u64::from(self.calls_per_sec.max(1))),
-                    held = u64::from(self.calls_per_sec) * lesson_window / SECOND,
+                    "Bug fixed, min_calls = {m_low}, window {}: false openings per hour?",
+                    fmt_ms(lesson_window)
                 ),
                 Answer::two_sided(
                     lesson_low,
@@ -655,6 +647,17 @@ impl Exercise for BusinessErrors {
                      matters while the window holds fewer than that; compare a blip's failures \
                      with the whole window.",
                 )
+                .explained(&format!(
+                    "Right by this page's reading: its breaker keeps a full {window} window, \
+                     about {held} results, and once it is full min_calls no longer decides \
+                     anything. The lesson's solution answers as if the {m_low} calls, \
+                     {lesson_span} of traffic here, were all the breaker looked at, so that \
+                     every blip opens the circuit; that reading is accepted too.",
+                    window = fmt_ms(lesson_window),
+                    lesson_span =
+                        fmt_ms(u64::from(m_low) * SECOND / u64::from(self.calls_per_sec.max(1))),
+                    held = u64::from(self.calls_per_sec) * lesson_window / SECOND,
+                ))
                 .also_accept(
                     self.noise.blips_per_hour,
                     Tolerance::Absolute((0.25 * self.noise.blips_per_hour).max(1.5)),

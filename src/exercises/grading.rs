@@ -106,6 +106,10 @@ pub struct Answer {
     /// Why the tolerance is as wide as it is, when it is wide: said with a right verdict.
     #[serde(default)]
     pub why_wide: Option<String>,
+    /// What a right answer is told about the reading it was judged by (what the question
+    /// leaves for the student to find is said only once they have answered).
+    #[serde(default)]
+    pub explanation: Option<String>,
 }
 
 impl Answer {
@@ -131,7 +135,14 @@ impl Answer {
             also: Vec::new(),
             misreadings: Vec::new(),
             why_wide: None,
+            explanation: None,
         }
+    }
+
+    /// The same answer, telling a right answer `explanation`.
+    pub fn explained(mut self, explanation: &str) -> Self {
+        self.explanation = Some(explanation.to_string());
+        self
     }
 
     /// The same answer, saying with a right verdict why its tolerance is wide.
@@ -203,7 +214,7 @@ impl Answer {
                     self.unit
                 )
             });
-            return Verdict::right(why);
+            return Verdict::right(why.or_else(|| self.explanation.clone()));
         }
         if let Some(alt) = self
             .also

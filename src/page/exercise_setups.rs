@@ -558,10 +558,14 @@ mod tests {
     }
 
     #[test]
-    fn exercise_2b_says_which_reading_was_used() {
+    fn exercise_2b_says_which_reading_was_used_once_answered() {
         let s = ExerciseState::<BreakerSetup>::new();
+        // The question asks; it does not tell which readings there are.
         let question = &s.parts().iter().find(|p| p.id == "b1").unwrap().question;
-        assert!(question.contains("lesson"), "{question}");
+        assert!(
+            !question.contains("lesson") && !question.contains("accepted"),
+            "{question}"
+        );
         let s = typed(s, "b1", "12");
         let Feedback::Right(Some(note)) = feedback(&s, "b1") else {
             panic!("the lesson's reading is right with a note")
@@ -570,7 +574,14 @@ mod tests {
         let run_figure = s.parts().iter().find(|p| p.id == "b1").unwrap();
         let expected = run_figure.answer.as_ref().unwrap().expected;
         let s = typed(s, "b1", &format!("{expected}"));
-        assert_eq!(feedback(&s, "b1"), Feedback::Right(None));
+        let Feedback::Right(Some(note)) = feedback(&s, "b1") else {
+            panic!("this page's reading is right with a note")
+        };
+        assert!(note.starts_with("Right by this page's reading"), "{note}");
+        assert!(note.contains("accepted too"), "{note}");
+        // A wrong answer is not told the readings.
+        let s = typed(s, "b1", "40");
+        assert!(!feedback(&s, "b1").text().contains("lesson's solution"));
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub fn breaker_controls(props: &BreakerControlsProps) -> Html {
     });
     html! {
         <div class="control-grid">
-            <Switch id="ex2-bug" label="The bug: \u{201c}out of stock\u{201d} counts as a failure"
+            <Switch id="ex2-bug" label="The client as the lesson wrote it (switch it off once you have found its bug)"
                 on={s.bug} on_change={props.on_action.reform(BreakerControl::Bug)} />
             <fieldset class="choices">
                 <legend>{ "min_calls of the breaker" }</legend>
