@@ -394,3 +394,38 @@ async fn every_attribute_with_every_awkward_value_is_named_never_run_as_html() {
     })
     .await;
 }
+
+/// The regions below the stage, drawn only near the screen, are still in the accessibility
+/// tree with their names and headings when far off screen, so a screen reader finds them by
+/// heading from the top of the page.
+#[tokio::test]
+async fn regions_off_screen_keep_their_names_and_headings_for_assistive_technology() {
+    browser::run("ax-regions", |page| async move {
+        page.open("index.html", "#scrub").await;
+        page.eval("window.scrollTo(0, 0); return null").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let tree = page
+            .devtools("Accessibility.getFullAXTree", json!({}))
+            .await;
+        let nodes = tree["nodes"].as_array().cloned().unwrap_or_default();
+        let named = |role: &str, name: &str| {
+            nodes.iter().any(|n| {
+                n["ignored"] != true
+                    && n["role"]["value"] == role
+                    && n["name"]["value"].as_str() == Some(name)
+            })
+        };
+        for title in [
+            "The lesson's table",
+            "Backoff and jitter, side by side",
+            "Metastability explorer: does it come back?",
+        ] {
+            assert!(named("heading", title), "no heading {title:?} in the tree");
+            assert!(
+                named("region", title),
+                "no region named {title:?} in the tree"
+            );
+        }
+    })
+    .await;
+}

@@ -42,6 +42,13 @@ fn region(ids: &IdScope, class: &str, name: &str, title: &str, body: Html) -> Ht
     }
 }
 
+/// A region's body that the page draws only near the screen (`style.css`: its
+/// `content-visibility`), apart from the region's heading, which stays in the accessibility
+/// tree so the region can be found by its name from anywhere on the page.
+fn deferred(body: Html) -> Html {
+    html! { <div class="region-body">{ body }</div> }
+}
+
 /// The page's notice (a corrected value) and the knobs.
 pub fn controls(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> Html {
     let edits_b = page
@@ -280,12 +287,12 @@ pub fn lesson_table(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> 
     let body = html! {
         <LessonTable rows={page.table().clone()} window={page.settings.table_window} on_action={dispatch.clone()} />
     };
-    region(ids, "table", "table", "The lesson's table", body)
+    region(ids, "table", "table", "The lesson's table", deferred(body))
 }
 
 /// The metastability explorer, computed when the student asks.
 pub fn metastability(ids: &IdScope) -> Html {
-    let body = html! { <MetastabilityView /> };
+    let body = deferred(html! { <MetastabilityView /> });
     region(
         ids,
         "metastability-region",
@@ -297,7 +304,7 @@ pub fn metastability(ids: &IdScope) -> Html {
 
 /// The backoff blog's contention experiment, computed once the student asks.
 pub fn jitter(ids: &IdScope) -> Html {
-    let body = html! { <JitterView settings={JitterSettings::default()} /> };
+    let body = deferred(html! { <JitterView settings={JitterSettings::default()} /> });
     region(
         ids,
         "jitter-region",
