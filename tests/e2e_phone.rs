@@ -33,7 +33,8 @@ const SMALL_TARGETS: &str = "
       const target = (el.type === 'checkbox' || el.type === 'radio') ? (el.closest('label') || el) : el;
       const r = target.getBoundingClientRect();
       const shown = r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
-      if (shown && r.height < 44) small.push((el.id || el.type) + ' ' + Math.round(r.height));
+      const narrow = el.tagName === 'BUTTON' && r.width < 44;
+      if (shown && (r.height < 44 || narrow)) small.push((el.id || el.type) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
     }
     return small;";
 
@@ -115,6 +116,27 @@ async fn the_playground_fits_a_phone() {
         assert!(smallest[0].as_f64().unwrap() >= 11.0, "SVG text too small: {smallest}");
         let small = page.eval(SMALL_TARGETS).await;
         assert_eq!(small, Value::Array(vec![]), "touch targets under 44 px: {small}");
+        // The first screen is the run: the transport, and the story's chart begins on it.
+        let first = page
+            .eval(
+                "window.scrollTo(0, 0);
+                 const play = document.getElementById('play').getBoundingClientRect();
+                 const chart = document.querySelector('.rp .load canvas').getBoundingClientRect();
+                 const toolbar = document.querySelector('.rp .toolbar').getBoundingClientRect();
+                 return [play.bottom, chart.top, toolbar.top];",
+            )
+            .await;
+        assert!(first[0].as_f64().unwrap() < f64::from(HEIGHT) / 3.0, "{first}");
+        assert!(first[1].as_f64().unwrap() < f64::from(HEIGHT) - 48.0, "{first}");
+        assert!(first[2].as_f64().unwrap() > first[1].as_f64().unwrap(), "settings below the chart: {first}");
+        // The breaker diagram's words are 14 px or more.
+        page.open("index.html?preset=cb&t=12", "#resilience-app .state-diagram").await;
+        let smallest = page
+            .eval(&SMALLEST_SVG_TEXT.replace("'svg text'", "'svg.state-diagram text'"))
+            .await;
+        assert!(smallest[0].as_f64().unwrap() >= 14.0, "diagram text too small: {smallest}");
+        page.screenshot("phone-playground-cb").await;
+        page.open("index.html", "#resilience-app .topology").await;
         // No keyboard on a phone: no keyboard line.
         let keys = page
             .eval("const k = document.querySelector('.rp .keys'); return k ? getComputedStyle(k).display : 'absent';")
