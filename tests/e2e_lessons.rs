@@ -791,20 +791,10 @@ async fn a_steps_link_carries_the_try_it_value_a_student_moved() {
         tokio::time::sleep(Duration::from_millis(300)).await;
         assert_eq!(search(&page).await, "?lesson=km0&step=capacity&threads=120");
         // Moved back to the step's own 96: the plain link.
-        page.eval(
-            "const r = document.querySelector('.lesson-try input[type=\"range\"]');
-             r.value = '96'; r.dispatchEvent(new Event('input', {bubbles: true}));
-             r.dispatchEvent(new Event('change', {bubbles: true})); return null;",
-        )
-        .await;
+        page.eval(&browser::set_value("threads", "96")).await;
         tokio::time::sleep(Duration::from_millis(300)).await;
         assert_eq!(search(&page).await, "?lesson=km0&step=capacity");
-        page.eval(
-            "const r = document.querySelector('.lesson-try input[type=\"range\"]');
-             r.value = '64'; r.dispatchEvent(new Event('input', {bubbles: true}));
-             r.dispatchEvent(new Event('change', {bubbles: true})); return null;",
-        )
-        .await;
+        page.eval(&browser::set_value("threads", "64")).await;
         tokio::time::sleep(Duration::from_millis(300)).await;
         assert_eq!(search(&page).await, "?lesson=km0&step=capacity&threads=64");
         // The next step is its own.
