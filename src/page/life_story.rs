@@ -251,6 +251,18 @@ pub fn story(life: &RequestLife) -> String {
                         String::new()
                     }
                 ));
+                let backoff = life.total(|a| matches!(a, Activity::Backoff { .. }));
+                let queued = life.total(|a| matches!(a, Activity::QueuedAtDependency { .. }));
+                let mut waits = Vec::new();
+                if queued > 0 {
+                    waits.push(format!("{} in {first}'s own queue", duration(queued)));
+                }
+                if backoff > 0 {
+                    waits.push(format!("{} backing off between tries", duration(backoff)));
+                }
+                if !waits.is_empty() {
+                    t.push_str(&format!(", and it spent {}", waits.join(" and ")));
+                }
             }
             t
         }
