@@ -383,9 +383,22 @@ impl<'a> Reader<'a> {
     /// may go on over the following lines until its brackets close.
     fn inline(&mut self, line: Line<'a>) -> Parsed<Yaml> {
         let text = line.text;
+        if is_entry(text) {
+            // (`key: - a` is refused by YAML; `: -` reads as a sequence elsewhere: neither is
+            // a configuration anyone writes.)
+            return error(
+                line.number,
+                "a sequence cannot start on its key's line: put each `- ` on a line of its own",
+            );
+        }
         if text.starts_with('[') || text.starts_with('{') {
             let mut joined = text.to_string();
             while !flow_closed(&joined) {
+                // A quoted value inside brackets closes on its line: read over the next line,
+                // a `#` there would be taken for a comment.
+                if flow_state(&joined).1 {
+                    return error(line.number, "a quoted value must close on its own line");
+                }
                 match self.peek() {
                     Some(next) => {
                         joined.push(' ');
@@ -571,6 +584,11 @@ fn single_quoted(text: &str, line: usize) -> Parsed<(Yaml, &str)> {
 
 /// Whether every `[` and `{` in `text` (outside quotes) is closed.
 fn flow_closed(text: &str) -> bool {
+    flow_state(text).0 <= 0
+}
+
+/// How deep `text` leaves its brackets (outside quotes), and whether it ends inside a quote.
+fn flow_state(text: &str) -> (i32, bool) {
     let mut depth = 0i32;
     let mut quote: Option<char> = None;
     let mut escaped = false;
@@ -588,7 +606,7 @@ fn flow_closed(text: &str) -> bool {
             },
         }
     }
-    depth <= 0
+    (depth, quote.is_some())
 }
 
 /// A flow collection, read from its text with a cursor.
