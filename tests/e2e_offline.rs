@@ -66,6 +66,18 @@ async fn the_single_file_opens_from_disk_and_plays_a_preset() {
         let opened = page.text("[id$='breaker-state'], #breaker-state").await;
         assert!(!opened.is_empty());
         page.screenshot("offline-single-file").await;
+        // The metastability explorer computes on the page here, and says why in words (not the
+        // browser's message about origins and file URLs).
+        page.eval("document.getElementById('meta-start').click(); return null").await;
+        page.client
+            .wait()
+            .at_most(Duration::from_secs(20))
+            .for_element(Locator::Css("#meta-engine-notice"))
+            .await
+            .expect("the explorer says where it computes");
+        let notice = page.text("#meta-engine-notice").await;
+        assert!(notice.contains("opened from a file"), "{notice}");
+        assert!(!notice.contains("origin") && !notice.contains("file://"), "{notice}");
     })
     .await;
 }

@@ -192,6 +192,17 @@ fn event_of(data: &JsValue) -> WorkerEvent {
 
 /// Starts the worker and sends it the glue's URL and the compiled module.
 fn start(on_event: Callback<WorkerEvent>) -> Result<Link, String> {
+    let from_a_file = web_sys::window()
+        .and_then(|w| w.location().protocol().ok())
+        .is_some_and(|p| p == "file:");
+    if from_a_file {
+        // The browser's own refusal names origins and URLs; the reason in words instead.
+        return Err(
+            "this page was opened from a file, and browsers start no Web Worker \
+                    from a file"
+                .to_string(),
+        );
+    }
     let (script, glue) = asset_url(WORKER_SCRIPT)
         .zip(asset_url(GLUE))
         .ok_or("the page has no address to find the worker script from")?;
