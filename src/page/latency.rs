@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::sim::histogram::LogBuckets;
 use crate::sim::latency::Micros;
-use crate::sim::trace::{Outcome, Percentiles, RequestRecord};
+use crate::sim::trace::{Outcome, Percentiles};
 
 /// Buckets per power of ten on the histogram's axis.
 pub const PER_DECADE: u32 = 10;
@@ -62,6 +62,18 @@ pub struct Finished {
     pub service: Micros,
     /// End-to-end time.
     pub end_to_end: Micros,
+    /// The arrival number it carries (what following a request names it by).
+    pub id: u64,
+}
+
+impl Finished {
+    /// Its latency of `kind`.
+    pub fn latency(&self, kind: LatencyKind) -> Micros {
+        match kind {
+            LatencyKind::Service => self.service,
+            LatencyKind::EndToEnd => self.end_to_end,
+        }
+    }
 }
 
 /// Counts by bucket and outcome, with the percentiles over all of them.
@@ -87,10 +99,7 @@ pub fn histogram_until<'a>(
         .collect();
     let mut values = Vec::new();
     for r in log.into_iter().filter(|r| r.at <= at) {
-        let latency = match kind {
-            LatencyKind::Service => r.service,
-            LatencyKind::EndToEnd => r.end_to_end,
-        };
+        let latency = r.latency(kind);
         if let Some((_, buckets)) = stacks.iter_mut().find(|(o, _)| *o == r.outcome) {
             buckets.record(latency);
         }
@@ -106,26 +115,16 @@ pub fn histogram_until<'a>(
 
 /// The request a click at `latency` on the histogram of `kind` picks: the slowest in that bar
 /// of the requests finished by `until` (what the bars count), ties to the earlier arrival.
-pub fn in_bar(
-    records: &[RequestRecord],
-    kind: LatencyKind,
-    latency: Micros,
-    until: Micros,
-) -> Option<u64> {
+pub fn in_bar(log: &[Finished], kind: LatencyKind, latency: Micros, until: Micros) -> Option<u64> {
     let bars = LogBuckets::new(PER_DECADE);
     let bar = bars.index_of(latency);
-    records
-        .iter()
-        .filter_map(|r| {
-            let at = r.finished.filter(|&at| at <= until)?;
-            let value = match kind {
-                LatencyKind::Service => at.saturating_sub(r.started.unwrap_or(at)),
-                LatencyKind::EndToEnd => at.saturating_sub(r.arrived),
-            };
-            (bars.index_of(value) == bar).then_some((value, r))
+    log.iter()
+        .filter(|f| f.at <= until && bars.index_of(f.latency(kind)) == bar)
+        .min_by_key(|f| {
+            let arrived = f.at.saturating_sub(f.end_to_end);
+            (std::cmp::Reverse(f.latency(kind)), arrived, f.id)
         })
-        .min_by_key(|(value, r)| (std::cmp::Reverse(*value), r.arrived))
-        .map(|(_, r)| r.id)
+        .map(|f| f.id)
 }
 
 #[cfg(test)]
@@ -134,7 +133,7 @@ mod tests {
 
     #[test]
     fn a_click_on_a_bar_picks_its_slowest_request_finished_by_the_playhead() {
-        let record = |id, arrived, started, finished| RequestRecord {
+        let record = |id, arrived, started, finished| crate::sim::trace::RequestRecord {
             arrived,
             started: Some(started),
             finished: Some(finished),
@@ -152,6 +151,10 @@ mod tests {
             record(4, 10 * ms, 20 * ms, 60 * ms),
         ];
         let end = 10_000 * ms;
+        let log = crate::page::requests::finished(&crate::sim::trace::Trace {
+            requests: log.to_vec(),
+            ..Default::default()
+        });
         assert_eq!(
             in_bar(&log, LatencyKind::EndToEnd, 4_150 * ms, end),
             Some(2)
@@ -201,6 +204,7 @@ mod tests {
                 },
                 service: 40_000 + i,
                 end_to_end: 1_000_000 + i,
+                id: i,
             })
             .collect()
     }

@@ -267,26 +267,11 @@ pub fn story(life: &RequestLife) -> String {
             t
         }
         Outcome::Timeout => {
-            let after = match timeout.map(|m| m.happening) {
-                Some(Happening::TimedOut { after }) => format!(" of {}", duration(after)),
-                _ => String::new(),
-            };
-            let backoff = life.total(|a| matches!(a, Activity::Backoff { .. }));
             let mut t = format!(
-                "{who} failed after {}: {} ran into the timeout{after}",
+                "{who} failed after {}: {}",
                 duration(took),
-                if tries > 1 {
-                    format!("each of its {tries} tries at {first}")
-                } else {
-                    format!("its call to {first}")
-                }
+                timed_out(life, tries, first, timeout)
             );
-            if backoff > 0 {
-                t.push_str(&format!(
-                    ", with {} of back-off between them",
-                    duration(backoff)
-                ));
-            }
             if never_served {
                 t.push_str(&format!(
                     "; {} got past {first}'s own queue",
@@ -326,21 +311,17 @@ pub fn story(life: &RequestLife) -> String {
                     "{before}the breaker, open since {}, refused {what}",
                     at(*since)
                 )
-            } else if let Some(Mark {
-                happening: Happening::TimedOut { after },
-                ..
-            }) = timeout
+            } else if let (
+                Some(Mark {
+                    happening: Happening::TimedOut { after },
+                    ..
+                }),
+                1,
+            ) = (timeout, tries)
             {
-                let backoff = life.total(|a| matches!(a, Activity::Backoff { .. }));
-                if tries > 1 {
-                    format!(
-                        "each of its {tries} tries at {first} ran into the timeout of {}, with {} of back-off between them",
-                        duration(*after),
-                        duration(backoff)
-                    )
-                } else {
-                    format!("{first} did not answer within {}", duration(*after))
-                }
+                format!("{first} did not answer within {}", duration(*after))
+            } else if timeout.is_some() {
+                timed_out(life, tries, first, timeout)
             } else if life
                 .find(|h| matches!(h, Happening::BulkheadFull { .. }))
                 .is_some()
@@ -453,6 +434,28 @@ pub fn story(life: &RequestLife) -> String {
     }
     push_queue(&mut text, life, if resent { None } else { Some(took) });
     text.push('.');
+    text
+}
+
+/// What the tries that ran into their timeout say: "each of its 3 tries at inventory ran into
+/// the timeout of 300 ms, with 149 ms of back-off between them" (or "its call to inventory ...").
+fn timed_out(life: &RequestLife, tries: usize, first: &str, timeout: Option<&Mark>) -> String {
+    let after = match timeout.map(|m| m.happening) {
+        Some(Happening::TimedOut { after }) => format!(" of {}", duration(after)),
+        _ => String::new(),
+    };
+    let mut text = if tries > 1 {
+        format!("each of its {tries} tries at {first} ran into the timeout{after}")
+    } else {
+        format!("its call to {first} ran into the timeout{after}")
+    };
+    let backoff = life.total(|a| matches!(a, Activity::Backoff { .. }));
+    if backoff > 0 {
+        text.push_str(&format!(
+            ", with {} of back-off between them",
+            duration(backoff)
+        ));
+    }
     text
 }
 

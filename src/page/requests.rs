@@ -16,6 +16,7 @@ pub fn finished(trace: &Trace) -> Vec<Finished> {
                 outcome: r.outcome,
                 service: at.saturating_sub(r.started.unwrap_or(at)),
                 end_to_end: at.saturating_sub(r.arrived),
+                id: r.id,
             })
         })
         .collect();

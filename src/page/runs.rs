@@ -204,20 +204,20 @@ impl Runs {
     /// The runs after their inputs went from `before` to `now`: a run whose config is the
     /// same is kept, and only the others are simulated again.
     pub fn after(&self, before: &RunInputs, now: RunInputs) -> Runs {
-        let same_runs = now.a == before.a && now.b == before.b;
-        let a = if now.a == before.a {
+        let (same_a, same_b) = (now.a == before.a, now.b == before.b);
+        let a = if same_a {
             self.a.clone()
         } else {
             simulate(now.a)
         };
         let b = match (now.b, &self.b) {
             (None, _) => None,
-            (Some(cfg), Some(kept)) if before.b.as_ref() == Some(&cfg) => Some(kept.clone()),
+            (Some(_), Some(kept)) if same_b => Some(kept.clone()),
             (Some(cfg), _) => Some(simulate(cfg)),
         };
         let traced = match (now.trace, &self.traced) {
             (None, _) => None,
-            (Some(pick), Some(kept)) if same_runs && before.trace == Some(pick) => {
+            (Some(pick), Some(kept)) if same_a && same_b && before.trace == Some(pick) => {
                 Some(kept.clone())
             }
             (Some(pick), _) => Some(trace(pick, &a, b.as_ref())),

@@ -129,11 +129,10 @@ pub fn lesson_app() -> Html {
             .iter()
             .any(|(k, v)| k == "projector" && matches!(v.as_str(), "on" | "1" | "true"));
         // The "Try it" value a student had moved, when the link carries one.
-        let knob = (!step.is_recap()).then(|| step.step().knob).flatten();
         let tried = pairs
             .iter()
             .rev()
-            .find(|(k, _)| Some(k.as_str()) == knob)
+            .find(|(k, _)| Some(k.as_str()) == step.knob())
             .map(|(_, v)| AttrValue::from(v.clone()));
         (step, notices, projector, tried)
     });
@@ -172,21 +171,14 @@ pub struct LessonDeckProps {
 /// moved it (`threads=40`), so that the link opens what the projector shows.
 fn step_address(step: StepRef, projector: bool, tried: Option<&str>) -> String {
     let mut q = format!("?{}", step.query());
-    let knob = (!step.is_recap()).then(|| step.step().knob).flatten();
-    if let (Some(key), Some(text)) = (knob, tried) {
-        q.push_str(&format!("&{key}={}", encode_value(text)));
+    if let (Some(key), Some(text)) = (step.knob(), tried) {
+        q.push('&');
+        q.push_str(&serde_urlencoded::to_string([(key, text)]).unwrap_or_default());
     }
     if projector {
         q.push_str("&projector=on");
     }
     q
-}
-
-/// A value as a query string carries it.
-fn encode_value(text: &str) -> String {
-    serde_urlencoded::to_string([("", text)])
-        .map(|s| s.trim_start_matches('=').to_string())
-        .unwrap_or_default()
 }
 
 /// The step shown, Next / Back, the projector switch; the step itself below.

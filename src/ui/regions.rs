@@ -223,7 +223,7 @@ pub fn latency(
         let (run, dispatch) = (run.clone(), dispatch.clone());
         let (kind, until) = (page.view.latency, page.playback.playhead);
         Callback::from(move |latency| {
-            if let Some(id) = in_bar(&run.trace.requests, kind, latency, until) {
+            if let Some(id) = in_bar(&run.finished, kind, latency, until) {
                 dispatch.emit(Action::Follow(Some(Pick::Arrival(id))));
             }
         })

@@ -2,6 +2,8 @@
 //! spans as bars on a shared time axis (one lane per hop; waiting hatched, working solid,
 //! holding outlined), and the same spans in words, in order, for a screen reader.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::ids::use_ids;
@@ -74,11 +76,10 @@ pub fn follow_request(props: &FollowRequestProps) -> Html {
             <p class="placeholder" id={ids.id("life-none")}>{ format!("No request of this run is {}.", pick.label()) }</p>
         },
         Some(traced) => {
-            let lives: Vec<(&str, &RequestLife)> =
-                [("A", traced.a.as_deref()), ("B", traced.b.as_deref())]
-                    .into_iter()
-                    .filter_map(|(side, life)| Some((side, life?)))
-                    .collect();
+            let lives: Vec<(&str, &Rc<RequestLife>)> = [("A", &traced.a), ("B", &traced.b)]
+                .into_iter()
+                .filter_map(|(side, life)| Some((side, life.as_ref()?)))
+                .collect();
             let from = lives.iter().map(|(_, l)| l.arrived).min().unwrap_or(0);
             // At least 10 ms, so a request refused at once still has an axis to stand on.
             let to = lives
@@ -91,7 +92,7 @@ pub fn follow_request(props: &FollowRequestProps) -> Html {
             html! {
                 <div class={classes!("life-views", side_by_side.then_some("life-ab"))}>
                     { for lives.iter().map(|(side, life)| html! {
-                        <LifeView life={(*life).clone()} side={side_by_side.then_some(*side)} {from} {to} />
+                        <LifeView life={Shared(Rc::clone(life))} side={side_by_side.then_some(*side)} {from} {to} />
                     }) }
                 </div>
             }
@@ -114,7 +115,8 @@ pub fn follow_request(props: &FollowRequestProps) -> Html {
 /// Properties of [`LifeView`].
 #[derive(Properties, PartialEq)]
 struct LifeViewProps {
-    life: RequestLife,
+    /// Compared by identity: the playhead redraws the region on every frame, the life stays.
+    life: Shared<RequestLife>,
     /// "A" or "B" when both runs are shown.
     side: Option<&'static str>,
     /// The shared axis, in run time.

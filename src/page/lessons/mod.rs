@@ -161,6 +161,11 @@ impl StepRef {
         &self.lesson.steps()[self.index.min(self.lesson.steps().len() - 1)]
     }
 
+    /// The key of the step's "Try it" control (none for the recap or a step without one).
+    pub fn knob(self) -> Option<&'static str> {
+        (!self.is_recap()).then(|| self.step().knob).flatten()
+    }
+
     /// Whether this is the recap that follows the last step.
     pub fn is_recap(self) -> bool {
         self.index >= self.lesson.steps().len()
