@@ -1,5 +1,7 @@
 // Writes dist-single/resilience-playground.html: the playground as one file that opens from
 // disk (file:// cannot load module scripts or fetch a .wasm), for a classroom with no network.
+// The file holds the guided lessons and the exercises too: `?lesson=km0` (any lesson link's
+// query) shows a lesson, `?exercises` the exercises, anything else the playground.
 //
 //   node scripts/single-file.mjs <bindgen-dir> <dist-dir> <out-file>
 //
@@ -10,7 +12,7 @@
 // anywhere.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 const [bindgenDir, distDir, outFile] = process.argv.slice(2);
 if (!bindgenDir || !distDir || !outFile) {
@@ -43,23 +45,80 @@ if (styles.length === 0) {
     styles.push(safeStyle(read(join(distDir, name))));
   }
 }
-// The other pages of dist/ are not in this file.
-html = html.replace(/<nav class="pages"[\s\S]*?<\/nav>/, "");
+// The links between pages lead to this file's own pages; the course-page demo is not in it.
+const fileName = basename(outFile);
+const ownLinks = (text) =>
+  text
+    .replace(/<a href="course-demo\.html">[\s\S]*?<\/a>\s*/g, "")
+    .replace(/href="lesson\.html\?/g, `href="${fileName}?`)
+    .replace(/href="exercises\.html"/g, `href="${fileName}?exercises"`)
+    .replace(/href="(\.\/)?index\.html"/g, `href="${fileName}"`);
+html = ownLinks(html).replace(/<html([^>]*)>/, "<html$1 data-one-file>");
 
-const glueScript = safeScript(glue);
+// The lesson and exercise pages, as templates the start script shows in place of the
+// playground when the query asks for them.
+const escapeAttribute = (text) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+const templates = ["lesson", "exercises"].map((route) => {
+  const page = read(join(distDir, `${route}.html`));
+  const body = page.match(/<body[^>]*>([\s\S]*)<\/body>/)[1].replace(/<script[\s\S]*?<\/script>/g, "");
+  const title = page.match(/<title>([\s\S]*?)<\/title>/)[1].trim();
+  const classes = (page.match(/<html[^>]*class="([^"]*)"/) || [])[1] || "rp";
+  return `<template id="rp-page-${route}" data-title="${escapeAttribute(title)}" ` +
+    `data-class="${escapeAttribute(classes)}">${ownLinks(body)}</template>`;
+});
+
+// The glue as a factory: each call makes a module state of its own, so each exercise gets an
+// instance of the simulator of its own, as `widgets.js` gives them on the site.
+const glueScript = safeScript(`function resilienceGlue() {\n${glue}\nreturn wasm_bindgen;\n}`);
 const startScript = safeScript(`
 (function () {
-  var bar = document.getElementById("loading-progress");
-  if (bar) { bar.removeAttribute("value"); }
+  var query = new URLSearchParams(location.search);
+  var route = query.has("lesson") ? "lesson" : query.has("exercises") ? "exercises" : "";
   var text = atob(document.getElementById("resilience-wasm").textContent.trim());
   var bytes = new Uint8Array(text.length);
   for (var i = 0; i < text.length; i++) { bytes[i] = text.charCodeAt(i); }
-  wasm_bindgen({ module_or_path: bytes }).catch(function (error) {
-    var notice = document.getElementById("loading-notice");
-    if (notice) {
-      notice.className = "failure";
-      notice.textContent = "The playground could not start (" + error + ").";
+  if (route) {
+    var page = document.getElementById("rp-page-" + route);
+    Array.prototype.slice.call(document.body.children).forEach(function (node) {
+      if (node.tagName !== "SCRIPT" && node.tagName !== "TEMPLATE") { node.remove(); }
+    });
+    document.body.prepend(page.content.cloneNode(true));
+    document.title = page.dataset.title;
+    document.documentElement.className = page.dataset.class;
+  }
+  var bar = document.getElementById("loading-progress");
+  if (bar) { bar.removeAttribute("value"); }
+  function failed(where, error) {
+    where.className = "failure";
+    where.textContent = "The playground could not start (" + error + ").";
+  }
+  if (route !== "exercises") {
+    resilienceGlue()({ module_or_path: bytes }).catch(function (error) {
+      var notice = document.getElementById("loading-notice");
+      if (notice) { failed(notice, error); }
+    });
+    return;
+  }
+  // The exercises: each widget mounted on an instance of its own, from one compiled module.
+  var playground = location.href.split(/[?#]/)[0];
+  var widgets = Array.prototype.slice.call(document.querySelectorAll("resilience-widget"));
+  var compiled = WebAssembly.compile(bytes);
+  widgets.forEach(function (host, n) {
+    var settings = new URLSearchParams();
+    Array.prototype.forEach.call(host.attributes, function (a) { settings.append(a.name, a.value); });
+    if ((host.getAttribute("theme") || "auto").trim() === "auto") {
+      var background = "rgb(255, 255, 255)";
+      for (var node = host.parentElement; node; node = node.parentElement) {
+        var colour = getComputedStyle(node).backgroundColor;
+        if (colour && colour !== "transparent" && !/rgba\\(.*,\\s*0\\)$/.test(colour)) { background = colour; break; }
+      }
+      settings.set("host-background", background);
     }
+    var glue = resilienceGlue();
+    compiled
+      .then(function (module) { return glue({ module_or_path: module }); })
+      .then(function () { glue.mountWidget(host, settings.toString(), playground, n + 1); })
+      .catch(function (error) { failed(host, error); });
   });
 })();
 `);
@@ -83,6 +142,7 @@ const head =
 const tail =
   // Not a script the browser runs: the wasm as base64 text, read by the start script.
   `<script type="application/octet-stream" id="resilience-wasm">${wasm.toString("base64")}</script>\n` +
+  templates.join("\n") + "\n" +
   `<script>${glueScript}</script>\n<script>${startScript}</script>\n`;
 html = html.replace("</head>", `${head}\n</head>`).replace("</body>", `${tail}</body>`);
 

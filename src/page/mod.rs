@@ -26,6 +26,7 @@ pub mod replay;
 pub mod requests;
 pub mod runs;
 pub mod settings;
+pub mod site;
 pub mod state;
 pub mod topology;
 pub mod traced;

@@ -22,6 +22,7 @@ use crate::page::lessons::{playground_query, recap, Asked, StepRef, View};
 use crate::page::permalink::parse_query;
 use crate::page::replay::clock;
 use crate::page::runs::Shared;
+use crate::page::site::Site;
 
 /// Whether `action` moves the run's playhead (what a step holds until its question is
 /// answered).
@@ -113,6 +114,30 @@ fn with_terms(ids: &super::ids::IdScope, text: &str, seen: &mut Vec<&'static str
     }
 }
 
+/// Where the pages are, seen from the lesson page: `dist/`'s files, or the single offline
+/// file when the document says it is one (`<html data-one-file>`, written by
+/// `scripts/single-file.mjs`).
+fn this_site() -> Site {
+    let window = web_sys::window();
+    let one_file = window
+        .as_ref()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .is_some_and(|html| html.has_attribute("data-one-file"));
+    if !one_file {
+        return Site::files("index.html");
+    }
+    let path = window
+        .and_then(|w| w.location().pathname().ok())
+        .unwrap_or_default();
+    let file = path.rsplit('/').next().unwrap_or_default();
+    Site::one_file(if file.is_empty() {
+        "resilience-playground.html"
+    } else {
+        file
+    })
+}
+
 /// The lesson page, restored from the address bar (`?lesson=km0&step=pool-runs-dry`).
 #[function_component(LessonApp)]
 pub fn lesson_app() -> Html {
@@ -138,7 +163,7 @@ pub fn lesson_app() -> Html {
     });
     html! {
         <LessonDeck start={start.0} notices={start.1.clone()} standalone=true
-            playground_url="index.html" dark={prefers_dark()} projector={start.2}
+            site={this_site()} dark={prefers_dark()} projector={start.2}
             tried={start.3.clone()} />
     }
 }
@@ -154,8 +179,9 @@ pub struct LessonDeckProps {
     /// On `lesson.html` (address bar, document keyboard, theme on the document) or a widget.
     #[prop_or_default]
     pub standalone: bool,
-    /// The playground's address, for "open this step in the playground".
-    pub playground_url: AttrValue,
+    /// Where the playground and the other pages are, for "open this step in the playground"
+    /// and the recap's links.
+    pub site: Site,
     /// Dark theme.
     #[prop_or_default]
     pub dark: bool,
@@ -351,10 +377,10 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
             </nav>
             if step.is_recap() {
                 <LessonRecap key={step.query()} lesson={lesson} on_go={go} take_focus={*moved}
-                    standalone={standalone} playground_url={props.playground_url.clone()} />
+                    standalone={standalone} site={props.site.clone()} />
             } else {
                 <LessonStepView key={step.query()} step={step} on_go={go} take_focus={*moved}
-                    standalone={standalone} playground_url={props.playground_url.clone()} dark={props.dark}
+                    standalone={standalone} site={props.site.clone()} dark={props.dark}
                     projector={*projector} tried={(*tried).clone()} {on_tried} />
             }
         </div>
@@ -371,7 +397,7 @@ struct LessonStepViewProps {
     take_focus: bool,
     on_go: Callback<Option<StepRef>>,
     standalone: bool,
-    playground_url: AttrValue,
+    site: Site,
     dark: bool,
     /// Projector mode: the charts' larger text.
     projector: bool,
@@ -560,7 +586,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             </div>
         }
     });
-    let playground = format!("{}?{}", props.playground_url, playground_query(page));
+    let playground = props.site.playground_with(&playground_query(page));
     let key_hint = if props.standalone {
         "Keys: PageDown / PageUp (a clicker) change step wherever the focus is; → / ← too, \
          except on a slider, which they move; space plays or pauses."
@@ -672,7 +698,7 @@ struct LessonRecapProps {
     on_go: Callback<Option<StepRef>>,
     take_focus: bool,
     standalone: bool,
-    playground_url: AttrValue,
+    site: Site,
 }
 
 /// After the last step: one line per step with its key figure, and where to go next.
@@ -699,10 +725,6 @@ fn lesson_recap(props: &LessonRecapProps) -> Html {
     use_document_keys(props.standalone.then(|| keys.clone()));
     let on_back = props.on_go.reform(move |_: MouseEvent| here.back());
     let other = lesson.other();
-    let base = props
-        .playground_url
-        .trim_end_matches("index.html")
-        .to_string();
     html! {
         <article ref={root} class="lesson-step lesson-recap" data-lesson-step="end" data-step-name="end" data-lesson={lesson.key()}
             aria-labelledby={ids.id("lesson-step-title")} tabindex={(!props.standalone).then_some("0")}
@@ -727,13 +749,13 @@ fn lesson_recap(props: &LessonRecapProps) -> Html {
             </ol>
             <p class="recap-next" id={ids.id("lesson-recap-next")}>
                 { "Next: " }
-                <a href={format!("{base}exercises.html")}>{ "the exercises" }</a>
+                <a href={props.site.exercises()}>{ "the exercises" }</a>
                 { ", where you predict a figure and check it; " }
-                <a href={format!("{base}lesson.html?{}", StepRef { lesson: other, index: 0 }.query())}>
+                <a href={props.site.lesson(&StepRef { lesson: other, index: 0 }.query())}>
                     { format!("the other lesson, {}", other.title()) }
                 </a>
                 { "; or " }
-                <a href={props.playground_url.to_string()}>{ "the playground" }</a>
+                <a href={props.site.playground().to_string()}>{ "the playground" }</a>
                 { ", every control at once." }
             </p>
         </article>

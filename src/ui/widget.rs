@@ -13,6 +13,7 @@ use super::regions;
 use super::state::prefers_dark;
 use crate::page::permalink::to_query;
 use crate::page::runs::Shared;
+use crate::page::site::Site;
 use crate::page::state::Page;
 use crate::page::widget::{WidgetKind, WidgetSpec};
 use crate::page::widget_look::{occurring_outcomes, Chrome};
@@ -72,7 +73,7 @@ pub fn widget(props: &WidgetProps) -> Html {
         },
         WidgetKind::LessonStep => match lesson_step {
             Some((step, _)) => html! {
-                <super::lesson::LessonDeck start={step} playground_url={props.playground_url.clone()}
+                <super::lesson::LessonDeck start={step} site={Site::files(&props.playground_url)}
                     dark={initial.view.dark} projector={initial.view.projector} />
             },
             None => Html::default(),
