@@ -51,6 +51,44 @@ const SMALLEST_SVG_TEXT: &str = "
     }
     return [smallest, what];";
 
+/// Every problem with the text of the exercise charts on screen: two labels whose boxes
+/// overlap, a label cut by its chart's edge, text under 12 CSS px. Empty when all is well.
+const EXERCISE_LABEL_PROBLEMS: &str = "
+    const problems = [];
+    for (const svg of document.querySelectorAll('.exercise-figure svg')) {
+      const frame = svg.getBoundingClientRect();
+      const box = svg.viewBox.baseVal;
+      const figure = svg.closest('figure').id;
+      const labels = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim())
+        .map(t => ({ text: t.textContent.trim(), r: t.getBoundingClientRect(),
+                     px: parseFloat(getComputedStyle(t).fontSize) * frame.width / box.width }));
+      for (const a of labels) {
+        if (a.r.left < frame.left - 0.5 || a.r.right > frame.right + 0.5)
+          problems.push(figure + ': ' + a.text + ' is cut by the edge');
+        if (a.px < 12) problems.push(figure + ': ' + a.text + ' at ' + a.px.toFixed(1) + ' px');
+      }
+      for (let i = 0; i < labels.length; i++) {
+        for (let j = i + 1; j < labels.length; j++) {
+          const [a, b] = [labels[i].r, labels[j].r];
+          const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+          const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+          if (w > 1 && h > 1)
+            problems.push(figure + ': ' + labels[i].text + ' over ' + labels[j].text);
+        }
+      }
+    }
+    return problems;";
+
+/// Tables cut by the screen's edge that do not say that they scroll.
+const SILENT_CUT_TABLES: &str = "
+    return [...document.querySelectorAll('.exercise table')].filter(table => {
+      const room = table.closest('.table-scroll');
+      const cut = room ? room.scrollWidth > room.clientWidth + 1
+                       : table.getBoundingClientRect().right > document.documentElement.clientWidth;
+      const hint = table.closest('.wide-table')?.querySelector('.scroll-hint');
+      return cut && !(hint && hint.getBoundingClientRect().height > 0);
+    }).map(table => table.id);";
+
 async fn assert_fits(page: &browser::Page, name: &str) {
     let fit = page.eval(OVERFLOW).await;
     assert!(
@@ -172,12 +210,28 @@ async fn the_exercises_fit_a_phone_with_legible_charts() {
             smallest[0].as_f64().unwrap() >= 11.0,
             "SVG text too small: {smallest}"
         );
+        // Every chart of the four runs: its labels apart, inside it, and legible.
+        let charts = page
+            .eval("return document.querySelectorAll('.exercise-figure svg').length")
+            .await;
+        assert_eq!(charts, serde_json::json!(5), "the runs' charts");
+        let problems = page.eval(EXERCISE_LABEL_PROBLEMS).await;
+        assert_eq!(problems, serde_json::json!([]), "exercise chart labels");
+        let silent = page.eval(SILENT_CUT_TABLES).await;
+        assert_eq!(silent, serde_json::json!([]), "tables cut without a word");
+        let hinted = page
+            .eval("return document.querySelectorAll('.wide-table .scroll-hint').length")
+            .await;
+        assert!(hinted.as_u64() >= Some(1), "the min_calls table scrolls on a phone and says so");
         let small = page.eval(SMALL_TARGETS).await;
         assert_eq!(
             small,
             Value::Array(vec![]),
             "touch targets under 44 px: {small}"
         );
+        page.eval("document.querySelector(\"[id$='ex2-min-calls-table']\").scrollIntoView({ block: 'center' }); return true;")
+            .await;
+        page.screenshot("phone-exercise-2").await;
         page.eval("document.querySelector('#exercise-4').scrollIntoView(); return true;")
             .await;
         page.screenshot("phone-exercises").await;

@@ -1,8 +1,61 @@
 //! The arithmetic behind the exercise views' charts, kept out of the views so it is tested on
-//! the host: axis ticks, the breaker-state series as spans, when an alert was firing.
+//! the host: the width a chart is laid out for, axis ticks that fit it, labels kept inside
+//! it, the breaker-state series as spans, when an alert was firing.
 
 use crate::exercises::AlertSample;
 use crate::resilience::Micros;
+
+/// The widest an exercise chart is laid out: a wider figure scales the drawing up.
+pub const WIDE: f64 = 900.0;
+
+/// The narrowest an exercise chart is laid out: a narrower figure scales the drawing down.
+const NARROWEST: f64 = 280.0;
+
+/// The width, in drawing units, of a chart whose figure is `measured` CSS pixels wide: the
+/// figure's own width up to [`WIDE`], so that on a phone one unit is one CSS pixel and the
+/// text keeps the size the style sheet gives it; [`WIDE`] before the figure is measured.
+pub fn layout_width(measured: f64) -> f64 {
+    if measured.is_finite() && measured > 0.0 {
+        measured.clamp(NARROWEST, WIDE)
+    } else {
+        WIDE
+    }
+}
+
+/// Whether a chart `width` wide puts its row labels above its rows rather than beside them.
+pub fn narrow(width: f64) -> bool {
+    width < 560.0
+}
+
+/// About how wide `text` is set in the page's sans-serif at `px` (a little over the average
+/// advance of digits and lower case, so that labels judged apart by it do not touch).
+pub fn text_width(text: &str, px: f64) -> f64 {
+    text.chars().count() as f64 * px * 0.62
+}
+
+/// How many ticks to ask [`nice_ticks`] for along `length` units when a tick's label is up to
+/// `label` units wide: labels at least a label's width plus a gap apart, at most `most`.
+pub fn tick_target(length: f64, label: f64, most: usize) -> usize {
+    let room = length / (label + 18.0);
+    if room.is_finite() && room > 0.0 {
+        (room.floor() as usize).clamp(1, most.max(1))
+    } else {
+        1
+    }
+}
+
+/// Where to put the middle of a label `width` wide that belongs at `x`, so that it stays
+/// between `left` and `right` with a few units to spare for an estimate a little short (at
+/// their middle when it cannot).
+pub fn keep_inside(x: f64, width: f64, left: f64, right: f64) -> f64 {
+    const SPARE: f64 = 4.0;
+    let (lo, hi) = (left + width / 2.0 + SPARE, right - width / 2.0 - SPARE);
+    if lo > hi {
+        (left + right) / 2.0
+    } else {
+        x.clamp(lo, hi)
+    }
+}
 
 /// Round tick values from 0 to at least `max`, about `target` of them (1, 2 or 5 times a power
 /// of ten apart). Always at least two ticks; a `max` that is not a positive number gives
@@ -110,6 +163,25 @@ mod tests {
         assert!(t.len() >= 2 && *t.last().unwrap() >= 2_700.0);
         let t = nice_ticks(1e300, 5);
         assert!(t.len() <= 12);
+    }
+
+    #[test]
+    fn charts_are_laid_out_for_their_figure() {
+        assert_eq!(layout_width(0.0), WIDE);
+        assert_eq!(layout_width(f64::NAN), WIDE);
+        assert_eq!(layout_width(348.0), 348.0);
+        assert_eq!(layout_width(1_400.0), WIDE);
+        assert_eq!(layout_width(100.0), 280.0);
+        assert!(narrow(348.0) && !narrow(WIDE));
+        // A phone's 300 units of axis hold 3 or 4 labels like "600 ms"; a desktop's 630 keep 6.
+        let label = text_width("600 ms", 13.0);
+        assert!((3..=4).contains(&tick_target(300.0, label, 6)));
+        assert_eq!(tick_target(630.0, label, 6), 6);
+        assert_eq!(tick_target(f64::NAN, label, 6), 1);
+        assert_eq!(keep_inside(0.0, 40.0, 0.0, 300.0), 24.0);
+        assert_eq!(keep_inside(299.0, 40.0, 0.0, 300.0), 276.0);
+        assert_eq!(keep_inside(150.0, 40.0, 0.0, 300.0), 150.0);
+        assert_eq!(keep_inside(10.0, 400.0, 0.0, 300.0), 150.0);
     }
 
     #[test]

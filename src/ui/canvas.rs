@@ -82,26 +82,12 @@ where
     D: PartialEq + Clone + 'static,
 {
     let canvas_ref = use_node_ref();
-    let css_width = use_state_eq(|| 0.0f64);
+    let css_width = use_content_width(canvas_ref.clone());
     let last_drawn = use_mut_ref(|| f64::NEG_INFINITY);
     let pending = use_mut_ref(|| None::<gloo_timers::callback::Timeout>);
     {
-        let (canvas_ref, css_width) = (canvas_ref.clone(), css_width.clone());
-        use_effect_with((), move |_| {
-            let observer = canvas_ref
-                .cast::<HtmlCanvasElement>()
-                .and_then(|canvas| observe_width(&canvas, css_width));
-            move || {
-                if let Some((observer, callback)) = observer {
-                    observer.disconnect();
-                    drop(callback);
-                }
-            }
-        });
-    }
-    {
         let canvas_ref = canvas_ref.clone();
-        use_effect_with((deps, *css_width), move |(deps, css_width)| {
+        use_effect_with((deps, css_width), move |(deps, css_width)| {
             let (deps, css_width) = (deps.clone(), *css_width);
             let drawn = last_drawn.clone();
             let paint = move || {
@@ -146,13 +132,35 @@ where
     canvas_ref
 }
 
+/// The content width, in CSS pixels, of the element `node` refers to, kept current by a
+/// `ResizeObserver` (no layout asked for); 0 until it is laid out.
+#[hook]
+pub fn use_content_width(node: NodeRef) -> f64 {
+    let css_width = use_state_eq(|| 0.0f64);
+    {
+        let css_width = css_width.clone();
+        use_effect_with((), move |_| {
+            let observer = node
+                .cast::<web_sys::Element>()
+                .and_then(|element| observe_width(&element, css_width));
+            move || {
+                if let Some((observer, callback)) = observer {
+                    observer.disconnect();
+                    drop(callback);
+                }
+            }
+        });
+    }
+    *css_width
+}
+
 /// What a `ResizeObserver` calls with its entries.
 type ResizeCallback = Closure<dyn Fn(js_sys::Array)>;
 
-/// A `ResizeObserver` keeping `css_width` at the canvas's content width; the callback is
+/// A `ResizeObserver` keeping `css_width` at the element's content width; the callback is
 /// returned with it, to live as long as the observer.
 fn observe_width(
-    canvas: &HtmlCanvasElement,
+    element: &web_sys::Element,
     css_width: UseStateHandle<f64>,
 ) -> Option<(ResizeObserver, ResizeCallback)> {
     let callback = ResizeCallback::new(move |entries: js_sys::Array| {
@@ -161,7 +169,7 @@ fn observe_width(
         }
     });
     let observer = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
-    observer.observe(canvas);
+    observer.observe(element);
     Some((observer, callback))
 }
 

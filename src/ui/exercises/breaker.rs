@@ -3,14 +3,20 @@
 
 use yew::prelude::*;
 
+use super::wide_table::WideTable;
+
 use crate::exercises::{fmt_ms, AlertRule, BreakersRun};
-use crate::page::exercise_charts::{firing_spans, fraction, nice_ticks, state_spans, thousands};
+use crate::page::exercise_charts::{
+    firing_spans, fraction, keep_inside, layout_width, narrow, nice_ticks, state_spans, text_width,
+    thousands, tick_target,
+};
 use crate::page::exercise_setups::{
     BreakerControl, BreakerSetup, MAX_BLIPS_PER_HOUR, MIN_CALLS_CHOICES,
 };
 use crate::page::exercise_view::Computed;
 use crate::page::runs::Shared;
 use crate::resilience::SECOND;
+use crate::ui::canvas::use_content_width;
 use crate::ui::controls::{Slider, Switch};
 use crate::ui::ids::use_ids;
 
@@ -70,9 +76,12 @@ pub struct BreakerResultProps {
     pub rule: AlertRule,
 }
 
-const W: f64 = 900.0;
-const LEFT: f64 = 150.0;
+/// Room for the row labels beside the rows, on a wide chart.
+const LABELS: f64 = 150.0;
 const RIGHT: f64 = 36.0;
+/// The style sheet's sizes of the chart's text (`style.css`), in drawing units.
+const TEXT: f64 = 15.0;
+const TICK_TEXT: f64 = 13.0;
 
 fn n(v: f64) -> String {
     format!("{v:.1}")
@@ -82,6 +91,11 @@ fn n(v: f64) -> String {
 #[function_component(BreakerResult)]
 pub fn breaker_result(props: &BreakerResultProps) -> Html {
     let ids = use_ids();
+    let figure = use_node_ref();
+    let w = layout_width(use_content_width(figure.clone()));
+    // On a narrow chart each row's label stands above it, and the plot takes the width.
+    let narrow = narrow(w);
+    let left = if narrow { 8.0 } else { LABELS };
     let run = &props.computed.results;
     let shown = if run.current.bug == props.bug_shown {
         &run.current
@@ -89,11 +103,11 @@ pub fn breaker_result(props: &BreakerResultProps) -> Html {
         &run.other
     };
     let duration = run.duration.max(1);
-    let plot = W - LEFT - RIGHT;
-    let x = |us: u64| LEFT + fraction(us as f64, duration as f64) * plot;
+    let plot = w - left - RIGHT;
+    let x = |us: u64| left + fraction(us as f64, duration as f64) * plot;
 
     // The state band: one rect per stretch of equal state.
-    let band_y = 28.0;
+    let band_y = if narrow { 24.0 } else { 28.0 };
     let band_h = 34.0;
     let spans = state_spans(&shown.gauge_per_second);
     let band = spans.iter().map(|sp| {
@@ -110,7 +124,7 @@ pub fn breaker_result(props: &BreakerResultProps) -> Html {
 
     // The alert's measure: the share of the lookback not closed, the threshold, firing spans.
     let rule = &props.rule;
-    let share_top = 100.0;
+    let share_top = if narrow { 112.0 } else { 100.0 };
     let share_h = 120.0;
     let y_of = |share: f64| share_top + (1.0 - share.clamp(0.0, 1.0)) * share_h;
     let points: String = shown
@@ -126,23 +140,35 @@ pub fn breaker_result(props: &BreakerResultProps) -> Html {
         }
     });
     let minutes = duration as f64 / (60.0 * SECOND as f64);
-    let ticks = nice_ticks(minutes, 6);
+    let ticks = nice_ticks(
+        minutes,
+        tick_target(plot, text_width("60 min", TICK_TEXT), 6),
+    );
     let tick_marks = ticks.iter().filter(|&&m| m <= minutes + 1e-9).map(|&m| {
         let tx = x((m * 60.0 * SECOND as f64) as u64);
+        let label = format!("{m} min");
+        let label_x = keep_inside(tx, text_width(&label, TICK_TEXT), 0.0, w);
         html! {
             <g class="tick">
                 <line x1={n(tx)} x2={n(tx)} y1={n(band_y - 4.0)} y2={n(share_top + share_h + 4.0)} />
-                <text x={n(tx)} y={n(share_top + share_h + 22.0)} text-anchor="middle">{ format!("{m} min") }</text>
+                <text x={n(label_x)} y={n(share_top + share_h + 22.0)} text-anchor="middle">{ label }</text>
             </g>
         }
     });
     let threshold_y = y_of(rule.open_share);
     let first = shown.alert.first_fired_at.map(|at| {
         let fx = x(at);
+        let label = format!("pages at {}", fmt_ms(at));
+        // Right of the line, or left of it when it would run off the chart.
+        let (label_x, anchor) = if fx + 6.0 + text_width(&label, TEXT) <= w {
+            (fx + 6.0, "start")
+        } else {
+            ((fx - 6.0).max(text_width(&label, TEXT)), "end")
+        };
         html! {
             <g class="alert-first">
                 <line x1={n(fx)} x2={n(fx)} y1={n(band_y - 6.0)} y2={n(share_top + share_h)} />
-                <text x={n((fx + 6.0).min(W - 200.0))} y={n(share_top - 8.0)}>{ format!("pages at {}", fmt_ms(at)) }</text>
+                <text x={n(label_x)} y={n(share_top - 8.0)} text-anchor={anchor}>{ label }</text>
             </g>
         }
     });
@@ -176,20 +202,29 @@ pub fn breaker_result(props: &BreakerResultProps) -> Html {
 
     html! {
         <div class="exercise-run-result">
-            <figure class="exercise-figure" id={ids.id("ex2-states")}>
-                <svg viewBox={format!("0 0 {W} {}", n(share_top + share_h + 30.0))} role="img"
+            <figure class="exercise-figure" id={ids.id("ex2-states")} ref={figure}>
+                <svg viewBox={format!("0 0 {} {}", n(w), n(share_top + share_h + 30.0))} role="img"
                     aria-label={format!("{client}: the breaker's state over {} and the alert's measure", fmt_ms(duration))}>
                     { for tick_marks }
-                    <text class="row-label" x={n(LEFT - 10.0)} y={n(band_y + band_h / 2.0 + 5.0)} text-anchor="end">{ "breaker state" }</text>
                     { for band }
-                    <text class="row-label" x={n(LEFT - 10.0)} y={n(share_top + 14.0)} text-anchor="end">{ "not closed," }</text>
-                    <text class="row-label" x={n(LEFT - 10.0)} y={n(share_top + 32.0)} text-anchor="end">{ format!("last {}", fmt_ms(rule.lookback)) }</text>
-                    <rect class="plot-frame" x={n(LEFT)} y={n(share_top)} width={n(plot)} height={n(share_h)} />
+                    <rect class="plot-frame" x={n(left)} y={n(share_top)} width={n(plot)} height={n(share_h)} />
                     { for firing_rects }
-                    <line class="threshold" x1={n(LEFT)} x2={n(W - RIGHT)} y1={n(threshold_y)} y2={n(threshold_y)} />
-                    <text class="threshold-label" x={n(LEFT + 4.0)} y={n(threshold_y - 5.0)}>{ format!("{:.0}%", rule.open_share * 100.0) }</text>
+                    <line class="threshold" x1={n(left)} x2={n(w - RIGHT)} y1={n(threshold_y)} y2={n(threshold_y)} />
+                    <text class="threshold-label" x={n(left + 4.0)} y={n(threshold_y - 5.0)}>{ format!("{:.0}%", rule.open_share * 100.0) }</text>
                     <polyline class="share-line" points={points} />
                     { for first }
+                    // Last, over the lines they may cross on a narrow chart.
+                    if narrow {
+                        <text class="row-label" x={n(left)} y={n(band_y - 8.0)}>{ "breaker state" }</text>
+                    } else {
+                        <text class="row-label" x={n(left - 10.0)} y={n(band_y + band_h / 2.0 + 5.0)} text-anchor="end">{ "breaker state" }</text>
+                    }
+                    if narrow {
+                        <text class="row-label" x={n(left)} y={n(share_top - 30.0)}>{ format!("not closed, last {}", fmt_ms(rule.lookback)) }</text>
+                    } else {
+                        <text class="row-label" x={n(left - 10.0)} y={n(share_top + 14.0)} text-anchor="end">{ "not closed," }</text>
+                        <text class="row-label" x={n(left - 10.0)} y={n(share_top + 32.0)} text-anchor="end">{ format!("last {}", fmt_ms(rule.lookback)) }</text>
+                    }
                 </svg>
                 <figcaption>
                     { format!("{client}, over {} of traffic. Top: the breaker's state each second. Bottom: the share of the last {} the circuit was not closed, which the alert watches; it pages once that share has stayed at or above the line for {}.",
@@ -216,7 +251,7 @@ pub fn breaker_result(props: &BreakerResultProps) -> Html {
                 <dt>{ "Calls refused" }</dt>
                 <dd>{ thousands(shown.rejected) }</dd>
             </dl>
-            <div class="table-scroll">
+            <WideTable label="False openings by window and min_calls">
                 <table class="exercise-table" id={ids.id("ex2-min-calls-table")}>
                     <caption>{ format!("Bug fixed, same traffic ({} blips): false openings by window and min_calls", run.blips) }</caption>
                     <thead>
@@ -231,7 +266,7 @@ pub fn breaker_result(props: &BreakerResultProps) -> Html {
                     </thead>
                     <tbody>{ for rows }</tbody>
                 </table>
-            </div>
+            </WideTable>
         </div>
     }
 }

@@ -4,6 +4,8 @@
 
 use yew::prelude::*;
 
+use super::wide_table::WideTable;
+
 use crate::exercises::{fmt_ms, DuplicateReport, RetryingLayer, ThreeLayersRun};
 use crate::page::exercise_charts::{fraction, thousands};
 use crate::page::exercise_setups::{retrying_key, Layer, LayersControl, LayersSetup, MAX_ATTEMPTS};
@@ -158,7 +160,7 @@ pub fn layers_result(props: &LayersResultProps) -> Html {
                     thousands(u64::from(shown.duplicate_orders)),
                     thousands(u64::from(shown.orders_meant))) }
             </p>
-            <div class="table-scroll">
+            <WideTable label="Duplicate orders with and without a key">
                 <table class="exercise-table" id={ids.id("ex3-duplicates-table")}>
                     <caption>{ format!("{} orders, some responses lost after the order was written; the front end retrying as chosen",
                         thousands(u64::from(run.without_key.orders_meant))) }</caption>
@@ -171,7 +173,7 @@ pub fn layers_result(props: &LayersResultProps) -> Html {
                     </thead>
                     <tbody>{ for rows }</tbody>
                 </table>
-            </div>
+            </WideTable>
         </div>
     }
 }

@@ -9,6 +9,7 @@ mod gantt;
 mod layers;
 mod northwind;
 mod parts;
+mod wide_table;
 
 use std::marker::PhantomData;
 use std::rc::Rc;

@@ -6,14 +6,20 @@ use yew::prelude::*;
 
 use super::gantt::{Gantt, GanttRow};
 use crate::exercises::{fmt_ms, BacklogRun};
-use crate::page::exercise_charts::{fraction, nice_ticks, thousands};
+use crate::page::exercise_charts::{
+    fraction, keep_inside, layout_width, nice_ticks, text_width, thousands, tick_target,
+};
 use crate::page::exercise_setups::{NorthwindControl, NorthwindResults, NorthwindSetup};
 use crate::page::exercise_view::Computed;
 use crate::page::runs::Shared;
 use crate::resilience::SECOND;
 use crate::sim::trace::RouteCounts;
+use crate::ui::canvas::use_content_width;
 use crate::ui::controls::Switch;
 use crate::ui::ids::use_ids;
+
+/// The style sheet's size of the axis text (`style.css`), in drawing units.
+const TICK_TEXT: f64 = 13.0;
 
 /// Properties of [`NorthwindControls`].
 #[derive(Properties, PartialEq)]
@@ -80,6 +86,8 @@ const MINUTE: u64 = 60 * SECOND;
 #[function_component(NorthwindResult)]
 pub fn northwind_result(props: &NorthwindResultProps) -> Html {
     let ids = use_ids();
+    let backlog_figure = use_node_ref();
+    let backlog_width = use_content_width(backlog_figure.clone());
     let r = &props.computed.results;
     let run = &r.run;
     let rows = vec![
@@ -142,7 +150,7 @@ pub fn northwind_result(props: &NorthwindResultProps) -> Html {
     };
 
     // The backlog over time.
-    const W: f64 = 900.0;
+    let w = layout_width(backlog_width);
     const H: f64 = 260.0;
     const LEFT: f64 = 70.0;
     const RIGHT: f64 = 36.0;
@@ -156,7 +164,7 @@ pub fn northwind_result(props: &NorthwindResultProps) -> Html {
     let peak = run.backlog.peak.max(run.backlog_without_job.peak).max(1) as f64;
     let y_ticks = nice_ticks(peak, 4);
     let y_end = y_ticks.last().copied().unwrap_or(peak).max(1.0);
-    let x = |at: u64| LEFT + fraction(at as f64, horizon as f64) * (W - LEFT - RIGHT);
+    let x = |at: u64| LEFT + fraction(at as f64, horizon as f64) * (w - LEFT - RIGHT);
     let y = |v: f64| TOP + (1.0 - fraction(v, y_end)) * (H - TOP - BOTTOM);
     let line = |b: &BacklogRun| -> String {
         b.points
@@ -167,22 +175,25 @@ pub fn northwind_result(props: &NorthwindResultProps) -> Html {
     let backlog = &run.backlog;
     let with_job = backlog.with_job;
     let minutes = horizon as f64 / MINUTE as f64;
-    let x_marks = nice_ticks(minutes, 6)
+    let widest = text_width("60 min", TICK_TEXT);
+    let x_marks = nice_ticks(minutes, tick_target(w - LEFT - RIGHT, widest, 6))
         .into_iter()
         .filter(|&m| m <= minutes + 1e-9)
         .map(|m| {
             let tx = x((m * MINUTE as f64) as u64);
+            let label = format!("{m} min");
+            let label_x = keep_inside(tx, text_width(&label, TICK_TEXT), 0.0, w);
             html! {
                 <g class="tick">
                     <line x1={n(tx)} x2={n(tx)} y1={n(TOP)} y2={n(H - BOTTOM + 4.0)} />
-                    <text x={n(tx)} y={n(H - BOTTOM + 22.0)} text-anchor="middle">{ format!("{m} min") }</text>
+                    <text x={n(label_x)} y={n(H - BOTTOM + 22.0)} text-anchor="middle">{ label }</text>
                 </g>
             }
         });
     let y_marks = y_ticks.iter().map(|&v| {
         html! {
             <g class="tick">
-                <line x1={n(LEFT - 4.0)} x2={n(W - RIGHT)} y1={n(y(v))} y2={n(y(v))} />
+                <line x1={n(LEFT - 4.0)} x2={n(w - RIGHT)} y1={n(y(v))} y2={n(y(v))} />
                 <text x={n(LEFT - 8.0)} y={n(y(v) + 5.0)} text-anchor="end">{ thousands(v as u64) }</text>
             </g>
         }
@@ -217,8 +228,8 @@ pub fn northwind_result(props: &NorthwindResultProps) -> Html {
                     <strong id={ids.id("ex4-history-model")}>{ model }</strong>
                 </figcaption>
             </figure>
-            <figure class="exercise-figure" id={ids.id("ex4-backlog")}>
-                <svg viewBox={format!("0 0 {W} {H}")} role="img"
+            <figure class="exercise-figure" id={ids.id("ex4-backlog")} ref={backlog_figure}>
+                <svg viewBox={format!("0 0 {} {H}", n(w))} role="img"
                     aria-label="Provisional orders over the hour, with and without the reconciliation job">
                     { sick_rect }
                     { for y_marks }
