@@ -89,6 +89,46 @@ const SILENT_CUT_TABLES: &str = "
       return cut && !(hint && hint.getBoundingClientRect().height > 0);
     }).map(table => table.id);";
 
+/// On the first screen, with the controls' sheet closed and then open: the load chart whole
+/// and the transport, both above what the sheet covers; the scenario's settings below.
+async fn assert_first_screen_is_the_run(page: &browser::Page, name: &str) {
+    let first = page
+        .eval(
+            "window.scrollTo(0, 0);
+             const box = (css) => document.querySelector(css).getBoundingClientRect();
+             const [play, chart, toolbar, bar] =
+               [box('#play'), box('.rp .load canvas'), box('.rp .toolbar'), box('.rp .drawer-toggle')];
+             return [play.bottom, chart.top, chart.bottom, toolbar.top, bar.top];",
+        )
+        .await;
+    let at = |i: usize| first[i].as_f64().unwrap();
+    assert!(
+        at(1) >= 0.0 && at(2) <= at(4),
+        "{name}: the chart is not whole on the first screen: {first}"
+    );
+    assert!(
+        at(0) <= at(4),
+        "{name}: the transport is not on the first screen: {first}"
+    );
+    assert!(at(3) > at(2), "{name}: settings above the chart: {first}");
+    // The sheet open: the chart a slider changes is still in view above it.
+    page.eval("document.querySelector('.rp .drawer-toggle').click(); return true;")
+        .await;
+    let sheet = page
+        .eval(
+            "const chart = document.querySelector('.rp .load canvas').getBoundingClientRect();
+             const sheet = document.querySelector('.rp .controls').getBoundingClientRect();
+             return [chart.bottom, sheet.top];",
+        )
+        .await;
+    page.eval("document.querySelector('.rp .drawer-toggle').click(); return true;")
+        .await;
+    assert!(
+        sheet[0].as_f64().unwrap() <= sheet[1].as_f64().unwrap(),
+        "{name}: the open sheet covers the chart: {sheet}"
+    );
+}
+
 async fn assert_fits(page: &browser::Page, name: &str) {
     let fit = page.eval(OVERFLOW).await;
     assert!(
@@ -154,21 +194,12 @@ async fn the_playground_fits_a_phone() {
         assert!(smallest[0].as_f64().unwrap() >= 11.0, "SVG text too small: {smallest}");
         let small = page.eval(SMALL_TARGETS).await;
         assert_eq!(small, Value::Array(vec![]), "touch targets under 44 px: {small}");
-        // The first screen is the run: the transport, and the story's chart begins on it.
-        let first = page
-            .eval(
-                "window.scrollTo(0, 0);
-                 const play = document.getElementById('play').getBoundingClientRect();
-                 const chart = document.querySelector('.rp .load canvas').getBoundingClientRect();
-                 const toolbar = document.querySelector('.rp .toolbar').getBoundingClientRect();
-                 return [play.bottom, chart.top, toolbar.top];",
-            )
-            .await;
-        assert!(first[0].as_f64().unwrap() < f64::from(HEIGHT) / 3.0, "{first}");
-        assert!(first[1].as_f64().unwrap() < f64::from(HEIGHT) - 48.0, "{first}");
-        assert!(first[2].as_f64().unwrap() > first[1].as_f64().unwrap(), "settings below the chart: {first}");
+        // The first screen is the run: the story's chart whole and the transport under it,
+        // above the controls' bar, and the settings below them.
+        assert_first_screen_is_the_run(&page, "the cascade").await;
         // The breaker diagram's words are 14 px or more.
         page.open("index.html?preset=cb&t=12", "#resilience-app .state-diagram").await;
+        assert_first_screen_is_the_run(&page, "cb (its marked moments)").await;
         let smallest = page
             .eval(&SMALLEST_SVG_TEXT.replace("'svg text'", "'svg.state-diagram text'"))
             .await;
