@@ -644,3 +644,42 @@ fn a_bad_trace_names_the_flag_and_what_it_takes() {
     assert!(err.contains("slowest, retried, fell-back"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn lesson_check_runs_every_step_and_names_a_mistake_by_its_line() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let shipped = format!("{root}/lessons/northwind.md");
+    let out = cascade(&["lesson", "check", &shipped]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains(" 1 the-incident (line 3"), "{report}");
+    assert!(
+        report.contains("asks: ") && report.contains("ready to use"),
+        "{report}"
+    );
+
+    let dir = std::env::temp_dir().join(format!("cascade-lesson-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let broken = dir.join("broken.md");
+    let text = std::fs::read_to_string(&shipped).unwrap().replacen(
+        "@views topology, load",
+        "@views topology, loda",
+        1,
+    );
+    std::fs::write(&broken, text).unwrap();
+    let out = cascade(&["lesson", "check", broken.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(out.status.code(), Some(1));
+    let errors = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        errors.contains("broken.md: line 9: no view is called `loda`"),
+        "{errors}"
+    );
+    let out = cascade(&["lesson", "verify"]);
+    assert_eq!(out.status.code(), Some(2));
+}

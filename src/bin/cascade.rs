@@ -22,6 +22,7 @@ mod native {
     use clap::{CommandFactory, FromArgMatches, Parser};
 
     use resilience_playground::library_config::resilience4j_run::apply_yaml;
+    use resilience_playground::page::lessons::check as lesson_check;
     use resilience_playground::page::life_story;
     use resilience_playground::resilience::ParamError;
     use resilience_playground::sim::experiments;
@@ -82,6 +83,7 @@ mod native {
 usage: cascade [--scenario LIST] [--preset LIST] [--config FILE.json] [--set key=value]...
                [--resilience4j FILE.yml] [--no-drain] [--trace slowest|ID] [--json]
        cascade --experiment contention [--set key=value]... [--json]   (see its --help)
+       cascade lesson check FILE.md...   (a lesson file: each step run, every mistake by line)
 
 Runs the lesson's cascade: 100 requests/s for 12 s into 32 workers; inventory takes 40 ms,
 then 4 s from second 3. Scenarios: none (no protection), timeout (300 ms), cb (timeout +
@@ -532,8 +534,68 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         line.insert("transitions_60s".into(), transitions.into());
     }
 
+    /// `cascade lesson check FILE...`: each file read and each of its steps run as the page
+    /// would; the report on stdout, each mistake on stderr with its line. Exits 0 when every
+    /// file is ready to use, 1 when one has a mistake, 2 on a usage or reading error.
+    fn lesson_command(args: &[String]) -> ExitCode {
+        const LESSON_USAGE: &str =
+            "usage: cascade lesson check FILE.md... (a lesson in the format \
+             of docs/lesson-format.md)";
+        let files = match args {
+            [check, files @ ..] if check == "check" && !files.is_empty() => files,
+            [help] if help == "--help" || help == "-h" => {
+                print_lines([LESSON_USAGE]);
+                return ExitCode::SUCCESS;
+            }
+            _ => {
+                eprintln!("cascade: lesson: expected `check` and a file ({LESSON_USAGE})");
+                return ExitCode::from(2);
+            }
+        };
+        let mut worst = 0;
+        for path in files {
+            let text = match std::fs::read_to_string(path) {
+                Ok(text) => text,
+                Err(e) => {
+                    eprintln!("cascade: lesson check {path}: cannot read the file ({e})");
+                    worst = 2;
+                    continue;
+                }
+            };
+            let checked = lesson_check::check(&text);
+            print_lines(
+                checked
+                    .report
+                    .iter()
+                    .enumerate()
+                    .map(|(i, line)| {
+                        if i == 0 {
+                            format!("{path}: {line}")
+                        } else {
+                            line.clone()
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .iter()
+                    .map(String::as_str),
+            );
+            for error in &checked.errors {
+                eprintln!("{path}: {error}");
+            }
+            if checked.errors.is_empty() {
+                print_lines([format!("{path}: ready to use").as_str()]);
+            } else {
+                worst = worst.max(1);
+            }
+        }
+        ExitCode::from(worst)
+    }
+
     pub fn main() -> ExitCode {
         let argv: Vec<String> = std::env::args().skip(1).collect();
+        if argv.first().map(String::as_str) == Some("lesson") {
+            return lesson_command(&argv[1..]);
+        }
         if let Some(result) = experiments::cli::run_from_args(&argv) {
             let (lines, code) = result.map_or_else(|e| (Err(e), 2), |l| (Ok(l), 0));
             match lines {

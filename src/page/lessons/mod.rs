@@ -3,13 +3,16 @@
 //! the views to look at and the rules that say, with the run's own figures, what to notice.
 //! The lesson page, the `lesson-step` widget and the tests all walk these lists.
 
-mod km0;
-mod northwind;
+pub mod check;
+pub mod format;
+mod names;
 pub mod predict;
 pub mod rules;
 
 pub use predict::{Answer, Asked, Choice, Claim, Measure, Prediction, Question, Verdict};
 pub use rules::{Reading, Rule};
+
+use std::sync::OnceLock;
 
 use super::action::Action;
 use super::compare::Side;
@@ -81,10 +84,22 @@ impl Lesson {
 
     /// Its heading.
     pub fn title(self) -> &'static str {
-        match self {
-            Lesson::Km0 => "Kilometre Zero: a slow inventory and the patterns that contain it",
-            Lesson::Northwind => "Northwind: the flash sale and its Resilience4j settings",
-        }
+        &self.text().title
+    }
+
+    /// Its text (`lessons/km0.md`, `lessons/northwind.md`), read on first use. The files are
+    /// part of the build, and a unit test reads each: one that did not read would stop that
+    /// test, never a page.
+    fn text(self) -> &'static format::LessonText {
+        static KM0: OnceLock<format::LessonText> = OnceLock::new();
+        static NORTHWIND: OnceLock<format::LessonText> = OnceLock::new();
+        let (cell, text) = match self {
+            Lesson::Km0 => (&KM0, include_str!("../../../lessons/km0.md")),
+            Lesson::Northwind => (&NORTHWIND, include_str!("../../../lessons/northwind.md")),
+        };
+        cell.get_or_init(|| {
+            format::parse(text).unwrap_or_else(|e| panic!("lessons/{}.md, {e}", self.key()))
+        })
     }
 
     /// The lesson a key names.
@@ -94,10 +109,7 @@ impl Lesson {
 
     /// Its steps, in order.
     pub fn steps(self) -> &'static [Step] {
-        match self {
-            Lesson::Km0 => km0::STEPS,
-            Lesson::Northwind => northwind::STEPS,
-        }
+        &self.text().steps
     }
 
     /// The index of the step called `name`.
@@ -403,6 +415,20 @@ pub fn playground_query(page: &Page) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_shipped_lessons_read_and_write_back_the_same() {
+        let counts = [(super::Lesson::Km0, 16), (super::Lesson::Northwind, 5)];
+        for (lesson, steps) in counts {
+            assert_eq!(lesson.steps().len(), steps, "{}", lesson.key());
+            assert!(!lesson.title().is_empty());
+            // Written out and read again, the text gives the same steps.
+            let again = super::format::write(lesson.title(), lesson.steps());
+            let read = super::format::parse(&again).expect("reads back");
+            assert_eq!(read.steps, lesson.steps());
+            assert_eq!(read.title, lesson.title());
+        }
+    }
+
     use super::*;
 
     fn pairs(q: &str) -> Vec<(String, String)> {

@@ -1,0 +1,225 @@
+//! A lesson file checked as the page would show it, for `cascade lesson check FILE`: read
+//! with the page's own reader, each step's run made from its settings and played to its
+//! moment, what the step would say printed, and every mistake named with its line.
+
+use super::format::{parse, StepLines};
+use super::predict::Answer;
+use super::rules::Reading;
+use super::Step;
+use crate::page::knobs::{knob, KNOBS};
+use crate::page::replay::clock;
+
+/// What a check found: the report, a few lines a step, and the mistakes, each with its line.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Checked {
+    /// The lesson's title, each step with what it would say, its question's answer.
+    pub report: Vec<String>,
+    /// `line N: ...` for each mistake; none when the lesson is ready to use.
+    pub errors: Vec<String>,
+}
+
+/// Checks the lesson `text`.
+pub fn check(text: &str) -> Checked {
+    let lesson = match parse(text) {
+        Ok(lesson) => lesson,
+        Err(e) => {
+            return Checked {
+                report: Vec::new(),
+                errors: vec![e.to_string()],
+            }
+        }
+    };
+    let mut checked = Checked {
+        report: vec![format!("{}: {} steps", lesson.title, lesson.steps.len())],
+        errors: Vec::new(),
+    };
+    for (i, (step, lines)) in lesson.steps.iter().zip(&lesson.lines).enumerate() {
+        check_step(i + 1, step, lines, &mut checked);
+    }
+    checked
+}
+
+fn check_step(number: usize, step: &Step, lines: &StepLines, checked: &mut Checked) {
+    let errors = &mut checked.errors;
+    let report = &mut checked.report;
+    report.push(format!(
+        "{number:>2} {} ({}, plays to {}): {}",
+        step.name,
+        lines_label(lines.heading),
+        clock(step.moment(), None),
+        step.title
+    ));
+    if let Some(key) = step.knob {
+        if knob(key).is_none() {
+            let keys: Vec<&str> = KNOBS.iter().map(|k| k.key).collect();
+            errors.push(format!(
+                "line {}: step `{}`: @try `{key}` is no control (one of {})",
+                lines.knob.unwrap_or(lines.heading),
+                step.name,
+                keys.join(", ")
+            ));
+        }
+    }
+    let (page, notices) = step.page_at_moment();
+    for notice in notices {
+        errors.push(format!(
+            "line {}: step `{}`: @run: {notice}",
+            lines.run, step.name
+        ));
+    }
+    let Ok(run) = &page.runs.a else {
+        errors.push(format!(
+            "line {}: step `{}`: its run could not be made",
+            lines.run, step.name
+        ));
+        return;
+    };
+    for sentence in step.notices(&page) {
+        report.push(format!("     notice: {sentence}"));
+    }
+    let Some(question) = step.question else {
+        return;
+    };
+    let reading = Reading {
+        run,
+        now: step.moment(),
+        b: None,
+    };
+    let ask = lines.ask.unwrap_or(lines.heading);
+    match question.answer {
+        Answer::Choices(choices) => {
+            let right = question.right_choices(&reading);
+            let measure = choices[0].holds.measure;
+            let fact = measure.describe(measure.value(&reading), reading.now);
+            let letters: Vec<String> = right.iter().map(|&i| letter(i)).collect();
+            match right.as_slice() {
+                [one] => report.push(format!(
+                    "     asks: {fact}: choice {} (\u{201c}{}\u{201d}) holds",
+                    letter(*one),
+                    choices[*one].text
+                )),
+                [] => errors.push(format!(
+                    "line {ask}: step `{}`: no choice holds on the step's own run ({fact})",
+                    step.name
+                )),
+                _ => errors.push(format!(
+                    "line {ask}: step `{}`: choices {} all hold on the step's own run ({fact}): \
+                     one should",
+                    step.name,
+                    letters.join(", ")
+                )),
+            }
+        }
+        Answer::Number { measure, unit, .. } => {
+            let value = measure.value(&reading);
+            match value {
+                Some(v) if v.is_finite() => report.push(format!(
+                    "     asks: {}: the answer is {} {unit}",
+                    measure.describe(value, reading.now),
+                    trim(v)
+                )),
+                _ => errors.push(format!(
+                    "line {ask}: step `{}`: the run measures nothing to compare a number with \
+                     ({})",
+                    step.name,
+                    measure.describe(value, reading.now)
+                )),
+            }
+        }
+    }
+}
+
+fn lines_label(line: usize) -> String {
+    format!("line {line}")
+}
+
+/// A, B, C, D: how the page labels the choices.
+fn letter(i: usize) -> String {
+    char::from(b'A' + (i.min(25) as u8)).to_string()
+}
+
+fn trim(v: f64) -> String {
+    let text = format!("{v:.1}");
+    text.strip_suffix(".0").map_or(text.clone(), str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_lessons_check_clean() {
+        for file in [
+            include_str!("../../../lessons/km0.md"),
+            include_str!("../../../lessons/northwind.md"),
+        ] {
+            let checked = check(file);
+            assert_eq!(checked.errors, Vec::<String>::new());
+            assert!(
+                checked.report.iter().any(|l| l.contains("asks:")),
+                "{checked:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_example_of_the_format_guide_checks_clean() {
+        let guide = include_str!("../../../docs/lesson-format.md");
+        let example = guide
+            .split("```\n")
+            .nth(1)
+            .expect("docs/lesson-format.md opens with an example");
+        let checked = check(example);
+        assert_eq!(checked.errors, Vec::<String>::new());
+        assert_eq!(checked.report[0], "Timeouts in two steps: 2 steps");
+        assert!(
+            checked
+                .report
+                .iter()
+                .any(|l| l.contains("the answer is 25.1 %")),
+            "{checked:?}"
+        );
+    }
+
+    #[test]
+    fn a_broken_lesson_is_named_by_its_lines() {
+        let text = "# Mine
+
+## One
+
+@name one
+@run preset=story-none threds=64
+@play-to 12 s
+@try worker
+@views load
+
+Text.
+
+@ask How long is the queue by 12 s?
+@choice queue-peak < 10 | Under 10
+@hint Count.
+@choice 10 <= queue-peak < 20 | 10 to 20
+@hint Count again.
+";
+        let checked = check(text);
+        let errors = checked.errors.join("\n");
+        assert!(
+            errors.contains("line 8: step `one`: @try `worker` is no control"),
+            "{errors}"
+        );
+        assert!(
+            errors.contains("line 6: step `one`: @run:") && errors.contains("threds"),
+            "{errors}"
+        );
+        assert!(
+            errors.contains("line 13: step `one`: no choice holds"),
+            "{errors}"
+        );
+        let unreadable = check("# Mine\n\n## One\n@nome one\n");
+        assert_eq!(unreadable.errors.len(), 1);
+        assert!(
+            unreadable.errors[0].starts_with("line 4: `@nome`"),
+            "{unreadable:?}"
+        );
+    }
+}
