@@ -812,3 +812,75 @@ async fn a_steps_link_carries_the_try_it_value_a_student_moved() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_teachers_lesson_opens_from_a_path_and_from_a_file_and_a_mistake_names_its_line() {
+    browser::run("lesson-own", |page| async move {
+        // From a path on the same host: dist/ carries lessons/.
+        page.open(
+            "lesson.html?file=lessons/northwind.md&step=worst-case",
+            "[data-lesson-step]",
+        )
+        .await;
+        wait_for_step(&page, "own", "worst-case").await;
+        assert_eq!(
+            search(&page).await,
+            "?file=lessons%2Fnorthwind.md&step=worst-case"
+        );
+        let title = page.text(".lesson-name").await;
+        assert!(title.starts_with("Northwind"), "{title}");
+        // A path elsewhere is refused with a notice, and the page goes on with KM0.
+        page.open(
+            "lesson.html?file=https://example.org/x.md",
+            "[data-lesson-step]",
+        )
+        .await;
+        wait_for_step(&page, "km0", "slow-inventory").await;
+        let notice = page.text("[id$='lesson-page-notices']").await;
+        assert!(notice.contains("a path on this site"), "{notice}");
+
+        // A file picked on the page opens at its first step, and a reload keeps it.
+        let dir = browser::artefacts_dir().join("own-lesson");
+        std::fs::create_dir_all(&dir).expect("a folder for the lesson files");
+        let mine = dir.join("mine.md");
+        std::fs::write(
+            &mine,
+            "# Mine\n\n## Only one\n\n@name only-one\n@run preset=timeout\n@play-to 6 s\n\
+             @views load\n\nA step of my own.\n",
+        )
+        .expect("the lesson file");
+        let input = page
+            .client
+            .find(Locator::Css("[id$='lesson-open-file']"))
+            .await
+            .expect("the file input");
+        input
+            .send_keys(&mine.display().to_string())
+            .await
+            .expect("the file is picked");
+        wait_for_step(&page, "own", "only-one").await;
+        assert_eq!(search(&page).await, "?lesson=own&step=only-one");
+        page.client.refresh().await.expect("reload");
+        wait_for_step(&page, "own", "only-one").await;
+        assert_eq!(page.text(".lesson-name").await, "Mine");
+
+        // A file with a mistake: its line named, the lesson shown stays.
+        let broken = dir.join("broken.md");
+        std::fs::write(&broken, "# Broken\n\n## One\n@nmae one\n").expect("the broken file");
+        let input = page
+            .client
+            .find(Locator::Css("[id$='lesson-open-file']"))
+            .await
+            .expect("the file input");
+        input
+            .send_keys(&broken.display().to_string())
+            .await
+            .expect("the file is picked");
+        wait_for(&page, "[id$='lesson-page-notices']").await;
+        let notice = page.text("[id$='lesson-page-notices']").await;
+        assert!(notice.contains("broken.md, line 4: `@nmae`"), "{notice}");
+        wait_for_step(&page, "own", "only-one").await;
+        page.screenshot("lesson-own").await;
+    })
+    .await;
+}

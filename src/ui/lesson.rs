@@ -11,6 +11,7 @@ use yew::prelude::*;
 use super::app::use_page;
 use super::ids::use_ids;
 use super::knob_panel::slider;
+use super::lesson_open::{self, OpenLessonFile};
 use super::lesson_predict::{LessonQuestion, LessonVerdict};
 use super::playback::{is_shortcut, use_document_keys};
 use super::regions;
@@ -18,6 +19,7 @@ use super::state::prefers_dark;
 use crate::page::action::Action;
 use crate::page::glossary::{mark_terms, Piece};
 use crate::page::knobs::knob;
+use crate::page::lessons::{lesson_path, Lesson, OwnLesson, OwnSource};
 use crate::page::lessons::{playground_query, recap, Asked, StepRef, View};
 use crate::page::permalink::parse_query;
 use crate::page::replay::clock;
@@ -138,7 +140,66 @@ fn this_site() -> Site {
     })
 }
 
-/// The lesson page, restored from the address bar (`?lesson=km0&step=pool-runs-dry`).
+/// What the lesson page shows: a lesson, or the path of a teacher's lesson on its way.
+#[derive(Clone, PartialEq)]
+enum Shown {
+    /// A lesson, from the address (`first`) or opened since; with what could not be used.
+    Ready {
+        lesson: Lesson,
+        first: bool,
+        notices: Vec<String>,
+    },
+    /// `file=`'s lesson, being fetched.
+    Fetching(String),
+}
+
+/// What the address asks the page to show first: a shipped lesson, the lesson picked last in
+/// this browser (`lesson=own`), or one from a path on this host (`file=`).
+fn first_shown(pairs: &[(String, String)], mut notices: Vec<String>) -> Shown {
+    let value = |key: &str| {
+        pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    let fallback = |notices| Shown::Ready {
+        lesson: Lesson::Km0,
+        first: false,
+        notices,
+    };
+    if let Some(path) = value("file") {
+        return match lesson_path(path) {
+            Ok(path) => Shown::Fetching(path),
+            Err(notice) => {
+                notices.push(notice);
+                fallback(notices)
+            }
+        };
+    }
+    if value("lesson").map(str::trim) == Some("own") {
+        return match lesson_open::picked_lesson() {
+            Ok(lesson) => Shown::Ready {
+                lesson,
+                first: true,
+                notices,
+            },
+            Err(notice) => {
+                notices.push(notice);
+                fallback(notices)
+            }
+        };
+    }
+    let (step, more) = StepRef::from_pairs(pairs);
+    notices.extend(more);
+    Shown::Ready {
+        lesson: step.lesson,
+        first: true,
+        notices,
+    }
+}
+
+/// The lesson page, restored from the address bar (`?lesson=km0&step=pool-runs-dry`, or a
+/// teacher's `?file=lessons/mine.md`); a lesson file picked or dropped on it opens in place.
 #[function_component(LessonApp)]
 pub fn lesson_app() -> Html {
     let location = || {
@@ -146,25 +207,110 @@ pub fn lesson_app() -> Html {
             .and_then(|w| w.location().search().ok())
             .unwrap_or_default()
     };
-    let start = use_memo((), move |_| {
-        let (pairs, mut notices) = parse_query(&location());
-        let (step, more) = StepRef::from_pairs(&pairs);
-        notices.extend(more);
-        let projector = pairs
-            .iter()
-            .any(|(k, v)| k == "projector" && matches!(v.as_str(), "on" | "1" | "true"));
-        // The "Try it" value a student had moved, when the link carries one.
-        let tried = pairs
-            .iter()
-            .rev()
-            .find(|(k, _)| Some(k.as_str()) == step.knob())
-            .map(|(_, v)| AttrValue::from(v.clone()));
-        (step, notices, projector, tried)
-    });
+    let query = use_memo((), move |_| parse_query(&location()));
+    let shown = use_state(|| first_shown(&query.0, query.1.clone()));
+    // Each lesson opened on the page mounts a deck of its own.
+    let openings = use_state(|| 0u32);
+    {
+        let shown = shown.clone();
+        use_effect_with((*shown).clone(), move |now| {
+            if let Shown::Fetching(path) = now.clone() {
+                yew::platform::spawn_local(async move {
+                    let opened = lesson_open::fetch_text(&path).await.and_then(|text| {
+                        OwnLesson::open(&text, OwnSource::Path(path.clone()))
+                            .map_err(|e| format!("file: {path}, {e}"))
+                    });
+                    shown.set(match opened {
+                        Ok(lesson) => Shown::Ready {
+                            lesson,
+                            first: true,
+                            notices: Vec::new(),
+                        },
+                        Err(notice) => Shown::Ready {
+                            lesson: Lesson::Km0,
+                            first: false,
+                            notices: vec![format!("{notice}; showing Kilometre Zero.")],
+                        },
+                    });
+                });
+            }
+        });
+    }
+    let on_read = {
+        let (shown, openings) = (shown.clone(), openings.clone());
+        Callback::from(move |read: Result<(String, String), String>| {
+            let opened = read.and_then(|(name, text)| {
+                let source = OwnSource::Picked {
+                    file_name: name.clone(),
+                };
+                let lesson = OwnLesson::open(&text, source).map_err(|e| format!("{name}, {e}"))?;
+                lesson_open::keep_picked(&name, &text);
+                Ok(lesson)
+            });
+            match opened {
+                Ok(lesson) => {
+                    openings.set(*openings + 1);
+                    shown.set(Shown::Ready {
+                        lesson,
+                        first: false,
+                        notices: Vec::new(),
+                    });
+                }
+                // The lesson shown stays; the mistake is said above it.
+                Err(notice) => {
+                    if let Shown::Ready { lesson, first, .. } = (*shown).clone() {
+                        shown.set(Shown::Ready {
+                            lesson,
+                            first,
+                            notices: vec![notice],
+                        });
+                    }
+                }
+            }
+        })
+    };
+    let on_drop = {
+        let on_read = on_read.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            lesson_open::read_first(e.data_transfer().and_then(|d| d.files()), on_read.clone());
+        })
+    };
+    let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
+    let Shown::Ready {
+        lesson,
+        first,
+        notices,
+    } = (*shown).clone()
+    else {
+        return html! {
+            <p class="loading" role="status">{ "Opening the lesson file…" }</p>
+        };
+    };
+    // The address's step, tried value and projector apply to the lesson it named; a lesson
+    // opened since starts at its first step.
+    let pairs: &[(String, String)] = if first { &query.0 } else { &[] };
+    let (step, more) = match lesson {
+        Lesson::Own(_) => StepRef::from_pairs_in(lesson, pairs),
+        _ => StepRef::from_pairs(pairs),
+    };
+    let notices: Vec<String> = notices.into_iter().chain(more).collect();
+    let projector = query
+        .0
+        .iter()
+        .any(|(k, v)| k == "projector" && matches!(v.as_str(), "on" | "1" | "true"));
+    // The "Try it" value a student had moved, when the link carries one.
+    let tried = pairs
+        .iter()
+        .rev()
+        .find(|(k, _)| Some(k.as_str()) == step.knob())
+        .map(|(_, v)| AttrValue::from(v.clone()));
     html! {
-        <LessonDeck start={start.0} notices={start.1.clone()} standalone=true
-            site={this_site()} dark={prefers_dark()} projector={start.2}
-            tried={start.3.clone()} />
+        <div class="lesson-drop" ondrop={on_drop} ondragover={on_drag_over}>
+            <LessonDeck key={*openings} start={step} {notices} standalone=true
+                site={this_site()} dark={prefers_dark()} {projector} {tried}
+                on_open={Some(on_read)} />
+        </div>
     }
 }
 
@@ -191,6 +337,9 @@ pub struct LessonDeckProps {
     /// The first step's "Try it" value from the link, when a student had moved it.
     #[prop_or_default]
     pub tried: Option<AttrValue>,
+    /// A lesson file's name and text once read (the lesson page offers to open one).
+    #[prop_or_default]
+    pub on_open: Option<Callback<Result<(String, String), String>>>,
 }
 
 /// The address of `step` on `lesson.html`, with its "Try it" control's value when a student
@@ -275,12 +424,17 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
     {
         // Back and forward in the browser's history show the step of the address.
         let at = at.clone();
+        let lesson = props.start.lesson;
         use_effect_with(standalone, move |&standalone| {
             let listener = Closure::<dyn Fn(web_sys::Event)>::new(move |_: web_sys::Event| {
                 let search = web_sys::window()
                     .and_then(|w| w.location().search().ok())
                     .unwrap_or_default();
-                at.set(StepRef::from_pairs(&parse_query(&search).0).0);
+                let pairs = parse_query(&search).0;
+                at.set(match lesson {
+                    Lesson::Own(_) => StepRef::from_pairs_in(lesson, &pairs).0,
+                    _ => StepRef::from_pairs(&pairs).0,
+                });
             });
             let window = web_sys::window().filter(|_| standalone);
             if let Some(w) = &window {
@@ -369,6 +523,9 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                         <option value="end" selected={step.is_recap()}>{ "Recap" }</option>
                     </select>
                 </label>
+                if let Some(on_read) = props.on_open.clone() {
+                    <OpenLessonFile id={ids.id("lesson-open-file")} {on_read} />
+                }
                 <label class="switch" for={ids.id("lesson-projector")}>
                     <input type="checkbox" role="switch" id={ids.id("lesson-projector")}
                         checked={*projector} onchange={on_projector} />

@@ -14,6 +14,7 @@ mod ids;
 mod jitter;
 mod knob_panel;
 mod lesson;
+mod lesson_open;
 mod lesson_predict;
 mod lesson_table;
 mod load_chart;

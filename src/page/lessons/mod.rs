@@ -22,13 +22,84 @@ use super::settings::Settings;
 use super::state::Page;
 use crate::sim::scenario::{apply_set, Preset};
 
-/// One of the two lessons.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A guided lesson: one of the two the playground ships, or one a teacher opened.
+#[derive(Debug, Clone, Copy)]
 pub enum Lesson {
     /// Lesson 000, Kilometre Zero's Saturday cascade and every pattern that stops it.
     Km0,
     /// Lesson 004, Northwind's flash sale and its Resilience4j settings.
     Northwind,
+    /// A lesson a teacher opened from a file, kept for as long as the page lives.
+    Own(&'static OwnLesson),
+}
+
+/// Two lessons are the same lesson: the same shipped one, or the same opening of a file.
+impl PartialEq for Lesson {
+    fn eq(&self, other: &Lesson) -> bool {
+        match (self, other) {
+            (Lesson::Own(a), Lesson::Own(b)) => std::ptr::eq(*a, *b),
+            (Lesson::Km0, Lesson::Km0) | (Lesson::Northwind, Lesson::Northwind) => true,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Lesson {}
+
+impl std::hash::Hash for Lesson {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+        if let Lesson::Own(own) = self {
+            std::ptr::hash(*own, state);
+        }
+    }
+}
+
+/// A lesson a teacher wrote: its text, read, and where it came from.
+#[derive(Debug, PartialEq)]
+pub struct OwnLesson {
+    /// The lesson.
+    pub text: format::LessonText,
+    /// Where it came from, which its addresses name.
+    pub source: OwnSource,
+}
+
+/// Where a teacher's lesson came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OwnSource {
+    /// A path on the playground's own host (`lesson.html?file=lessons/mine.md`).
+    Path(String),
+    /// A file picked or dropped on the page (kept in the browser's storage).
+    Picked {
+        /// The file's name.
+        file_name: String,
+    },
+}
+
+/// The path `file=` gives for a teacher's lesson, if it is one on the playground's own host
+/// (`lessons/mine.md`, `/course/week3.md`); otherwise a message naming the setting and what it
+/// takes. An address with a scheme or another host is refused: a lesson comes from where the
+/// page does.
+pub fn lesson_path(text: &str) -> Result<String, String> {
+    let path = text.trim();
+    let elsewhere = path.contains(':') || path.starts_with("//") || path.contains('\\');
+    if path.is_empty() || elsewhere || path.len() > 300 || path.chars().any(char::is_control) {
+        return Err(super::permalink::bad(
+            "file",
+            path,
+            "a path on this site, such as lessons/mine.md",
+        ));
+    }
+    Ok(path.to_string())
+}
+
+impl OwnLesson {
+    /// Reads `text` as a lesson from `source`, kept for the rest of the page's life (a page
+    /// opens a few at most), or the mistake that stops it, with its line.
+    pub fn open(text: &str, source: OwnSource) -> Result<Lesson, format::FormatError> {
+        let text = format::parse(text)?;
+        Ok(Lesson::Own(Box::leak(Box::new(OwnLesson { text, source }))))
+    }
 }
 
 /// A view a step shows under its timeline (which every step has).
@@ -74,11 +145,13 @@ impl Lesson {
     /// Both lessons.
     pub const ALL: [Lesson; 2] = [Lesson::Km0, Lesson::Northwind];
 
-    /// The value of `lesson=` in the address and of the widget's `lesson` attribute.
+    /// The value of `lesson=` in the address and of the widget's `lesson` attribute (`own`
+    /// for a teacher's lesson).
     pub fn key(self) -> &'static str {
         match self {
             Lesson::Km0 => "km0",
             Lesson::Northwind => "northwind",
+            Lesson::Own(_) => "own",
         }
     }
 
@@ -96,6 +169,7 @@ impl Lesson {
         let (cell, text) = match self {
             Lesson::Km0 => (&KM0, include_str!("../../../lessons/km0.md")),
             Lesson::Northwind => (&NORTHWIND, include_str!("../../../lessons/northwind.md")),
+            Lesson::Own(own) => return &own.text,
         };
         cell.get_or_init(|| {
             format::parse(text).unwrap_or_else(|e| panic!("lessons/{}.md, {e}", self.key()))
@@ -147,14 +221,27 @@ impl Lesson {
                 "worst-case",
                 "fallback",
             ],
+            Lesson::Own(_) => &[],
         }
     }
 
     /// The step `number` (1-based, as links before names wrote it) opens; see
-    /// `Lesson::numbered`.
+    /// `Lesson::numbered`. A teacher's lesson counts its steps as they stand.
     pub fn by_number(self, number: usize) -> Option<usize> {
+        if let Lesson::Own(_) = self {
+            let index = number.checked_sub(1)?;
+            return (index < self.steps().len()).then_some(index);
+        }
         let name = self.numbered().get(number.checked_sub(1)?)?;
         self.find(name)
+    }
+
+    /// How many numbers an address may give for a step.
+    fn numbers(self) -> usize {
+        match self {
+            Lesson::Own(_) => self.steps().len(),
+            _ => self.numbered().len(),
+        }
     }
 }
 
@@ -212,9 +299,19 @@ impl StepRef {
     }
 
     /// The step's own query string, `lesson=km0&step=herd-on-hot-items` (`step=end` for the
-    /// recap).
+    /// recap); a teacher's lesson from a path names its file (`file=lessons/mine.md&step=...`).
     pub fn query(self) -> String {
-        format!("lesson={}&step={}", self.lesson.key(), self.name())
+        match self.lesson {
+            Lesson::Own(OwnLesson {
+                source: OwnSource::Path(path),
+                ..
+            }) => format!(
+                "{}&step={}",
+                serde_urlencoded::to_string([("file", path)]).unwrap_or_default(),
+                self.name()
+            ),
+            lesson => format!("lesson={}&step={}", lesson.key(), self.name()),
+        }
     }
 
     /// "Step 3 of 15", or "Recap" after the last step.
@@ -244,6 +341,16 @@ impl StepRef {
                 Lesson::Km0
             }),
         };
+        let (step, more) = StepRef::from_pairs_in(lesson, pairs);
+        notices.extend(more);
+        (step, notices)
+    }
+
+    /// Reads `step` from `pairs` as a step of `lesson`; a missing or bad value becomes its
+    /// first step, with a notice naming it and what it allows.
+    pub fn from_pairs_in(lesson: Lesson, pairs: &[(String, String)]) -> (StepRef, Vec<String>) {
+        let mut notices = Vec::new();
+        let value = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.trim());
         let last = lesson.steps().len();
         let index = match value("step") {
             None | Some("") => 0,
@@ -260,7 +367,7 @@ impl StepRef {
                         v.chars().take(40).collect::<String>(),
                         lesson.key(),
                         lesson.steps()[last - 1].name,
-                        lesson.numbered().len()
+                        lesson.numbers()
                     ));
                     0
                 })
@@ -388,7 +495,7 @@ impl Lesson {
     pub fn other(self) -> Lesson {
         match self {
             Lesson::Km0 => Lesson::Northwind,
-            Lesson::Northwind => Lesson::Km0,
+            Lesson::Northwind | Lesson::Own(_) => Lesson::Km0,
         }
     }
 }
@@ -415,6 +522,68 @@ pub fn playground_query(page: &Page) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_teachers_lesson_opens_with_addresses_of_its_own() {
+        let text = include_str!("../../../lessons/northwind.md");
+        let path = OwnSource::Path("lessons/my lesson.md".into());
+        let own = OwnLesson::open(text, path).expect("reads");
+        assert_eq!(own.steps().len(), 5);
+        assert_eq!(own.title(), Lesson::Northwind.title());
+        let second = StepRef {
+            lesson: own,
+            index: 1,
+        };
+        assert_eq!(
+            second.query(),
+            "file=lessons%2Fmy+lesson.md&step=shared-bulkhead"
+        );
+        let pairs = vec![("step".to_string(), "fallback".to_string())];
+        assert_eq!(StepRef::from_pairs_in(own, &pairs).0.index, 4);
+        let numbered = vec![("step".to_string(), "2".to_string())];
+        assert_eq!(StepRef::from_pairs_in(own, &numbered).0.index, 1);
+        let (first, notices) =
+            StepRef::from_pairs_in(own, &[("step".to_string(), "9".to_string())]);
+        assert_eq!(first.index, 0);
+        assert!(notices[0].contains("1 to 5"), "{notices:?}");
+        // Each opening is a lesson of its own; a picked file's steps say `lesson=own`.
+        let picked = OwnSource::Picked {
+            file_name: "mine.md".into(),
+        };
+        let again = OwnLesson::open(text, picked).expect("reads");
+        assert_ne!(again, own);
+        assert_eq!(again, again);
+        assert_eq!(
+            StepRef {
+                lesson: again,
+                index: 0
+            }
+            .query(),
+            "lesson=own&step=the-incident"
+        );
+        assert_eq!(own.other(), Lesson::Km0);
+        let broken = OwnLesson::open("# T\n\n## S\n@nam x\n", OwnSource::Path("x.md".into()));
+        assert_eq!(broken.unwrap_err().line, 4);
+    }
+
+    #[test]
+    fn a_lesson_comes_from_the_pages_own_host() {
+        assert_eq!(
+            lesson_path(" lessons/mine.md "),
+            Ok("lessons/mine.md".into())
+        );
+        assert_eq!(lesson_path("/course/w3.md"), Ok("/course/w3.md".into()));
+        for elsewhere in [
+            "https://evil.example/x.md",
+            "//evil.example/x.md",
+            "javascript:alert(1)",
+            "",
+            "a\\b.md",
+        ] {
+            let e = lesson_path(elsewhere).unwrap_err();
+            assert!(e.contains("a path on this site"), "{elsewhere}: {e}");
+        }
+    }
+
     #[test]
     fn the_shipped_lessons_read_and_write_back_the_same() {
         let counts = [(super::Lesson::Km0, 16), (super::Lesson::Northwind, 5)];
@@ -706,7 +875,7 @@ mod tests {
                 .collect();
             let added_later: &[&str] = match lesson {
                 Lesson::Km0 => &["herd-on-hot-items", "rate-limit"],
-                Lesson::Northwind => &[],
+                Lesson::Northwind | Lesson::Own(_) => &[],
             };
             assert_eq!(unnumbered, added_later, "{}", lesson.key());
         }
