@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::key::Key;
 use fantoccini::Locator;
-use resilience_playground::page::lessons::{rules, Lesson, Prediction, StepRef, Verdict};
+use resilience_playground::page::lessons::{live, rules, Lesson, Prediction, StepRef, Verdict};
 use resilience_playground::page::replay::clock;
 
 /// The step shown, as `[lesson, step name]` from the root element's data attributes.
@@ -881,6 +881,75 @@ async fn a_teachers_lesson_opens_from_a_path_and_from_a_file_and_a_mistake_names
         assert!(notice.contains("broken.md, line 4: `@nmae`"), "{notice}");
         wait_for_step(&page, "own", "only-one").await;
         page.screenshot("lesson-own").await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn live_figures_follow_the_run_and_a_sentence_holds_the_steps_control() {
+    // The figures the host reads from the step's run at its moment.
+    let step = named(Lesson::Km0, "capacity").step();
+    let expected: Vec<(&str, String)> = {
+        let (host_page, _) = step.page_at_moment();
+        let run = host_page.runs.a.as_ref().expect("the run");
+        let reading = rules::Reading {
+            run,
+            now: step.moment(),
+            b: None,
+        };
+        ["throughput(8,12)", "queue-peak"]
+            .into_iter()
+            .map(|name| {
+                let live = live::Live::from_name(name).expect("a live figure");
+                (name, live.text(&reading))
+            })
+            .collect()
+    };
+    browser::run("lesson-live", |page| async move {
+        page.open("lesson.html?lesson=km0&step=capacity", "[data-lesson-step]")
+            .await;
+        // Before anything has finished: a dash, never NaN or a zero rate.
+        show_the_run(&page).await;
+        page.eval("document.getElementById('play').click(); return null").await;
+        let early = page.text(".live-value[data-live='throughput(8,12)']").await;
+        assert_eq!(early, "\u{2014}");
+        // At the step's moment, the figures the host reads from the same run.
+        seek(&page, step.moment()).await;
+        for (name, want) in &expected {
+            let shown = page
+                .text(&format!(".live-value[data-live='{name}']"))
+                .await;
+            assert_eq!(&shown, want, "{name}");
+        }
+        // The control in the sentence: the arrow keys move it (not the step), and the "Try
+        // it" slider and the run follow.
+        let control = page
+            .client
+            .find(Locator::Css(".inline-knob"))
+            .await
+            .expect("the control in the sentence");
+        let before: f64 = control
+            .attr("aria-valuenow")
+            .await
+            .expect("a value")
+            .and_then(|v| v.parse().ok())
+            .expect("a number");
+        control.send_keys(&Key::Right.to_string()).await.expect("a key");
+        control.send_keys(&Key::Right.to_string()).await.expect("a key");
+        wait_for_step(&page, "km0", "capacity").await;
+        let start = Instant::now();
+        loop {
+            let now = page
+                .eval("return [document.querySelector('.inline-knob').getAttribute('aria-valuenow'), document.querySelector('.lesson-try input[type=range]').value]")
+                .await;
+            if now[0].as_str().and_then(|v| v.parse::<f64>().ok()) == Some(before + 2.0) {
+                assert_eq!(now[1].as_str(), Some((before + 2.0).to_string().as_str()), "{now}");
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "the control did not move: {now}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        page.screenshot("lesson-live").await;
     })
     .await;
 }

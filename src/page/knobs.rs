@@ -559,6 +559,31 @@ impl Knob {
         })
     }
 
+    /// `value` as a sentence shows it: a choice's name, or the number with its unit.
+    pub fn value_text(&self, value: f64) -> String {
+        if let Some(name) = self.choices().get(value.round().max(0.0) as usize) {
+            return (*name).to_string();
+        }
+        let decimals = if self.step >= 1.0 {
+            0
+        } else {
+            (-self.step.log10()).ceil().clamp(0.0, 3.0) as usize
+        };
+        let number = format!("{value:.decimals$}");
+        match self.unit.symbol() {
+            "" => number,
+            "%" => format!("{number}%"),
+            unit => format!("{number} {unit}"),
+        }
+    }
+
+    /// `value` moved by `steps` of the knob's step, on its grid and within its range.
+    pub fn stepped(&self, value: f64, steps: f64) -> f64 {
+        let raw = value + steps * self.step;
+        let on_grid = self.min + ((raw - self.min) / self.step).round() * self.step;
+        on_grid.clamp(self.min, self.max)
+    }
+
     /// The text that gives back exactly the value `cfg` holds, for links: the row's one
     /// format ([`Param::text`]); while the part it tunes is off, of the slider's reading.
     pub fn link_text(&self, cfg: &SimConfig) -> String {
@@ -639,6 +664,22 @@ impl Knob {
 
 #[cfg(test)]
 mod tests {
+    /// An inline control steps on its knob's grid, within its range, and says its value in
+    /// words.
+    #[test]
+    fn a_knob_steps_on_its_grid_and_says_its_value() {
+        let threads = knob("threads").unwrap();
+        assert_eq!(threads.stepped(96.0, 1.0), 96.0 + threads.step);
+        assert_eq!(threads.stepped(threads.max, 3.0), threads.max);
+        assert_eq!(threads.stepped(threads.min, -3.0), threads.min);
+        assert_eq!(threads.value_text(96.0), "96");
+        let timeout = knob("timeout").unwrap();
+        assert!(timeout.value_text(300.0).ends_with(timeout.unit.symbol()));
+        let jitter = knob("jitter").unwrap();
+        assert_eq!(jitter.value_text(0.0), jitter.choices()[0]);
+        assert_eq!(jitter.stepped(0.0, 1.0), 1.0);
+    }
+
     /// Moving one shedding limit past another moves that one too, and says so.
     #[test]
     fn a_control_that_moves_another_says_so() {

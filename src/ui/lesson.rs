@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use super::app::use_page;
 use super::ids::use_ids;
+use super::inline_knob::InlineKnob;
 use super::knob_panel::slider;
 use super::lesson_open::{self, OpenLessonFile};
 use super::lesson_predict::{LessonQuestion, LessonVerdict};
@@ -19,7 +20,8 @@ use super::state::prefers_dark;
 use crate::page::action::Action;
 use crate::page::glossary::{mark_terms, Piece};
 use crate::page::knobs::knob;
-use crate::page::lessons::{lesson_path, Lesson, OwnLesson, OwnSource};
+use crate::page::lessons::live::{pieces, Piece as Part};
+use crate::page::lessons::{lesson_path, Lesson, OwnLesson, OwnSource, Reading};
 use crate::page::lessons::{playground_query, recap, Asked, StepRef, View};
 use crate::page::permalink::parse_query;
 use crate::page::replay::clock;
@@ -61,7 +63,7 @@ fn lesson_key(e: &KeyboardEvent) -> Option<LessonKey> {
         .is_some_and(|el| match el.tag_name().as_str() {
             "SELECT" | "TEXTAREA" => true,
             "INPUT" => el.get_attribute("type").as_deref() != Some("checkbox"),
-            _ => false,
+            _ => el.get_attribute("role").as_deref() == Some("slider"),
         });
     match e.key().as_str() {
         "PageDown" => Some(LessonKey::Next),
@@ -787,9 +789,40 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     } else {
         step.text
     };
+    // Live figures read the run at the playhead; the control is the step's own knob.
+    let reading = page.runs.a.as_ref().ok().map(|run| Reading {
+        run,
+        now: page.playback.playhead,
+        b: None,
+    });
+    let mut controls = 0;
     let text: Vec<Html> = paragraphs
         .iter()
-        .map(|p| html! { <p>{ with_terms(&ids, p, &mut seen) }</p> })
+        .map(|p| {
+            let Ok(pieces) = pieces(p) else {
+                return html! { <p>{ with_terms(&ids, p, &mut seen) }</p> };
+            };
+            let shown = pieces.into_iter().map(|piece| match piece {
+                Part::Text(t) => with_terms(&ids, t, &mut seen),
+                Part::Live(live) => {
+                    let figure = reading
+                        .as_ref()
+                        .map_or_else(|| "\u{2014}".to_string(), |r| live.text(r));
+                    html! { <span class="live-value" data-live={live.name()}>{ figure }</span> }
+                }
+                Part::Control => match step.knob.and_then(knob) {
+                    Some(k) => {
+                        controls += 1;
+                        html! {
+                            <InlineKnob id={ids.id(&format!("lesson-inline-{controls}"))} knob={k}
+                                value={k.read(&page.settings.full)} on_action={dispatch.clone()} />
+                        }
+                    }
+                    None => Html::default(),
+                },
+            });
+            html! { <p>{ for shown }</p> }
+        })
         .collect();
     let notice_items: Vec<Html> = notices
         .iter()

@@ -11,6 +11,7 @@ mod exercises;
 mod frames;
 mod histogram;
 mod ids;
+mod inline_knob;
 mod jitter;
 mod knob_panel;
 mod lesson;

@@ -3,6 +3,7 @@
 //! moment, what the step would say printed, and every mistake named with its line.
 
 use super::format::{parse, StepLines};
+use super::live::{pieces, Piece};
 use super::predict::Answer;
 use super::rules::Reading;
 use super::Step;
@@ -77,13 +78,25 @@ fn check_step(number: usize, step: &Step, lines: &StepLines, checked: &mut Check
     for sentence in step.notices(&page) {
         report.push(format!("     notice: {sentence}"));
     }
-    let Some(question) = step.question else {
-        return;
-    };
     let reading = Reading {
         run,
         now: step.moment(),
         b: None,
+    };
+    let figures: Vec<String> = step
+        .text
+        .iter()
+        .flat_map(|p| pieces(p).unwrap_or_default())
+        .filter_map(|piece| match piece {
+            Piece::Live(live) => Some(format!("{{{}}} {}", live.name(), live.text(&reading))),
+            _ => None,
+        })
+        .collect();
+    if !figures.is_empty() {
+        report.push(format!("     live: {}", figures.join(", ")));
+    }
+    let Some(question) = step.question else {
+        return;
     };
     let ask = lines.ask.unwrap_or(lines.heading);
     match question.answer {

@@ -105,9 +105,10 @@ struct Draft {
     knob: Option<String>,
     views: Vec<View>,
     notice: Vec<Rule>,
-    paragraphs: Vec<String>,
-    /// The paragraph being read, its lines joined.
-    open_paragraph: Option<String>,
+    /// Each paragraph with the line it starts on.
+    paragraphs: Vec<(usize, String)>,
+    /// The paragraph being read, its lines joined, and the line it starts on.
+    open_paragraph: Option<(usize, String)>,
     lines: StepLines,
     question: Option<DraftQuestion>,
 }
@@ -193,11 +194,11 @@ pub fn parse(text: &str) -> Result<LessonText, FormatError> {
         } else {
             let words = text.trim_ascii();
             match step.open_paragraph.as_mut() {
-                Some(p) => {
+                Some((_, p)) => {
                     p.push(' ');
                     p.push_str(words);
                 }
-                None => step.open_paragraph = Some(words.to_string()),
+                None => step.open_paragraph = Some((line, words.to_string())),
             }
         }
     }
@@ -484,6 +485,15 @@ fn finish(mut draft: Draft) -> Result<Step, FormatError> {
     if draft.paragraphs.is_empty() {
         return Err(missing("a paragraph of text"));
     }
+    for (at, paragraph) in &draft.paragraphs {
+        let pieces = super::live::pieces(paragraph).map_err(|e| error(*at, e))?;
+        if draft.knob.is_none() && pieces.contains(&super::live::Piece::Control) {
+            return Err(error(
+                *at,
+                "`{control}` stands for the step's @try control, and this step has none",
+            ));
+        }
+    }
     let question = match draft.question.take() {
         None => None,
         Some(q) => Some(question(q)?),
@@ -491,7 +501,7 @@ fn finish(mut draft: Draft) -> Result<Step, FormatError> {
     Ok(Step {
         name: keep(name),
         title: keep(draft.title),
-        text: keep_all(draft.paragraphs.into_iter().map(keep).collect()),
+        text: keep_all(draft.paragraphs.into_iter().map(|(_, p)| keep(p)).collect()),
         settings: keep_all(
             settings
                 .into_iter()

@@ -5,6 +5,7 @@
 
 pub mod check;
 pub mod format;
+pub mod live;
 mod names;
 pub mod predict;
 pub mod rules;

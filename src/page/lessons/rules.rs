@@ -209,7 +209,7 @@ impl Reading<'_> {
 
     /// The requests finished by the playhead (as the latency histogram counts them): their
     /// service and end-to-end times, and the longest service time.
-    fn finished_times(&self) -> (LessonPercentiles, LessonPercentiles, Option<Micros>) {
+    pub(super) fn finished_times(&self) -> (LessonPercentiles, LessonPercentiles, Option<Micros>) {
         let mut service = LessonPercentiles::default();
         let mut end_to_end = LessonPercentiles::default();
         let mut longest = None;
