@@ -953,3 +953,38 @@ async fn live_figures_follow_the_run_and_a_sentence_holds_the_steps_control() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn progress_is_kept_and_summed_up_at_the_lessons_end() {
+    browser::run("lesson-progress", |page| async move {
+        page.open("lesson.html?lesson=northwind", "[data-lesson-step]")
+            .await;
+        page.eval("localStorage.clear(); return null").await;
+        page.client.refresh().await.expect("reload");
+        wait_for_step(&page, "northwind", "the-incident").await;
+        // The first choice, which the run does not bear out; played fast to its moment.
+        page.eval(ANSWER_FIRST).await;
+        page.eval(&browser::set_value("speed", "20")).await;
+        let verdict = wait_for_verdict(&page).await;
+        assert!(verdict.contains("Not this time"), "{verdict}");
+        click(&page, "#lesson-next").await;
+        wait_for_step(&page, "northwind", "shared-bulkhead").await;
+        // Kept across a reload, and summed up at the end.
+        page.open("lesson.html?lesson=northwind&step=end", "[id$='lesson-progress-summary']")
+            .await;
+        let summary = page.text("[id$='lesson-progress-summary']").await;
+        assert_eq!(
+            summary,
+            "You reached 2 of the 5 steps. 1 of its 2 questions answered with a prediction, 0 \
+             of them borne out by the run."
+        );
+        let kept = page
+            .eval("return JSON.parse(localStorage.getItem('resilience-playground:progress:northwind'))")
+            .await;
+        assert_eq!(kept["reached"], serde_json::json!(["the-incident", "shared-bulkhead"]));
+        assert_eq!(kept["predictions"][0]["right"], false);
+        assert!(kept["predictions"][0]["said"].as_str().is_some_and(|s| !s.is_empty()));
+        page.screenshot("lesson-progress").await;
+    })
+    .await;
+}

@@ -21,7 +21,10 @@ use crate::page::action::Action;
 use crate::page::glossary::{mark_terms, Piece};
 use crate::page::knobs::knob;
 use crate::page::lessons::live::{pieces, Piece as Part};
-use crate::page::lessons::{lesson_path, Lesson, OwnLesson, OwnSource, Reading};
+use crate::page::lessons::progress::Progress;
+use crate::page::lessons::{
+    lesson_path, Answer, Lesson, OwnLesson, OwnSource, Prediction, Question, Reading,
+};
 use crate::page::lessons::{playground_query, recap, Asked, StepRef, View};
 use crate::page::permalink::parse_query;
 use crate::page::replay::clock;
@@ -140,6 +143,29 @@ fn this_site() -> Site {
     } else {
         file
     })
+}
+
+/// What the class said, as the progress records it: the choice's text or the number typed.
+fn said(question: &Question, prediction: Prediction) -> Option<String> {
+    match (question.answer, prediction) {
+        (Answer::Choices(choices), Prediction::Choice(i)) => choices.get(i).map(|c| c.text.into()),
+        (Answer::Number { unit, .. }, Prediction::Number(n)) => Some(format!("{n} {unit}")),
+        _ => None,
+    }
+}
+
+/// The text kept in the browser's storage under `key`.
+fn stored(key: &str) -> Option<String> {
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| s.get_item(key).ok().flatten())
+}
+
+/// Keeps `text` under `key` (quietly not, where storage is refused).
+fn store(key: &str, text: &str) {
+    if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = s.set_item(key, text);
+    }
 }
 
 /// What the lesson page shows: a lesson, or the path of a teacher's lesson on its way.
@@ -368,6 +394,41 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
     // The shown step's "Try it" value, while a student has it off the step's own.
     let tried = use_state_eq(|| props.tried.as_ref().map(ToString::to_string));
     let standalone = props.standalone;
+    // The student's progress in this lesson, kept in the browser's storage.
+    let progress = {
+        let lesson = props.start.lesson;
+        use_state_eq(move || {
+            Progress::restore(lesson, stored(&Progress::storage_key(lesson)).as_deref())
+        })
+    };
+    {
+        let progress = progress.clone();
+        use_effect_with(*at, move |at| {
+            if !at.is_recap() {
+                let mut next = (*progress).clone();
+                if next.reach(at.name()) {
+                    progress.set(next);
+                }
+            }
+        });
+    }
+    {
+        let lesson = props.start.lesson;
+        use_effect_with((*progress).clone(), move |progress| {
+            if let Ok(json) = serde_json::to_string(progress) {
+                store(&Progress::storage_key(lesson), &json);
+            }
+        });
+    }
+    let on_verdict = {
+        let progress = progress.clone();
+        let step = at.name();
+        Callback::from(move |(said, right): (String, bool)| {
+            let mut next = (*progress).clone();
+            next.predict(step, &said, right);
+            progress.set(next);
+        })
+    };
     let go = {
         let at = at.clone();
         let moved = moved.clone();
@@ -536,11 +597,11 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
             </nav>
             if step.is_recap() {
                 <LessonRecap key={step.query()} lesson={lesson} on_go={go} take_focus={*moved}
-                    standalone={standalone} site={props.site.clone()} />
+                    standalone={standalone} site={props.site.clone()} progress={(*progress).clone()} />
             } else {
                 <LessonStepView key={step.query()} step={step} on_go={go} take_focus={*moved}
                     standalone={standalone} site={props.site.clone()} dark={props.dark}
-                    projector={*projector} tried={(*tried).clone()} {on_tried} />
+                    projector={*projector} tried={(*tried).clone()} {on_tried} {on_verdict} />
             }
         </div>
     }
@@ -566,6 +627,8 @@ struct LessonStepViewProps {
     /// Says the "Try it" value whenever it leaves the step's own (`None` when back on it).
     #[prop_or_default]
     on_tried: Callback<Option<String>>,
+    /// What the class predicted, in words, and whether the run bore it out (once shown).
+    on_verdict: Callback<(String, bool)>,
 }
 
 /// One step: its own run (mounted afresh for each step), played to its moment.
@@ -769,6 +832,23 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             },
         )
     };
+    {
+        // A verdict the class has seen counts in the student's progress.
+        let shown = (page.playback.playhead >= moment)
+            .then(|| (*verdict).clone())
+            .flatten()
+            .map(|v| v.right);
+        let said = match (step.question, *asked) {
+            (Some(q), Some(Asked::Predicted(prediction))) => said(&q, prediction),
+            _ => None,
+        };
+        let on_verdict = props.on_verdict.clone();
+        use_effect_with((shown, said), move |(shown, said)| {
+            if let (Some(right), Some(said)) = (shown, said) {
+                on_verdict.emit((said.clone(), *right));
+            }
+        });
+    }
     let prediction = match (step.question, *asked) {
         (Some(question), Some(Asked::Predicted(prediction))) => {
             let verdict = (page.playback.playhead >= moment)
@@ -889,6 +969,8 @@ struct LessonRecapProps {
     take_focus: bool,
     standalone: bool,
     site: Site,
+    /// The student's progress in the lesson.
+    progress: Progress,
 }
 
 /// After the last step: one line per step with its key figure, and where to go next.
@@ -897,6 +979,15 @@ fn lesson_recap(props: &LessonRecapProps) -> Html {
     let ids = use_ids();
     let lesson = props.lesson;
     let lines = use_memo(lesson, |&lesson| recap(lesson));
+    let on_download = {
+        let json = props.progress.to_json(lesson);
+        let name = format!("progress-{}.json", lesson.key());
+        Callback::from(move |_: MouseEvent| {
+            if let Err(why) = super::share::save_text(&json, &name, "application/json") {
+                web_sys::console::warn_1(&format!("progress not saved: {why}").into());
+            }
+        })
+    };
     let here = StepRef {
         lesson,
         index: lesson.steps().len(),
@@ -937,6 +1028,12 @@ fn lesson_recap(props: &LessonRecapProps) -> Html {
                     }
                 }) }
             </ol>
+            <div class="recap-progress" id={ids.id("lesson-progress")}>
+                <p id={ids.id("lesson-progress-summary")}>{ props.progress.summary(lesson) }</p>
+                <button type="button" id={ids.id("lesson-progress-download")} onclick={on_download}>
+                    { "Download my progress (JSON)" }
+                </button>
+            </div>
             <p class="recap-next" id={ids.id("lesson-recap-next")}>
                 { "Next: " }
                 <a href={props.site.exercises()}>{ "the exercises" }</a>

@@ -21,7 +21,7 @@ fn save(href: &str, name: &str) -> Result<(), String> {
 }
 
 /// Offers `text` as a file.
-fn save_text(text: &str, name: &str, mime: &str) -> Result<(), String> {
+pub(super) fn save_text(text: &str, name: &str, mime: &str) -> Result<(), String> {
     let parts = js_sys::Array::of1(&text.into());
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);

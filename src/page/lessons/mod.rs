@@ -8,6 +8,7 @@ pub mod format;
 pub mod live;
 mod names;
 pub mod predict;
+pub mod progress;
 pub mod rules;
 
 pub use predict::{Answer, Asked, Choice, Claim, Measure, Prediction, Question, Verdict};
