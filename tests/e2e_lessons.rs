@@ -988,3 +988,52 @@ async fn progress_is_kept_and_summed_up_at_the_lessons_end() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_challenge_is_judged_on_five_seeds_opens_tips_and_says_why_once_passed() {
+    browser::run("lesson-challenge", |page| async move {
+        page.open("lesson.html?lesson=challenges&step=timeout", "[id$='challenge-check']")
+            .await;
+        page.eval("localStorage.clear(); return null").await;
+        // As it starts, the system is broken: the check fails and the first tip opens.
+        click(&page, "[id$='challenge-check']").await;
+        wait_for(&page, "[id$='challenge-verdict'][data-passed='false']").await;
+        let tips = page
+            .eval("return document.querySelectorAll(\"[id$='challenge-tips'] li\").length")
+            .await;
+        assert_eq!(tips, serde_json::json!(1));
+        let goals = page.text("[id$='challenge-goals']").await;
+        assert!(goals.contains("met on 0 of 5 seeds"), "{goals}");
+        // A second failed check opens the second tip.
+        click(&page, "[id$='challenge-check']").await;
+        let start = Instant::now();
+        while page
+            .eval("return document.querySelectorAll(\"[id$='challenge-tips'] li\").length")
+            .await
+            != serde_json::json!(2)
+        {
+            assert!(start.elapsed() < Duration::from_secs(10), "no second tip");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        // The cure, with the challenge's own control: passed on every seed, and why.
+        page.eval(&browser::set_value("timeout", "300")).await;
+        let start = Instant::now();
+        while page.text("[id$='challenge-goals']").await.contains("met on") {
+            assert!(start.elapsed() < Duration::from_secs(10), "the old check still shows");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        click(&page, "[id$='challenge-check']").await;
+        wait_for(&page, "[id$='challenge-verdict'][data-passed='true']").await;
+        let passed = page.text("[id$='challenge-verdict']").await;
+        assert!(passed.contains("Passed on your run and 4 more seeds"), "{passed}");
+        assert!(passed.contains("A timeout bounds"), "{passed}");
+        let goals = page.text("[id$='challenge-goals']").await;
+        assert_eq!(goals.matches("met on 5 of 5 seeds").count(), 2, "{goals}");
+        let kept = page
+            .eval("return JSON.parse(localStorage.getItem('resilience-playground:progress:challenges')).challenges")
+            .await;
+        assert_eq!(kept, serde_json::json!(["timeout"]));
+        page.screenshot("lesson-challenge").await;
+    })
+    .await;
+}

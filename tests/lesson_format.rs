@@ -15,6 +15,10 @@ fn line() -> impl Strategy<Value = String> {
         Just("<".to_string()),
         Just("50".to_string()),
         Just("throughput(8,12)".to_string()),
+        Just("p99".to_string()),
+        Just(">=".to_string()),
+        Just("1 s".to_string()),
+        Just("{queue}".to_string()),
         "[a-z<>&\"'=,()|%-]{0,12}",
         any::<String>(),
     ];
@@ -34,6 +38,11 @@ fn line() -> impl Strategy<Value = String> {
         1 => Just("@choice "),
         1 => Just("@number "),
         1 => Just("@hint "),
+        1 => Just("@goal "),
+        1 => Just("@controls "),
+        1 => Just("@solution "),
+        1 => Just("@tip "),
+        1 => Just("@why "),
         1 => Just("@"),
         1 => Just("### "),
     ];

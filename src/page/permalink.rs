@@ -225,7 +225,11 @@ fn read_patterns(key: &str, v: &str, notices: &mut Vec<String>) -> Option<Vec<Pa
 
 /// Knob `k`'s value in `text` (its row's one parse of a link's text), and `full` with it
 /// written; or why the row refuses it.
-fn read_knob(k: &Knob, full: &SimConfig, text: &str) -> Result<(Value, SimConfig), ParamError> {
+pub(crate) fn read_knob(
+    k: &Knob,
+    full: &SimConfig,
+    text: &str,
+) -> Result<(Value, SimConfig), ParamError> {
     let row = k.param().ok_or_else(|| ParamError {
         field: k.key,
         range: "a parameter of the table".to_string(),

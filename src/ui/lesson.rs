@@ -12,6 +12,7 @@ use super::app::use_page;
 use super::ids::use_ids;
 use super::inline_knob::InlineKnob;
 use super::knob_panel::slider;
+use super::lesson_challenge::ChallengePanel;
 use super::lesson_open::{self, OpenLessonFile};
 use super::lesson_predict::{LessonQuestion, LessonVerdict};
 use super::playback::{is_shortcut, use_document_keys};
@@ -420,6 +421,16 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
             }
         });
     }
+    let on_challenge = {
+        let progress = progress.clone();
+        let step = at.name();
+        Callback::from(move |()| {
+            let mut next = (*progress).clone();
+            if next.pass(step) {
+                progress.set(next);
+            }
+        })
+    };
     let on_verdict = {
         let progress = progress.clone();
         let step = at.name();
@@ -601,7 +612,8 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
             } else {
                 <LessonStepView key={step.query()} step={step} on_go={go} take_focus={*moved}
                     standalone={standalone} site={props.site.clone()} dark={props.dark}
-                    projector={*projector} tried={(*tried).clone()} {on_tried} {on_verdict} />
+                    projector={*projector} tried={(*tried).clone()} {on_tried} {on_verdict}
+                    {on_challenge} />
             }
         </div>
     }
@@ -629,6 +641,8 @@ struct LessonStepViewProps {
     on_tried: Callback<Option<String>>,
     /// What the class predicted, in words, and whether the run bore it out (once shown).
     on_verdict: Callback<(String, bool)>,
+    /// The step's challenge, passed.
+    on_challenge: Callback<()>,
 }
 
 /// One step: its own run (mounted afresh for each step), played to its moment.
@@ -797,17 +811,30 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             </label>
         }
     });
-    let try_it = step.knob.and_then(knob).map(|k| {
+    let challenge = step.challenge.map(|challenge| {
         html! {
-            <div class="lesson-try" id={ids.id("lesson-try")}>
-                <h3>{ "Try it" }</h3>
-                { slider(k, &page.settings.full, false, &dispatch) }
-                if let Some(text) = &page.notice {
-                    <p class="notice" role="alert">{ text }</p>
-                }
-            </div>
+            <ChallengePanel {challenge} run={page.runs.a.as_ref().ok().cloned()}
+                full={page.settings.full.clone()} {moment}
+                moment_text={clock(moment, page.clock_start())}
+                notice={page.notice.clone().map(AttrValue::from)}
+                on_action={dispatch.clone()} on_passed={props.on_challenge.clone()} />
         }
     });
+    let try_it = step
+        .knob
+        .and_then(knob)
+        .filter(|_| challenge.is_none())
+        .map(|k| {
+            html! {
+                <div class="lesson-try" id={ids.id("lesson-try")}>
+                    <h3>{ "Try it" }</h3>
+                    { slider(k, &page.settings.full, false, &dispatch) }
+                    if let Some(text) = &page.notice {
+                        <p class="notice" role="alert">{ text }</p>
+                    }
+                </div>
+            }
+        });
     let playground = props.site.playground_with(&playground_query(page));
     let key_hint = if props.standalone {
         "Keys: PageDown / PageUp (a clicker) change step wherever the focus is; → / ← too, \
@@ -944,6 +971,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                     </ul>
                 </section>
                 { for try_it }
+                { for challenge }
                 <div class="lesson-actions">
                     { for whole }
                     <button type="button" id={ids.id("lesson-replay")} onclick={replay}

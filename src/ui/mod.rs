@@ -15,6 +15,7 @@ mod inline_knob;
 mod jitter;
 mod knob_panel;
 mod lesson;
+mod lesson_challenge;
 mod lesson_open;
 mod lesson_predict;
 mod lesson_table;

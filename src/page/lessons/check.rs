@@ -2,6 +2,7 @@
 //! with the page's own reader, each step's run made from its settings and played to its
 //! moment, what the step would say printed, and every mistake named with its line.
 
+use super::challenge::{Challenge, Judged};
 use super::format::{parse, StepLines};
 use super::live::{pieces, Piece};
 use super::predict::Answer;
@@ -9,6 +10,7 @@ use super::rules::Reading;
 use super::Step;
 use crate::page::knobs::{knob, KNOBS};
 use crate::page::replay::clock;
+use crate::page::runs::Run;
 
 /// What a check found: the report, a few lines a step, and the mistakes, each with its line.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -41,8 +43,7 @@ pub fn check(text: &str) -> Checked {
 }
 
 fn check_step(number: usize, step: &Step, lines: &StepLines, checked: &mut Checked) {
-    let errors = &mut checked.errors;
-    let report = &mut checked.report;
+    let Checked { report, errors } = checked;
     report.push(format!(
         "{number:>2} {} ({}, plays to {}): {}",
         step.name,
@@ -95,6 +96,11 @@ fn check_step(number: usize, step: &Step, lines: &StepLines, checked: &mut Check
     if !figures.is_empty() {
         report.push(format!("     live: {}", figures.join(", ")));
     }
+    if let Some(challenge) = step.challenge {
+        check_challenge(step, &challenge, run, lines, checked);
+    }
+    let errors = &mut checked.errors;
+    let report = &mut checked.report;
     let Some(question) = step.question else {
         return;
     };
@@ -139,6 +145,100 @@ fn check_step(number: usize, step: &Step, lines: &StepLines, checked: &mut Check
                 )),
             }
         }
+    }
+}
+
+/// A challenge must start broken and its solution must mend it on every judged seed.
+fn check_challenge(
+    step: &Step,
+    challenge: &Challenge,
+    run: &Run,
+    lines: &StepLines,
+    checked: &mut Checked,
+) {
+    let controls_line = lines.controls.unwrap_or(lines.heading);
+    for key in challenge.controls {
+        if knob(key).is_none() {
+            checked.errors.push(format!(
+                "line {controls_line}: step `{}`: @controls `{key}` is no control",
+                step.name
+            ));
+        }
+    }
+    let said = |judged: &Judged| -> String {
+        judged
+            .goals
+            .iter()
+            .map(|g| {
+                let worst = g
+                    .values
+                    .iter()
+                    .find(|v| !g.goal.met(**v))
+                    .or(g.values.first())
+                    .copied()
+                    .flatten();
+                format!(
+                    "{} ({}{})",
+                    g.goal.text(),
+                    g.goal.value_text(worst),
+                    if g.met { "" } else { ", missed" }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    match challenge.judge(run, step.moment()) {
+        Ok(own) if own.passed => checked.errors.push(format!(
+            "line {}: step `{}`: its own run already meets the goals ({}): nothing to mend",
+            lines.run,
+            step.name,
+            said(&own)
+        )),
+        Ok(own) => checked
+            .report
+            .push(format!("     challenge, as it starts: {}", said(&own))),
+        Err(e) => checked
+            .errors
+            .push(format!("line {}: step `{}`: {e}", lines.run, step.name)),
+    }
+    let solution_line = lines.solution.unwrap_or(lines.heading);
+    let (page, notices) = step.page_with(challenge.solution);
+    for notice in notices {
+        checked.errors.push(format!(
+            "line {solution_line}: step `{}`: @solution: {notice}",
+            step.name
+        ));
+    }
+    let judged = page
+        .runs
+        .a
+        .as_ref()
+        .map_err(|e| e.to_string())
+        .and_then(|run| challenge.judge(run, step.moment()));
+    match judged {
+        Ok(j) if j.passed => checked.report.push(format!(
+            "     challenge, with the solution: met on seeds {}: {}",
+            j.seeds
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            said(&j)
+        )),
+        Ok(j) => checked.errors.push(format!(
+            "line {solution_line}: step `{}`: the @solution does not meet the goals on every \
+             seed{}: {}",
+            step.name,
+            if j.answered {
+                ""
+            } else {
+                " (a run answered nothing)"
+            },
+            said(&j)
+        )),
+        Err(e) => checked
+            .errors
+            .push(format!("line {solution_line}: step `{}`: {e}", step.name)),
     }
 }
 
@@ -191,6 +291,39 @@ mod tests {
                 .iter()
                 .any(|l| l.contains("the answer is 25.1 %")),
             "{checked:?}"
+        );
+    }
+
+    #[test]
+    fn a_challenge_that_starts_mended_or_a_solution_that_fails_is_named() {
+        let text = "# Mine
+
+## One
+
+@name one
+@run preset=timeout
+@play-to 12 s
+@views load
+
+Text.
+
+@goal queue <= 10
+@controls timeout, nonsense
+@solution timeout=10
+@why Because.
+";
+        let errors = check(text).errors.join("\n");
+        assert!(
+            errors.contains("line 6: step `one`: its own run already meets the goals"),
+            "{errors}"
+        );
+        assert!(
+            errors.contains("line 13: step `one`: @controls `nonsense` is no control"),
+            "{errors}"
+        );
+        assert!(
+            errors.contains("line 14: step `one`: the @solution does not meet the goals"),
+            "{errors}"
         );
     }
 

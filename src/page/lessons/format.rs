@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use super::challenge::{Challenge, Goal};
 use super::predict::{Answer, Choice, Claim, Measure, Question};
 use super::rules::Rule;
 use super::{Step, View};
@@ -33,6 +34,10 @@ pub struct StepLines {
     pub knob: Option<usize>,
     /// Its `@ask`, if it asks.
     pub ask: Option<usize>,
+    /// Its `@solution`, if it is a challenge.
+    pub solution: Option<usize>,
+    /// Its `@controls`, if it is a challenge.
+    pub controls: Option<usize>,
 }
 
 /// What is wrong with a lesson's text, and on which line (from 1).
@@ -53,8 +58,8 @@ impl fmt::Display for FormatError {
 impl std::error::Error for FormatError {}
 
 /// The directives a step takes.
-const DIRECTIVES: &str = "@name, @run, @play-to, @try, @views, @notice, @ask, @choice, @number \
-                          or @hint";
+const DIRECTIVES: &str = "@name, @run, @play-to, @try, @views, @notice, @ask, @choice, @number, \
+                          @hint, @goal, @controls, @solution, @tip or @why";
 
 /// Steps hold `&'static` text, as the page's views borrow it for as long as the page lives:
 /// a lesson is read once (the built-in ones on first use) and kept.
@@ -111,6 +116,11 @@ struct Draft {
     open_paragraph: Option<(usize, String)>,
     lines: StepLines,
     question: Option<DraftQuestion>,
+    goals: Vec<Goal>,
+    controls: Vec<String>,
+    solution: Option<Vec<(String, String)>>,
+    tips: Vec<String>,
+    why: Option<String>,
 }
 
 struct DraftQuestion {
@@ -269,6 +279,19 @@ fn list(text: &str) -> Vec<String> {
     items
 }
 
+/// `KEY=VALUE` pairs separated by spaces, as `@run` and `@solution` write a link's settings.
+fn settings(word: &str, value: &str) -> Result<Vec<(String, String)>, String> {
+    value
+        .split_ascii_whitespace()
+        .map(|pair| match pair.split_once('=') {
+            Some((key, v)) if !key.is_empty() => Ok((key.to_string(), v.to_string())),
+            _ => Err(format!(
+                "`{pair}` in @{word} should be KEY=VALUE, as in a link (`preset=cb`)"
+            )),
+        })
+        .collect()
+}
+
 /// `queue-peak < 50`, `ok-share >= 90`, `50 <= queue-peak < 500`.
 fn claim(text: &str) -> Result<Claim, String> {
     let tokens: Vec<&str> = text.split_whitespace().collect();
@@ -324,21 +347,30 @@ fn read_directive(step: &mut Draft, line: usize, directive: &str) -> Result<(), 
         }
         "run" => {
             needs_value("the run's settings as a link gives them: `preset=cb trace=slowest`")?;
-            let mut settings = Vec::new();
-            for pair in value.split_whitespace() {
-                match pair.split_once('=') {
-                    Some((key, v)) if !key.is_empty() => {
-                        settings.push((key.to_string(), v.to_string()));
-                    }
-                    _ => {
-                        return Err(at(format!(
-                            "`{pair}` in @run should be KEY=VALUE, as in a link (`preset=cb`)"
-                        )))
-                    }
-                }
-            }
-            step.settings = Some(settings);
+            step.settings = Some(settings(word, value).map_err(at)?);
             step.lines.run = line;
+        }
+        "goal" => {
+            needs_value("a goal on a figure of the run: `p99 < 1 s`")?;
+            step.goals.push(Goal::parse(value).map_err(at)?);
+        }
+        "controls" => {
+            needs_value("the controls the challenge offers, knob keys: `timeout, attempts`")?;
+            step.controls = list(value);
+            step.lines.controls = Some(line);
+        }
+        "solution" => {
+            needs_value("settings that meet the goals, as @run writes them: `timeout=0.3`")?;
+            step.solution = Some(settings(word, value).map_err(at)?);
+            step.lines.solution = Some(line);
+        }
+        "tip" => {
+            needs_value("a hint that opens after a failed check")?;
+            step.tips.push(value.to_string());
+        }
+        "why" => {
+            needs_value("why the cure works, shown once the goals are met")?;
+            step.why = Some(value.to_string());
         }
         "play-to" => {
             step.play_to = Some(seconds(value).ok_or_else(|| {
@@ -498,6 +530,7 @@ fn finish(mut draft: Draft) -> Result<Step, FormatError> {
         None => None,
         Some(q) => Some(question(q)?),
     };
+    let challenge = challenge(&mut draft)?;
     Ok(Step {
         name: keep(name),
         title: keep(draft.title),
@@ -513,7 +546,68 @@ fn finish(mut draft: Draft) -> Result<Step, FormatError> {
         views: keep_all(draft.views),
         notice: keep_all(draft.notice),
         question,
+        challenge,
     })
+}
+
+/// The step's challenge, when it sets goals: what it must have, it has.
+fn challenge(draft: &mut Draft) -> Result<Option<Challenge>, FormatError> {
+    let parts = !draft.controls.is_empty()
+        || draft.solution.is_some()
+        || !draft.tips.is_empty()
+        || draft.why.is_some();
+    if draft.goals.is_empty() {
+        return if parts {
+            Err(error(
+                draft.line,
+                format!(
+                    "the step `{}` has a challenge's parts but no @goal",
+                    draft.title
+                ),
+            ))
+        } else {
+            Ok(None)
+        };
+    }
+    let missing = |what: &str| {
+        error(
+            draft.line,
+            format!("the challenge `{}` needs {what}", draft.title),
+        )
+    };
+    if draft.controls.is_empty() {
+        return Err(missing("its @controls"));
+    }
+    let solution = draft
+        .solution
+        .take()
+        .ok_or_else(|| missing("a @solution that meets its goals"))?;
+    let why = draft
+        .why
+        .take()
+        .ok_or_else(|| missing("a @why, said once the goals are met"))?;
+    Ok(Some(Challenge {
+        goals: keep_all(std::mem::take(&mut draft.goals)),
+        controls: keep_all(
+            std::mem::take(&mut draft.controls)
+                .into_iter()
+                .map(keep)
+                .collect(),
+        ),
+        solution: keep_all(
+            solution
+                .into_iter()
+                .map(|(k, v)| (keep(k), keep(v)))
+                .collect(),
+        ),
+        tips: keep_all(
+            std::mem::take(&mut draft.tips)
+                .into_iter()
+                .map(keep)
+                .collect(),
+        ),
+        why: keep(why),
+    }))
 }
 
 fn question(q: DraftQuestion) -> Result<Question, FormatError> {
@@ -578,6 +672,20 @@ pub fn write(title: &str, steps: &[Step]) -> String {
         for paragraph in step.text {
             out.push('\n');
             out.push_str(&wrap(paragraph, "", ""));
+        }
+        if let Some(c) = &step.challenge {
+            out.push('\n');
+            for goal in c.goals {
+                directive(&mut out, "goal", &goal.text());
+            }
+            directive(&mut out, "controls", &c.controls.join(", "));
+            let solution: Vec<String> =
+                c.solution.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            directive(&mut out, "solution", &solution.join(" "));
+            for tip in c.tips {
+                directive(&mut out, "tip", tip);
+            }
+            directive(&mut out, "why", c.why);
         }
         if let Some(q) = &step.question {
             out.push('\n');
@@ -758,7 +866,8 @@ Only text.
                 heading: 3,
                 run: 6,
                 knob: Some(8),
-                ask: Some(17)
+                ask: Some(17),
+                ..StepLines::default()
             }
         );
     }

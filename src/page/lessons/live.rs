@@ -28,6 +28,21 @@ pub enum Live {
     P99EndToEnd,
     /// Retries of every layer per second, since the start.
     RetriesPerSecond,
+    /// Calls that reached inventory.
+    InventoryCalls,
+    /// Requests answered ok in the last second.
+    OkPerSecond,
+}
+
+/// What kind of quantity a figure is, which says how a bound on it is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quantity {
+    /// Seconds (`1 s`, `300 ms`).
+    Duration,
+    /// A share, in percent (`90`, `90%`).
+    Percent,
+    /// A number of requests or calls, or a rate per second.
+    Count,
 }
 
 /// Each live figure without figures of its own, and its name; the measures keep theirs
@@ -40,6 +55,8 @@ const NAMED: &[(&str, Live)] = &[
     ("p99", Live::P99),
     ("p99-end-to-end", Live::P99EndToEnd),
     ("retries-per-second", Live::RetriesPerSecond),
+    ("inventory-calls", Live::InventoryCalls),
+    ("ok-per-second", Live::OkPerSecond),
 ];
 
 /// A piece of a paragraph.
@@ -81,6 +98,56 @@ impl Live {
         }
     }
 
+    /// What kind of quantity it is.
+    pub fn quantity(self) -> Quantity {
+        match self {
+            Live::Measure(Measure::FirstOpening) | Live::P50 | Live::P99 | Live::P99EndToEnd => {
+                Quantity::Duration
+            }
+            Live::Measure(Measure::LookupsAnswered | Measure::OkShare) => Quantity::Percent,
+            _ => Quantity::Count,
+        }
+    }
+
+    /// The figure at the reading's playhead as a number (seconds, percent, a count or a rate),
+    /// `None` while the run has none (a breaker that never opened has no first opening).
+    pub fn value(self, r: &Reading) -> Option<f64> {
+        let t = &r.run.trace;
+        match self {
+            Live::Measure(m) => m.value(r),
+            Live::Queue => passed(t, r.now).last().map(|b| b.queue_len as f64),
+            Live::Arrived => Some(frame(t, r.now).arrived as f64),
+            Live::TimedOut => Some(frame(t, r.now).finished.timeout as f64),
+            Live::InventoryCalls => Some(frame(t, r.now).inventory_calls as f64),
+            Live::P50 | Live::P99 | Live::P99EndToEnd => {
+                let (service, end_to_end, _) = r.finished_times();
+                let p = if self == Live::P99EndToEnd {
+                    end_to_end.percentiles()
+                } else {
+                    service.percentiles()
+                };
+                let value = if self == Live::P50 { p.p50 } else { p.p99 };
+                value.map(|us| us as f64 / 1e6)
+            }
+            Live::RetriesPerSecond => {
+                let slices = passed(t, r.now);
+                let retries: u64 = slices
+                    .iter()
+                    .map(|b| b.frontend_retries + b.library_retries + b.sidecar_retries)
+                    .sum();
+                let seconds = slices.len() as f64 * BUCKET as f64 / 1e6;
+                (seconds > 0.0).then(|| retries as f64 / seconds)
+            }
+            Live::OkPerSecond => {
+                let slices = passed(t, r.now);
+                let last = &slices[slices.len().saturating_sub((1_000_000 / BUCKET) as usize)..];
+                let seconds = last.len() as f64 * BUCKET as f64 / 1e6;
+                let ok: u64 = last.iter().map(|b| b.completions.ok).sum();
+                (seconds > 0.0).then(|| ok as f64 / seconds)
+            }
+        }
+    }
+
     /// The figure with its unit at the reading's playhead; a dash while the run has none.
     pub fn text(self, r: &Reading) -> String {
         const NONE: &str = "\u{2014}";
@@ -103,6 +170,13 @@ impl Live {
                 .map_or_else(|| NONE.into(), |b| requests(b.queue_len)),
             Live::Arrived => requests(frame(t, r.now).arrived),
             Live::TimedOut => requests(frame(t, r.now).finished.timeout),
+            Live::InventoryCalls => {
+                let calls = frame(t, r.now).inventory_calls;
+                format!("{} call{}", count(calls), if calls == 1 { "" } else { "s" })
+            }
+            Live::OkPerSecond => self
+                .value(r)
+                .map_or_else(|| NONE.into(), |v| format!("{v:.0} ok a second")),
             Live::P50 | Live::P99 | Live::P99EndToEnd => {
                 let (service, end_to_end, _) = r.finished_times();
                 let p = if self == Live::P99EndToEnd {

@@ -3,6 +3,7 @@
 //! the views to look at and the rules that say, with the run's own figures, what to notice.
 //! The lesson page, the `lesson-step` widget and the tests all walk these lists.
 
+pub mod challenge;
 pub mod check;
 pub mod format;
 pub mod live;
@@ -31,6 +32,8 @@ pub enum Lesson {
     Km0,
     /// Lesson 004, Northwind's flash sale and its Resilience4j settings.
     Northwind,
+    /// Challenges: broken systems to mend with the patterns, each judged on several seeds.
+    Challenges,
     /// A lesson a teacher opened from a file, kept for as long as the page lives.
     Own(&'static OwnLesson),
 }
@@ -40,7 +43,9 @@ impl PartialEq for Lesson {
     fn eq(&self, other: &Lesson) -> bool {
         match (self, other) {
             (Lesson::Own(a), Lesson::Own(b)) => std::ptr::eq(*a, *b),
-            (Lesson::Km0, Lesson::Km0) | (Lesson::Northwind, Lesson::Northwind) => true,
+            (Lesson::Km0, Lesson::Km0)
+            | (Lesson::Northwind, Lesson::Northwind)
+            | (Lesson::Challenges, Lesson::Challenges) => true,
             _ => false,
         }
     }
@@ -141,11 +146,13 @@ pub struct Step {
     pub notice: &'static [Rule],
     /// What the class predicts before the run plays, if the step asks.
     pub question: Option<Question>,
+    /// Goals the student meets with the step's controls, if the step is a challenge.
+    pub challenge: Option<challenge::Challenge>,
 }
 
 impl Lesson {
     /// Both lessons.
-    pub const ALL: [Lesson; 2] = [Lesson::Km0, Lesson::Northwind];
+    pub const ALL: [Lesson; 3] = [Lesson::Km0, Lesson::Northwind, Lesson::Challenges];
 
     /// The value of `lesson=` in the address and of the widget's `lesson` attribute (`own`
     /// for a teacher's lesson).
@@ -153,6 +160,7 @@ impl Lesson {
         match self {
             Lesson::Km0 => "km0",
             Lesson::Northwind => "northwind",
+            Lesson::Challenges => "challenges",
             Lesson::Own(_) => "own",
         }
     }
@@ -168,9 +176,11 @@ impl Lesson {
     fn text(self) -> &'static format::LessonText {
         static KM0: OnceLock<format::LessonText> = OnceLock::new();
         static NORTHWIND: OnceLock<format::LessonText> = OnceLock::new();
+        static CHALLENGES: OnceLock<format::LessonText> = OnceLock::new();
         let (cell, text) = match self {
             Lesson::Km0 => (&KM0, include_str!("../../../lessons/km0.md")),
             Lesson::Northwind => (&NORTHWIND, include_str!("../../../lessons/northwind.md")),
+            Lesson::Challenges => (&CHALLENGES, include_str!("../../../lessons/challenges.md")),
             Lesson::Own(own) => return &own.text,
         };
         cell.get_or_init(|| {
@@ -223,14 +233,14 @@ impl Lesson {
                 "worst-case",
                 "fallback",
             ],
-            Lesson::Own(_) => &[],
+            Lesson::Challenges | Lesson::Own(_) => &[],
         }
     }
 
     /// The step `number` (1-based, as links before names wrote it) opens; see
     /// `Lesson::numbered`. A teacher's lesson counts its steps as they stand.
     pub fn by_number(self, number: usize) -> Option<usize> {
-        if let Lesson::Own(_) = self {
+        if let Lesson::Own(_) | Lesson::Challenges = self {
             let index = number.checked_sub(1)?;
             return (index < self.steps().len()).then_some(index);
         }
@@ -241,7 +251,7 @@ impl Lesson {
     /// How many numbers an address may give for a step.
     fn numbers(self) -> usize {
         match self {
-            Lesson::Own(_) => self.steps().len(),
+            Lesson::Own(_) | Lesson::Challenges => self.steps().len(),
             _ => self.numbered().len(),
         }
     }
@@ -395,14 +405,35 @@ impl Step {
     /// [`Step::page`] with its "Try it" control at `tried` (the text a link carries for it,
     /// when a student had moved it): a value out of range is refused with a notice naming it.
     pub fn page_tried(&self, tried: Option<&str>) -> (Page, Vec<String>) {
-        let mut pairs: Vec<(String, String)> = self
+        let extra: Vec<(&str, &str)> = match (self.knob, tried) {
+            (Some(key), Some(text)) => vec![(key, text)],
+            _ => Vec::new(),
+        };
+        self.page_with(&extra)
+    }
+
+    /// [`Step::page`] with `extra` settings on top of the step's own (a challenge's
+    /// solution, a tried value), each refused with a notice if it cannot be used.
+    pub fn page_with(&self, extra: &[(&str, &str)]) -> (Page, Vec<String>) {
+        // An extra setting takes the place of the step's own of the same key; one that cannot
+        // be used leaves the step's own, and comes after it to be refused with its notice.
+        let preset = self
             .settings
             .iter()
+            .find(|(k, _)| *k == "preset")
+            .and_then(|(_, v)| Preset::parse(v))
+            .unwrap_or(Preset::OPENING);
+        let base = Settings::new(preset);
+        let usable = |key: &str, text: &str| {
+            knob(key).is_none_or(|k| super::permalink::read_knob(k, &base.full, text).is_ok())
+        };
+        let pairs: Vec<(String, String)> = self
+            .settings
+            .iter()
+            .filter(|(k, _)| !extra.iter().any(|(e, v)| e == k && usable(e, v)))
+            .chain(extra)
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        if let (Some(key), Some(text)) = (self.knob, tried) {
-            pairs.push((key.to_string(), text.to_string()));
-        }
         let (page, notices) = from_pairs(&pairs);
         // A step that compares keeps B as its one change; its "Try it" control moves A.
         let page = page
@@ -497,7 +528,7 @@ impl Lesson {
     pub fn other(self) -> Lesson {
         match self {
             Lesson::Km0 => Lesson::Northwind,
-            Lesson::Northwind | Lesson::Own(_) => Lesson::Km0,
+            Lesson::Northwind | Lesson::Challenges | Lesson::Own(_) => Lesson::Km0,
         }
     }
 }
@@ -588,7 +619,11 @@ mod tests {
 
     #[test]
     fn the_shipped_lessons_read_and_write_back_the_same() {
-        let counts = [(super::Lesson::Km0, 16), (super::Lesson::Northwind, 5)];
+        let counts = [
+            (super::Lesson::Km0, 16),
+            (super::Lesson::Northwind, 5),
+            (super::Lesson::Challenges, 8),
+        ];
         for (lesson, steps) in counts {
             assert_eq!(lesson.steps().len(), steps, "{}", lesson.key());
             assert!(!lesson.title().is_empty());
@@ -878,6 +913,8 @@ mod tests {
             let added_later: &[&str] = match lesson {
                 Lesson::Km0 => &["herd-on-hot-items", "rate-limit"],
                 Lesson::Northwind | Lesson::Own(_) => &[],
+                // Numbered as they stand.
+                Lesson::Challenges => continue,
             };
             assert_eq!(unnumbered, added_later, "{}", lesson.key());
         }

@@ -17,6 +17,9 @@ pub struct Progress {
     pub reached: Vec<String>,
     /// Each question answered, the latest answer per step.
     pub predictions: Vec<PredictionRecord>,
+    /// The challenges passed, by step name.
+    #[serde(default)]
+    pub challenges: Vec<String>,
 }
 
 /// One prediction and its verdict.
@@ -43,6 +46,10 @@ pub struct Score {
     pub predictions_right: usize,
     /// Questions in the lesson.
     pub questions: usize,
+    /// Challenges passed.
+    pub challenges_passed: usize,
+    /// Challenges in the lesson.
+    pub challenges: usize,
 }
 
 impl Progress {
@@ -80,6 +87,16 @@ impl Progress {
         true
     }
 
+    /// Notes that the challenge of the step called `name` was passed; false when it already
+    /// was.
+    pub fn pass(&mut self, name: &str) -> bool {
+        if self.challenges.iter().any(|c| c == name) {
+            return false;
+        }
+        self.challenges.push(name.to_string());
+        true
+    }
+
     /// Notes a prediction on the step `step` and its verdict (the latest per step counts).
     pub fn predict(&mut self, step: &str, said: &str, right: bool) {
         let record = PredictionRecord {
@@ -109,6 +126,8 @@ impl Progress {
             predictions: predictions.len(),
             predictions_right: predictions.iter().filter(|p| p.right).count(),
             questions: steps.iter().filter(|s| s.question.is_some()).count(),
+            challenges_passed: self.challenges.iter().filter(|c| exists(c)).count(),
+            challenges: steps.iter().filter(|s| s.challenge.is_some()).count(),
         }
     }
 
@@ -124,8 +143,12 @@ impl Progress {
                 s.predictions_right
             ),
         };
+        let challenges = match s.challenges {
+            0 => String::new(),
+            n => format!(" {} of its {n} challenges passed.", s.challenges_passed),
+        };
         format!(
-            "You reached {} of the {} steps.{predicted}",
+            "You reached {} of the {} steps.{predicted}{challenges}",
             s.steps_reached, s.steps
         )
     }
