@@ -150,55 +150,26 @@ impl Live {
 
     /// The figure with its unit at the reading's playhead; a dash while the run has none.
     pub fn text(self, r: &Reading) -> String {
-        const NONE: &str = "\u{2014}";
-        let t = &r.run.trace;
+        let Some(v) = self.value(r) else {
+            return match self {
+                Live::Measure(Measure::FirstOpening) => "not yet".into(),
+                _ => "\u{2014}".into(),
+            };
+        };
+        let whole = v.round().max(0.0) as u64;
         match self {
-            Live::Measure(Measure::FirstOpening) => Measure::FirstOpening
-                .value(r)
-                .map_or_else(|| "not yet".into(), |s| clock((s * 1e6) as u64, None)),
-            Live::Measure(Measure::QueuePeak) => Measure::QueuePeak
-                .value(r)
-                .map_or_else(|| NONE.into(), |q| requests(q.round() as u64)),
-            Live::Measure(m @ (Measure::LookupsAnswered | Measure::OkShare)) => m
-                .value(r)
-                .map_or_else(|| NONE.into(), |p| format!("{p:.0}%")),
-            Live::Measure(m @ Measure::Throughput { .. }) => m
-                .value(r)
-                .map_or_else(|| NONE.into(), |v| format!("{v:.0} requests a second")),
-            Live::Queue => passed(t, r.now)
-                .last()
-                .map_or_else(|| NONE.into(), |b| requests(b.queue_len)),
-            Live::Arrived => requests(frame(t, r.now).arrived),
-            Live::TimedOut => requests(frame(t, r.now).finished.timeout),
+            Live::Measure(Measure::FirstOpening) => clock((v * 1e6) as u64, None),
+            Live::Measure(Measure::QueuePeak) | Live::Queue | Live::Arrived | Live::TimedOut => {
+                requests(whole)
+            }
+            Live::Measure(Measure::LookupsAnswered | Measure::OkShare) => format!("{v:.0}%"),
+            Live::Measure(Measure::Throughput { .. }) => format!("{v:.0} requests a second"),
             Live::InventoryCalls => {
-                let calls = frame(t, r.now).inventory_calls;
-                format!("{} call{}", count(calls), if calls == 1 { "" } else { "s" })
+                format!("{} call{}", count(whole), if whole == 1 { "" } else { "s" })
             }
-            Live::OkPerSecond => self
-                .value(r)
-                .map_or_else(|| NONE.into(), |v| format!("{v:.0} ok a second")),
-            Live::P50 | Live::P99 | Live::P99EndToEnd => {
-                let (service, end_to_end, _) = r.finished_times();
-                let p = if self == Live::P99EndToEnd {
-                    end_to_end.percentiles()
-                } else {
-                    service.percentiles()
-                };
-                let value = if self == Live::P50 { p.p50 } else { p.p99 };
-                value.map_or_else(|| NONE.into(), duration)
-            }
-            Live::RetriesPerSecond => {
-                let slices = passed(t, r.now);
-                if slices.is_empty() {
-                    return NONE.into();
-                }
-                let retries: u64 = slices
-                    .iter()
-                    .map(|b| b.frontend_retries + b.library_retries + b.sidecar_retries)
-                    .sum();
-                let seconds = slices.len() as f64 * BUCKET as f64 / 1e6;
-                format!("{:.0} a second", retries as f64 / seconds)
-            }
+            Live::OkPerSecond => format!("{v:.0} ok a second"),
+            Live::RetriesPerSecond => format!("{v:.0} a second"),
+            Live::P50 | Live::P99 | Live::P99EndToEnd => duration((v * 1e6).round() as u64),
         }
     }
 }
