@@ -129,7 +129,7 @@ pub struct Knob {
 }
 
 /// Every knob, grouped by what it tunes.
-pub const KNOBS: [Knob; 34] = [
+pub const KNOBS: [Knob; 35] = [
     Knob {
         key: "rate",
         label: "Arrival rate",
@@ -389,6 +389,15 @@ pub const KNOBS: [Knob; 34] = [
         min: 0.0,
         max: 1000.0,
         step: 10.0,
+        pattern: None,
+    },
+    Knob {
+        key: "history_bulkhead",
+        label: "Order history's bulkhead",
+        unit: Unit::Count,
+        min: 0.0,
+        max: 2.0,
+        step: 1.0,
         pattern: None,
     },
     Knob {

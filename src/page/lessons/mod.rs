@@ -622,7 +622,7 @@ mod tests {
         let counts = [
             (super::Lesson::Km0, 16),
             (super::Lesson::Northwind, 5),
-            (super::Lesson::Challenges, 8),
+            (super::Lesson::Challenges, 9),
         ];
         for (lesson, steps) in counts {
             assert_eq!(lesson.steps().len(), steps, "{}", lesson.key());

@@ -16,8 +16,8 @@ use crate::resilience::{
     LoadShedConfig, RetryBudgetConfig, RetryPolicy, Window,
 };
 use crate::sim::model::{
-    Abandon, Arrivals, CapacityConfig, DependencyConfig, GatewayConfig, HedgeConfig, Pattern,
-    Resilience4jStack, SimConfig, StackConfig,
+    Abandon, Arrivals, CapacityConfig, DependencyConfig, GatewayConfig, HedgeConfig,
+    HistoryBulkhead, Pattern, Resilience4jStack, SimConfig, StackConfig,
 };
 
 const INV: Dep = Dep::First;
@@ -25,6 +25,7 @@ const PAY: Dep = Dep::Payments;
 const ON_OFF: &[&str] = &["on", "off"];
 const ABANDON_NAMES: &[&str] = &["keep", "drop"];
 const STACK_NAMES: &[&str] = &["lesson", "resilience4j"];
+const HISTORY_BULKHEADS: &[&str] = &["none", "shared", "own"];
 
 /// Runs the stack with Resilience4j's semantics (its order, its half-open rule, no jitter; the
 /// settings it has, or lesson 004's as written) or with lesson 000's.
@@ -429,6 +430,17 @@ pub const PARAMS: &[Param] = &[
         |c, v| c.routes.catalog_share = v, |c| Some(Value::Number(c.routes.catalog_share))),
     share("history_share", "Share of requests that are order-history lookups.",
         |c, v| c.routes.history_share = v, |c| Some(Value::Number(c.routes.history_share))),
+    Param { key: "history_bulkhead", doc: "Which bulkhead order-history lookups go through: none (only the workers limit them), shared (inventory's, lesson 004's incident) or own (orderHistoryLookup's 20 permits, its fix).", unit: "",
+        kind: Kind::Choice { names: HISTORY_BULKHEADS, write: |c, i| c.routes.history_bulkhead = match i {
+            0 => HistoryBulkhead::None,
+            1 => HistoryBulkhead::Shared,
+            _ => HistoryBulkhead::Own(BulkheadConfig::northwind_order_history()),
+        } },
+        needs: Needs::Nothing, read: |c| Some(Value::Choice(match c.routes.history_bulkhead {
+            HistoryBulkhead::None => 0,
+            HistoryBulkhead::Shared => 1,
+            HistoryBulkhead::Own(_) => 2,
+        })) },
     // Payments, the second dependency: every key switches it on.
     // Which library's semantics inventory's stack runs with.
     Param { key: "stack", doc: "Inventory's stack: lesson (lesson 000's order, one admission and one permit per request) or resilience4j (Spring Boot's aspect order and Resilience4j's semantics; lesson 004's annotations as written unless the config has its own settings).", unit: "",
