@@ -41,6 +41,9 @@ dist: tools compress-tools fetch
 	    gzip -9 -n -k -f "$$f" && brotli -q 11 -k -f "$$f" && touch -r "$$f" "$$f.gz" "$$f.br"; \
 	  done
 	@echo "dist/: $$(find dist -name '*.br' | wc -l) files with .br and .gz beside them"
+	@for w in dist/*.wasm; do \
+	    echo "$$w: $$(stat -c %s "$$w") B raw, $$(stat -c %s "$$w.gz") B gzip, $$(stat -c %s "$$w.br") B brotli"; \
+	  done
 
 # The playground as one HTML file that works from file:// (no network in class): the wasm
 # bound for a classic script (no modules), inlined as base64 with the CSS and the glue.

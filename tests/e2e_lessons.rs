@@ -1037,3 +1037,115 @@ async fn a_challenge_is_judged_on_five_seeds_opens_tips_and_says_why_once_passed
     })
     .await;
 }
+
+/// Keys pressed on the keyboard itself (WebDriver's key actions, as a person types: to
+/// whatever has the focus, a file input included, with no element named).
+async fn keyboard(page: &browser::Page, keys: &[char]) {
+    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+    let mut actions = KeyActions::new("keyboard".into());
+    for &key in keys {
+        actions = actions
+            .then(KeyAction::Down { value: key })
+            .then(KeyAction::Up { value: key });
+    }
+    page.client
+        .perform_actions(actions)
+        .await
+        .expect("the keys are pressed");
+}
+
+/// Presses Tab until the element with the focus matches `css` (at most 80 times).
+async fn tab_to(page: &browser::Page, css: &str) {
+    let matches =
+        format!("return !!document.activeElement && document.activeElement.matches({css:?})");
+    for _ in 0..80 {
+        if page.eval(&matches).await == serde_json::json!(true) {
+            return;
+        }
+        keyboard(page, &[Key::Tab.into()]).await;
+    }
+    let at = page
+        .eval(
+            "return document.activeElement ? document.activeElement.outerHTML.slice(0, 120) : null",
+        )
+        .await;
+    panic!("Tab never reached {css}; the focus is on {at}");
+}
+
+#[tokio::test]
+async fn a_prediction_an_inline_control_and_a_challenge_need_no_mouse() {
+    browser::run("lesson-keyboard", |page| async move {
+        page.open(
+            "lesson.html?lesson=km0&step=capacity",
+            "[id$='lesson-number']",
+        )
+        .await;
+        // The question: Tab to the answer, type it, Enter.
+        tab_to(&page, "[id$='lesson-number']").await;
+        keyboard(&page, &['6', '0', '0', Key::Enter.into()]).await;
+        page.eval(&browser::set_value("speed", "20")).await;
+        let verdict = wait_for_verdict(&page).await;
+        assert!(verdict.contains("600"), "{verdict}");
+        // The control in the sentence: Tab to it, step it with the arrows.
+        tab_to(&page, ".inline-knob").await;
+        let before = page
+            .eval("return document.querySelector('.inline-knob').getAttribute('aria-valuenow')")
+            .await;
+        keyboard(&page, &[Key::Right.into()]).await;
+        let start = Instant::now();
+        while page
+            .eval("return document.querySelector('.inline-knob').getAttribute('aria-valuenow')")
+            .await
+            == before
+        {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "the arrow did not move it"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        wait_for_step(&page, "km0", "capacity").await;
+
+        // A challenge: Tab to its control's number, type the cure, Tab on, Tab to Check, Enter.
+        page.open(
+            "lesson.html?lesson=challenges&step=timeout",
+            "[id$='challenge-check']",
+        )
+        .await;
+        tab_to(&page, "[id='timeout-number'], [id$='-timeout-number']").await;
+        // Select what is there (Home, then Shift+End), type the cure, and Tab on.
+        {
+            use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+            let select_all = KeyActions::new("keyboard".into())
+                .then(KeyAction::Down {
+                    value: Key::Home.into(),
+                })
+                .then(KeyAction::Up {
+                    value: Key::Home.into(),
+                })
+                .then(KeyAction::Down {
+                    value: Key::Shift.into(),
+                })
+                .then(KeyAction::Down {
+                    value: Key::End.into(),
+                })
+                .then(KeyAction::Up {
+                    value: Key::End.into(),
+                })
+                .then(KeyAction::Up {
+                    value: Key::Shift.into(),
+                });
+            page.client
+                .perform_actions(select_all)
+                .await
+                .expect("the field's text is selected");
+        }
+        keyboard(&page, &['3', '0', '0', Key::Tab.into()]).await;
+        tab_to(&page, "[id$='challenge-check']").await;
+        keyboard(&page, &[Key::Enter.into()]).await;
+        wait_for(&page, "[id$='challenge-verdict'][data-passed='true']").await;
+        let sent_mouse = page.eval("return window.__resilienceMouse === true").await;
+        assert_eq!(sent_mouse, serde_json::json!(false));
+    })
+    .await;
+}
