@@ -3,6 +3,10 @@
 // module rather than Trunk's inline start script (Trunk.toml: pattern_script), so the page's
 // Content-Security-Policy needs no 'unsafe-inline' for scripts.
 import init from "./resilience-playground.js";
+import { reportHeight } from "./frame-height.js";
+
+// Framed (a lesson in a course page), the page tells its host how tall it is.
+reportHeight();
 
 const failure = "The playground could not start: this browser did not load its WebAssembly " +
   "module. Try a current Firefox, Chrome, Edge or Safari, and reload.";

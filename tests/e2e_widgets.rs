@@ -668,3 +668,113 @@ async fn the_playground_explorer_starts_its_worker_when_asked() {
     })
     .await;
 }
+
+/// The iframes' heights and whether each page inside scrolls, as `[[height, scrolls], ...]`.
+const FRAME_HEIGHTS: &str = "return [...document.querySelectorAll('iframe')].map(f => {
+       const inside = f.contentDocument && f.contentDocument.documentElement;
+       return [f.getBoundingClientRect().height,
+               !!inside && inside.scrollHeight > inside.clientHeight + 1];
+     });";
+
+/// Waits until `check` holds for the iframes' heights, returning them.
+async fn frames_until(
+    page: &browser::Page,
+    what: &str,
+    check: impl Fn(&[(f64, bool)]) -> bool,
+) -> Vec<(f64, bool)> {
+    let start = std::time::Instant::now();
+    loop {
+        let got = page.eval(FRAME_HEIGHTS).await;
+        let frames: Vec<(f64, bool)> = got
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|f| (f[0].as_f64().unwrap_or(0.0), f[1].as_bool().unwrap_or(true)))
+            .collect();
+        if check(&frames) {
+            return frames;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(20),
+            "{what}: {got}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn framed_widgets_size_their_iframes_through_the_host_script() {
+    browser::run("iframe-host", |page| async move {
+        // A course page of this host: two widgets in iframes of a fixed, too small height, and
+        // the host script.
+        page.open("course-demo.html", "#demo-table table").await;
+        page.eval(
+            "document.body.innerHTML =
+               '<iframe title=\"Histogram\" src=\"embed.html?kind=histogram&preset=cb\" style=\"width:100%;height:120px;border:0\"></iframe>' +
+               '<iframe title=\"Diagram\" src=\"embed.html?kind=circuit-diagram&preset=cb\" style=\"width:100%;height:120px;border:0\"></iframe>';
+             const s = document.createElement('script');
+             s.src = 'iframe-host.js';
+             document.head.append(s);
+             return null;",
+        )
+        .await;
+        // Both grow to their content: taller than 120 px, and nothing scrolls inside.
+        let fitted = frames_until(&page, "the iframes did not fit their widgets", |f| {
+            f.len() == 2 && f.iter().all(|(h, scrolls)| *h > 200.0 && !scrolls)
+        })
+        .await;
+        // Settled: the widgets have drawn (two reads 1 s apart agree).
+        let mut fitted = fitted;
+        loop {
+            tokio::time::sleep(std::time::Duration::from_millis(1000)).await;
+            let again = frames_until(&page, "heights", |f| f.len() == 2).await;
+            if again == fitted {
+                break;
+            }
+            fitted = again;
+        }
+        // The widget's content grows (a panel opens), then shrinks back: the iframe follows.
+        let before = fitted[0].0;
+        page.eval(
+            "const doc = document.querySelector('iframe').contentDocument;
+             const panel = doc.createElement('div');
+             panel.id = 'opened-panel';
+             panel.style.height = '400px';
+             doc.getElementById('widget').append(panel);
+             return null;",
+        )
+        .await;
+        let grown = frames_until(&page, "the iframe did not grow", |f| {
+            f[0].0 >= before + 399.0 && !f[0].1
+        })
+        .await[0]
+            .0;
+        page.eval(
+            "document.querySelector('iframe').contentDocument.getElementById('opened-panel').remove(); return null;",
+        )
+        .await;
+        // Back to its content's height (within a pixel: the widget may have moved on meanwhile).
+        let shrunk = frames_until(&page, &format!("the iframe did not shrink from {grown}"), |f| {
+            f[0].0 <= grown - 350.0 && !f[0].1
+        })
+        .await[0]
+            .0;
+        let content = page
+            .eval("return Math.ceil(document.querySelector('iframe').contentDocument.documentElement.getBoundingClientRect().height)")
+            .await
+            .as_f64()
+            .unwrap_or(0.0);
+        assert!((shrunk - content).abs() <= 1.0, "iframe {shrunk} px, its page {content} px");
+        // A message that is not from one of the page's iframes changes nothing.
+        page.eval(
+            "window.postMessage({ type: 'resilience-playground:height', height: 5 }, '*'); return null;",
+        )
+        .await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let after = frames_until(&page, "heights", |f| f.len() == 2).await;
+        assert!((after[0].0 - shrunk).abs() <= 1.0, "{after:?}");
+        assert!(after[1].0 > 200.0, "{after:?}");
+        page.screenshot("iframe-host").await;
+    })
+    .await;
+}
