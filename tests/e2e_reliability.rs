@@ -429,3 +429,80 @@ async fn regions_off_screen_keep_their_names_and_headings_for_assistive_technolo
     })
     .await;
 }
+
+/// Records every change of text in the page's live regions, with its time and element.
+const RECORD_LIVE_REGIONS: &str = "
+    window.__liveChanges = [];
+    const regions = document.querySelectorAll('[aria-live]:not([aria-live=off]), [role=status], [role=alert]');
+    for (const region of regions) {
+      new MutationObserver(() => window.__liveChanges.push(
+        [performance.now(), region.id, region.textContent.trim()]
+      )).observe(region, { childList: true, subtree: true, characterData: true });
+    }
+    return regions.length;";
+
+#[tokio::test]
+async fn while_a_run_plays_the_live_regions_speak_at_most_once_every_three_seconds() {
+    browser::run("announcements", |page| async move {
+        page.open("index.html?preset=cb", "#scrub").await;
+        let regions = page.eval(RECORD_LIVE_REGIONS).await;
+        assert!(regions.as_u64() >= Some(2), "{regions}");
+        // cb at 2x: its 12 s take 6 s of wall time, with six marked events in them.
+        page.eval(&browser::set_value("speed", "2")).await;
+        let started = page.eval("return performance.now()").await.as_f64().unwrap();
+        page.eval("document.getElementById('play').click(); return null").await;
+        let start = std::time::Instant::now();
+        while page.eval("return document.getElementById('play').textContent").await
+            != json!("▶ Play")
+        {
+            assert!(start.elapsed() < Duration::from_secs(30), "the run did not end");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        let changes = page.eval("return window.__liveChanges").await;
+        let all: Vec<(f64, String, String)> = changes
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c[0].as_f64().unwrap(),
+                    c[1].as_str().unwrap_or_default().to_string(),
+                    c[2].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect();
+        // The run's summary speaks once, when it stops: what came before was said while it
+        // played.
+        let ended = all
+            .iter()
+            .find(|(_, id, text)| id == "run-summary" && !text.is_empty())
+            .map(|c| c.0)
+            .expect("the summary speaks at the end");
+        let said: Vec<(f64, String, String)> = all
+            .into_iter()
+            .filter(|(at, _, text)| *at > started && *at < ended && !text.is_empty())
+            .collect();
+        assert!(said.len() >= 2, "the events are announced: {said:?}");
+        assert!(said.iter().all(|(_, id, _)| id == "announcements"), "{said:?}");
+        assert!(said[0].2.contains("inventory"), "{said:?}");
+        for pair in said.windows(2) {
+            assert!(pair[1].0 - pair[0].0 >= 2_900.0, "closer than 3 s: {said:?}");
+        }
+        println!(
+            "{} announcements in {:.1} s of play: {said:?}",
+            said.len(),
+            (ended - started) / 1000.0
+        );
+        // The switch stops them.
+        page.eval("document.getElementById('announce-events').click(); window.__liveChanges = []; return null")
+            .await;
+        page.eval(&browser::set_value("scrub", "0")).await;
+        page.eval("document.getElementById('play').click(); return null").await;
+        tokio::time::sleep(Duration::from_millis(4000)).await;
+        let quiet = page
+            .eval("return window.__liveChanges.filter(c => c[1] === 'announcements' && c[2] !== '').length")
+            .await;
+        assert_eq!(quiet, json!(0));
+    })
+    .await;
+}

@@ -2,6 +2,7 @@
 //! trace at the playhead. Pure and tested on the host; `ui/` only draws it.
 
 pub mod action;
+pub mod announce;
 pub mod axis;
 pub mod breaker_labels;
 pub mod compare;

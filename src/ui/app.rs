@@ -3,6 +3,7 @@
 
 use yew::prelude::*;
 
+use super::announcer::Announcements;
 use super::ids::use_ids;
 use super::playback::{shortcut_keys, use_playback, use_shortcuts};
 use super::regions;
@@ -178,6 +179,10 @@ pub fn playground(props: &PlaygroundProps) -> Html {
             role={(!standalone).then_some("group")}
             aria-label={(!standalone).then_some("Resilience Playground: space plays or pauses, arrows step, r goes back to the start")}>
             <p class="visually-hidden" role="status" id={ids.id("run-summary")}>{ summary }</p>
+            if let Ok(run) = &page.runs.a {
+                <Announcements run={run.clone()} playhead={page.playback.playhead}
+                    playing={page.playback.playing} clock_start={page.clock_start()} />
+            }
             { toolbar }
             <div class={layout}>{ body }</div>
         </div>

@@ -1,5 +1,6 @@
 //! The page: Yew function components, one view per file, state in one reducer.
 
+mod announcer;
 mod app;
 mod canvas;
 mod cell_worker;
