@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
+use super::announcer::Announcements;
 use super::app::use_page;
 use super::ids::use_ids;
 use super::inline_knob::InlineKnob;
@@ -985,6 +986,10 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                 <p class="hint keys">{ key_hint }</p>
             </div>
             <div class="lesson-views">{ views }</div>
+            if let Ok(run) = &page.runs.a {
+                <Announcements run={run.clone()} playhead={page.playback.playhead}
+                    playing={page.playback.playing} clock_start={page.clock_start()} />
+            }
         </article>
     }
 }
