@@ -8,6 +8,7 @@ use super::ids::use_ids;
 use super::playback::{shortcut_keys, use_playback, use_shortcuts};
 use super::regions;
 use super::share::{Export, Share};
+use super::shortcuts_help::{playground_shortcuts, ShortcutsHelp};
 use super::state::PageState;
 use super::toolbar::Toolbar;
 use crate::page::action::Action;
@@ -182,6 +183,9 @@ pub fn playground(props: &PlaygroundProps) -> Html {
             if let Ok(run) = &page.runs.a {
                 <Announcements run={run.clone()} playhead={page.playback.playhead}
                     playing={page.playback.playing} clock_start={page.clock_start()} />
+            }
+            if standalone {
+                <ShortcutsHelp entries={playground_shortcuts()} />
             }
             { toolbar }
             <div class={layout}>{ body }</div>

@@ -18,6 +18,7 @@ use super::lesson_open::{self, OpenLessonFile};
 use super::lesson_predict::{LessonQuestion, LessonVerdict};
 use super::playback::{is_shortcut, use_document_keys};
 use super::regions;
+use super::shortcuts_help::{lesson_shortcuts, ShortcutsHelp};
 use super::state::prefers_dark;
 use crate::page::action::Action;
 use crate::page::glossary::{mark_terms, Piece};
@@ -586,6 +587,9 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                     { for props.notices.iter().map(|n| html! { <li>{ n }</li> }) }
                 </ul>
             }
+            if standalone {
+                <ShortcutsHelp entries={lesson_shortcuts()} />
+            }
             <nav class="lesson-bar" aria-label="Steps">
                 <span class="lesson-name">{ lesson.title() }</span>
                 <label class="lesson-pick">{ "Step " }
@@ -839,7 +843,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     let playground = props.site.playground_with(&playground_query(page));
     let key_hint = if props.standalone {
         "Keys: PageDown / PageUp (a clicker) change step wherever the focus is; → / ← too, \
-         except on a slider, which they move; space plays or pauses."
+         except on a slider, which they move; space plays or pauses; ? lists them."
     } else {
         "With the focus here: PageDown or → next step, PageUp or ← back (→ / ← move a \
          focused slider); space plays or pauses."

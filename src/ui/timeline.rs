@@ -237,7 +237,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 </div>
             }
             if props.counted.is_none() {
-                <p class="hint keys">{ "Keys: space plays or pauses, ← → step 0.1 s (with Shift 1 s), r goes back to the start." }</p>
+                <p class="hint keys">{ "Keys: space plays or pauses, ← → step 0.1 s (with Shift 1 s), r goes back to the start, ? lists them." }</p>
             }
         </>
     }
