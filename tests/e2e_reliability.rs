@@ -565,3 +565,66 @@ async fn a_question_mark_lists_the_shortcuts_and_escape_closes_the_list() {
     })
     .await;
 }
+
+/// The histogram's name in the accessibility tree, as a screen reader reads it.
+async fn histogram_in_the_tree(page: &browser::Page) -> String {
+    let tree = page
+        .devtools("Accessibility.getFullAXTree", json!({}))
+        .await;
+    tree["nodes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|n| n["name"]["value"].as_str())
+        .find(|name| name.starts_with("Histogram of the"))
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// What the host makes of the same link at its end: the histogram's count, p50, p99, shape.
+fn host_histogram(query: &str) -> (u64, String) {
+    use resilience_playground::page::latency::{histogram_until, LatencyKind};
+    use resilience_playground::page::permalink::{from_pairs, parse_query};
+    let (page, _) = from_pairs(&parse_query(query).0);
+    let run = page.runs.a.as_ref().expect("the run");
+    let h = histogram_until(&run.0.finished, u64::MAX, LatencyKind::Service);
+    (h.total, h.shape())
+}
+
+#[tokio::test]
+async fn the_histograms_description_in_the_tree_says_its_shape_and_follows_the_knob() {
+    let (total, shape) = host_histogram("preset=cb");
+    let (_, shorter) = host_histogram("preset=cb&timeout=0.1");
+    assert_ne!(shape, shorter, "the timeout changes the histogram's shape");
+    browser::run("ax-histogram", |page| async move {
+        page.open("index.html?preset=cb", "#scrub").await;
+        page.eval(&browser::set_value("scrub", "1200")).await;
+        let start = std::time::Instant::now();
+        let mut said = histogram_in_the_tree(&page).await;
+        while !said.contains(&shape) {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "{said:?} lacks {shape:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            said = histogram_in_the_tree(&page).await;
+        }
+        assert!(
+            said.contains(&format!("of {total} finished requests")),
+            "{said}"
+        );
+        // The timeout moved: the description moves with it.
+        page.eval(&browser::set_value("timeout-number", "100"))
+            .await;
+        page.eval(&browser::set_value("scrub", "1200")).await;
+        let start = std::time::Instant::now();
+        while !histogram_in_the_tree(&page).await.contains(&shorter) {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "the description did not follow the knob"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    })
+    .await;
+}

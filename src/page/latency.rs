@@ -87,6 +87,56 @@ pub struct OutcomeHistogram {
     pub total: u64,
 }
 
+impl OutcomeHistogram {
+    /// Its shape in words, for those who cannot see the bars: the tallest bar with its range
+    /// and count, and the share of requests that took a second or more ("the tallest bar, from
+    /// 3.98 s to 5.01 s, holds 412 requests; 31% took 1 s or more"). Empty with nothing
+    /// counted.
+    pub fn shape(&self) -> String {
+        let Some((_, first)) = self.stacks.first() else {
+            return String::new();
+        };
+        let mut bars = vec![0u64; first.counts().len()];
+        for (_, buckets) in &self.stacks {
+            for (bar, count) in bars.iter_mut().zip(buckets.counts()) {
+                *bar += count;
+            }
+        }
+        // The first of the tallest bars, the fastest, when several tie.
+        let Some((tallest, &count)) = bars
+            .iter()
+            .enumerate()
+            .max_by_key(|&(i, c)| (*c, std::cmp::Reverse(i)))
+        else {
+            return String::new();
+        };
+        if count == 0 || self.total == 0 {
+            return String::new();
+        }
+        let (lo, hi) = first.edges_ms(tallest);
+        let ms = |v: f64| crate::page::numbers::duration((v * 1000.0).round() as Micros);
+        let slow: u64 = bars
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| first.edges_ms(*i).0 >= 999.999)
+            .map(|(_, c)| c)
+            .sum();
+        let share = slow as f64 * 100.0 / self.total as f64;
+        let share = if slow > 0 && share < 1.0 {
+            "under 1%".to_string()
+        } else {
+            format!("{share:.0}%")
+        };
+        format!(
+            "the tallest bar, from {} to {}, holds {} request{}; {share} took 1 s or more",
+            ms(lo),
+            ms(hi),
+            crate::page::numbers::count(count),
+            if count == 1 { "" } else { "s" }
+        )
+    }
+}
+
 /// The histogram of `kind` latency over the requests of `log` finished at or before `at`.
 pub fn histogram_until<'a>(
     log: impl IntoIterator<Item = &'a Finished>,
@@ -130,6 +180,35 @@ pub fn in_bar(log: &[Finished], kind: LatencyKind, latency: Micros, until: Micro
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shape_says_the_tallest_bar_and_the_share_over_a_second() {
+        let ms = 1_000;
+        let finished = |latency: Micros, outcome| Finished {
+            at: latency,
+            service: latency,
+            end_to_end: latency,
+            outcome,
+            id: 0,
+        };
+        // 3 fast at 40 ms (one bar), 2 timed out at 4.1 s, 1 at 300 ms.
+        let log = [
+            finished(40 * ms, Outcome::Ok),
+            finished(41 * ms, Outcome::Ok),
+            finished(42 * ms, Outcome::Ok),
+            finished(4_100 * ms, Outcome::Timeout),
+            finished(4_150 * ms, Outcome::Timeout),
+            finished(300 * ms, Outcome::Ok),
+        ];
+        let h = histogram_until(&log, Micros::MAX, LatencyKind::Service);
+        let shape = h.shape();
+        assert!(
+            shape.starts_with("the tallest bar, from 40 ms to 50 ms, holds 3 requests"),
+            "{shape}"
+        );
+        assert!(shape.ends_with("33% took 1 s or more"), "{shape}");
+        assert_eq!(histogram_until(&log, 0, LatencyKind::Service).shape(), "");
+    }
 
     #[test]
     fn a_click_on_a_bar_picks_its_slowest_request_finished_by_the_playhead() {

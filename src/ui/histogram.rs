@@ -105,12 +105,15 @@ pub fn histogram(props: &HistogramProps) -> Html {
             format!("{:.1} ms", m as f64 / 1000.0)
         })
     };
+    let shape = d.shape();
     let label = format!(
-        "Histogram of the {} of {} finished requests, stacked by outcome; p50 {}, p99 {}",
+        "Histogram of the {} of {} finished requests, stacked by outcome; p50 {}, p99 {}{}{}",
         props.kind.label(),
         d.total,
         ms(d.percentiles.p50),
-        ms(d.percentiles.p99)
+        ms(d.percentiles.p99),
+        if shape.is_empty() { "" } else { "; " },
+        shape
     );
     let runs: Vec<&OutcomeHistogram> = std::iter::once(&**d).chain(props.b.as_deref()).collect();
     let mut legend: Vec<LegendKey> = outcomes(&runs)
