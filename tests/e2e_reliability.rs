@@ -613,6 +613,23 @@ async fn the_histograms_description_in_the_tree_says_its_shape_and_follows_the_k
             said.contains(&format!("of {total} finished requests")),
             "{said}"
         );
+        // The breaker's diagram says where it is, since when and why, and each arrow.
+        let tree = page
+            .devtools("Accessibility.getFullAXTree", json!({}))
+            .await;
+        let diagram = tree["nodes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|n| n["name"]["value"].as_str())
+            .find(|name| name.starts_with("Circuit breaker state diagram:"))
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            diagram.contains(" since ") && diagram.contains(", because "),
+            "{diagram}"
+        );
+        assert!(diagram.contains("Arrows: CLOSED to OPEN: "), "{diagram}");
         // The timeout moved: the description moves with it.
         page.eval(&browser::set_value("timeout-number", "100"))
             .await;

@@ -3,6 +3,7 @@
 
 use crate::resilience::{BreakerConfig, BreakerState, HalfOpenRule, TransitionReason, Window};
 use crate::sim::latency::Micros;
+use crate::sim::trace::BreakerChange;
 
 fn seconds(m: Micros) -> String {
     let s = m as f64 / 1e6;
@@ -79,6 +80,45 @@ pub fn reason_text(reason: TransitionReason) -> String {
     }
 }
 
+/// The state diagram in words, for those who cannot see it: where the breaker is, since when
+/// and why it last changed, then each arrow with what takes it ("Circuit breaker state
+/// diagram: OPEN since 6.3 s, because 301 of 602 calls in the window failed. Arrows: CLOSED to
+/// OPEN when ...").
+pub fn diagram_description(
+    c: &BreakerConfig,
+    state: BreakerState,
+    last: Option<&BreakerChange>,
+    clock_start: Option<Micros>,
+) -> String {
+    let name = |s: BreakerState| match s {
+        BreakerState::Closed => "CLOSED",
+        BreakerState::Open => "OPEN",
+        BreakerState::HalfOpen => "HALF_OPEN",
+    };
+    let now = match last {
+        Some(change) => format!(
+            "{} since {}, because {}",
+            name(state),
+            crate::page::replay::clock(change.at, clock_start),
+            reason_text(change.reason)
+        ),
+        None => format!("{} since the start", name(state)),
+    };
+    let labels = arrow_labels(c);
+    let arrows = [
+        (BreakerState::Closed, BreakerState::Open),
+        (BreakerState::Open, BreakerState::HalfOpen),
+        (BreakerState::HalfOpen, BreakerState::Closed),
+        (BreakerState::HalfOpen, BreakerState::Open),
+    ]
+    .iter()
+    .zip(&labels)
+    .map(|((from, to), label)| format!("{} to {}: {label}", name(*from), name(*to)))
+    .collect::<Vec<_>>()
+    .join("; ");
+    format!("Circuit breaker state diagram: {now}. Arrows: {arrows}.")
+}
+
 /// The failure ratio as the diagram writes it beside its gauge, with when the breaker looks at
 /// it: only as a call ends, so a ratio past the threshold in CLOSED means the next result will
 /// open it (or that the window holds too few calls to decide).
@@ -110,6 +150,31 @@ pub fn ratio_words(c: &BreakerConfig, state: BreakerState, calls: u32, failed: u
 mod tests {
     use super::*;
     use crate::sim::scenario::Preset;
+
+    #[test]
+    fn the_diagram_says_where_it_is_since_when_why_and_each_arrow() {
+        let c = inventory_breaker(Preset::Lesson(crate::sim::scenario::Scenario::Cb));
+        let change = BreakerChange {
+            at: 6_300_000,
+            from: BreakerState::Closed,
+            to: BreakerState::Open,
+            reason: TransitionReason::FailureRatio {
+                failures: 301,
+                calls: 602,
+            },
+        };
+        let words = diagram_description(&c, BreakerState::Open, Some(&change), None);
+        assert!(
+            words.starts_with("Circuit breaker state diagram: OPEN since 6.3 s, because 301 of 602 calls in the window failed. Arrows: CLOSED to OPEN: "),
+            "{words}"
+        );
+        assert!(
+            words.contains("OPEN to HALF_OPEN: ") && words.contains("HALF_OPEN to OPEN: "),
+            "{words}"
+        );
+        let start = diagram_description(&c, BreakerState::Closed, None, None);
+        assert!(start.contains("CLOSED since the start."), "{start}");
+    }
 
     #[test]
     fn the_ratio_says_when_the_breaker_looks_at_it() {

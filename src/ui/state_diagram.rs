@@ -6,7 +6,9 @@ use yew::prelude::*;
 
 use super::ids::use_ids;
 
-use crate::page::breaker_labels::{arrow_labels, arrow_of, ratio_words, reason_text};
+use crate::page::breaker_labels::{
+    arrow_labels, arrow_of, diagram_description, ratio_words, reason_text,
+};
 use crate::page::replay::BreakerAt;
 use crate::resilience::{BreakerConfig, BreakerState};
 use crate::sim::latency::Micros;
@@ -98,7 +100,7 @@ pub fn state_diagram(props: &StateDiagramProps) -> Html {
     html! {
         <div class="diagram-body">
             <svg class="state-diagram" viewBox="0 0 640 300" role="img"
-                aria-label={format!("Circuit breaker state diagram; now {state_name}")}>
+                aria-label={diagram_description(config, at.state, at.last_change.as_ref(), None)}>
                 <defs>
                     // In user units: sized by the stroke, the head of the taken arrow (and of its
                     // flash, 12 wide) would grow to several times the others.
