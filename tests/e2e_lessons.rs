@@ -1038,22 +1038,6 @@ async fn a_challenge_is_judged_on_five_seeds_opens_tips_and_says_why_once_passed
     .await;
 }
 
-/// Keys pressed on the keyboard itself (WebDriver's key actions, as a person types: to
-/// whatever has the focus, a file input included, with no element named).
-async fn keyboard(page: &browser::Page, keys: &[char]) {
-    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
-    let mut actions = KeyActions::new("keyboard".into());
-    for &key in keys {
-        actions = actions
-            .then(KeyAction::Down { value: key })
-            .then(KeyAction::Up { value: key });
-    }
-    page.client
-        .perform_actions(actions)
-        .await
-        .expect("the keys are pressed");
-}
-
 /// Presses Tab until the element with the focus matches `css` (at most 80 times).
 async fn tab_to(page: &browser::Page, css: &str) {
     let matches =
@@ -1062,7 +1046,7 @@ async fn tab_to(page: &browser::Page, css: &str) {
         if page.eval(&matches).await == serde_json::json!(true) {
             return;
         }
-        keyboard(page, &[Key::Tab.into()]).await;
+        browser::press_keys(page, &[Key::Tab.into()]).await;
     }
     let at = page
         .eval(
@@ -1082,7 +1066,7 @@ async fn a_prediction_an_inline_control_and_a_challenge_need_no_mouse() {
         .await;
         // The question: Tab to the answer, type it, Enter.
         tab_to(&page, "[id$='lesson-number']").await;
-        keyboard(&page, &['6', '0', '0', Key::Enter.into()]).await;
+        browser::press_keys(&page, &['6', '0', '0', Key::Enter.into()]).await;
         page.eval(&browser::set_value("speed", "20")).await;
         let verdict = wait_for_verdict(&page).await;
         assert!(verdict.contains("600"), "{verdict}");
@@ -1091,7 +1075,7 @@ async fn a_prediction_an_inline_control_and_a_challenge_need_no_mouse() {
         let before = page
             .eval("return document.querySelector('.inline-knob').getAttribute('aria-valuenow')")
             .await;
-        keyboard(&page, &[Key::Right.into()]).await;
+        browser::press_keys(&page, &[Key::Right.into()]).await;
         let start = Instant::now();
         while page
             .eval("return document.querySelector('.inline-knob').getAttribute('aria-valuenow')")
@@ -1140,9 +1124,9 @@ async fn a_prediction_an_inline_control_and_a_challenge_need_no_mouse() {
                 .await
                 .expect("the field's text is selected");
         }
-        keyboard(&page, &['3', '0', '0', Key::Tab.into()]).await;
+        browser::press_keys(&page, &['3', '0', '0', Key::Tab.into()]).await;
         tab_to(&page, "[id$='challenge-check']").await;
-        keyboard(&page, &[Key::Enter.into()]).await;
+        browser::press_keys(&page, &[Key::Enter.into()]).await;
         wait_for(&page, "[id$='challenge-verdict'][data-passed='true']").await;
         let sent_mouse = page.eval("return window.__resilienceMouse === true").await;
         assert_eq!(sent_mouse, serde_json::json!(false));

@@ -507,21 +507,6 @@ async fn while_a_run_plays_the_live_regions_speak_at_most_once_every_three_secon
     .await;
 }
 
-/// Keys pressed on the keyboard itself, to whatever has the focus.
-async fn press_keys(page: &browser::Page, keys: &[char]) {
-    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
-    let mut actions = KeyActions::new("keyboard".into());
-    for &key in keys {
-        actions = actions
-            .then(KeyAction::Down { value: key })
-            .then(KeyAction::Up { value: key });
-    }
-    page.client
-        .perform_actions(actions)
-        .await
-        .expect("the keys are pressed");
-}
-
 #[tokio::test]
 async fn a_question_mark_lists_the_shortcuts_and_escape_closes_the_list() {
     browser::run("shortcuts-help", |page| async move {
@@ -538,7 +523,7 @@ async fn a_question_mark_lists_the_shortcuts_and_escape_closes_the_list() {
             page.open(path, ready).await;
             page.eval("document.getElementById('play').focus(); return null")
                 .await;
-            press_keys(&page, &['?']).await;
+            browser::press_keys(&page, &['?']).await;
             assert_eq!(
                 page.eval(OPEN).await,
                 json!(true),
@@ -549,7 +534,7 @@ async fn a_question_mark_lists_the_shortcuts_and_escape_closes_the_list() {
                 list.contains(says) && list.contains("play or pause"),
                 "{path}: {list}"
             );
-            press_keys(&page, &['\u{E00C}']).await; // Escape
+            browser::press_keys(&page, &['\u{E00C}']).await; // Escape
             assert_eq!(
                 page.eval(OPEN).await,
                 json!(false),
@@ -560,7 +545,7 @@ async fn a_question_mark_lists_the_shortcuts_and_escape_closes_the_list() {
         page.open("index.html", "#scrub").await;
         page.eval("document.getElementById('threads-number').focus(); return null")
             .await;
-        press_keys(&page, &['?']).await;
+        browser::press_keys(&page, &['?']).await;
         assert_eq!(page.eval(OPEN).await, json!(false));
     })
     .await;

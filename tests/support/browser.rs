@@ -313,6 +313,23 @@ pub async fn devtools(client: &Client, method: &str, params: Value) -> Value {
         .unwrap_or_else(|e| panic!("DevTools {method} failed: {e}"))
 }
 
+/// Keys pressed on the keyboard itself (WebDriver's key actions, as a person types): they go
+/// to whatever has the focus, a file input included, with no element named.
+#[allow(dead_code)] // not every suite uses every helper
+pub async fn press_keys(page: &Page, keys: &[char]) {
+    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+    let mut actions = KeyActions::new("keyboard".into());
+    for &key in keys {
+        actions = actions
+            .then(KeyAction::Down { value: key })
+            .then(KeyAction::Up { value: key });
+    }
+    page.client
+        .perform_actions(actions)
+        .await
+        .expect("the keys are pressed");
+}
+
 /// Makes the page a phone of `width` x `height` CSS px with a touch screen and no mouse (so
 /// `(hover: none)` and `(pointer: coarse)` match), as Chromium's device mode does.
 #[allow(dead_code)] // not every suite uses every helper
