@@ -4,6 +4,7 @@
 
 use yew::prelude::*;
 
+use super::canvas::now_ms;
 use super::ids::use_ids;
 use crate::page::announce::Announcer;
 use crate::page::runs::{Run, Shared};
@@ -17,12 +18,6 @@ pub struct AnnouncementsProps {
     pub playing: bool,
     /// The page's clock's start, when it shows a time of day.
     pub clock_start: Option<Micros>,
-}
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
 }
 
 /// The live region and its switch.

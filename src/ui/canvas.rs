@@ -56,7 +56,8 @@ thread_local! {
     static LAST_CHART_DRAW: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NEG_INFINITY) };
 }
 
-fn now_ms() -> f64 {
+/// The page's clock (`performance.now()`), in milliseconds.
+pub(super) fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())

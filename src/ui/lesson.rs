@@ -20,14 +20,13 @@ use super::playback::{is_shortcut, use_document_keys};
 use super::regions;
 use super::shortcuts_help::{lesson_shortcuts, ShortcutsHelp};
 use super::state::prefers_dark;
+use super::storage::{store, stored};
 use crate::page::action::Action;
 use crate::page::glossary::{mark_terms, Piece};
 use crate::page::knobs::knob;
 use crate::page::lessons::live::{pieces, Piece as Part};
 use crate::page::lessons::progress::Progress;
-use crate::page::lessons::{
-    lesson_path, Answer, Lesson, OwnLesson, OwnSource, Prediction, Question, Reading,
-};
+use crate::page::lessons::{lesson_path, Lesson, OwnLesson, OwnSource, Reading};
 use crate::page::lessons::{playground_query, recap, Asked, StepRef, View};
 use crate::page::permalink::parse_query;
 use crate::page::replay::clock;
@@ -146,29 +145,6 @@ fn this_site() -> Site {
     } else {
         file
     })
-}
-
-/// What the class said, as the progress records it: the choice's text or the number typed.
-fn said(question: &Question, prediction: Prediction) -> Option<String> {
-    match (question.answer, prediction) {
-        (Answer::Choices(choices), Prediction::Choice(i)) => choices.get(i).map(|c| c.text.into()),
-        (Answer::Number { unit, .. }, Prediction::Number(n)) => Some(format!("{n} {unit}")),
-        _ => None,
-    }
-}
-
-/// The text kept in the browser's storage under `key`.
-fn stored(key: &str) -> Option<String> {
-    web_sys::window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .and_then(|s| s.get_item(key).ok().flatten())
-}
-
-/// Keeps `text` under `key` (quietly not, where storage is refused).
-fn store(key: &str, text: &str) {
-    if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
-        let _ = s.set_item(key, text);
-    }
 }
 
 /// What the lesson page shows: a lesson, or the path of a teacher's lesson on its way.
@@ -871,7 +847,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             .flatten()
             .map(|v| v.right);
         let said = match (step.question, *asked) {
-            (Some(q), Some(Asked::Predicted(prediction))) => said(&q, prediction),
+            (Some(q), Some(Asked::Predicted(prediction))) => q.said(prediction),
             _ => None,
         };
         let on_verdict = props.on_verdict.clone();

@@ -65,11 +65,12 @@ pub fn challenge_panel(props: &ChallengePanelProps) -> Html {
             judged.set(Some((run, result)));
         })
     };
-    let goals = props
-        .run
-        .as_ref()
-        .map(|run| challenge.on_run(run, props.moment))
-        .unwrap_or_default();
+    // Read once per run, not on every frame of its playback.
+    let goals = use_memo((props.run.clone(), props.moment), move |(run, moment)| {
+        run.as_ref()
+            .map(|run| challenge.on_run(run, *moment))
+            .unwrap_or_default()
+    });
     let rows = goals.iter().enumerate().map(|(i, (goal, value, met))| {
         let seeds = current.as_ref().and_then(|r| r.as_ref().ok()).map(|j| {
             let outcome = &j.goals[i];

@@ -18,25 +18,20 @@ struct Kept {
     text: String,
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
-
 /// Keeps a picked lesson for the next visit (quietly not, where storage is refused).
 pub fn keep_picked(name: &str, text: &str) {
     let kept = Kept {
         name: name.to_string(),
         text: text.to_string(),
     };
-    if let (Some(storage), Ok(json)) = (storage(), serde_json::to_string(&kept)) {
-        let _ = storage.set_item(STORAGE_KEY, &json);
+    if let Ok(json) = serde_json::to_string(&kept) {
+        super::storage::store(STORAGE_KEY, &json);
     }
 }
 
 /// The lesson picked last in this browser, read again; `Err` says why there is none.
 pub fn picked_lesson() -> Result<Lesson, String> {
-    let kept: Kept = storage()
-        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+    let kept: Kept = super::storage::stored(STORAGE_KEY)
         .and_then(|json| serde_json::from_str(&json).ok())
         .ok_or_else(|| {
             "lesson: \"own\" is a lesson picked in this browser, and none is kept here; \

@@ -32,6 +32,7 @@ mod share;
 mod shortcuts_help;
 mod state;
 mod state_diagram;
+mod storage;
 mod timeline;
 mod toolbar;
 mod topology;

@@ -45,9 +45,9 @@ pub fn check(text: &str) -> Checked {
 fn check_step(number: usize, step: &Step, lines: &StepLines, checked: &mut Checked) {
     let Checked { report, errors } = checked;
     report.push(format!(
-        "{number:>2} {} ({}, plays to {}): {}",
+        "{number:>2} {} (line {}, plays to {}): {}",
         step.name,
-        lines_label(lines.heading),
+        lines.heading,
         clock(step.moment(), None),
         step.title
     ));
@@ -240,10 +240,6 @@ fn check_challenge(
             .errors
             .push(format!("line {solution_line}: step `{}`: {e}", step.name)),
     }
-}
-
-fn lines_label(line: usize) -> String {
-    format!("line {line}")
 }
 
 /// A, B, C, D: how the page labels the choices.

@@ -81,27 +81,44 @@ fn throughput_name(from: f64, to: f64) -> String {
     format!("throughput({from},{to})")
 }
 
+/// The name `value` has in `table`.
+fn name_in<T: PartialEq>(table: &[(&'static str, T)], value: &T) -> Option<&'static str> {
+    table
+        .iter()
+        .find(|(_, v)| v == value)
+        .map(|(name, _)| *name)
+}
+
+/// The value `table` names `name`, or a message saying which names there are (`what`: "view").
+fn value_in<T: Copy>(
+    table: &[(&str, T)],
+    name: &str,
+    what: &str,
+    more: &[&str],
+) -> Result<T, String> {
+    table
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| {
+            let names = table.iter().map(|(n, _)| n.to_string());
+            let more = more.iter().map(|m| m.to_string());
+            format!(
+                "no {what} is called `{name}`: one of {}",
+                one_of(names.chain(more))
+            )
+        })
+}
+
 impl View {
     /// Its name in a lesson file.
     pub fn name(self) -> &'static str {
-        VIEWS
-            .iter()
-            .find(|(_, v)| *v == self)
-            .map_or("load", |(name, _)| name)
+        name_in(VIEWS, &self).unwrap_or("load")
     }
 
     /// The view called `name`, or a message saying which names there are.
     pub fn from_name(name: &str) -> Result<View, String> {
-        VIEWS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| *v)
-            .ok_or_else(|| {
-                format!(
-                    "no view is called `{name}`: one of {}",
-                    one_of(VIEWS.iter().map(|(n, _)| n.to_string()))
-                )
-            })
+        value_in(VIEWS, name, "view", &[])
     }
 }
 
@@ -110,33 +127,16 @@ impl Rule {
     pub fn name(self) -> String {
         match self {
             Rule::Throughput { from, to } => throughput_name(from, to),
-            rule => RULES
-                .iter()
-                .find(|(_, r)| *r == rule)
-                .map_or_else(String::new, |(name, _)| name.to_string()),
+            rule => name_in(RULES, &rule).unwrap_or_default().to_string(),
         }
     }
 
     /// The rule called `name`, or a message saying which names there are.
     pub fn from_name(name: &str) -> Result<Rule, String> {
-        if let Some(figures) = throughput(name) {
-            return figures.map(|(from, to)| Rule::Throughput { from, to });
+        match throughput(name) {
+            Some(figures) => figures.map(|(from, to)| Rule::Throughput { from, to }),
+            None => value_in(RULES, name, "rule", &["throughput(FROM,TO)"]),
         }
-        RULES
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, r)| *r)
-            .ok_or_else(|| {
-                format!(
-                    "no rule is called `{name}`: one of {}",
-                    one_of(
-                        RULES
-                            .iter()
-                            .map(|(n, _)| n.to_string())
-                            .chain(["throughput(FROM,TO)".to_string()])
-                    )
-                )
-            })
     }
 }
 
@@ -145,33 +145,16 @@ impl Measure {
     pub fn name(self) -> String {
         match self {
             Measure::Throughput { from, to } => throughput_name(from, to),
-            measure => MEASURES
-                .iter()
-                .find(|(_, m)| *m == measure)
-                .map_or_else(String::new, |(name, _)| name.to_string()),
+            measure => name_in(MEASURES, &measure).unwrap_or_default().to_string(),
         }
     }
 
     /// The measure called `name`, or a message saying which names there are.
     pub fn from_name(name: &str) -> Result<Measure, String> {
-        if let Some(figures) = throughput(name) {
-            return figures.map(|(from, to)| Measure::Throughput { from, to });
+        match throughput(name) {
+            Some(figures) => figures.map(|(from, to)| Measure::Throughput { from, to }),
+            None => value_in(MEASURES, name, "measure", &["throughput(FROM,TO)"]),
         }
-        MEASURES
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, m)| *m)
-            .ok_or_else(|| {
-                format!(
-                    "no measure is called `{name}`: one of {}",
-                    one_of(
-                        MEASURES
-                            .iter()
-                            .map(|(n, _)| n.to_string())
-                            .chain(["throughput(FROM,TO)".to_string()])
-                    )
-                )
-            })
     }
 }
 

@@ -232,17 +232,31 @@ impl Question {
             (
                 Answer::Number {
                     measure,
-                    unit,
                     tolerance,
                     hint,
+                    ..
                 },
                 Prediction::Number(n),
             ) if n.is_finite() => {
                 let value = measure.value(r);
                 let fact = measure.describe(value, r.now);
                 let right = value.is_some_and(|v| (n - v).abs() <= tolerance * v.abs());
-                let said = format!("{} {unit}", trim_number(n));
+                let said = self.said(prediction)?;
                 Some(verdict(&said, &fact, right, hint))
+            }
+            _ => None,
+        }
+    }
+
+    /// What the class said, as the verdict quotes it: the choice's text, or the number typed
+    /// with its unit (`None` for a prediction the question does not take).
+    pub fn said(&self, prediction: Prediction) -> Option<String> {
+        match (self.answer, prediction) {
+            (Answer::Choices(choices), Prediction::Choice(i)) => {
+                choices.get(i).map(|c| c.text.to_string())
+            }
+            (Answer::Number { unit, .. }, Prediction::Number(n)) if n.is_finite() => {
+                Some(format!("{} {unit}", trim_number(n)))
             }
             _ => None,
         }

@@ -94,24 +94,16 @@ pub(crate) fn paragraphs(text: &str) -> Html {
 
 /// The answers saved in this browser for an exercise, if any (and if storage is allowed).
 fn load_answers(key: &str) -> Option<String> {
-    web_sys::window()?
-        .local_storage()
-        .ok()??
-        .get_item(key)
-        .ok()?
+    crate::ui::storage::stored(key)
 }
 
-/// Keeps the answers, or forgets them when there are none; storage refused is no error (the
-/// answers then last as long as the page).
+/// Keeps the answers, or forgets them when there are none.
 fn store_answers(key: &str, json: &str) {
-    let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else {
-        return;
-    };
-    let _ = if json == "{}" {
-        storage.remove_item(key)
+    if json == "{}" {
+        crate::ui::storage::forget(key)
     } else {
-        storage.set_item(key, json)
-    };
+        crate::ui::storage::store(key, json)
+    }
 }
 
 #[function_component(ExerciseBody)]
