@@ -35,8 +35,8 @@ dist: tools compress-tools fetch
 	  done
 	node scripts/integrity.mjs dist
 	@# For hosts that serve precompressed files (nginx gzip_static/brotli_static...): a .gz
-	@# and a .br beside each .wasm, .js, .css and .html, same modification time.
-	@find dist -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.html' \) \
+	@# and a .br beside each .wasm, .js, .css, .html and lesson .md, same modification time.
+	@find dist -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.html' -o -name '*.md' \) \
 	  -print0 | while IFS= read -r -d '' f; do \
 	    gzip -9 -n -k -f "$$f" && brotli -q 11 -k -f "$$f" && touch -r "$$f" "$$f.gz" "$$f.br"; \
 	  done

@@ -1,6 +1,6 @@
 // Writes dist-single/resilience-playground.html: the playground as one file that opens from
 // disk (file:// cannot load module scripts or fetch a .wasm), for a classroom with no network.
-// The file holds the guided lessons and the exercises too: `?lesson=km0` (any lesson link's
+// The file holds the guided lessons (their files too) and the exercises: `?lesson=km0` (any lesson link's
 // query) shows a lesson, `?exercises` the exercises, anything else the playground.
 //
 //   node scripts/single-file.mjs <bindgen-dir> <dist-dir> <out-file>
@@ -122,6 +122,16 @@ const startScript = safeScript(`
   });
 })();
 `);
+// The shipped lessons' files, which the lesson page otherwise fetches from dist/lessons/: a
+// JSON object from each file's name to its text, read by the page (not a script it runs).
+const lessonsDir = join(distDir, "lessons");
+const lessonFiles = Object.fromEntries(
+  readdirSync(lessonsDir)
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => [`lessons/${name}`, read(join(lessonsDir, name))]),
+);
+const lessonsJson = JSON.stringify(lessonFiles).replace(/</g, "\\u003c");
+
 const hash = (text) => "'sha256-" + createHash("sha256").update(text, "utf8").digest("base64") + "'";
 // The inline timeout notice trunk's page already carries, if it is there.
 const inlineScripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
@@ -142,6 +152,7 @@ const head =
 const tail =
   // Not a script the browser runs: the wasm as base64 text, read by the start script.
   `<script type="application/octet-stream" id="resilience-wasm">${wasm.toString("base64")}</script>\n` +
+  `<script type="application/json" id="resilience-lessons">${lessonsJson}</script>\n` +
   templates.join("\n") + "\n" +
   `<script>${glueScript}</script>\n<script>${startScript}</script>\n`;
 html = html.replace("</head>", `${head}\n</head>`).replace("</body>", `${tail}</body>`);

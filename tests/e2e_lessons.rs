@@ -364,13 +364,13 @@ async fn a_lesson_step_widget_shows_its_step_and_keeps_its_keys() {
         wait_for_step(&page, "km0", "timeout").await;
         let duplicates = page.eval(browser::DUPLICATE_IDS).await;
         assert_eq!(duplicates, serde_json::json!([]));
-        // A bad step attribute is named inside the widget.
+        // A bad step attribute is named inside the widget, above its step.
         page.open(
             "embed.html?kind=lesson-step&lesson=km0&step=0",
             "#widget [data-lesson-step]",
         )
         .await;
-        let notice = page.text("[id$='-widget-notices']").await;
+        let notice = page.text("#widget .lesson-page-notices").await;
         assert!(notice.contains("step:"), "{notice}");
     })
     .await;
@@ -1131,5 +1131,61 @@ async fn a_prediction_an_inline_control_and_a_challenge_need_no_mouse() {
         let sent_mouse = page.eval("return window.__resilienceMouse === true").await;
         assert_eq!(sent_mouse, serde_json::json!(false));
     })
+    .await;
+}
+
+/// The shipped lessons are data beside the page: the wasm holds none of their sentences, the
+/// lesson page fetches `lessons/*.md`, and a host without one of them gets a message naming
+/// the file instead of a blank page.
+#[tokio::test]
+async fn the_lessons_are_files_the_page_fetches() {
+    let wasm = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("dist/resilience-playground_bg.wasm"),
+    )
+    .expect("dist/ has the wasm");
+    for file in ["km0", "northwind", "challenges"] {
+        let path = format!("{}/lessons/{file}.md", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("the lesson reads");
+        // Each paragraph line of some length: none of them is in the wasm.
+        let sentences: Vec<&str> = text
+            .lines()
+            .filter(|l| l.len() > 60 && !l.starts_with(['@', '#']))
+            .collect();
+        assert!(sentences.len() > 5, "{path}");
+        for sentence in sentences {
+            let inside = wasm
+                .windows(sentence.len())
+                .any(|w| w == sentence.as_bytes());
+            assert!(!inside, "the wasm holds {path}'s line {sentence:?}");
+        }
+    }
+    browser::run("lesson-files", |page| async move {
+        page.open("lesson.html?lesson=northwind", "[data-lesson-step]")
+            .await;
+        wait_for_step(&page, "northwind", "the-incident").await;
+        let fetched = page
+            .eval(
+                "return performance.getEntriesByType('resource').map(e => e.name)
+                   .filter(n => n.includes('/lessons/')).map(n => n.split('/lessons/')[1]).sort()",
+            )
+            .await;
+        assert_eq!(
+            fetched,
+            serde_json::json!(["challenges.md", "km0.md", "northwind.md"])
+        );
+    })
+    .await;
+    browser::run_without(
+        "lesson-files-missing",
+        &["lessons/km0.md"],
+        |page| async move {
+            page.open("lesson.html?lesson=km0", ".lesson-failure").await;
+            let message = page.text(".lesson-failure").await;
+            assert!(
+                message.contains("lessons/km0.md could not be read (the server answered 404)"),
+                "{message}"
+            );
+        },
+    )
     .await;
 }

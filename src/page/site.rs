@@ -48,6 +48,12 @@ impl Site {
         }
     }
 
+    /// Where a shipped lesson's file is fetched from (`lessons/km0.md` beside the pages), or
+    /// `None` in the offline file, which carries the files in itself.
+    pub fn lesson_file(&self, file_name: &str) -> Option<String> {
+        (!self.one_file).then(|| format!("{}{file_name}", self.folder()))
+    }
+
     /// The exercises.
     pub fn exercises(&self) -> String {
         if self.one_file {
@@ -75,6 +81,10 @@ mod tests {
     fn pages_of_dist_are_beside_the_playground() {
         let here = Site::files("index.html");
         assert_eq!(
+            here.lesson_file("lessons/km0.md").as_deref(),
+            Some("lessons/km0.md")
+        );
+        assert_eq!(
             here.lesson("lesson=km0&step=x"),
             "lesson.html?lesson=km0&step=x"
         );
@@ -82,6 +92,10 @@ mod tests {
         assert_eq!(here.playground_with("preset=cb"), "index.html?preset=cb");
         let far = Site::files("https://example.org/play/index.html");
         assert_eq!(far.exercises(), "https://example.org/play/exercises.html");
+        assert_eq!(
+            far.lesson_file("lessons/northwind.md").as_deref(),
+            Some("https://example.org/play/lessons/northwind.md")
+        );
         assert_eq!(
             far.lesson("lesson=northwind&step=y"),
             "https://example.org/play/lesson.html?lesson=northwind&step=y"
@@ -102,5 +116,6 @@ mod tests {
             "resilience-playground.html?lesson=km0&step=x"
         );
         assert_eq!(file.exercises(), "resilience-playground.html?exercises");
+        assert_eq!(file.lesson_file("lessons/km0.md"), None);
     }
 }

@@ -18,6 +18,7 @@ use super::lesson_open::{self, OpenLessonFile};
 use super::lesson_predict::{LessonQuestion, LessonVerdict};
 use super::playback::{is_shortcut, use_document_keys};
 use super::regions;
+use super::shipped_lessons::ShippedLessons;
 use super::shortcuts_help::{lesson_shortcuts, ShortcutsHelp};
 use super::state::prefers_dark;
 use super::storage::{store, stored};
@@ -207,8 +208,19 @@ fn first_shown(pairs: &[(String, String)], mut notices: Vec<String>) -> Shown {
 
 /// The lesson page, restored from the address bar (`?lesson=km0&step=pool-runs-dry`, or a
 /// teacher's `?file=lessons/mine.md`); a lesson file picked or dropped on it opens in place.
+/// The shipped lessons are read first.
 #[function_component(LessonApp)]
 pub fn lesson_app() -> Html {
+    html! {
+        <ShippedLessons site={this_site()}>
+            <LessonPage />
+        </ShippedLessons>
+    }
+}
+
+/// The lesson page once the shipped lessons are here.
+#[function_component(LessonPage)]
+fn lesson_page() -> Html {
     let location = || {
         web_sys::window()
             .and_then(|w| w.location().search().ok())

@@ -49,9 +49,22 @@ pub fn picked_lesson() -> Result<Lesson, String> {
 
 /// The text at `path` on the page's own host.
 pub async fn fetch_text(path: &str) -> Result<String, String> {
+    response_text(path, start_fetch(path)).await
+}
+
+/// The request for `path`, sent now (its answer awaited by [`response_text`]), so that
+/// several files are on their way at once.
+pub fn start_fetch(path: &str) -> Option<JsFuture> {
+    let window = web_sys::window()?;
+    Some(JsFuture::from(window.fetch_with_str(path)))
+}
+
+/// The text a request started by [`start_fetch`] answers, or a sentence naming `path` and why
+/// not.
+pub async fn response_text(path: &str, request: Option<JsFuture>) -> Result<String, String> {
     let failed = |why: &str| format!("file: {path} could not be read ({why})");
-    let window = web_sys::window().ok_or_else(|| failed("no window"))?;
-    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(path))
+    let request = request.ok_or_else(|| failed("no window"))?;
+    let response: web_sys::Response = request
         .await
         .map_err(|_| failed("the request failed"))?
         .dyn_into()

@@ -29,6 +29,7 @@ mod regions;
 mod request_life;
 mod resilience4j_paste;
 mod share;
+mod shipped_lessons;
 mod shortcuts_help;
 mod state;
 mod state_diagram;

@@ -10,6 +10,7 @@ use super::ids::{use_ids, IdScope};
 use super::jitter::JitterView;
 use super::playback::shortcut_keys;
 use super::regions;
+use super::shipped_lessons::ShippedLessons;
 use super::state::prefers_dark;
 use crate::page::permalink::to_query;
 use crate::page::runs::Shared;
@@ -38,13 +39,11 @@ pub fn widget(props: &WidgetProps) -> Html {
         let (page, notices) = spec.page(prefers_dark());
         (Shared(Rc::new(page)), notices)
     });
-    let lesson_step = (props.spec.kind == WidgetKind::LessonStep)
-        .then(|| crate::page::lessons::widget_step(&props.spec.settings));
     let (initial, mut notices) = (&start.0, start.1.clone());
-    if let Some((_, more)) = &lesson_step {
-        // A step brings its own settings: only the widget's own notices and the step's count.
+    if props.spec.kind == WidgetKind::LessonStep {
+        // A step brings its own settings: only the widget's own notices count here, and the
+        // step's are said by the step.
         notices = props.spec.notices.clone();
-        notices.extend(more.iter().cloned());
     }
     let kind = props.spec.kind;
     let look = &props.spec.look;
@@ -71,12 +70,11 @@ pub fn widget(props: &WidgetProps) -> Html {
                 <super::metastability::MetastabilityView autostart=true />
             </div>
         },
-        WidgetKind::LessonStep => match lesson_step {
-            Some((step, _)) => html! {
-                <super::lesson::LessonDeck start={step} site={Site::files(&props.playground_url)}
+        WidgetKind::LessonStep => html! {
+            <ShippedLessons site={Site::files(&props.playground_url)}>
+                <LessonStep spec={props.spec.clone()} playground_url={props.playground_url.clone()}
                     dark={initial.view.dark} projector={initial.view.projector} />
-            },
-            None => Html::default(),
+            </ShippedLessons>
         },
     };
     html! {
@@ -92,6 +90,29 @@ pub fn widget(props: &WidgetProps) -> Html {
                 { body }
             </div>
         </ContextProvider<IdScope>>
+    }
+}
+
+/// Properties of [`LessonStep`].
+#[derive(Properties, PartialEq)]
+struct LessonStepProps {
+    spec: Shared<WidgetSpec>,
+    playground_url: AttrValue,
+    dark: bool,
+    projector: bool,
+}
+
+/// A lesson-step widget's step, once the shipped lessons are here.
+#[function_component(LessonStep)]
+fn lesson_step(props: &LessonStepProps) -> Html {
+    let spec = props.spec.clone();
+    let opened = use_memo((), move |_| {
+        crate::page::lessons::widget_step(&spec.settings)
+    });
+    let (step, notices) = (*opened).clone();
+    html! {
+        <super::lesson::LessonDeck start={step} {notices} site={Site::files(&props.playground_url)}
+            dark={props.dark} projector={props.projector} />
     }
 }
 

@@ -13,7 +13,7 @@ use super::rules::Rule;
 use super::{Step, View};
 
 /// A lesson read from its text.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct LessonText {
     /// The `# ` line.
     pub title: String,

@@ -170,22 +170,76 @@ impl Lesson {
         &self.text().title
     }
 
-    /// Its text (`lessons/km0.md`, `lessons/northwind.md`), read on first use. The files are
-    /// part of the build, and a unit test reads each: one that did not read would stop that
-    /// test, never a page.
+    /// Its text. A shipped lesson's comes from `lessons/KEY.md`: on the host (the CLI, the
+    /// tests) the files are part of the build, read on first use; in the browser they are
+    /// data beside the page, fetched and handed to [`Lesson::install`] before a lesson shows,
+    /// so the wasm carries none of their text. Until then a shipped lesson has no steps.
     fn text(self) -> &'static format::LessonText {
+        let Some(cell) = self.shipped() else {
+            let Lesson::Own(own) = self else {
+                unreachable!("only a teacher's lesson is not shipped")
+            };
+            return &own.text;
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            cell.get_or_init(|| {
+                format::parse(self.built_in_text())
+                    .unwrap_or_else(|e| panic!("lessons/{}.md, {e}", self.key()))
+            })
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            static NOT_YET: OnceLock<format::LessonText> = OnceLock::new();
+            cell.get()
+                .unwrap_or_else(|| NOT_YET.get_or_init(format::LessonText::default))
+        }
+    }
+
+    /// Where a shipped lesson's text is kept once read; `None` for a teacher's.
+    fn shipped(self) -> Option<&'static OnceLock<format::LessonText>> {
         static KM0: OnceLock<format::LessonText> = OnceLock::new();
         static NORTHWIND: OnceLock<format::LessonText> = OnceLock::new();
         static CHALLENGES: OnceLock<format::LessonText> = OnceLock::new();
-        let (cell, text) = match self {
-            Lesson::Km0 => (&KM0, include_str!("../../../lessons/km0.md")),
-            Lesson::Northwind => (&NORTHWIND, include_str!("../../../lessons/northwind.md")),
-            Lesson::Challenges => (&CHALLENGES, include_str!("../../../lessons/challenges.md")),
-            Lesson::Own(own) => return &own.text,
-        };
-        cell.get_or_init(|| {
-            format::parse(text).unwrap_or_else(|e| panic!("lessons/{}.md, {e}", self.key()))
-        })
+        match self {
+            Lesson::Km0 => Some(&KM0),
+            Lesson::Northwind => Some(&NORTHWIND),
+            Lesson::Challenges => Some(&CHALLENGES),
+            Lesson::Own(_) => None,
+        }
+    }
+
+    /// A shipped lesson's file, as the build holds it (host only: the page fetches them).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn built_in_text(self) -> &'static str {
+        match self {
+            Lesson::Km0 => include_str!("../../../lessons/km0.md"),
+            Lesson::Northwind => include_str!("../../../lessons/northwind.md"),
+            Lesson::Challenges => include_str!("../../../lessons/challenges.md"),
+            Lesson::Own(_) => "",
+        }
+    }
+
+    /// The file a shipped lesson is read from, beside the pages (`lessons/km0.md`).
+    pub fn file_name(self) -> String {
+        format!("lessons/{}.md", self.key())
+    }
+
+    /// Whether its text is here: always for a teacher's lesson and on the host; in the
+    /// browser once [`Lesson::install`] has had it.
+    pub fn is_ready(self) -> bool {
+        self.shipped()
+            .is_none_or(|cell| cfg!(not(target_arch = "wasm32")) || cell.get().is_some())
+    }
+
+    /// Reads `text` as this shipped lesson's file (fetched by the page), or the mistake with
+    /// its line. Installing twice keeps the first.
+    pub fn install(self, text: &str) -> Result<(), format::FormatError> {
+        let read = format::parse(text)?;
+        if let Some(cell) = self.shipped() {
+            let _ = cell.set(read);
+        }
+        Ok(())
     }
 
     /// The lesson a key names.
