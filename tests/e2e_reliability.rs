@@ -9,6 +9,7 @@ mod browser;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+use fantoccini::key::Key;
 use fantoccini::Locator;
 use resilience_playground::page::knobs::KNOBS;
 use resilience_playground::page::permalink::OTHER_KEYS;
@@ -627,6 +628,225 @@ async fn the_histograms_description_in_the_tree_says_its_shape_and_follows_the_k
             );
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
+    })
+    .await;
+}
+
+/// Counts the pointer's presses on the page, so a keyboard-only test can show it sent none.
+const COUNT_MICE: &str = "window.__mice = 0;
+    for (const t of ['mousedown', 'pointerdown', 'touchstart']) {
+      addEventListener(t, () => { window.__mice += 1; }, true);
+    }
+    return null;";
+
+/// The focused element, as a test names it.
+const ACTIVE: &str = "const e = document.activeElement;
+    return e.id || (e.className + ':' + e.textContent.trim().slice(0, 40));";
+
+/// Presses keys until `check` (a script) returns true, at most 80 times.
+async fn press_until(page: &browser::Page, key: char, check: &str) {
+    for _ in 0..80 {
+        if page.eval(check).await == json!(true) {
+            return;
+        }
+        browser::press_keys(page, &[key]).await;
+    }
+    let at = page.eval(ACTIVE).await;
+    panic!("never reached {check}; the focus is on {at}");
+}
+
+/// Waits until the text of `css` is `wanted`.
+async fn wait_for_text(page: &browser::Page, css: &str, wanted: &str) {
+    let start = std::time::Instant::now();
+    loop {
+        let now = page.text(css).await;
+        if now == wanted {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{css} says {now:?}, not {wanted:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The playground and a KM0 step, with the keyboard alone: Tab order through the timeline
+/// and the charts (the marked events one stop), the histogram's bars read with their counts
+/// as the host counts them, an event's Enter moving the playhead, a knob moved; not one
+/// pointer press.
+#[tokio::test]
+async fn the_charts_and_the_timeline_are_read_and_moved_with_the_keyboard_alone() {
+    use resilience_playground::page::chart_table::histogram_table;
+    use resilience_playground::page::latency::{histogram_until, LatencyKind};
+    use resilience_playground::page::permalink::{from_pairs, parse_query};
+    let (host, _) = from_pairs(&parse_query("preset=cb").0);
+    let run = host.runs.a.as_ref().expect("the run");
+    let bars = histogram_table(
+        &histogram_until(&run.0.finished, run.0.span, LatencyKind::Service),
+        LatencyKind::Service.label(),
+    );
+    let (first_bar, last_bar) = (
+        bars.reading(0).unwrap(),
+        bars.reading(bars.rows.len() - 1).unwrap(),
+    );
+    let second_event = run.0.markers[1].clone();
+    browser::run("keyboard-charts", |page| async move {
+        page.open("index.html?preset=cb", "#latency-keys").await;
+        page.eval(COUNT_MICE).await;
+        // Tab order from the top: the play button, the scrub bar, the events (one stop),
+        // and each chart.
+        let mut order: Vec<String> = Vec::new();
+        for _ in 0..250 {
+            browser::press_keys(&page, &[Key::Tab.into()]).await;
+            let now = page
+                .eval(ACTIVE)
+                .await
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            order.push(now);
+            let charts = ["load-keys", "latency-keys", "diagram-keys"];
+            if charts.iter().all(|c| order.iter().any(|n| n == c)) {
+                break;
+            }
+        }
+        let at = |name: &str| {
+            order
+                .iter()
+                .position(|n| n == name || n.starts_with(name))
+                .unwrap_or_else(|| panic!("Tab never reached {name}: {order:?}"))
+        };
+        assert!(at("play") < at("scrub"), "{order:?}");
+        assert!(at("scrub") < at("marker-seek"), "{order:?}");
+        let events = order
+            .iter()
+            .filter(|n| n.starts_with("marker-seek"))
+            .count();
+        assert_eq!(events, 1, "the marked events are one Tab stop: {order:?}");
+        for chart in ["load-keys", "latency-keys", "diagram-keys"] {
+            at(chart);
+        }
+        // The histogram's bars at the run's end, read by the arrows: the host's first and
+        // last bar.
+        page.eval(&browser::set_value("scrub", "1200")).await;
+        wait_for_text(&page, "#clock", "12.0 s / 12.0 s").await;
+        page.eval("document.getElementById('play').focus(); return null")
+            .await;
+        press_until(
+            &page,
+            Key::Tab.into(),
+            "return document.activeElement.id === 'latency-keys'",
+        )
+        .await;
+        browser::press_keys(&page, &[Key::Right.into()]).await;
+        wait_for_text(&page, "#latency-keys-reading", &first_bar).await;
+        browser::press_keys(&page, &[Key::End.into()]).await;
+        wait_for_text(&page, "#latency-keys-reading", &last_bar).await;
+        // The arrows stayed in the chart: the playhead did not move.
+        assert_eq!(page.text("#clock").await, "12.0 s / 12.0 s");
+        // The events: one stop, the arrow to the second, Enter moves the playhead there.
+        page.eval("document.getElementById('play').focus(); return null")
+            .await;
+        press_until(
+            &page,
+            Key::Tab.into(),
+            "return document.activeElement.classList.contains('marker-seek')",
+        )
+        .await;
+        browser::press_keys(&page, &[Key::Right.into()]).await;
+        let label = page.eval("return document.activeElement.textContent").await;
+        assert!(
+            label
+                .as_str()
+                .unwrap_or_default()
+                .contains(&second_event.label),
+            "{label} is not {second_event:?}"
+        );
+        browser::press_keys(&page, &[Key::Enter.into()]).await;
+        let clock = format!(
+            "{} / 12.0 s",
+            resilience_playground::page::replay::clock(second_event.at, None)
+        );
+        wait_for_text(&page, "#clock", &clock).await;
+        // A knob: Tab to the timeout's slider, the arrow moves it.
+        press_until(
+            &page,
+            Key::Tab.into(),
+            "return document.activeElement.id === 'timeout'",
+        )
+        .await;
+        let before = page
+            .eval("return document.getElementById('timeout').value")
+            .await;
+        browser::press_keys(&page, &[Key::Right.into()]).await;
+        let after = page
+            .eval("return document.getElementById('timeout').value")
+            .await;
+        assert_ne!(before, after, "the arrow moved the timeout");
+        assert_eq!(
+            page.eval("return window.__mice").await,
+            json!(0),
+            "no pointer press"
+        );
+
+        // A KM0 step: play it with space, then its events and its diagram by the keys.
+        page.open(
+            "lesson.html?lesson=km0&step=breaker-window",
+            "[data-lesson-step]",
+        )
+        .await;
+        page.eval(COUNT_MICE).await;
+        page.eval(&browser::set_value("speed", "20")).await;
+        page.eval("document.getElementById('play').focus(); return null")
+            .await;
+        browser::press_keys(&page, &[' ']).await;
+        let start = std::time::Instant::now();
+        while page
+            .eval("return document.querySelectorAll('.marker-seek').length")
+            .await
+            == json!(0)
+            || page.text("#play").await.contains("Pause")
+        {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the step did not play"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        press_until(
+            &page,
+            Key::Tab.into(),
+            "return document.activeElement.classList.contains('marker-seek')",
+        )
+        .await;
+        browser::press_keys(&page, &[Key::End.into(), Key::Enter.into()]).await;
+        let last = page
+            .eval("return [...document.querySelectorAll('.marker-seek strong')].pop().textContent")
+            .await;
+        let last = format!("{} /", last.as_str().unwrap());
+        let start = std::time::Instant::now();
+        while !page.text("#clock").await.starts_with(&last) {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "Enter did not seek to {last}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        press_until(
+            &page,
+            Key::Tab.into(),
+            "return document.activeElement.id === 'diagram-keys'",
+        )
+        .await;
+        browser::press_keys(&page, &[Key::Home.into()]).await;
+        let reading = page.text("#diagram-keys-reading").await;
+        assert!(reading.starts_with("state 1 of 3, CLOSED: "), "{reading}");
+        assert_eq!(
+            page.eval("return window.__mice").await,
+            json!(0),
+            "no pointer press"
+        );
     })
     .await;
 }

@@ -5,6 +5,7 @@ pub mod action;
 pub mod announce;
 pub mod axis;
 pub mod breaker_labels;
+pub mod chart_table;
 pub mod compare;
 pub mod exercise_charts;
 pub mod exercise_setups;

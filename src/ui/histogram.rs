@@ -8,10 +8,12 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use super::canvas::{chart_legend, min_text_css, run_line, use_canvas, ChartScale, LegendKey};
+use super::chart_keys::{ChartKeys, ChartParts};
 use super::compare::ab_legend;
 use super::ids::use_ids;
 use super::palette::{chart_theme, outcome_colour};
 use crate::page::axis::tick_label;
+use crate::page::chart_table::{histogram_table, ChartTable};
 use crate::page::latency::{LatencyKind, OutcomeHistogram};
 use crate::sim::histogram::{HIGHEST_MS, LOWEST_MS};
 use crate::sim::latency::Micros;
@@ -154,10 +156,30 @@ pub fn histogram(props: &HistogramProps) -> Html {
                 { ab_legend(ids.id("latency-ab-legend"), "bars on the left of each pair", "bars on the right") }
             }
             { chart_legend(ids.id("latency-legend"), &legend) }
-            <canvas id={ids.id("latency-chart")} class={classes!("chart", onclick.is_some().then_some("pickable"))}
-                ref={canvas_ref} width="640" height="400" role="img" aria-label={label} {onclick} />
+            <ChartKeys<HistogramParts> id={ids.id("latency-keys")} name="Latency histogram"
+                source={HistogramParts { data: props.data.clone(), kind: props.kind }}>
+                <canvas id={ids.id("latency-chart")} class={classes!("chart", onclick.is_some().then_some("pickable"))}
+                    ref={canvas_ref} width="640" height="400" role="img" aria-label={label} {onclick} />
+            </ChartKeys<HistogramParts>>
             <p class="hint">{ crate::page::latency::refusal_note(props.kind, props.bulkhead_wait) }</p>
         </>
+    }
+}
+
+/// The histogram's bars, for the keyboard and the data table (run A's, in A/B).
+#[derive(Clone, PartialEq)]
+struct HistogramParts {
+    data: Rc<OutcomeHistogram>,
+    kind: LatencyKind,
+}
+
+impl ChartParts for HistogramParts {
+    fn table(&self) -> ChartTable {
+        histogram_table(&self.data, self.kind.label())
+    }
+
+    fn part(&self) -> &'static str {
+        "bar"
     }
 }
 

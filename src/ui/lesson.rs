@@ -55,8 +55,8 @@ enum LessonKey {
 }
 
 /// PageUp / PageDown (what a presenter's clicker sends) always move between steps, wherever
-/// the focus is; the arrows too, except in a slider, a list or a text field, where they stay
-/// the control's. Space plays or pauses.
+/// the focus is; the arrows too, except in a slider, a list, a text field or a chart read
+/// by its parts, where they stay the control's. Space plays or pauses.
 fn lesson_key(e: &KeyboardEvent) -> Option<LessonKey> {
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return None;
@@ -69,7 +69,11 @@ fn lesson_key(e: &KeyboardEvent) -> Option<LessonKey> {
         .is_some_and(|el| match el.tag_name().as_str() {
             "SELECT" | "TEXTAREA" => true,
             "INPUT" => el.get_attribute("type").as_deref() != Some("checkbox"),
-            _ => el.get_attribute("role").as_deref() == Some("slider"),
+            // A slider, and a chart or an events' list that reads its parts with the arrows.
+            _ => {
+                el.get_attribute("role").as_deref() == Some("slider")
+                    || el.closest("[data-own-keys]").ok().flatten().is_some()
+            }
         });
     match e.key().as_str() {
         "PageDown" => Some(LessonKey::Next),

@@ -10,10 +10,12 @@ use yew::prelude::*;
 use super::canvas::{
     chart_legend, css_colour, min_text_css, run_line, use_canvas, ChartScale, LegendKey,
 };
+use super::chart_keys::{ChartKeys, ChartParts};
 use super::compare::ab_legend;
 use super::ids::use_ids;
 use super::palette::{chart_theme, outcome_colour};
 use crate::page::axis::{tick_label, ticks_that_fit, widest_tick};
+use crate::page::chart_table::{load_description, load_table, ChartTable};
 use crate::page::runs::{Run, Shared};
 use crate::sim::latency::Micros;
 use crate::sim::trace::{Outcome, BUCKET};
@@ -84,6 +86,7 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
     } else {
         label.to_string()
     };
+    let label = format!("{label}. {}", load_description(&props.run, props.playhead));
     let run = &props.run;
     let runs: Vec<&Run> = std::iter::once(&**run).chain(props.b.as_deref()).collect();
     let mut upper: Vec<LegendKey> = shown_outcomes(&runs)
@@ -130,10 +133,31 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
                 { ab_legend(ids.id("load-ab-legend"), "bars on the left of each pair", "bars on the right") }
             }
             { chart_legend(ids.id("load-legend"), &upper) }
-            <canvas id={ids.id("load-chart")} class="chart" ref={canvas_ref} width="800" height="380" role="img"
-                aria-label={label} />
+            <ChartKeys<LoadParts> id={ids.id("load-keys")} name="Load over time"
+                source={LoadParts { run: props.run.clone(), until: props.playhead }}>
+                <canvas id={ids.id("load-chart")} class="chart" ref={canvas_ref} width="800" height="380" role="img"
+                    aria-label={label} />
+            </ChartKeys<LoadParts>>
             { chart_legend(ids.id("load-legend-lower"), &lower) }
         </>
+    }
+}
+
+/// The load chart's seconds up to the playhead, for the keyboard and the data table (run A's,
+/// in A/B).
+#[derive(Clone, PartialEq)]
+struct LoadParts {
+    run: Shared<Run>,
+    until: Micros,
+}
+
+impl ChartParts for LoadParts {
+    fn table(&self) -> ChartTable {
+        load_table(&self.run, self.until)
+    }
+
+    fn part(&self) -> &'static str {
+        "second"
     }
 }
 

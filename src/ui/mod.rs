@@ -5,6 +5,7 @@ mod app;
 mod canvas;
 mod cell_worker;
 pub mod chart_backend;
+mod chart_keys;
 mod compare;
 mod controls;
 mod drawer;

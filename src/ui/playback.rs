@@ -76,7 +76,8 @@ pub fn shortcut_action(e: &KeyboardEvent) -> Option<Action> {
 /// True when a key press may be a shortcut: no Ctrl, Meta or Alt, and not a key the focused
 /// element uses itself. A text field, a list, a slider and a radio group keep every key; a
 /// button, a link and a switch keep only space and Enter (they have no use for the arrows or
-/// `r`), so the shortcuts work wherever the focus is, the Play button included.
+/// `r`), so the shortcuts work wherever the focus is, the Play button included. A chart that
+/// reads its parts (`data-own-keys`) keeps the arrows, Home and End.
 pub fn is_shortcut(e: &KeyboardEvent) -> bool {
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return false;
@@ -89,6 +90,14 @@ pub fn is_shortcut(e: &KeyboardEvent) -> bool {
     else {
         return true;
     };
+    // A chart or a list that reads its parts with the arrows keeps them.
+    let moves = matches!(
+        key.as_str(),
+        "ArrowRight" | "ArrowLeft" | "ArrowUp" | "ArrowDown" | "Home" | "End"
+    );
+    if moves && el.closest("[data-own-keys]").ok().flatten().is_some() {
+        return false;
+    }
     match el.tag_name().as_str() {
         "SELECT" | "TEXTAREA" => false,
         "INPUT" => el.get_attribute("type").as_deref() == Some("checkbox") && !activates,

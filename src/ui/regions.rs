@@ -187,7 +187,7 @@ pub fn diagram(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
     let now = frame(&run.trace, at);
     let body = html! {
         <StateDiagram config={breaker} at={breaker_at(&run.trace, has_breaker, at)}
-            slice={now.slice} rejections={now.breaker_refused} playhead={at} />
+            slice={now.slice} rejections={now.breaker_refused} playhead={at} run={run.clone()} />
     };
     region(
         ids,

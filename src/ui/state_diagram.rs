@@ -4,12 +4,15 @@
 
 use yew::prelude::*;
 
+use super::chart_keys::{ChartKeys, ChartParts};
 use super::ids::use_ids;
 
 use crate::page::breaker_labels::{
     arrow_labels, arrow_of, diagram_description, ratio_words, reason_text,
 };
+use crate::page::chart_table::{diagram_table, ChartTable};
 use crate::page::replay::BreakerAt;
+use crate::page::runs::{Run, Shared};
 use crate::resilience::{BreakerConfig, BreakerState};
 use crate::sim::latency::Micros;
 use crate::sim::trace::Bucket;
@@ -26,6 +29,32 @@ pub struct StateDiagramProps {
     /// Calls the breaker refused so far.
     pub rejections: u64,
     pub playhead: Micros,
+    /// The run, for the states' table: the time spent in each.
+    pub run: Shared<Run>,
+}
+
+/// The breaker's states up to the playhead, for the keyboard and the data table.
+#[derive(Clone, PartialEq)]
+struct DiagramParts {
+    run: Shared<Run>,
+    config: BreakerConfig,
+    now: BreakerState,
+    until: Micros,
+}
+
+impl ChartParts for DiagramParts {
+    fn table(&self) -> ChartTable {
+        diagram_table(
+            &self.run.bands,
+            self.until,
+            &arrow_labels(&self.config),
+            self.now,
+        )
+    }
+
+    fn part(&self) -> &'static str {
+        "state"
+    }
 }
 
 // Node centres and arrow paths on a 640 x 300 canvas.
@@ -99,6 +128,9 @@ pub fn state_diagram(props: &StateDiagramProps) -> Html {
         .map_or("CLOSED", |n| n.1);
     html! {
         <div class="diagram-body">
+            <div class="diagram-chart">
+            <ChartKeys<DiagramParts> id={ids.id("diagram-keys")} name="The breaker's states"
+                source={DiagramParts { run: props.run.clone(), config: config.clone(), now: at.state, until: props.playhead }}>
             <svg class="state-diagram" viewBox="0 0 640 300" role="img"
                 aria-label={diagram_description(config, at.state, at.last_change.as_ref(), None)}>
                 <defs>
@@ -112,6 +144,8 @@ pub fn state_diagram(props: &StateDiagramProps) -> Html {
                 { for arrows }
                 { for nodes }
             </svg>
+            </ChartKeys<DiagramParts>>
+            </div>
             <dl class="breaker-figures">
                 <dt class="figure-state">{ "State" }</dt>
                 <dd id={ids.id("breaker-state")} class={format!("figure-state state-{}", state_name.to_ascii_lowercase())}>{ state_name }</dd>

@@ -1,6 +1,7 @@
 //! The Timeline region: play / pause, step, speed, scrub, the simulated clock, the breaker's
 //! state as a band, and the counters at the playhead.
 
+use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -10,6 +11,7 @@ use crate::page::glossary::outcome_words;
 use std::borrow::Cow;
 
 use crate::page::action::Action;
+use crate::page::chart_table::{band_description, moved};
 use crate::page::playback::SPEEDS;
 use crate::page::replay::{clock, Band, Frame};
 use crate::page::runs::{Run, Shared};
@@ -64,6 +66,8 @@ fn state_class(state: BreakerState) -> &'static str {
 #[function_component(Timeline)]
 pub fn timeline(props: &TimelineProps) -> Html {
     let ids = use_ids();
+    // The marked event the Tab key lands on (the last one moved to).
+    let roving = use_state(|| 0usize);
     let a = &props.on_action;
     let on_play = a.reform(|_: MouseEvent| Action::TogglePlay);
     let on_back = a.reform(|_: MouseEvent| Action::Step(-1));
@@ -118,16 +122,30 @@ pub fn timeline(props: &TimelineProps) -> Html {
     let b_bands: &[Band] = &b_bands;
     let two = !b_bands.is_empty();
     let bands: &[Band] = &upto(&props.run.bands, props.reveal, props.playhead);
+    let until = if props.reveal {
+        props.playhead
+    } else {
+        span_of_axis
+    };
+    let described =
+        |what: &str, bands: &[Band]| band_description(what, bands, until, props.clock_start);
     let band = band_of(
         bands,
-        if two {
-            "Run A's breaker state over time"
-        } else {
-            "The breaker's state over time"
-        },
+        &described(
+            if two {
+                "Run A's breaker state over time"
+            } else {
+                "The breaker's state over time"
+            },
+            bands,
+        ),
         "band",
     );
-    let band_b = band_of(b_bands, "Run B's breaker state over time", "band-b");
+    let band_b = band_of(
+        b_bands,
+        &described("Run B's breaker state over time", b_bands),
+        "band-b",
+    );
     let markers: Vec<&crate::page::markers::Marker> = props
         .run
         .markers
@@ -158,16 +176,50 @@ pub fn timeline(props: &TimelineProps) -> Html {
             </p>
         }
     });
+    // One stop for the Tab key; the arrows, Home and End move among the events.
+    let current = (*roving).min(markers.len().saturating_sub(1));
+    let on_marker_keys = {
+        let roving = roving.clone();
+        let count = markers.len();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                return;
+            }
+            let Some(next) = moved(&e.key(), Some(current), count) else {
+                return;
+            };
+            e.prevent_default();
+            e.stop_propagation();
+            roving.set(next);
+            let list = e
+                .current_target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+            if let Some(button) = list
+                .and_then(|list| list.query_selector_all("button.marker-seek").ok())
+                .and_then(|buttons| buttons.get(next as u32))
+                .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = button.focus();
+            }
+        })
+    };
     let marker_list = (!markers.is_empty()).then(|| {
         html! {
-            <ol class="timeline-markers" id={ids.id("timeline-markers")} aria-label="Marked events">
-                { for markers.iter().map(|m| {
+            <ol class="timeline-markers" id={ids.id("timeline-markers")} data-own-keys="true"
+                aria-label="Marked events: the arrow keys move among them, Enter moves the playhead there"
+                onkeydown={on_marker_keys}>
+                { for markers.iter().enumerate().map(|(i, m)| {
                     let at = m.at;
                     let onclick = a.reform(move |_: MouseEvent| Action::Seek(at));
+                    let onfocus = {
+                        let roving = roving.clone();
+                        Callback::from(move |_: FocusEvent| roving.set(i))
+                    };
                     html! {
                         <li class={classes!("marker", m.kind.key())} data-marker={m.kind.key()}
                             data-at={format!("{:.1}", m.at as f64 / 1e6)}>
-                            <button type="button" class="marker-seek" {onclick}
+                            <button type="button" class="marker-seek" {onclick} {onfocus}
+                                tabindex={if i == current { "0" } else { "-1" }}
                                 aria-label={format!("{}: {}; move the playhead there", clock(m.at, props.clock_start), m.label)}>
                                 <strong>{ clock(m.at, props.clock_start) }</strong>{ " " }{ &m.label }
                             </button>
