@@ -850,3 +850,85 @@ async fn the_charts_and_the_timeline_are_read_and_moved_with_the_keyboard_alone(
     })
     .await;
 }
+
+/// A knob dragged through several values while paused: the status says nothing during the
+/// drag, then once, a second after it ends, the outcome of the run it ended on (the host's
+/// summary for the same link).
+#[tokio::test]
+async fn a_dragged_knob_says_its_new_outcome_once_the_run_settles() {
+    use resilience_playground::page::permalink::{from_pairs, parse_query};
+    use resilience_playground::page::replay::{frame, spoken_summary};
+    let (host, _) = from_pairs(&parse_query("preset=cb&timeout=0.1").0);
+    let run = host.runs.a.as_ref().expect("the run");
+    let expected = format!(
+        "New outcome. {}",
+        spoken_summary(&frame(&run.0.trace, run.0.span), &run.0.outcomes, None)
+    );
+    browser::run("settled-outcome", |page| async move {
+        page.open("index.html?preset=cb", "#scrub").await;
+        page.eval(&browser::set_value("scrub", "1200")).await;
+        wait_for_text(&page, "#clock", "12.0 s / 12.0 s").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        page.eval(RECORD_LIVE_REGIONS).await;
+        // A drag of the slider: input events 100 ms apart, the last on 100 ms.
+        for value in ["250", "200", "150", "100"] {
+            page.eval(&format!(
+                "const el = document.getElementById('timeout');
+                 el.value = '{value}';
+                 el.dispatchEvent(new Event('input', {{ bubbles: true }}));
+                 return null"
+            ))
+            .await;
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(2_500)).await;
+        let said: Vec<String> = page
+            .eval(
+                "return window.__liveChanges.filter(c => c[1] === 'run-summary' && c[2] !== '')
+                   .map(c => c[2])",
+            )
+            .await
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(said, vec![expected.clone()], "one sentence, after the drag");
+    })
+    .await;
+}
+
+/// With reduced motion asked for, the playhead jumps a second of real time at a time rather
+/// than gliding frame by frame.
+#[tokio::test]
+async fn with_reduced_motion_the_playhead_jumps() {
+    browser::run("reduced-motion", |page| async move {
+        page.devtools(
+            "Emulation.setEmulatedMedia",
+            json!({"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]}),
+        )
+        .await;
+        page.open("index.html?preset=cb", "#scrub").await;
+        page.eval(&browser::set_value("scrub", "0")).await;
+        page.eval("document.getElementById('play').click(); return null")
+            .await;
+        let mut seen: Vec<String> = Vec::new();
+        for _ in 0..40 {
+            let now = page.text("#clock").await;
+            if seen.last() != Some(&now) {
+                seen.push(now);
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        // 4 s of wall time at 1x: a handful of whole-second jumps, never a tenth.
+        let seconds: Vec<f64> = seen
+            .iter()
+            .map(|c| c.split(' ').next().unwrap().parse().unwrap())
+            .collect();
+        assert!(seconds.len() >= 3, "it played: {seen:?}");
+        for pair in seconds.windows(2) {
+            assert!(pair[1] - pair[0] >= 0.9, "a jump under a second: {seen:?}");
+        }
+    })
+    .await;
+}

@@ -8,6 +8,11 @@ use super::action::Action;
 /// Playback speeds the timeline offers.
 pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0];
 
+/// The most real time one tick moves the playhead by, in milliseconds: a tick comes every
+/// animation frame, or once a second when the reader asks for reduced motion (the playhead
+/// then jumps instead of gliding).
+pub const LONGEST_TICK_MS: f64 = 1_000.0;
+
 /// The playhead and its motion.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Playback {
@@ -70,9 +75,10 @@ impl Playback {
                     .unwrap_or(1.0);
             }
             Action::Tick(real_ms) if self.playing && real_ms.is_finite() && real_ms > 0.0 => {
-                // A tab in the background sends one huge tick: never jump more than 0.1 s of
-                // real time at once.
-                let advance = (real_ms.min(100.0) * 1_000.0 * self.speed).round() as Micros;
+                // A tab back from the background sends one huge tick: never more than
+                // `LONGEST_TICK_MS` of real time at once.
+                let advance =
+                    (real_ms.min(LONGEST_TICK_MS) * 1_000.0 * self.speed).round() as Micros;
                 self.playhead = self.playhead.saturating_add(advance).min(span);
                 if self.playhead >= span {
                     self.playing = false;

@@ -14,7 +14,6 @@ use super::toolbar::Toolbar;
 use crate::page::action::Action;
 use crate::page::export::{run_json, series_csv};
 use crate::page::permalink::{query_with, settings_text};
-use crate::page::replay::{frame, spoken_summary};
 use crate::page::runs::Shared;
 use crate::page::state::Page;
 
@@ -166,20 +165,10 @@ pub fn playground(props: &PlaygroundProps) -> Html {
         .as_ref()
         .is_ok_and(|r| r.config.first_breaker().is_none());
     let layout = classes!("layout", no_breaker.then_some("no-breaker"));
-    // Spoken once the run pauses, not at every tick of the counters.
-    let summary = match (&page.runs.a, page.playback.playing) {
-        (Ok(run), false) => spoken_summary(
-            &frame(&run.trace, page.playback.playhead),
-            &run.outcomes,
-            page.clock_start(),
-        ),
-        _ => String::new(),
-    };
     html! {
         <div {class} tabindex={(!standalone).then_some("0")} {onkeydown}
             role={(!standalone).then_some("group")}
             aria-label={(!standalone).then_some("Resilience Playground: space plays or pauses, arrows step, r goes back to the start")}>
-            <p class="visually-hidden" role="status" id={ids.id("run-summary")}>{ summary }</p>
             if let Ok(run) = &page.runs.a {
                 <Announcements run={run.clone()} playhead={page.playback.playhead}
                     playing={page.playback.playing} clock_start={page.clock_start()} />

@@ -10,11 +10,24 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use crate::page::action::Action;
+use crate::page::playback::LONGEST_TICK_MS;
 
 /// A frame callback that schedules itself again, so it holds a reference to itself.
 type FrameLoop = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
 
-/// While `playing`, sends `Action::Tick(ms since the last frame)` once per animation frame.
+/// Whether the reader asked the system for reduced motion.
+fn reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|m| m.matches())
+}
+
+/// While `playing`, sends `Action::Tick(ms since the last frame)` once per animation frame;
+/// with reduced motion asked for, once a second (the playhead jumps a second at a time).
 #[hook]
 pub fn use_playback(playing: bool, dispatch: Callback<Action>) {
     use_effect_with(playing, move |&playing| {
@@ -23,13 +36,22 @@ pub fn use_playback(playing: bool, dispatch: Callback<Action>) {
         if playing {
             let frame: FrameLoop = Rc::new(RefCell::new(None));
             let last = Rc::new(Cell::new(None::<f64>));
+            let least = if reduced_motion() {
+                LONGEST_TICK_MS
+            } else {
+                0.0
+            };
+            let owed = Cell::new(0.0);
             let (frame2, stopped2, handle2) = (frame.clone(), stopped.clone(), handle.clone());
             *frame.borrow_mut() = Some(Closure::new(move |now: f64| {
                 if stopped2.get() {
                     return;
                 }
                 if let Some(prev) = last.replace(Some(now)) {
-                    dispatch.emit(Action::Tick(now - prev));
+                    owed.set(owed.get() + (now - prev));
+                    if owed.get() >= least {
+                        dispatch.emit(Action::Tick(owed.replace(0.0)));
+                    }
                 }
                 if let (Some(w), Some(f)) = (web_sys::window(), frame2.borrow().as_ref()) {
                     if let Ok(h) = w.request_animation_frame(f.as_ref().unchecked_ref()) {
