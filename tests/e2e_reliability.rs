@@ -932,3 +932,68 @@ async fn with_reduced_motion_the_playhead_jumps() {
     })
     .await;
 }
+
+/// Outcomes differ by pattern as well as colour: each outcome's legend key carries its
+/// pattern (as the canvas hatches its bars), the band patterns the breaker's open and
+/// half-open stretches; screenshots through Chromium's colour-vision filters to look at.
+#[tokio::test]
+async fn outcomes_and_breaker_states_differ_by_pattern_as_well_as_colour() {
+    use resilience_playground::page::glossary::outcome_words;
+    use resilience_playground::page::hatch::outcome_hatch;
+    use resilience_playground::page::permalink::{from_pairs, parse_query};
+    use resilience_playground::resilience::BreakerState;
+    use resilience_playground::sim::trace::Outcome;
+    let (host, _) = from_pairs(&parse_query("preset=cb").0);
+    let run = host.runs.a.as_ref().expect("the run");
+    let patterned = run
+        .0
+        .bands
+        .iter()
+        .filter(|b| b.state != BreakerState::Closed)
+        .count();
+    assert!(patterned >= 3);
+    browser::run("colour-vision", |page| async move {
+        page.open("index.html?preset=cb", "#scrub").await;
+        page.eval(&browser::set_value("scrub", "1200")).await;
+        wait_for_text(&page, "#clock", "12.0 s / 12.0 s").await;
+        for legend in ["latency-legend", "load-legend"] {
+            let keys = page
+                .eval(&format!(
+                    "return [...document.querySelectorAll('#{legend} li:not(.key-line)')]
+                       .map(k => [k.textContent.trim(), k.className])"
+                ))
+                .await;
+            let keys = keys.as_array().unwrap();
+            assert!(keys.len() >= 3, "{legend}: {keys:?}");
+            for key in keys {
+                let (label, class) = (key[0].as_str().unwrap(), key[1].as_str().unwrap());
+                let outcome = Outcome::ALL
+                    .into_iter()
+                    .find(|&o| outcome_words(o) == label)
+                    .unwrap_or_else(|| panic!("{legend}: {label} is no outcome"));
+                assert!(
+                    class.contains(outcome_hatch(outcome).class()),
+                    "{legend}: {label} has {class}"
+                );
+            }
+        }
+        let hatched = page
+            .eval("return document.querySelectorAll('#band rect.band-hatch').length")
+            .await;
+        assert_eq!(
+            hatched,
+            json!(patterned),
+            "each open or half-open stretch is patterned"
+        );
+        for filter in ["achromatopsia", "deuteranopia", "protanopia"] {
+            page.devtools(
+                "Emulation.setEmulatedVisionDeficiency",
+                json!({ "type": filter }),
+            )
+            .await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            page.screenshot(&format!("colour-vision-{filter}")).await;
+        }
+    })
+    .await;
+}

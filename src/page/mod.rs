@@ -12,6 +12,7 @@ pub mod exercise_setups;
 pub mod exercise_view;
 pub mod export;
 pub mod glossary;
+pub mod hatch;
 pub mod jitter;
 pub mod knobs;
 pub mod latency;

@@ -3,9 +3,14 @@
 //! or that width has changed.
 
 use plotters::style::RGBColor;
+
+use super::palette::outcome_colour;
+use crate::page::glossary::outcome_words;
+use crate::page::hatch::{hatch_segments, marked_points, outcome_hatch, Hatch, LineMark};
+use crate::sim::trace::Outcome;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlCanvasElement, ResizeObserver, ResizeObserverEntry};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ResizeObserver, ResizeObserverEntry};
 use yew::prelude::*;
 
 /// How a chart laid out for a design size maps onto its canvas's backing store.
@@ -211,6 +216,10 @@ pub struct LegendKey {
     pub colour: String,
     /// A line on the chart (else a filled bar).
     pub line: bool,
+    /// A bar's fill pattern (else plain).
+    pub hatch: Option<Hatch>,
+    /// A line's marks.
+    pub mark: Option<LineMark>,
 }
 
 impl LegendKey {
@@ -220,6 +229,24 @@ impl LegendKey {
             label: label.into(),
             colour: css_colour(colour),
             line: false,
+            hatch: None,
+            mark: None,
+        }
+    }
+
+    /// This line with its marks.
+    pub fn marked(self, mark: LineMark) -> LegendKey {
+        LegendKey {
+            mark: Some(mark),
+            ..self
+        }
+    }
+
+    /// The bar of an outcome: its colour and its pattern.
+    pub fn outcome(outcome: Outcome) -> LegendKey {
+        LegendKey {
+            hatch: Some(outcome_hatch(outcome)),
+            ..LegendKey::bar(outcome_words(outcome), outcome_colour(outcome))
         }
     }
 
@@ -229,6 +256,8 @@ impl LegendKey {
             label: label.into(),
             colour: colour.into(),
             line: true,
+            hatch: None,
+            mark: None,
         }
     }
 }
@@ -245,7 +274,7 @@ pub fn chart_legend(id: AttrValue, keys: &[LegendKey]) -> Html {
     html! {
         <ul class="legend chart-legend" {id}>
             { for keys.iter().map(|k| html! {
-                <li class={classes!("key", k.line.then_some("key-line"))}
+                <li class={classes!("key", k.line.then_some("key-line"), k.hatch.map(Hatch::class), k.mark.map(LineMark::class))}
                     style={format!("--key: {}", k.colour)}>{ &k.label }</li>
             }) }
         </ul>
@@ -283,4 +312,106 @@ where
     }
     .map(|_| ())
     .map_err(|e| e.to_string())
+}
+
+/// Draws `mark` at about a dozen of a line's `points` (the `series`-th line of its chart), in
+/// `colour`: beside the colour, the shape tells the lines apart.
+pub fn line_marks<X, Y>(
+    chart: &mut plotters::chart::ChartContext<
+        '_,
+        super::chart_backend::ChartBackend,
+        plotters::coord::cartesian::Cartesian2d<X, Y>,
+    >,
+    points: &[(X::ValueType, Y::ValueType)],
+    mark: LineMark,
+    colour: RGBColor,
+    series: usize,
+    scale: ChartScale,
+) -> Result<(), String>
+where
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+    X::ValueType: Clone + 'static,
+    Y::ValueType: Clone + 'static,
+{
+    use plotters::element::{Circle, EmptyElement, Rectangle};
+    use plotters::style::Color;
+    let at: Vec<_> = marked_points(points.len(), 12, series)
+        .into_iter()
+        .map(|i| points[i].clone())
+        .collect();
+    let size = scale.px(4.5) as i32;
+    match mark {
+        LineMark::Plain => Ok(()),
+        LineMark::Circle => chart
+            .draw_series(
+                at.into_iter()
+                    .map(|c| Circle::new(c, size, colour.filled())),
+            )
+            .map(|_| ()),
+        LineMark::Ring => chart
+            .draw_series(
+                at.into_iter()
+                    .map(|c| Circle::new(c, size, colour.stroke_width(scale.px(2.0)))),
+            )
+            .map(|_| ()),
+        LineMark::Square => chart
+            .draw_series(at.into_iter().map(|c| {
+                EmptyElement::at(c)
+                    + Rectangle::new([(-size, -size), (size, size)], colour.filled())
+            }))
+            .map(|_| ()),
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// Draws fill patterns over bars already drawn on a canvas, straight on its 2D context (one
+/// path per bar), in the colour and width it was made with.
+pub struct Hatcher {
+    context: CanvasRenderingContext2d,
+    colour: String,
+    width: f64,
+    gap: i32,
+}
+
+impl Hatcher {
+    /// A hatcher for `canvas`, its lines `width` canvas pixels wide and `gap` apart; `None`
+    /// without a 2D context.
+    pub fn new(
+        canvas: &HtmlCanvasElement,
+        colour: String,
+        width: f64,
+        gap: i32,
+    ) -> Option<Hatcher> {
+        let context = canvas
+            .get_context("2d")
+            .ok()??
+            .dyn_into::<CanvasRenderingContext2d>()
+            .ok()?;
+        Some(Hatcher {
+            context,
+            colour,
+            width,
+            gap,
+        })
+    }
+
+    /// Patterns the bar between the canvas points `a` and `b` with `hatch`.
+    pub fn fill(&self, hatch: Hatch, a: (i32, i32), b: (i32, i32)) {
+        let segments = hatch_segments(hatch, a, b, self.gap);
+        if segments.is_empty() {
+            return;
+        }
+        let c = &self.context;
+        c.save();
+        c.set_stroke_style_str(&self.colour);
+        c.set_line_width(self.width);
+        c.begin_path();
+        for [(ax, ay), (bx, by)] in segments {
+            c.move_to(f64::from(ax), f64::from(ay));
+            c.line_to(f64::from(bx), f64::from(by));
+        }
+        c.stroke();
+        c.restore();
+    }
 }

@@ -7,13 +7,16 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use super::canvas::{chart_legend, min_text_css, run_line, use_canvas, ChartScale, LegendKey};
+use super::canvas::{
+    chart_legend, css_colour, min_text_css, run_line, use_canvas, ChartScale, Hatcher, LegendKey,
+};
 use super::chart_keys::{ChartKeys, ChartParts};
 use super::compare::ab_legend;
 use super::ids::use_ids;
 use super::palette::{chart_theme, outcome_colour};
 use crate::page::axis::tick_label;
 use crate::page::chart_table::{histogram_table, ChartTable};
+use crate::page::hatch::outcome_hatch;
 use crate::page::latency::{LatencyKind, OutcomeHistogram};
 use crate::sim::histogram::{HIGHEST_MS, LOWEST_MS};
 use crate::sim::latency::Micros;
@@ -120,7 +123,7 @@ pub fn histogram(props: &HistogramProps) -> Html {
     let runs: Vec<&OutcomeHistogram> = std::iter::once(&**d).chain(props.b.as_deref()).collect();
     let mut legend: Vec<LegendKey> = outcomes(&runs)
         .into_iter()
-        .map(|o| LegendKey::bar(crate::page::glossary::outcome_words(o), outcome_colour(o)))
+        .map(LegendKey::outcome)
         .collect();
     let label = match &props.b {
         Some(b) => format!(
@@ -257,6 +260,15 @@ fn draw(
         .draw()
         .map_err(|e| e.to_string())?;
     let pair = runs.len() > 1;
+    // The patterns: lines of the background across A's bars, of the outcome's colour across
+    // B's light ones.
+    let gap = scale.px(7.0) as i32;
+    let cut = Hatcher::new(
+        &element,
+        css_colour(theme.background),
+        f64::from(scale.px(2.0)),
+        gap,
+    );
     for (r, data) in runs.iter().enumerate() {
         let buckets = heights(data).len();
         let mut base = vec![0u64; buckets];
@@ -281,10 +293,20 @@ fn draw(
                     corners
                 })
                 .collect();
+            let hatch = outcome_hatch(*outcome);
+            let rects: Vec<_> = bars
+                .iter()
+                .map(|[a, b]| (chart.backend_coord(a), chart.backend_coord(b)))
+                .collect();
             if r == 0 {
                 chart
                     .draw_series(bars.iter().map(|&c| Rectangle::new(c, colour.filled())))
                     .map_err(|e| e.to_string())?;
+                if let Some(cut) = &cut {
+                    for &(a, b) in &rects {
+                        cut.fill(hatch, a, b);
+                    }
+                }
             } else {
                 chart
                     .draw_series(
@@ -298,6 +320,13 @@ fn draw(
                             .map(|&c| Rectangle::new(c, colour.stroke_width(scale.px(1.5)))),
                     )
                     .map_err(|e| e.to_string())?;
+                if let Some(lines) =
+                    Hatcher::new(&element, css_colour(colour), f64::from(scale.px(1.2)), gap)
+                {
+                    for &(a, b) in &rects {
+                        lines.fill(hatch, a, b);
+                    }
+                }
             }
         }
         // A bar too short to see (a slow tail of a few requests beside a peak of hundreds)

@@ -8,7 +8,8 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use super::canvas::{
-    chart_legend, css_colour, min_text_css, run_line, use_canvas, ChartScale, LegendKey,
+    chart_legend, css_colour, line_marks, min_text_css, run_line, use_canvas, ChartScale, Hatcher,
+    LegendKey,
 };
 use super::chart_keys::{ChartKeys, ChartParts};
 use super::compare::ab_legend;
@@ -16,6 +17,7 @@ use super::ids::use_ids;
 use super::palette::{chart_theme, outcome_colour};
 use crate::page::axis::{tick_label, ticks_that_fit, widest_tick};
 use crate::page::chart_table::{load_description, load_table, ChartTable};
+use crate::page::hatch::{outcome_hatch, LineMark};
 use crate::page::runs::{Run, Shared};
 use crate::sim::latency::Micros;
 use crate::sim::trace::{Outcome, BUCKET};
@@ -33,6 +35,14 @@ const GOODPUT: RGBColor = RGBColor(120, 120, 0);
 /// Purple: apart from every outcome's colour and the gateway's pink, at least 3:1 against the
 /// light (4.3:1) and the dark (3.8:1) chart background.
 const CONFLICTS: RGBColor = RGBColor(148, 103, 189);
+
+/// The marks of the lines beside their colours: the two main lines (calls to inventory and
+/// the workers) plain, the others each a shape of its own within their panel.
+const SERVED_MARK: LineMark = LineMark::Circle;
+const GOODPUT_MARK: LineMark = LineMark::Square;
+const CONFLICTS_MARK: LineMark = LineMark::Ring;
+const QUEUE_MARK: LineMark = LineMark::Circle;
+const GATEWAY_MARK: LineMark = LineMark::Square;
 
 /// Properties of [`LoadChart`].
 #[derive(Properties, PartialEq)]
@@ -91,23 +101,26 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
     let runs: Vec<&Run> = std::iter::once(&**run).chain(props.b.as_deref()).collect();
     let mut upper: Vec<LegendKey> = shown_outcomes(&runs)
         .into_iter()
-        .map(|o| LegendKey::bar(crate::page::glossary::outcome_words(o), outcome_colour(o)))
+        .map(LegendKey::outcome)
         .collect();
     upper.push(LegendKey::line("calls to inventory", css_colour(INVENTORY)));
     if let Some(load) = run.trace.dependencies.first().and_then(|d| d.load.as_ref()) {
-        upper.push(LegendKey::line(
-            "inventory served (throughput)",
-            css_colour(SERVED),
-        ));
-        upper.push(LegendKey::line(
-            "answers still awaited (goodput)",
-            css_colour(GOODPUT),
-        ));
+        upper.push(
+            LegendKey::line("inventory served (throughput)", css_colour(SERVED))
+                .marked(SERVED_MARK),
+        );
+        upper.push(
+            LegendKey::line("answers still awaited (goodput)", css_colour(GOODPUT))
+                .marked(GOODPUT_MARK),
+        );
         if load.conflicts.is_some() {
-            upper.push(LegendKey::line(
-                "conflicts on hot items (work wasted)",
-                css_colour(CONFLICTS),
-            ));
+            upper.push(
+                LegendKey::line(
+                    "conflicts on hot items (work wasted)",
+                    css_colour(CONFLICTS),
+                )
+                .marked(CONFLICTS_MARK),
+            );
         }
     }
     let mut lower = vec![
@@ -118,13 +131,16 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
             ),
             "var(--ink)",
         ),
-        LegendKey::line("queue length", css_colour(QUEUE)),
+        LegendKey::line("queue length", css_colour(QUEUE)).marked(QUEUE_MARK),
     ];
     if let Some(g) = &run.config.gateway {
-        lower.push(LegendKey::line(
-            format!("gateway pool in use (of {})", g.pool),
-            css_colour(GATEWAY),
-        ));
+        lower.push(
+            LegendKey::line(
+                format!("gateway pool in use (of {})", g.pool),
+                css_colour(GATEWAY),
+            )
+            .marked(GATEWAY_MARK),
+        );
     }
     html! {
         <>
@@ -137,8 +153,8 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
                 source={LoadParts { run: props.run.clone(), until: props.playhead }}>
                 <canvas id={ids.id("load-chart")} class="chart" ref={canvas_ref} width="800" height="380" role="img"
                     aria-label={label} />
+                { chart_legend(ids.id("load-legend-lower"), &lower) }
             </ChartKeys<LoadParts>>
-            { chart_legend(ids.id("load-legend-lower"), &lower) }
         </>
     }
 }
@@ -187,6 +203,14 @@ fn draw(
     // The family named, not spelled: plotters lowercases a spelled name, which brings
     // Unicode's case tables (about 12 KB) into the wasm.
     let text = (FontFamily::SansSerif, text_px).into_font().color(&ink);
+    let gap = scale.px(7.0) as i32;
+    let cut = Hatcher::new(
+        &canvas,
+        css_colour(theme.background),
+        f64::from(scale.px(2.0)),
+        gap,
+    );
+    let element = canvas.clone();
     let backend = ChartBackend::new(canvas).ok_or("no 2d context")?;
     let root = backend.into_drawing_area();
     root.fill(&theme.background).map_err(|e| e.to_string())?;
@@ -302,11 +326,22 @@ fn draw(
                     let below: f64 = by[..k].iter().sum();
                     [(x + offset, below), (x + offset + width_s, below + by[k])]
                 });
+            let pieces: Vec<_> = pieces.collect();
+            let rects: Vec<_> = pieces
+                .iter()
+                .map(|[a, b]| (top.backend_coord(a), top.backend_coord(b)))
+                .collect();
+            let hatch = outcome_hatch(outcome);
             if r == 0 {
-                top.draw_series(pieces.map(|c| Rectangle::new(c, colour.filled())))
+                top.draw_series(pieces.iter().map(|&c| Rectangle::new(c, colour.filled())))
+                    .map_err(|e| e.to_string())?;
+                if let Some(cut) = &cut {
+                    for &(a, b) in &rects {
+                        cut.fill(hatch, a, b);
+                    }
+                }
             } else {
-                // B's bars: light, outlined in the outcome's colour.
-                let pieces: Vec<_> = pieces.collect();
+                // B's bars: light, outlined in the outcome's colour, its pattern in that colour.
                 top.draw_series(
                     pieces
                         .iter()
@@ -318,8 +353,15 @@ fn draw(
                         .iter()
                         .map(|&c| Rectangle::new(c, colour.stroke_width(scale.px(1.5)))),
                 )
+                .map_err(|e| e.to_string())?;
+                if let Some(lines) =
+                    Hatcher::new(&element, css_colour(colour), f64::from(scale.px(1.2)), gap)
+                {
+                    for &(a, b) in &rects {
+                        lines.fill(hatch, a, b);
+                    }
+                }
             }
-            .map_err(|e| e.to_string())?;
         }
         let calls = bars
             .iter()
@@ -336,11 +378,11 @@ fn draw(
         // and, with hot items, how much lost its item to another call's commit (empty without).
         if let Some(load) = run.trace.dependencies.first().and_then(|d| d.load.as_ref()) {
             let lines = [
-                (&load.served_per_bucket, SERVED),
-                (&load.goodput_per_bucket, GOODPUT),
-                (&load.conflicts_per_bucket, CONFLICTS),
+                (&load.served_per_bucket, SERVED, SERVED_MARK),
+                (&load.goodput_per_bucket, GOODPUT, GOODPUT_MARK),
+                (&load.conflicts_per_bucket, CONFLICTS, CONFLICTS_MARK),
             ];
-            for (per_bucket, colour) in lines {
+            for (series, (per_bucket, colour, mark)) in lines.into_iter().enumerate() {
                 let shown_part = &per_bucket[..shown.min(per_bucket.len())];
                 let points = shown_part
                     .chunks(per_bar)
@@ -349,7 +391,8 @@ fn draw(
                         let rate = chunk.iter().sum::<u64>() as f64 / bar_s;
                         (i as f64 * bar_s + bar_s / 2.0, rate)
                     })
-                    .collect();
+                    .collect::<Vec<_>>();
+                line_marks(&mut top, &points, mark, colour, series, scale)?;
                 run_line(
                     &mut top,
                     points,
@@ -422,17 +465,21 @@ fn draw(
             )))
         }
         .map_err(|e| e.to_string())?;
+        let queue = gauge(|b| b.queue_len as f64);
+        line_marks(&mut bottom, &queue, QUEUE_MARK, QUEUE, 0, scale)?;
         run_line(
             &mut bottom,
-            gauge(|b| b.queue_len as f64),
+            queue,
             QUEUE.stroke_width(scale.px(2.0)),
             r > 0,
             scale,
         )?;
         if run.config.gateway.is_some() {
+            let pool = gauge(|b| f64::from(b.gateway_in_use));
+            line_marks(&mut bottom, &pool, GATEWAY_MARK, GATEWAY, 1, scale)?;
             run_line(
                 &mut bottom,
-                gauge(|b| f64::from(b.gateway_in_use)),
+                pool,
                 GATEWAY.stroke_width(scale.px(2.0)),
                 r > 0,
                 scale,

@@ -90,9 +90,31 @@ pub fn timeline(props: &TimelineProps) -> Html {
             html! {
                 <svg class="band" id={ids.id(id)} viewBox="0 0 1000 16" preserveAspectRatio="none" role="img"
                     aria-label={label.to_string()}>
-                    { for bands.iter().map(|b| html! {
-                        <rect class={state_class(b.state)} x={format!("{:.2}", pct(b.from) * 10.0)} y="0"
-                            width={format!("{:.2}", (pct(b.to) - pct(b.from)) * 10.0)} height="16" />
+                    // Open and half-open are patterned as well as coloured (as the legend's keys).
+                    <defs>
+                        <pattern id={ids.id(&format!("{id}-open-lines"))} patternUnits="userSpaceOnUse" width="8" height="8">
+                            <path class="band-hatch-lines" d="M -2 -2 L 10 10 M -2 6 L 2 10 M 6 -2 L 10 2" />
+                        </pattern>
+                        <pattern id={ids.id(&format!("{id}-half-open-lines"))} patternUnits="userSpaceOnUse" width="8" height="8">
+                            <path class="band-hatch-lines" d="M 4 0 L 4 8" />
+                        </pattern>
+                    </defs>
+                    { for bands.iter().map(|b| {
+                        let (x, width) = (format!("{:.2}", pct(b.from) * 10.0), format!("{:.2}", (pct(b.to) - pct(b.from)) * 10.0));
+                        let lines = match b.state {
+                            BreakerState::Closed => None,
+                            BreakerState::Open => Some("open"),
+                            BreakerState::HalfOpen => Some("half-open"),
+                        };
+                        html! {
+                            <>
+                                <rect class={state_class(b.state)} x={x.clone()} y="0" width={width.clone()} height="16" />
+                                if let Some(lines) = lines {
+                                    <rect class="band-hatch" x={x} y="0" width={width} height="16"
+                                        fill={format!("url(#{})", ids.id(&format!("{id}-{lines}-lines")))} />
+                                }
+                            </>
+                        }
                     }) }
                     <line class="playhead" x1={format!("{:.2}", pct(props.playhead) * 10.0)}
                         x2={format!("{:.2}", pct(props.playhead) * 10.0)} y1="0" y2="16" />
