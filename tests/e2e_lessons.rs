@@ -1189,3 +1189,119 @@ async fn the_lessons_are_files_the_page_fetches() {
     )
     .await;
 }
+
+/// The accessibility tree in reading order, as a screen reader walks it: a line per heading,
+/// control, image, group and region (with its role and name, its inside left out), and per
+/// piece of text elsewhere.
+async fn transcript(page: &browser::Page) -> Vec<String> {
+    let tree = page
+        .devtools("Accessibility.getFullAXTree", serde_json::json!({}))
+        .await;
+    let nodes = tree["nodes"].as_array().cloned().unwrap_or_default();
+    let by_id: std::collections::HashMap<&str, &serde_json::Value> = nodes
+        .iter()
+        .filter_map(|n| Some((n["nodeId"].as_str()?, n)))
+        .collect();
+    let mut lines = Vec::new();
+    let mut stack: Vec<&serde_json::Value> = nodes.first().into_iter().collect();
+    const WHOLE: [&str; 14] = [
+        "heading",
+        "button",
+        "link",
+        "slider",
+        "image",
+        "img",
+        "checkbox",
+        "radio",
+        "combobox",
+        "spinbutton",
+        "textbox",
+        "meter",
+        "group",
+        "region",
+    ];
+    while let Some(node) = stack.pop() {
+        let role = node["role"]["value"].as_str().unwrap_or_default();
+        let name = node["name"]["value"].as_str().unwrap_or_default().trim();
+        let ignored = node["ignored"].as_bool().unwrap_or(false);
+        let whole = !ignored && WHOLE.contains(&role) && !name.is_empty();
+        if whole {
+            lines.push(format!("{role}: {name}"));
+        } else if !ignored && role == "StaticText" && !name.is_empty() {
+            lines.push(name.to_string());
+        }
+        // A named group or region is read as a whole and then entered (its name is a label,
+        // not its content); a control or an image is read as a whole only.
+        if !whole || matches!(role, "group" | "region") {
+            let children = node["childIds"].as_array().cloned().unwrap_or_default();
+            for child in children.iter().rev() {
+                if let Some(c) = child.as_str().and_then(|id| by_id.get(id)) {
+                    stack.push(c);
+                }
+            }
+        }
+    }
+    lines
+}
+
+/// A KM0 step as a screen reader reads it, once the class has predicted and the run has
+/// played: the question and the verdict, the step's text, then each chart's description
+/// (the breaker's band, the diagram, the load chart). Written to
+/// `target/e2e/transcript-km0-circuit-breaker.md` (`docs/transcript-km0-circuit-breaker.md`
+/// is a reviewed copy).
+#[tokio::test]
+async fn a_km0_step_reads_in_order_from_the_accessibility_tree() {
+    browser::run("lesson-transcript", |page| async move {
+        let here = named(Lesson::Km0, "circuit-breaker");
+        page.open(
+            &format!("lesson.html?{}", here.query()),
+            "[id$='lesson-choice-0']",
+        )
+        .await;
+        page.eval(&browser::set_value("speed", "20")).await;
+        page.eval("document.getElementById('lesson-choice-0').focus()")
+            .await;
+        press(&page, Key::Enter).await;
+        wait_for_verdict(&page).await;
+        let start = Instant::now();
+        while page.text("#play").await.contains("Pause") {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the step did not play"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let lines = transcript(&page).await;
+        let text = lines.join("\n");
+        let path = browser::artefacts_dir().join("transcript-km0-circuit-breaker.md");
+        std::fs::write(&path, format!("{text}\n")).expect("the transcript is written");
+        let position = |start: &str| {
+            lines
+                .iter()
+                .position(|l| l.starts_with(start))
+                .unwrap_or_else(|| panic!("no line starts with {start:?}:\n{text}"))
+        };
+        let title = position("heading: The circuit breaker stops calling");
+        let verdict = position("You said");
+        let band = position("image: The breaker's state over time: CLOSED from 0.0 s to ");
+        let diagram = position("image: Circuit breaker state diagram: OPEN since ");
+        let load = position("image: Requests per second by outcome");
+        assert!(title < verdict, "{text}");
+        assert!(
+            band < diagram && band < load,
+            "the timeline before the views:\n{text}"
+        );
+        assert!(
+            lines[load].contains("Load in the second to "),
+            "{}",
+            lines[load]
+        );
+        for group in [
+            "group: The breaker's states: the arrow keys",
+            "group: Load over time: the arrow keys",
+        ] {
+            position(group);
+        }
+    })
+    .await;
+}
