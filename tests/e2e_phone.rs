@@ -143,6 +143,21 @@ async fn the_playground_fits_a_phone() {
         browser::emulate_phone(&page.client, WIDTH, HEIGHT).await;
         page.open("index.html", "#resilience-app .topology").await;
         assert_fits(&page, "the playground").await;
+        // The announcements' switch waits out of sight, all of it, until it has the focus.
+        let right = page
+            .eval("return document.querySelector('.announce-switch').getBoundingClientRect().right")
+            .await;
+        assert!(right.as_f64().unwrap() <= 0.0, "the switch shows before its focus: {right}");
+        page.eval("document.getElementById('announce-events').focus(); return null")
+            .await;
+        let shown = page
+            .eval("const r = document.querySelector('.announce-switch').getBoundingClientRect(); return [r.left, r.right]")
+            .await;
+        assert!(
+            shown[0].as_f64().unwrap() >= 0.0 && shown[1].as_f64().unwrap() <= f64::from(WIDTH),
+            "the focused switch is on the screen: {shown}"
+        );
+        page.eval("document.activeElement.blur(); return null").await;
 
         // The controls: a bar at the foot of the screen that opens a drawer.
         let drawer = page

@@ -273,6 +273,9 @@ pub struct LineChart {
     pub x_ticks: Vec<(f64, String)>,
     /// Ticks of the value axis: (y, label).
     pub y_ticks: Vec<(f64, String)>,
+    /// The chart in words: each strategy's value at the most clients computed so far, the
+    /// lowest named (empty before the first point).
+    pub description: String,
 }
 
 /// A tick's label: thousands as `20k` once the axis reaches 10,000, so one axis never mixes
@@ -383,7 +386,41 @@ pub fn line_chart(points: &[Point], metric: Metric, log: bool, frame: Frame) -> 
         lines,
         x_ticks,
         y_ticks,
+        description: describe(points, metric),
     }
+}
+
+/// Each strategy's value at the most clients any point has, and which is lowest there.
+fn describe(points: &[Point], metric: Metric) -> String {
+    let Some(most) = points.iter().map(|p| p.clients).max() else {
+        return String::new();
+    };
+    let at: Vec<(Strategy, f64)> = Strategy::ALL
+        .iter()
+        .filter_map(|&s| {
+            points
+                .iter()
+                .find(|p| p.strategy == s && p.clients == most)
+                .map(|p| (s, metric.of(&p.tally)))
+        })
+        .collect();
+    let value = |v: f64| match metric {
+        Metric::Calls => format!("{} calls", crate::page::numbers::count(v.round() as u64)),
+        Metric::TimeMs => format!("{} ms", crate::page::numbers::count(v.round() as u64)),
+    };
+    let each: Vec<String> = at
+        .iter()
+        .map(|(s, v)| format!("{} {}", s.label(), value(*v)))
+        .collect();
+    let lowest = at
+        .iter()
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(s, _)| format!("; the lowest: {}", s.label()))
+        .unwrap_or_default();
+    format!(
+        "At {most} clients, the most computed so far: {}{lowest}.",
+        each.join(", ")
+    )
 }
 
 /// One run drawn as a strip: a row per client, a mark per write at its time.
@@ -728,7 +765,37 @@ mod tests {
             let in_k = labels.iter().filter(|l| l.ends_with('k')).count();
             assert!(in_k == 0 || in_k == labels.len(), "{labels:?}");
         }
+        let chart = line_chart(sweep.points(), Metric::Calls, false, FRAME);
+        let most = *SWEEP_CLIENTS.iter().max().unwrap();
+        let no_backoff = sweep
+            .points()
+            .iter()
+            .find(|p| p.strategy == Strategy::ALL[0] && p.clients == most)
+            .unwrap();
+        let said = format!(
+            "{} {} calls",
+            Strategy::ALL[0].label(),
+            crate::page::numbers::count(no_backoff.tally.mean_calls().round() as u64)
+        );
+        assert!(
+            chart
+                .description
+                .starts_with(&format!("At {most} clients, the most computed so far: ")),
+            "{}",
+            chart.description
+        );
+        assert!(
+            chart.description.contains(&said),
+            "{} lacks {said}",
+            chart.description
+        );
+        assert!(
+            chart.description.contains("; the lowest: "),
+            "{}",
+            chart.description
+        );
         let empty = line_chart(&[], Metric::TimeMs, true, FRAME);
+        assert!(empty.description.is_empty());
         assert!(empty.lines.is_empty());
         assert!(empty.y_ticks.iter().all(|(y, _)| y.is_finite()));
     }

@@ -215,7 +215,7 @@ fn line_figure(props: &LineFigureProps) -> Html {
         <figure class="jitter-figure" id={ids.id(&props.id)}>
             <figcaption>{ &props.title }</figcaption>
             <svg viewBox="0 0 480 262" role="img"
-                aria-label={format!("{} against the number of clients, {}", props.title, props.unit)}>
+                aria-label={format!("{} against the number of clients, {}. {}", props.title, props.unit, props.chart.description)}>
                 { for props.chart.y_ticks.iter().map(|(y, label)| html! {
                     <g class="tick">
                         <line x1={n(f.left)} x2={n(right)} y1={n(*y)} y2={n(*y)} />

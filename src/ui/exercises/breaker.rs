@@ -204,7 +204,7 @@ pub fn breaker_result(props: &BreakerResultProps) -> Html {
         <div class="exercise-run-result">
             <figure class="exercise-figure" id={ids.id("ex2-states")} ref={figure}>
                 <svg viewBox={format!("0 0 {} {}", n(w), n(share_top + share_h + 30.0))} role="img"
-                    aria-label={format!("{client}: the breaker's state over {} and the alert's measure", fmt_ms(duration))}>
+                    aria-label={format!("{client}: the breaker's state over {} and the alert's measure. {alert_text}", fmt_ms(duration))}>
                     { for tick_marks }
                     { for band }
                     <rect class="plot-frame" x={n(left)} y={n(share_top)} width={n(plot)} height={n(share_h)} />

@@ -121,7 +121,9 @@ pub fn budget_result(props: &BudgetResultProps) -> Html {
             </dl>
             <figure class="exercise-figure" id={ids.id("ex1-gateway")} ref={gateway_figure}>
                 <svg viewBox={format!("0 0 {} {H}", n(w))} role="img"
-                    aria-label="How long the payment gateway takes, with the timeout Charge is left with">
+                    aria-label={format!(
+                        "How long the payment gateway takes, with the timeout Charge is left with: Charge gives up at {}; {:.1}% of {} sampled calls take longer",
+                        fmt_ms(g.timeout), g.share_sampled * 100.0, thousands(u64::from(g.samples)))}>
                     { for bars }
                     <line class="threshold" x1={n(timeout_x)} x2={n(timeout_x)} y1="8" y2={n(H - BOTTOM)} />
                     <text class="threshold-label" x={n(label_x)} y="20" text-anchor={label_anchor}>

@@ -230,7 +230,10 @@ pub fn northwind_result(props: &NorthwindResultProps) -> Html {
             </figure>
             <figure class="exercise-figure" id={ids.id("ex4-backlog")} ref={backlog_figure}>
                 <svg viewBox={format!("0 0 {} {H}", n(w))} role="img"
-                    aria-label="Provisional orders over the hour, with and without the reconciliation job">
+                    aria-label={format!(
+                        "Provisional orders over the hour, with and without the reconciliation job: with it, at most {} and {}; without it, at most {} and {}",
+                        thousands(run.backlog.peak), drained(&run.backlog),
+                        thousands(run.backlog_without_job.peak), drained(&run.backlog_without_job))}>
                     { sick_rect }
                     { for y_marks }
                     { for x_marks }
