@@ -196,3 +196,120 @@ async fn at_1366_by_768_the_charts_stay_crisp_and_the_diagram_legible() {
     })
     .await;
 }
+
+/// The screenshot's QR codes, read as a phone's camera would (rqrr stands in for it).
+fn qr_codes_in(png_bytes: &[u8]) -> Vec<String> {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut pixels).expect("its pixels");
+    let channels = frame.color_type.samples();
+    let (width, height) = (frame.width as usize, frame.height as usize);
+    let mut image = rqrr::PreparedImage::prepare_from_greyscale(width, height, |x, y| {
+        let at = (y * width + x) * channels;
+        let rgb = &pixels[at..at + channels.min(3)];
+        (rgb.iter().map(|&v| u32::from(v)).sum::<u32>() / rgb.len() as u32) as u8
+    });
+    image
+        .detect_grids()
+        .into_iter()
+        .filter_map(|grid| grid.decode().ok().map(|(_, text)| text))
+        .collect()
+}
+
+/// On the stage, "Join on a phone" shows the run's QR code: read from a screenshot of the
+/// 1920 x 1080 projector, it is the run's link without the projector, the link is written
+/// under it, and a phone that opens it gets the same run at its own size. Served from
+/// 127.0.0.1, the dialog says a phone cannot reach that address.
+#[tokio::test]
+async fn the_stage_shows_a_code_a_phone_reads_back_to_the_run() {
+    browser::run("stage-join", |page| async move {
+        emulate_screen(&page, 1920, 1080, 1.0).await;
+        page.open(
+            "index.html?preset=cb&timeout=0.1&cooldown=3&projector=on",
+            "#join-open",
+        )
+        .await;
+        let permalink = page
+            .eval("return document.getElementById('permalink').value")
+            .await;
+        let permalink = permalink.as_str().unwrap().to_string();
+        assert!(permalink.contains("projector=on"), "{permalink}");
+        page.eval("document.getElementById('join-open').click(); return null")
+            .await;
+        let open = page
+            .eval("return document.getElementById('join-code').open")
+            .await;
+        assert_eq!(open, json!(true));
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let shot = page.client.screenshot().await.expect("a screenshot");
+        std::fs::write(browser::artefacts_dir().join("stage-join.png"), &shot).unwrap();
+        let read = qr_codes_in(&shot);
+        assert_eq!(read.len(), 1, "one code on the stage: {read:?}");
+        let link = &read[0];
+        assert!(
+            link.starts_with(&page.base_url) && link.contains("index.html?"),
+            "{link}"
+        );
+        assert!(
+            !link.contains("projector"),
+            "the phone gets no projector: {link}"
+        );
+        for setting in ["preset=cb", "timeout=0.1", "cooldown=3"] {
+            assert!(link.contains(setting), "{link} lacks {setting}");
+        }
+        assert_eq!(
+            page.text("#join-link").await,
+            *link,
+            "the link under the code"
+        );
+        let notice = page.text("#join-unreachable").await;
+        assert!(notice.contains("localhost"), "{notice}");
+        // Escape closes it.
+        browser::press_keys(&page, &['\u{E00C}']).await;
+        let open = page
+            .eval("return document.getElementById('join-code').open")
+            .await;
+        assert_eq!(open, json!(false));
+        // A lesson on the projector: its code opens the same step.
+        page.open(
+            "lesson.html?lesson=km0&step=timeout&projector=on",
+            "#join-open",
+        )
+        .await;
+        page.eval("document.getElementById('join-open').click(); return null")
+            .await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let shot = page.client.screenshot().await.expect("a screenshot");
+        std::fs::write(
+            browser::artefacts_dir().join("stage-join-lesson.png"),
+            &shot,
+        )
+        .unwrap();
+        assert_eq!(
+            qr_codes_in(&shot),
+            vec![format!(
+                "{}lesson.html?lesson=km0&step=timeout",
+                page.base_url
+            )]
+        );
+        browser::press_keys(&page, &['\u{E00C}']).await;
+        // The phone: the same run, at its own size.
+        page.devtools(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true}),
+        )
+        .await;
+        let relative = link.trim_start_matches(&page.base_url).to_string();
+        page.open(&relative, "#timeout").await;
+        let phone = page
+            .eval(
+                "return [document.getElementById('timeout').value,
+                         document.getElementById('cooldown').value,
+                         document.documentElement.classList.contains('projector')]",
+            )
+            .await;
+        assert_eq!(phone, json!(["100", "3000", false]), "{link}");
+    })
+    .await;
+}

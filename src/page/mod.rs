@@ -14,6 +14,7 @@ pub mod export;
 pub mod glossary;
 pub mod hatch;
 pub mod jitter;
+pub mod join;
 pub mod knobs;
 pub mod latency;
 pub mod lessons;

@@ -417,11 +417,85 @@ pub fn to_query(page: &Page) -> String {
     query_with(&settings_text(&page.settings), &page.playback, &page.view)
 }
 
+/// The shortest link to the same run (without `?`): the preset, then only what differs from
+/// the preset as it opens (seed, patterns, knobs, the table's window), A/B's change, the
+/// followed request and the moment; no projector. For a code a phone scans, where every
+/// character makes the code denser.
+pub fn compact_query(page: &Page) -> String {
+    let settings = &page.settings;
+    let opened = Settings::new(settings.preset);
+    let mut run: Vec<(&str, String)> = vec![("preset", settings.preset.key().into())];
+    if settings.full.run.seed != opened.full.run.seed {
+        run.push(("seed", settings.full.run.seed.to_string()));
+    }
+    if settings.patterns != opened.patterns {
+        run.push(("patterns", pattern_list(settings.patterns)));
+    }
+    for k in KNOBS {
+        let text = k.link_text(&settings.full);
+        if text != k.link_text(&opened.full) {
+            run.push((k.key, text));
+        }
+    }
+    if settings.table_window != opened.table_window {
+        run.push(("table_window", settings.table_window.to_string()));
+    }
+    let tenths = page.playback.playhead / BUCKET;
+    run.push(("t", format!("{}.{}", tenths / 10, tenths % 10)));
+    if page.playback.speed != Playback::default().speed {
+        run.push(("speed", page.playback.speed.to_string()));
+    }
+    if page.view.latency != LatencyKind::Service {
+        run.push(("latency", "e2e".into()));
+    }
+    let text = settings_text(settings);
+    [encode(&run), text.ab, text.trace]
+        .into_iter()
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::page::action::Action;
     use crate::sim::scenario::Scenario;
+
+    #[test]
+    fn the_compact_link_rebuilds_the_same_run_with_only_what_changed() {
+        let pages = [
+            Page::default(),
+            Page::default()
+                .apply(Action::PickPreset(Preset::Lesson(Scenario::Cb)))
+                .apply(Action::SetKnob("timeout", 100.0))
+                .apply(Action::SetKnob("cooldown", 3000.0))
+                .apply(Action::Seek(4_000_000)),
+            Page::default()
+                .apply(Action::PickPreset(Preset::Lesson(Scenario::Bulkhead)))
+                .apply(Action::SetSeed(42))
+                .apply(Action::SetPattern(Pattern::Timeout, false))
+                .apply(Action::SetSpeed(5.0))
+                .apply(Action::SetLatency(LatencyKind::EndToEnd))
+                .apply(Action::SetProjector(true)),
+        ];
+        for page in pages {
+            let compact = compact_query(&page);
+            let (back, notices) = from_pairs(&pairs(&compact));
+            assert!(notices.is_empty(), "{compact}: {notices:?}");
+            let mut expected = page.clone();
+            expected.view.projector = false;
+            assert_eq!(to_query(&back), to_query(&expected), "{compact}");
+            assert!(compact.len() < to_query(&page).len() / 2, "{compact}");
+            assert!(!compact.contains("projector"), "{compact}");
+        }
+        let changed = compact_query(
+            &Page::default()
+                .apply(Action::PickPreset(Preset::Lesson(Scenario::Cb)))
+                .apply(Action::SetKnob("timeout", 100.0)),
+        );
+        assert_eq!(changed, "preset=cb&timeout=0.1&t=0.0");
+    }
 
     fn pairs(q: &str) -> Vec<(String, String)> {
         let (p, n) = parse_query(q);

@@ -13,7 +13,7 @@ use super::state::PageState;
 use super::toolbar::Toolbar;
 use crate::page::action::Action;
 use crate::page::export::{run_json, series_csv};
-use crate::page::permalink::{query_with, settings_text};
+use crate::page::permalink::{compact_query, query_with, settings_text};
 use crate::page::runs::Shared;
 use crate::page::state::Page;
 
@@ -124,7 +124,8 @@ pub fn playground(props: &PlaygroundProps) -> Html {
             <Toolbar preset={page.settings.preset} modified={page.settings.modified()} seed={page.settings.full.run.seed}
                 dark={page.view.dark} projector={page.view.projector} ab={page.settings.ab.is_some()} on_action={dispatch.clone()} />
             if standalone {
-                <Share export={export} query={AttrValue::from(query)} />
+                <Share export={export} query={AttrValue::from(query)}
+                    join_query={page.view.projector.then(|| AttrValue::from(compact_query(page)))} />
             }
         </>
     };

@@ -12,6 +12,7 @@ use super::announcer::Announcements;
 use super::app::use_page;
 use super::ids::use_ids;
 use super::inline_knob::InlineKnob;
+use super::join_code::JoinCode;
 use super::knob_panel::slider;
 use super::lesson_challenge::ChallengePanel;
 use super::lesson_open::{self, OpenLessonFile};
@@ -150,6 +151,21 @@ fn this_site() -> Site {
     } else {
         file
     })
+}
+
+/// `address` (a page beside this one, `lesson.html?...`) as a whole URL from this page's.
+fn absolute(address: &str) -> String {
+    if address.contains("://") {
+        return address.to_string();
+    }
+    let here = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    let page = here.split(['?', '#']).next().unwrap_or_default();
+    match page.rfind('/') {
+        Some(slash) => format!("{}{address}", &page[..=slash]),
+        None => address.to_string(),
+    }
 }
 
 /// What the lesson page shows: a lesson, or the path of a teacher's lesson on its way.
@@ -602,6 +618,9 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                         checked={*projector} onchange={on_projector} />
                     <span>{ "Projector" }</span>
                 </label>
+                if *projector && standalone {
+                    <JoinCode link={AttrValue::from(absolute(&props.site.lesson(&step.query())))} />
+                }
             </nav>
             if step.is_recap() {
                 <LessonRecap key={step.query()} lesson={lesson} on_go={go} take_focus={*moved}

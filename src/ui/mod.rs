@@ -15,6 +15,7 @@ mod histogram;
 mod ids;
 mod inline_knob;
 mod jitter;
+mod join_code;
 mod knob_panel;
 mod lesson;
 mod lesson_challenge;

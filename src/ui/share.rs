@@ -5,6 +5,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlAnchorElement, HtmlCanvasElement, HtmlInputElement};
 use yew::prelude::*;
 
+use super::join_code::JoinCode;
+
 /// Offers `href` to the browser as a download called `name`.
 fn save(href: &str, name: &str) -> Result<(), String> {
     let document = web_sys::window()
@@ -59,23 +61,26 @@ pub struct ShareProps {
     pub export: Callback<Export, Option<String>>,
     /// The permalink's query string (without `?`).
     pub query: AttrValue,
+    /// On the stage (projector): with "Join on a phone" to the shortest link to the same run
+    /// (this query, without `?`); elsewhere `None`.
+    #[prop_or_default]
+    pub join_query: Option<AttrValue>,
 }
 
 /// The link field, "Copy link", and the download buttons.
 #[function_component(Share)]
 pub fn share(props: &ShareProps) -> Html {
     let status = use_state(|| None::<String>);
-    let link = web_sys::window()
+    let base = web_sys::window()
         .and_then(|w| w.location().href().ok())
         .map(|href| {
-            let base = href
-                .split(['?', '#'])
+            href.split(['?', '#'])
                 .next()
                 .unwrap_or_default()
-                .to_string();
-            format!("{base}?{}", props.query)
+                .to_string()
         })
         .unwrap_or_default();
+    let link = format!("{base}?{}", props.query);
     let link_ref = use_node_ref();
     let on_copy = {
         let (link, link_ref, status) = (link.clone(), link_ref.clone(), status.clone());
@@ -124,12 +129,15 @@ pub fn share(props: &ShareProps) -> Html {
     html! {
         <div class="share">
             <label for="permalink">{ "Link to this run" }</label>
-            <input id="permalink" ref={link_ref} type="text" readonly=true value={link} />
+            <input id="permalink" ref={link_ref} type="text" readonly=true value={link.clone()} />
             <button id="copy-link" onclick={on_copy}>{ "Copy link" }</button>
             <button id="download-csv" onclick={on_csv}>{ "Series (CSV)" }</button>
             <button id="download-json" onclick={on_json}>{ "Run (JSON)" }</button>
             <button id="download-histogram" onclick={on_hist}>{ "Latency chart (PNG)" }</button>
             <button id="download-load" onclick={on_load}>{ "Load chart (PNG)" }</button>
+            if let Some(join) = &props.join_query {
+                <JoinCode link={AttrValue::from(format!("{base}?{join}"))} />
+            }
             if let Some(text) = &*status {
                 <p class="hint" role="status">{ text }</p>
             }
