@@ -7,6 +7,7 @@ mod browser;
 
 use browser::set_value;
 use serde_json::Value;
+use std::time::Duration;
 
 /// Text of the element `inner` (an id without the widget's prefix) inside the widget `host`.
 fn in_widget(host: &str, inner: &str) -> String {
@@ -59,20 +60,27 @@ async fn the_course_page_shows_three_widgets_each_with_its_own_state() {
         let duplicates = page.eval(browser::DUPLICATE_IDS)
             .await;
         assert_eq!(duplicates, Value::Array(vec![]), "duplicate ids");
+        // A view widget opens where it shows something: the histogram at its run's end.
+        let histogram_opened = page.text(&in_widget("demo-histogram", "clock")).await;
+        let (at, of) = histogram_opened.split_once(" / ").unwrap();
+        assert_eq!(at, of, "the histogram opens at its run's end: {histogram_opened}");
+        let total = page.text(&in_widget("demo-histogram", "hist-total")).await;
+        assert_ne!(total, "0", "and shows its requests");
         // Moving one widget's playhead leaves the other alone.
         page.eval(&set_in_widget("demo-diagram", "scrub", "80")).await;
         let diagram_clock = page.text(&in_widget("demo-diagram", "clock")).await;
         let histogram_clock = page.text(&in_widget("demo-histogram", "clock")).await;
         assert!(diagram_clock.contains("8.0"), "diagram clock: {diagram_clock}");
-        assert!(histogram_clock.contains("0.0"), "histogram clock: {histogram_clock}");
+        assert_eq!(histogram_clock, histogram_opened, "histogram clock");
         let state = page.text(&in_widget("demo-diagram", "breaker-state")).await;
         assert_eq!(state, "OPEN", "the cb scenario's breaker is open at 8 s with a 5 s cool-down");
-        // The keyboard drives only the focused widget.
+        // The keyboard drives only the focused widget: back to the start (r), then a second on.
         page.eval("document.getElementById('demo-histogram').querySelector('.widget-body').focus()")
             .await;
         page.eval(
-            "document.getElementById('demo-histogram').querySelector('.widget-body')
-               .dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', shiftKey: true, bubbles: true }))",
+            "const body = document.getElementById('demo-histogram').querySelector('.widget-body');
+             body.dispatchEvent(new KeyboardEvent('keydown', { key: 'r', bubbles: true }));
+             body.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', shiftKey: true, bubbles: true }))",
         )
         .await;
         let histogram_clock = page.text(&in_widget("demo-histogram", "clock")).await;
@@ -775,6 +783,133 @@ async fn framed_widgets_size_their_iframes_through_the_host_script() {
         assert!((after[0].0 - shrunk).abs() <= 1.0, "{after:?}");
         assert!(after[1].0 > 200.0, "{after:?}");
         page.screenshot("iframe-host").await;
+    })
+    .await;
+}
+
+/// "Embed this" on the playground, a lesson step and an exercise: the snippets name exactly
+/// what is on screen (kind, settings, a title, 100% wide with a maximum), the preview shows
+/// that widget, and the playground's can be switched to its histogram alone.
+#[tokio::test]
+async fn embed_this_gives_the_snippets_of_what_is_on_screen_with_a_preview() {
+    browser::run("embed-this", |page| async move {
+        page.open("index.html?preset=cb&timeout=0.1", "#embed-open")
+            .await;
+        page.eval("document.getElementById('embed-open').click(); return null")
+            .await;
+        let element = page
+            .eval("return document.getElementById('embed-element').value")
+            .await;
+        let element = element.as_str().unwrap().to_string();
+        for part in [
+            &format!(
+                "<script type=\"module\" src=\"{}widgets.js\"></script>",
+                page.base_url
+            ),
+            "kind=\"playground\"",
+            "preset=\"cb\"",
+            "timeout=\"0.1\"",
+            "title=\"Resilience Playground: the playground\"",
+        ] {
+            assert!(element.contains(part), "{element} lacks {part}");
+        }
+        let iframe = page
+            .eval("return document.getElementById('embed-iframe').value")
+            .await;
+        let iframe = iframe.as_str().unwrap().to_string();
+        assert!(
+            iframe.contains("embed.html?kind=playground&amp;preset=cb&amp;timeout=0.1"),
+            "{iframe}"
+        );
+        assert!(
+            iframe.contains("width: 100%; max-width: 1200px"),
+            "{iframe}"
+        );
+        assert!(iframe.contains("iframe-host.js"), "{iframe}");
+        // The preview is that widget, with that timeout.
+        let preview_timeout = "const f = document.getElementById('embed-preview');
+            const d = f && f.contentDocument;
+            const t = d && d.querySelector('[id$=\"timeout\"][type=range]');
+            return t ? t.value : null;";
+        let start = std::time::Instant::now();
+        while page.eval(preview_timeout).await != Value::from("100") {
+            assert!(
+                start.elapsed() < Duration::from_secs(15),
+                "the preview did not show the run"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        page.screenshot("embed-this-playground").await;
+        // The histogram alone, with the same settings.
+        page.eval(&browser::set_value("embed-kind", "histogram"))
+            .await;
+        let element = page
+            .eval("return document.getElementById('embed-element').value")
+            .await;
+        assert!(
+            element
+                .as_str()
+                .unwrap()
+                .contains("kind=\"histogram\" preset=\"cb\" timeout=\"0.1\""),
+            "{element}"
+        );
+        let start = std::time::Instant::now();
+        while page
+            .eval(
+                "const d = document.getElementById('embed-preview').contentDocument;
+                   return !!(d && d.querySelector('.rp.widget[data-kind=histogram] canvas'))",
+            )
+            .await
+            != Value::from(true)
+        {
+            assert!(
+                start.elapsed() < Duration::from_secs(15),
+                "the preview did not switch"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        // A lesson step.
+        page.open("lesson.html?lesson=km0&step=timeout", "#embed-open")
+            .await;
+        page.eval("document.getElementById('embed-open').click(); return null")
+            .await;
+        let element = page
+            .eval("return document.getElementById('embed-element').value")
+            .await;
+        assert!(
+            element
+                .as_str()
+                .unwrap()
+                .contains("kind=\"lesson-step\" lesson=\"km0\" step=\"timeout\""),
+            "{element}"
+        );
+        // An exercise, on the exercises page only.
+        page.open("exercises.html", "#exercise-2 [id$='-embed-open']")
+            .await;
+        page.eval(
+            "document.querySelector(\"#exercise-2 [id$='-embed-open']\").click(); return null",
+        )
+        .await;
+        let element = page
+            .eval("return document.querySelector(\"#exercise-2 [id$='-embed-element']\").value")
+            .await;
+        assert!(
+            element.as_str().unwrap().contains("kind=\"exercise-2\""),
+            "{element}"
+        );
+        page.open(
+            "embed.html?kind=exercise-2",
+            "[id$='-ex2-check'], .exercise",
+        )
+        .await;
+        let offered = page
+            .eval("return document.querySelectorAll('.embed-open').length")
+            .await;
+        assert_eq!(
+            offered,
+            Value::from(0),
+            "an embedded exercise offers no embedding"
+        );
     })
     .await;
 }

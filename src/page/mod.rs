@@ -7,6 +7,7 @@ pub mod axis;
 pub mod breaker_labels;
 pub mod chart_table;
 pub mod compare;
+pub mod embed;
 pub mod exercise_charts;
 pub mod exercise_setups;
 pub mod exercise_view;

@@ -165,6 +165,18 @@ impl WidgetSpec {
             _ => from_pairs_or(&self.settings, WIDGET_PRESET),
         };
         page.view.dark = self.look.dark(self.dark, system_dark);
+        // A diagram or a histogram with no moment asked for opens at the run's end, where it
+        // has something to show (at 0 s a histogram is empty until Play).
+        let moment_asked = self.settings.iter().any(|(k, _)| k == "t");
+        if !moment_asked
+            && matches!(
+                self.kind,
+                WidgetKind::CircuitDiagram | WidgetKind::Histogram
+            )
+        {
+            let end = page.span();
+            page = page.apply(super::action::Action::Seek(end));
+        }
         let mut notices = self.notices.clone();
         notices.extend(more);
         (page, notices)
@@ -179,6 +191,30 @@ impl WidgetSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_view_widget_opens_where_it_shows_something() {
+        for kind in ["histogram", "circuit-diagram"] {
+            let (page, _) = WidgetSpec::from_query(&format!("kind={kind}&preset=cb")).page(false);
+            assert_eq!(
+                page.playback.playhead,
+                page.span(),
+                "{kind} opens at the run's end"
+            );
+            assert!(!page.playback.playing);
+            let (page, _) =
+                WidgetSpec::from_query(&format!("kind={kind}&preset=cb&t=3")).page(false);
+            assert_eq!(
+                page.playback.playhead, 3_000_000,
+                "{kind} opens where t says"
+            );
+        }
+        let (page, _) = WidgetSpec::from_query("kind=playground&preset=cb").page(false);
+        assert_eq!(
+            page.playback.playhead, 0,
+            "the playground opens at the start"
+        );
+    }
 
     #[test]
     fn every_kind_reads_back_from_its_key() {

@@ -125,7 +125,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
                 dark={page.view.dark} projector={page.view.projector} ab={page.settings.ab.is_some()} on_action={dispatch.clone()} />
             if standalone {
                 <Share export={export} query={AttrValue::from(query)}
-                    join_query={page.view.projector.then(|| AttrValue::from(compact_query(page)))} />
+                    short_query={AttrValue::from(compact_query(page))} projector={page.view.projector} />
             }
         </>
     };

@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use super::announcer::Announcements;
 use super::app::use_page;
+use super::embed_this::EmbedThis;
 use super::ids::use_ids;
 use super::inline_knob::InlineKnob;
 use super::join_code::JoinCode;
@@ -24,6 +25,7 @@ use super::shortcuts_help::{lesson_shortcuts, ShortcutsHelp};
 use super::state::prefers_dark;
 use super::storage::{store, stored};
 use crate::page::action::Action;
+use crate::page::embed::Embed;
 use crate::page::glossary::{mark_terms, Piece};
 use crate::page::knobs::knob;
 use crate::page::lessons::live::{pieces, Piece as Part};
@@ -34,6 +36,7 @@ use crate::page::permalink::parse_query;
 use crate::page::replay::clock;
 use crate::page::runs::Shared;
 use crate::page::site::Site;
+use crate::page::widget::WidgetKind;
 
 /// Whether `action` moves the run's playhead (what a step holds until its question is
 /// answered).
@@ -618,6 +621,10 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                         checked={*projector} onchange={on_projector} />
                     <span>{ "Projector" }</span>
                 </label>
+                // The stage has the code to join instead: the bar stays one line.
+                if standalone && !*projector && !step.is_recap() && !matches!(lesson, Lesson::Own(_)) {
+                    <EmbedThis embed={Embed::new(WidgetKind::LessonStep, &step.query())} />
+                }
                 if *projector && standalone {
                     <JoinCode link={AttrValue::from(absolute(&props.site.lesson(&step.query())))} />
                 }

@@ -9,6 +9,7 @@ mod chart_keys;
 mod compare;
 mod controls;
 mod drawer;
+mod embed_this;
 mod exercises;
 mod frames;
 mod histogram;

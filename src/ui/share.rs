@@ -5,7 +5,10 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlAnchorElement, HtmlCanvasElement, HtmlInputElement};
 use yew::prelude::*;
 
+use super::embed_this::EmbedThis;
 use super::join_code::JoinCode;
+use crate::page::embed::Embed;
+use crate::page::widget::WidgetKind;
 
 /// Offers `href` to the browser as a download called `name`.
 fn save(href: &str, name: &str) -> Result<(), String> {
@@ -61,10 +64,12 @@ pub struct ShareProps {
     pub export: Callback<Export, Option<String>>,
     /// The permalink's query string (without `?`).
     pub query: AttrValue,
-    /// On the stage (projector): with "Join on a phone" to the shortest link to the same run
-    /// (this query, without `?`); elsewhere `None`.
+    /// The shortest link to the same run (this query, without `?`): for "Embed this", and on
+    /// the stage for "Join on a phone".
+    pub short_query: AttrValue,
+    /// On the stage (projector).
     #[prop_or_default]
-    pub join_query: Option<AttrValue>,
+    pub projector: bool,
 }
 
 /// The link field, "Copy link", and the download buttons.
@@ -135,8 +140,10 @@ pub fn share(props: &ShareProps) -> Html {
             <button id="download-json" onclick={on_json}>{ "Run (JSON)" }</button>
             <button id="download-histogram" onclick={on_hist}>{ "Latency chart (PNG)" }</button>
             <button id="download-load" onclick={on_load}>{ "Load chart (PNG)" }</button>
-            if let Some(join) = &props.join_query {
-                <JoinCode link={AttrValue::from(format!("{base}?{join}"))} />
+            <EmbedThis embed={Embed::new(WidgetKind::Playground, &props.short_query)}
+                also={vec![WidgetKind::CircuitDiagram, WidgetKind::Histogram]} />
+            if props.projector {
+                <JoinCode link={AttrValue::from(format!("{base}?{}", props.short_query))} />
             }
             if let Some(text) = &*status {
                 <p class="hint" role="status">{ text }</p>

@@ -16,6 +16,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::page::embed::Embed;
+use crate::page::widget::WidgetKind;
+use crate::ui::embed_this::EmbedThis;
+
 use super::ids::use_ids;
 use crate::exercises::{number::RULE, BudgetAndRetries, Exercise};
 use crate::page::exercise_setups::{BreakerSetup, LayersSetup, NorthwindSetup};
@@ -95,6 +99,15 @@ pub(crate) fn paragraphs(text: &str) -> Html {
 /// The answers saved in this browser for an exercise, if any (and if storage is allowed).
 fn load_answers(key: &str) -> Option<String> {
     crate::ui::storage::stored(key)
+}
+
+/// Whether the page offers "Embed this" on each exercise (the playground's own exercises page
+/// says so with `<html data-embed-buttons>`; a course page that embeds one does not).
+fn offers_embedding() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .is_some_and(|root| root.has_attribute("data-embed-buttons"))
 }
 
 /// Keeps the answers, or forgets them when there are none.
@@ -204,6 +217,9 @@ fn exercise_shell(props: &ShellProps) -> Html {
     html! {
         <section class="exercise" id={name("exercise")} aria-labelledby={heading_id}>
             { heading }
+            if offers_embedding() {
+                <EmbedThis embed={Embed::new(WidgetKind::Exercise(props.number), "")} />
+            }
             <div class="exercise-question">{ paragraphs(&props.question) }</div>
             if let Some(controls) = &props.controls {
                 <div class="exercise-controls" id={name("controls")}>
