@@ -832,7 +832,7 @@ async fn embed_this_gives_the_snippets_of_what_is_on_screen_with_a_preview() {
             const t = d && d.querySelector('[id$=\"timeout\"][type=range]');
             return t ? t.value : null;";
         let start = std::time::Instant::now();
-        while page.eval(preview_timeout).await != Value::from("100") {
+        while page.eval(preview_timeout).await != "100" {
             assert!(
                 start.elapsed() < Duration::from_secs(15),
                 "the preview did not show the run"
@@ -860,7 +860,7 @@ async fn embed_this_gives_the_snippets_of_what_is_on_screen_with_a_preview() {
                    return !!(d && d.querySelector('.rp.widget[data-kind=histogram] canvas'))",
             )
             .await
-            != Value::from(true)
+            != true
         {
             assert!(
                 start.elapsed() < Duration::from_secs(15),
