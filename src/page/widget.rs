@@ -70,6 +70,59 @@ impl WidgetKind {
     }
 }
 
+/// Every kind's attributes besides `kind`, as `docs/embedding.md` lists them: made here from
+/// the lists the readers use, so the page cannot drift from the code (a test compares them).
+pub fn attributes_table() -> String {
+    use super::knobs::KNOBS;
+    use super::permalink::OTHER_KEYS;
+    use super::widget_look::SCALE_RANGE;
+    let code = |keys: &[&str]| {
+        keys.iter()
+            .map(|k| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let run_keys: Vec<&str> = OTHER_KEYS
+        .iter()
+        .copied()
+        .chain(KNOBS.iter().map(|k| k.key))
+        .collect();
+    let run = "the run's settings (below)".to_string();
+    let mut rows = vec![
+        "| kind | reads | and |".to_string(),
+        "| --- | --- | --- |".to_string(),
+    ];
+    let look = format!(
+        "`theme` (auto, light or dark), `scale` ({} to {})",
+        SCALE_RANGE.0, SCALE_RANGE.1
+    );
+    for kind in WidgetKind::ALL {
+        let (reads, and) = match kind {
+            WidgetKind::Playground | WidgetKind::LessonTable => (run.clone(), look.clone()),
+            WidgetKind::CircuitDiagram | WidgetKind::Histogram => (
+                format!("{run}; with no `t`, it opens at the run's end"),
+                format!("{look}, `chrome` (full, compact or none)"),
+            ),
+            WidgetKind::Exercise(_) | WidgetKind::Metastability => {
+                ("nothing else".to_string(), look.clone())
+            }
+            WidgetKind::Jitter => (code(&super::jitter::JITTER_KEYS), look.clone()),
+            WidgetKind::LessonStep => (
+                "`lesson` (km0, northwind or challenges), `step` (a step's name or number)"
+                    .to_string(),
+                look.clone(),
+            ),
+        };
+        rows.push(format!("| `{}` | {reads} | {and} |", kind.key()));
+    }
+    rows.push(String::new());
+    rows.push(format!(
+        "The run's settings are the playground's link keys, each with the range its notices give: {}.",
+        code(&run_keys)
+    ));
+    rows.join("\n")
+}
+
 /// Attributes an element has for HTML's sake, not ours: passed over in silence.
 fn is_html_attribute(key: &str) -> bool {
     matches!(
@@ -191,6 +244,24 @@ impl WidgetSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_guide_lists_every_kinds_attributes_as_the_code_reads_them() {
+        let guide = include_str!("../../docs/embedding.md");
+        let start = guide
+            .find("<!-- attributes: start -->")
+            .expect("the guide marks where the table starts")
+            + "<!-- attributes: start -->".len();
+        let end = guide
+            .find("<!-- attributes: end -->")
+            .expect("and where it ends");
+        assert_eq!(
+            guide[start..end].trim(),
+            attributes_table(),
+            "docs/embedding.md's table differs from the code; it should read:\n{}\n",
+            attributes_table()
+        );
+    }
 
     #[test]
     fn a_view_widget_opens_where_it_shows_something() {
