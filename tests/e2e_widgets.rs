@@ -913,3 +913,47 @@ async fn embed_this_gives_the_snippets_of_what_is_on_screen_with_a_preview() {
     })
     .await;
 }
+
+/// Two widgets on one page keep their landmarks apart (each region named with what its
+/// widget shows), and `heading-level` puts a widget's headings under the course page's.
+#[tokio::test]
+async fn widgets_name_their_landmarks_by_kind_and_take_the_pages_heading_level() {
+    browser::run("widgets-landmarks", |page| async move {
+        page.open("course-demo.html", "#demo-histogram [id$='-latency-chart']")
+            .await;
+        let names = page
+            .eval(
+                "return [...document.querySelectorAll('resilience-widget section.region')].map(s =>
+                   s.getAttribute('aria-label')
+                   || document.getElementById(s.getAttribute('aria-labelledby')).textContent)",
+            )
+            .await;
+        let names: Vec<String> = serde_json::from_value(names).unwrap();
+        assert!(names.len() >= 4, "{names:?}");
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "two landmarks share a name: {names:?}");
+        assert!(names.iter().any(|n| n == "Timeline, latency histogram"), "{names:?}");
+        assert!(names.iter().any(|n| n == "Timeline, circuit breaker diagram"), "{names:?}");
+        // A level asked for; a bad one named, with the default kept.
+        page.open("embed.html?kind=histogram&heading-level=4", "#widget section.region")
+            .await;
+        let tags = page
+            .eval("return [...document.querySelectorAll('#widget section.region > :first-child')].map(h => h.tagName)")
+            .await;
+        assert!(
+            tags.as_array().unwrap().iter().all(|t| t == "H4"),
+            "{tags}"
+        );
+        page.open("embed.html?kind=histogram&heading-level=9", "[id$='-widget-notices']")
+            .await;
+        let notice = page.text("[id$='-widget-notices']").await;
+        assert!(notice.contains("heading-level") && notice.contains("2 to 6"), "{notice}");
+        let tags = page
+            .eval("return [...document.querySelectorAll('#widget section.region > :first-child')].map(h => h.tagName)")
+            .await;
+        assert!(tags.as_array().unwrap().iter().all(|t| t == "H2"), "{tags}");
+    })
+    .await;
+}

@@ -38,18 +38,12 @@ impl Embed {
     /// What a reader hears the embed called (its `title`).
     pub fn title(&self) -> String {
         let what = match self.kind {
-            WidgetKind::Playground => "the playground".to_string(),
-            WidgetKind::CircuitDiagram => "circuit breaker diagram".to_string(),
-            WidgetKind::Histogram => "latency histogram".to_string(),
-            WidgetKind::LessonTable => "the lesson's table".to_string(),
-            WidgetKind::Exercise(n) => format!("exercise {n}"),
-            WidgetKind::Jitter => "backoff and jitter".to_string(),
             WidgetKind::LessonStep => {
                 let step = self.value("step").unwrap_or("first");
                 let lesson = self.value("lesson").unwrap_or("km0");
                 format!("lesson {lesson}, step {step}")
             }
-            WidgetKind::Metastability => "metastability explorer".to_string(),
+            kind => kind.name(),
         };
         format!("Resilience Playground: {what}")
     }

@@ -63,6 +63,21 @@ impl WidgetKind {
         }
     }
 
+    /// What it shows, in a few words ("latency histogram"): its landmarks' and its embed's
+    /// names.
+    pub fn name(self) -> String {
+        match self {
+            WidgetKind::Playground => "the playground".into(),
+            WidgetKind::CircuitDiagram => "circuit breaker diagram".into(),
+            WidgetKind::Histogram => "latency histogram".into(),
+            WidgetKind::LessonTable => "the lesson's table".into(),
+            WidgetKind::Exercise(n) => format!("exercise {n}"),
+            WidgetKind::Jitter => "backoff and jitter".into(),
+            WidgetKind::LessonStep => "lesson step".into(),
+            WidgetKind::Metastability => "metastability explorer".into(),
+        }
+    }
+
     /// The kind a `kind` attribute names.
     pub fn parse(text: &str) -> Option<WidgetKind> {
         let text = text.trim();
@@ -93,7 +108,7 @@ pub fn attributes_table() -> String {
         "| --- | --- | --- |".to_string(),
     ];
     let look = format!(
-        "`theme` (auto, light or dark), `scale` ({} to {})",
+        "`theme` (auto, light or dark), `scale` ({} to {}), `heading-level` (2 to 6)",
         SCALE_RANGE.0, SCALE_RANGE.1
     );
     for kind in WidgetKind::ALL {

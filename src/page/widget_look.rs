@@ -47,11 +47,14 @@ pub struct WidgetLook {
     pub scale: Option<f64>,
     /// Whether the host page's background is dark, when `widgets.js` could tell.
     pub host_dark: Option<bool>,
+    /// The level of the widget's own headings (`heading-level`, 2 to 6), so that they fit
+    /// under the course page's; `None`: 2.
+    pub heading_level: Option<u8>,
 }
 
 impl WidgetLook {
     /// Attribute names this type reads.
-    pub const KEYS: [&'static str; 3] = ["chrome", "scale", "host-background"];
+    pub const KEYS: [&'static str; 4] = ["chrome", "scale", "host-background", "heading-level"];
 
     /// Reads one look attribute into `self`; a bad value leaves the default and returns a
     /// notice naming the attribute and what it allows.
@@ -81,9 +84,21 @@ impl WidgetLook {
                 }
             },
             "host-background" => self.host_dark = css_colour_is_dark(value),
+            "heading-level" => match value.trim().parse::<u8>() {
+                Ok(level) if (2..=6).contains(&level) => self.heading_level = Some(level),
+                _ => return Some(format!(
+                    "heading-level: \"{}\" is not allowed (a whole number from 2 to 6); using 2.",
+                    shown()
+                )),
+            },
             _ => {}
         }
         None
+    }
+
+    /// The level of the widget's own headings.
+    pub fn headings(&self) -> u8 {
+        self.heading_level.unwrap_or(2)
     }
 
     /// The zoom to apply: `scale`, else the projector's, else 1.
@@ -188,6 +203,22 @@ mod tests {
         look.read("host-background", "rgb(20, 20, 20)");
         assert!(look.dark(None, false));
         assert!(!look.dark(Some(false), true));
+    }
+
+    #[test]
+    fn the_heading_level_is_two_to_six() {
+        let mut look = WidgetLook::default();
+        assert_eq!(look.headings(), 2);
+        assert!(look.read("heading-level", "4").is_none());
+        assert_eq!(look.headings(), 4);
+        for bad in ["1", "7", "three", ""] {
+            let notice = look.read("heading-level", bad).expect("a notice");
+            assert!(
+                notice.starts_with("heading-level: ") && notice.contains("2 to 6"),
+                "{notice}"
+            );
+        }
+        assert_eq!(look.headings(), 4, "a bad value leaves the last good one");
     }
 
     #[test]

@@ -95,7 +95,7 @@ pub fn embed_this(props: &EmbedThisProps) -> Html {
                 <select id={ids.id("embed-kind")} {onchange}>
                     { for kinds.iter().map(|k| html! {
                         <option value={k.key()} selected={*k == *kind}>
-                            { Embed { kind: *k, attributes: Vec::new() }.title().trim_start_matches("Resilience Playground: ").to_string() }
+                            { k.name() }
                         </option>
                     }) }
                 </select>

@@ -974,7 +974,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                         { if here.next().is_some_and(StepRef::is_recap) { "Recap →" } else { "Next →" } }
                     </button>
                 </div>
-                <h2 id={ids.id("lesson-step-title")} ref={heading} tabindex="-1">{ step.title }</h2>
+                <@{ids.heading_tag()} id={ids.id("lesson-step-title")} ref={heading} tabindex="-1">{ step.title }</@>
                 { for text }
                 { for question }
                 <section class="lesson-notice" aria-labelledby={ids.id("lesson-notice-title")}
@@ -1070,7 +1070,7 @@ fn lesson_recap(props: &LessonRecapProps) -> Html {
                 <span class="lesson-count" id={ids.id("lesson-count")}>{ here.count() }</span>
                 <button type="button" id={ids.id("lesson-next")} class="next" disabled=true>{ "Next →" }</button>
             </div>
-            <h2 id={ids.id("lesson-step-title")} ref={heading} tabindex="-1">{ "The lesson in one line a step" }</h2>
+            <@{ids.heading_tag()} id={ids.id("lesson-step-title")} ref={heading} tabindex="-1">{ "The lesson in one line a step" }</@>
             <ol class="recap-lines" id={ids.id("lesson-recap")}>
                 { for lines.iter().map(|line| {
                     let to = line.step;

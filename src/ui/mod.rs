@@ -134,9 +134,10 @@ pub fn mount_widget(
     n: u32,
 ) -> yew::AppHandle<widget::Widget> {
     let spec = crate::page::widget::WidgetSpec::from_query(attributes);
+    let scope = ids::IdScope::widget(n, spec.look.headings(), &spec.kind.name());
     let props = widget::WidgetProps {
         spec: crate::page::runs::Shared(std::rc::Rc::new(spec)),
-        scope: ids::IdScope(format!("rw{n}-").into()),
+        scope,
         playground_url: playground_url.to_string().into(),
     };
     host.set_inner_html("");

@@ -35,8 +35,10 @@ use crate::sim::trace::Route;
 fn region(ids: &IdScope, class: &str, name: &str, title: &str, body: Html) -> Html {
     let title_id = ids.id(&format!("{name}-title"));
     html! {
-        <section class={classes!("region", class.to_string())} aria-labelledby={title_id.clone()}>
-            <h2 id={title_id}>{ title }</h2>
+        <section class={classes!("region", class.to_string())}
+            aria-labelledby={ids.landmark(title).is_none().then(|| title_id.clone())}
+            aria-label={ids.landmark(title)}>
+            <@{ids.heading_tag()} id={title_id}>{ title }</@>
             { body }
         </section>
     }

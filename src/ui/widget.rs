@@ -57,16 +57,18 @@ pub fn widget(props: &WidgetProps) -> Html {
                 playground_url={props.playground_url.clone()}
                 panic_on_play={props.spec.panic_on_play} />
         },
-        WidgetKind::Exercise(n) => html! { <super::ExerciseView number={n} /> },
+        WidgetKind::Exercise(n) => html! {
+            <super::ExerciseView number={n} heading_level={props.spec.look.headings()} />
+        },
         WidgetKind::Jitter => html! {
             <div class="widget-body jitter-widget">
-                <h2 class="widget-title">{ "Backoff and jitter, side by side" }</h2>
+                <@{props.scope.heading_tag()} class="widget-title">{ "Backoff and jitter, side by side" }</@>
                 <JitterView settings={props.spec.jitter()} autostart=true />
             </div>
         },
         WidgetKind::Metastability => html! {
             <div class="widget-body metastability-widget">
-                <h2 class="widget-title">{ "Metastability explorer: does it come back?" }</h2>
+                <@{props.scope.heading_tag()} class="widget-title">{ "Metastability explorer: does it come back?" }</@>
                 <super::metastability::MetastabilityView autostart=true />
             </div>
         },
