@@ -957,3 +957,67 @@ async fn widgets_name_their_landmarks_by_kind_and_take_the_pages_heading_level()
     })
     .await;
 }
+
+/// A course page on another origin, as "Embed this" writes its snippet: with
+/// `Access-Control-Allow-Origin` on the playground's host the widget runs; without it, the
+/// element's own text says why in place of a blank.
+#[tokio::test]
+async fn a_course_page_on_another_origin_gets_widgets_with_the_header_and_a_reason_without() {
+    use resilience_playground::page::embed::Embed;
+    use resilience_playground::page::widget::WidgetKind;
+    let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
+    let course = browser::artefacts_dir().join("cross-origin-course");
+    std::fs::create_dir_all(&course).unwrap();
+    // The refused script is what the second round tests: the browser logs it.
+    const REFUSED: &[&str] = &[
+        "blocked by CORS policy",
+        "widgets.js - Failed to load resource",
+    ];
+    browser::run_expecting("widgets-cross-origin", REFUSED, |page| async move {
+        for allowed in [true, false] {
+            let playground = browser::StaticServer::start_for(dist.clone(), false, &[], allowed);
+            let base = format!("http://127.0.0.1:{}/", playground.port);
+            let snippet = Embed::new(WidgetKind::Histogram, "preset=cb").element(&base);
+            std::fs::write(
+                course.join("index.html"),
+                format!(
+                    "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+                     <title>A course page</title><link rel=\"icon\" href=\"data:,\"></head><body><h1>Week 3</h1>{snippet}</body></html>"
+                ),
+            )
+            .unwrap();
+            let host = browser::StaticServer::start(course.clone(), false, &[]);
+            assert_ne!(host.port, playground.port, "two origins");
+            page.client
+                .goto(&format!("http://127.0.0.1:{}/index.html", host.port))
+                .await
+                .expect("the course page opens");
+            let start = std::time::Instant::now();
+            let shown = loop {
+                let now = page
+                    .eval(
+                        "const w = document.querySelector('resilience-widget');
+                         return [!!w.querySelector('[id$=\"-latency-chart\"]'), w.textContent.trim().slice(0, 200)]",
+                    )
+                    .await;
+                let done = if allowed { now[0] == true } else { start.elapsed() > Duration::from_secs(4) };
+                if done {
+                    break now;
+                }
+                assert!(start.elapsed() < Duration::from_secs(20), "allowed {allowed}: {now}");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            };
+            if allowed {
+                assert_eq!(shown[0], true, "the widget runs across origins: {shown}");
+            } else {
+                let text = shown[1].as_str().unwrap();
+                assert!(
+                    text.contains("Access-Control-Allow-Origin") && text.contains(&base),
+                    "without the header, a reason in place: {text}"
+                );
+                page.screenshot("widgets-cross-origin-refused").await;
+            }
+        }
+    })
+    .await;
+}

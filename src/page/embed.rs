@@ -63,9 +63,10 @@ impl Embed {
             attributes.push_str(&format!(" {}=\"{}\"", html_text(k), html_text(v)));
         }
         format!(
-            "<script type=\"module\" src=\"{}widgets.js\"></script>\n<resilience-widget {attributes} title=\"{}\"></resilience-widget>",
+            "<script type=\"module\" src=\"{}widgets.js\"></script>\n<resilience-widget {attributes} title=\"{}\">{}</resilience-widget>",
             html_text(base),
-            html_text(&self.title())
+            html_text(&self.title()),
+            html_text(&fallback(base))
         )
     }
 
@@ -86,6 +87,16 @@ impl Embed {
             html_text(base)
         )
     }
+}
+
+/// What a widget's element says until its script replaces it, so that a page that cannot load
+/// the script (another origin without permission, scripts off) shows why instead of a blank.
+pub fn fallback(base: &str) -> String {
+    format!(
+        "The Resilience Playground widget appears here once its script has loaded. If this text \
+         stays, this page could not load it from {base}: that host must send \
+         Access-Control-Allow-Origin for this page, and scripts must be on."
+    )
 }
 
 /// The folder of the page at `href` (with its trailing `/`), where `widgets.js` and
@@ -131,7 +142,10 @@ mod tests {
             embed.element(BASE),
             "<script type=\"module\" src=\"https://class.example/playground/widgets.js\"></script>\n\
              <resilience-widget kind=\"histogram\" preset=\"cb\" timeout=\"0.1\" t=\"12.0\" \
-             title=\"Resilience Playground: latency histogram\"></resilience-widget>"
+             title=\"Resilience Playground: latency histogram\">The Resilience Playground widget \
+             appears here once its script has loaded. If this text stays, this page could not load \
+             it from https://class.example/playground/: that host must send \
+             Access-Control-Allow-Origin for this page, and scripts must be on.</resilience-widget>"
         );
     }
 

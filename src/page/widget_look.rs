@@ -86,10 +86,12 @@ impl WidgetLook {
             "host-background" => self.host_dark = css_colour_is_dark(value),
             "heading-level" => match value.trim().parse::<u8>() {
                 Ok(level) if (2..=6).contains(&level) => self.heading_level = Some(level),
-                _ => return Some(format!(
+                _ => {
+                    return Some(format!(
                     "heading-level: \"{}\" is not allowed (a whole number from 2 to 6); using 2.",
                     shown()
-                )),
+                ))
+                }
             },
             _ => {}
         }

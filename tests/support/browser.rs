@@ -94,6 +94,19 @@ impl StaticServer {
         precompressed: bool,
         missing: &'static [&'static str],
     ) -> StaticServer {
+        StaticServer::start_for(root, precompressed, missing, false)
+    }
+
+    /// [`StaticServer::start`]; with `allow_origin`, every answer lets any origin read it
+    /// (`Access-Control-Allow-Origin: *`), as a playground host serving course pages elsewhere
+    /// must.
+    #[allow(dead_code)] // not every suite serves another origin
+    pub fn start_for(
+        root: PathBuf,
+        precompressed: bool,
+        missing: &'static [&'static str],
+        allow_origin: bool,
+    ) -> StaticServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the static server");
         let port = listener.local_addr().expect("an address").port();
         listener
@@ -107,7 +120,7 @@ impl StaticServer {
                     Ok((stream, _)) => {
                         let root = root.clone();
                         std::thread::spawn(move || {
-                            let _ = answer(stream, &root, precompressed, missing);
+                            let _ = answer(stream, &root, precompressed, missing, allow_origin);
                         });
                     }
                     Err(_) => std::thread::sleep(Duration::from_millis(5)),
@@ -137,6 +150,7 @@ fn answer(
     root: &Path,
     precompressed: bool,
     missing: &[&str],
+    allow_origin: bool,
 ) -> std::io::Result<()> {
     use std::io::{BufRead, BufReader, Write};
     stream.set_nonblocking(false)?;
@@ -157,7 +171,11 @@ fn answer(
         }
     }
     let target = request_line.split_whitespace().nth(1).unwrap_or("/");
-    let (status, headers, body) = respond(root, precompressed, missing, target, &accept_encoding);
+    let (status, mut headers, body) =
+        respond(root, precompressed, missing, target, &accept_encoding);
+    if allow_origin {
+        headers.push(("Access-Control-Allow-Origin", "*"));
+    }
     let mut head = format!(
         "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n",
         body.len()
@@ -457,7 +475,18 @@ where
     F: FnOnce(Page) -> Fut,
     Fut: std::future::Future<Output = ()> + Send + 'static,
 {
-    serve_and_run(name, false, missing, body).await
+    serve_and_run(name, false, missing, &[], body).await
+}
+
+/// [`run`], the browser's console errors that contain one of `expected` left out (a test of
+/// what the page does when something is refused).
+#[allow(dead_code)] // not every suite uses every helper
+pub async fn run_expecting<F, Fut>(name: &str, expected: &'static [&'static str], body: F)
+where
+    F: FnOnce(Page) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    serve_and_run(name, false, &[], expected, body).await
 }
 
 /// [`run`], with `dist/` served precompressed (`.br` / `.gz` twins) when `precompressed`.
@@ -466,13 +495,14 @@ where
     F: FnOnce(Page) -> Fut,
     Fut: std::future::Future<Output = ()> + Send + 'static,
 {
-    serve_and_run(name, precompressed, &[], body).await
+    serve_and_run(name, precompressed, &[], &[], body).await
 }
 
 async fn serve_and_run<F, Fut>(
     name: &str,
     precompressed: bool,
     missing: &'static [&'static str],
+    expected: &'static [&'static str],
     body: F,
 ) where
     F: FnOnce(Page) -> Fut,
@@ -495,6 +525,7 @@ async fn serve_and_run<F, Fut>(
         .await
         .into_iter()
         .filter(|e| !(e.contains("404") && missing.iter().any(|m| e.contains(&format!("/{m} ")))))
+        .filter(|e| !expected.iter().any(|x| e.contains(x)))
         .collect();
     let _ = client.close().await;
     drop(driver);
