@@ -1021,3 +1021,44 @@ async fn a_course_page_on_another_origin_gets_widgets_with_the_header_and_a_reas
     })
     .await;
 }
+
+/// A course page themes its widgets with CSS custom properties (accent, background, panel,
+/// text, font) on the element or an ancestor; unset, the widget keeps its theme's colours.
+#[tokio::test]
+async fn a_course_page_themes_its_widgets_with_custom_properties() {
+    browser::run("widgets-theming", |page| async move {
+        page.open(
+            "embed.html?kind=histogram&preset=cb&theme=light",
+            "#widget .rp.widget",
+        )
+        .await;
+        const LOOK: &str = "const w = document.querySelector('#widget .rp.widget');
+            const s = getComputedStyle(w);
+            const scrub = getComputedStyle(w.querySelector('[id$=scrub]'));
+            return [scrub.accentColor, s.backgroundColor, s.color, scrub.fontFamily];";
+        let before = page.eval(LOOK).await;
+        assert_eq!(before[0], "rgb(0, 114, 178)", "{before}");
+        page.eval(
+            "const host = document.getElementById('widget');
+             host.style.setProperty('--rp-accent', 'rgb(200, 0, 0)');
+             host.style.setProperty('--rp-background', 'rgb(250, 240, 220)');
+             host.style.setProperty('--rp-text', 'rgb(40, 30, 20)');
+             host.style.setProperty('--rp-font', 'Georgia, serif');
+             return null",
+        )
+        .await;
+        let after = page.eval(LOOK).await;
+        assert_eq!(
+            after,
+            serde_json::json!([
+                "rgb(200, 0, 0)",
+                "rgb(250, 240, 220)",
+                "rgb(40, 30, 20)",
+                "Georgia, serif"
+            ]),
+            "before: {before}"
+        );
+        page.screenshot("widget-themed").await;
+    })
+    .await;
+}
