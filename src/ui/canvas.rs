@@ -396,6 +396,34 @@ impl Hatcher {
         })
     }
 
+    /// The patterns of a run's solid bars: lines of the chart's `background` cut across them.
+    pub fn cutting(
+        canvas: &HtmlCanvasElement,
+        scale: ChartScale,
+        background: RGBColor,
+    ) -> Option<Hatcher> {
+        Hatcher::new(
+            canvas,
+            css_colour(background),
+            f64::from(scale.px(2.0)),
+            scale.px(7.0) as i32,
+        )
+    }
+
+    /// The patterns of A/B's run B, whose bars are light: thin lines of the outcome's `colour`.
+    pub fn drawing(
+        canvas: &HtmlCanvasElement,
+        scale: ChartScale,
+        colour: RGBColor,
+    ) -> Option<Hatcher> {
+        Hatcher::new(
+            canvas,
+            css_colour(colour),
+            f64::from(scale.px(1.2)),
+            scale.px(7.0) as i32,
+        )
+    }
+
     /// Patterns the bar between the canvas points `a` and `b` with `hatch`.
     pub fn fill(&self, hatch: Hatch, a: (i32, i32), b: (i32, i32)) {
         let segments = hatch_segments(hatch, a, b, self.gap);

@@ -8,7 +8,7 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use super::canvas::{
-    chart_legend, css_colour, min_text_css, run_line, use_canvas, ChartScale, Hatcher, LegendKey,
+    chart_legend, min_text_css, run_line, use_canvas, ChartScale, Hatcher, LegendKey,
 };
 use super::chart_keys::{ChartKeys, ChartParts};
 use super::compare::ab_legend;
@@ -262,13 +262,7 @@ fn draw(
     let pair = runs.len() > 1;
     // The patterns: lines of the background across A's bars, of the outcome's colour across
     // B's light ones.
-    let gap = scale.px(7.0) as i32;
-    let cut = Hatcher::new(
-        &element,
-        css_colour(theme.background),
-        f64::from(scale.px(2.0)),
-        gap,
-    );
+    let cut = Hatcher::cutting(&element, scale, theme.background);
     for (r, data) in runs.iter().enumerate() {
         let buckets = heights(data).len();
         let mut base = vec![0u64; buckets];
@@ -320,9 +314,7 @@ fn draw(
                             .map(|&c| Rectangle::new(c, colour.stroke_width(scale.px(1.5)))),
                     )
                     .map_err(|e| e.to_string())?;
-                if let Some(lines) =
-                    Hatcher::new(&element, css_colour(colour), f64::from(scale.px(1.2)), gap)
-                {
+                if let Some(lines) = Hatcher::drawing(&element, scale, colour) {
                     for &(a, b) in &rects {
                         lines.fill(hatch, a, b);
                     }

@@ -203,13 +203,7 @@ fn draw(
     // The family named, not spelled: plotters lowercases a spelled name, which brings
     // Unicode's case tables (about 12 KB) into the wasm.
     let text = (FontFamily::SansSerif, text_px).into_font().color(&ink);
-    let gap = scale.px(7.0) as i32;
-    let cut = Hatcher::new(
-        &canvas,
-        css_colour(theme.background),
-        f64::from(scale.px(2.0)),
-        gap,
-    );
+    let cut = Hatcher::cutting(&canvas, scale, theme.background);
     let element = canvas.clone();
     let backend = ChartBackend::new(canvas).ok_or("no 2d context")?;
     let root = backend.into_drawing_area();
@@ -354,9 +348,7 @@ fn draw(
                         .map(|&c| Rectangle::new(c, colour.stroke_width(scale.px(1.5)))),
                 )
                 .map_err(|e| e.to_string())?;
-                if let Some(lines) =
-                    Hatcher::new(&element, css_colour(colour), f64::from(scale.px(1.2)), gap)
-                {
+                if let Some(lines) = Hatcher::drawing(&element, scale, colour) {
                     for &(a, b) in &rects {
                         lines.fill(hatch, a, b);
                     }
