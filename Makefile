@@ -18,7 +18,7 @@ export PATH := $(TOOLS_DIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export TRUNK_TOOLS_WASM_BINDGEN := $(WASM_BINDGEN_VERSION)
 export TRUNK_TOOLS_WASM_OPT := version_$(BINARYEN_VERSION)
 
-.PHONY: soak measure-load serve test dist dist-single compress-tools tools browser-tools fetch check-fmt clippy test-host test-wasm test-e2e bench measure-page clean-tools
+.PHONY: soak measure-load serve test dist dist-single scorm compress-tools tools browser-tools fetch check-fmt clippy test-host test-wasm test-e2e bench measure-page clean-tools
 
 serve: tools fetch
 	trunk serve --address 127.0.0.1 --port 8080
@@ -55,6 +55,20 @@ dist-single: dist
 	  -o $(SINGLE_DIR)/resilience-playground_bg.wasm
 	node scripts/single-file.mjs $(SINGLE_DIR) dist dist-single/resilience-playground.html
 
+# A SCORM 1.2 package of one guided lesson for a learning platform (Moodle, ...):
+# `make scorm LESSON=northwind` writes dist-scorm/resilience-playground-northwind.zip (its
+# folder stays beside it, under target/scorm/). Zipped by Python's zipfile.
+LESSON ?= km0
+SCORM_DIR := target/scorm
+scorm: dist
+	node scripts/scorm.mjs dist $(LESSON) $(SCORM_DIR)/$(LESSON)
+	@mkdir -p dist-scorm
+	cd $(SCORM_DIR)/$(LESSON) && python3 -c "import os, zipfile; \
+	  z = zipfile.ZipFile('../../../dist-scorm/resilience-playground-$(LESSON).zip', 'w', zipfile.ZIP_DEFLATED); \
+	  [z.write(os.path.join(d, f), os.path.relpath(os.path.join(d, f), '.')) for d, _, fs in sorted(os.walk('.')) for f in sorted(fs)]; \
+	  z.close()"
+	@echo "dist-scorm/resilience-playground-$(LESSON).zip: $$(stat -c %s dist-scorm/resilience-playground-$(LESSON).zip) B"
+
 # brotli for the precompressed files of dist/ (Debian's package; gzip is always there).
 compress-tools:
 	@if ! command -v brotli >/dev/null; then \
@@ -68,7 +82,7 @@ compress-tools:
 	  fi; \
 	fi
 
-test: tools browser-tools fetch check-fmt clippy test-host test-wasm dist dist-single test-e2e
+test: tools browser-tools fetch check-fmt clippy test-host test-wasm dist dist-single scorm test-e2e
 	@echo "make test: all checks passed"
 
 tools:

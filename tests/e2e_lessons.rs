@@ -1305,3 +1305,183 @@ async fn a_km0_step_reads_in_order_from_the_accessibility_tree() {
     })
     .await;
 }
+
+/// Copies the folder `from` into `to`, files and folders.
+fn copy_folder(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("the folder");
+    for entry in std::fs::read_dir(from).expect("a folder to copy") {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_folder(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("a file copied");
+        }
+    }
+}
+
+/// The SCORM package (`make scorm LESSON=km0`) inside a stand-in learning platform: a page
+/// whose `window.API` records every call and which launches the package's SCO in an iframe.
+/// The lesson initialises, reports its score (the questions answered, as the host computes
+/// it) and status, commits, and finishes when it is left; opened on its own it is an
+/// ordinary lesson page.
+#[tokio::test]
+async fn the_scorm_package_reports_the_lessons_score_to_the_platform() {
+    use resilience_playground::page::lessons::progress::Progress;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let zip = std::fs::read(root.join("dist-scorm/resilience-playground-km0.zip"))
+        .expect("make scorm LESSON=km0 wrote the zip");
+    assert!(zip.starts_with(b"PK"), "a zip");
+    for name in [
+        "imsmanifest.xml",
+        "lesson.html",
+        "scorm.js",
+        "lessons/km0.md",
+    ] {
+        assert!(
+            zip.windows(name.len()).any(|w| w == name.as_bytes()),
+            "the zip holds {name}"
+        );
+    }
+    let package = root.join("target/scorm/km0");
+    let manifest = std::fs::read_to_string(package.join("imsmanifest.xml")).unwrap();
+    let launch = manifest
+        .split("href=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the SCO's launch address")
+        .replace("&amp;", "&");
+    assert_eq!(launch, "lesson.html?lesson=km0");
+    let lms = browser::artefacts_dir().join("scorm-lms");
+    let _ = std::fs::remove_dir_all(&lms);
+    copy_folder(&package, &lms.join("sco"));
+    std::fs::write(
+        lms.join("index.html"),
+        format!(
+            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>An LMS</title>
+             <link rel=\"icon\" href=\"data:,\"><script>
+             window.calls = [];
+             const record = (name) => (...args) => {{ window.calls.push([name, ...args.map(String)]); return \"true\"; }};
+             window.API = {{ LMSInitialize: record('LMSInitialize'), LMSFinish: record('LMSFinish'),
+               LMSGetValue: () => '', LMSSetValue: record('LMSSetValue'), LMSCommit: record('LMSCommit'),
+               LMSGetLastError: () => '0', LMSGetErrorString: () => '', LMSGetDiagnostic: () => '' }};
+             </script></head><body><iframe id=\"sco\" src=\"sco/{launch}\" style=\"width: 1200px; height: 900px\"></iframe></body></html>"
+        ),
+    )
+    .unwrap();
+    let mut progress = Progress::new(Lesson::Km0);
+    progress.reach("slow-inventory");
+    progress.predict("slow-inventory", "x", true);
+    let expected = progress.score(Lesson::Km0).raw().to_string();
+    assert_ne!(expected, "0");
+    browser::run("scorm", |page| async move {
+        let lms_server = browser::StaticServer::start(lms.clone(), false, &[]);
+        let lms_url = format!("http://127.0.0.1:{}/", lms_server.port);
+        page.client
+            .goto(&lms_url)
+            .await
+            .expect("the platform's page");
+        let calls = "return window.calls";
+        let in_sco = |script: &str| {
+            format!("const d = document.getElementById('sco').contentDocument; {script}")
+        };
+        // The lesson starts: initialised, a first score of 0, incomplete, committed.
+        let start = Instant::now();
+        loop {
+            let now = page.eval(calls).await.to_string();
+            if now.contains("\"cmi.core.score.raw\",\"0\"") && now.contains("LMSCommit") {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "no first report: {now}"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        // A prediction made in the lesson: the score moves.
+        let start = Instant::now();
+        while page
+            .eval(&in_sco(
+                "return !!(d && d.getElementById('lesson-choice-0'))",
+            ))
+            .await
+            != serde_json::json!(true)
+        {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the step's question did not show"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        page.eval(&in_sco(
+            "d.getElementById('lesson-choice-0').click(); return null",
+        ))
+        .await;
+        let start = Instant::now();
+        loop {
+            let now = page.eval(calls).await.to_string();
+            if now.contains(&format!("\"cmi.core.score.raw\",\"{expected}\"")) {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "no score {expected}: {now}"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        // Leaving the lesson finishes the session, last.
+        page.eval("document.getElementById('sco').src = 'about:blank'; return null")
+            .await;
+        let start = Instant::now();
+        let all = loop {
+            let now = page.eval(calls).await;
+            if now.to_string().contains("LMSFinish") {
+                break now;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no LMSFinish: {now}"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        let names: Vec<String> = all
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c[0].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(
+            names.first().map(String::as_str),
+            Some("LMSInitialize"),
+            "{names:?}"
+        );
+        assert_eq!(
+            names.last().map(String::as_str),
+            Some("LMSFinish"),
+            "{names:?}"
+        );
+        assert_eq!(names.iter().filter(|n| *n == "LMSInitialize").count(), 1);
+        let status = all
+            .to_string()
+            .contains("\"cmi.core.lesson_status\",\"incomplete\"");
+        assert!(status, "{all}");
+        // Outside a platform: an ordinary lesson page.
+        page.client
+            .goto(&format!("{lms_url}sco/{launch}"))
+            .await
+            .expect("the SCO on its own");
+        let start = Instant::now();
+        while page
+            .eval("return !!document.querySelector('[data-lesson-step]')")
+            .await
+            != serde_json::json!(true)
+        {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the lesson did not show on its own"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    })
+    .await;
+}

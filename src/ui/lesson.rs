@@ -156,6 +156,18 @@ fn this_site() -> Site {
     })
 }
 
+/// The lesson page's score where a course platform's script can read it (`scorm.js` in a
+/// SCORM package): `data-lesson-score` (0 to 100) and `data-lesson-status` on the page's root.
+fn publish_score(score: &crate::page::lessons::progress::Score) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("data-lesson-score", &score.raw().to_string());
+        let _ = root.set_attribute("data-lesson-status", score.status());
+    }
+}
+
 /// `address` (a page beside this one, `lesson.html?...`) as a whole URL from this page's.
 fn absolute(address: &str) -> String {
     if address.contains("://") {
@@ -431,6 +443,9 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
         use_effect_with((*progress).clone(), move |progress| {
             if let Ok(json) = serde_json::to_string(progress) {
                 store(&Progress::storage_key(lesson), &json);
+            }
+            if standalone {
+                publish_score(&progress.score(lesson));
             }
         });
     }

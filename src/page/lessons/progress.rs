@@ -52,6 +52,37 @@ pub struct Score {
     pub challenges: usize,
 }
 
+impl Score {
+    /// The score a course platform records (SCORM's `cmi.core.score.raw`, 0 to 100): the
+    /// share of the lesson's questions answered with a prediction and of its challenges
+    /// passed; for a lesson with neither, the share of its steps reached.
+    pub fn raw(&self) -> u32 {
+        let (done, of) = if self.questions + self.challenges > 0 {
+            (
+                self.predictions.min(self.questions) + self.challenges_passed.min(self.challenges),
+                self.questions + self.challenges,
+            )
+        } else {
+            (self.steps_reached.min(self.steps), self.steps)
+        };
+        if of == 0 {
+            0
+        } else {
+            (done * 100 / of) as u32
+        }
+    }
+
+    /// SCORM's `cmi.core.lesson_status`: `completed` once every step has been reached,
+    /// `incomplete` before.
+    pub fn status(&self) -> &'static str {
+        if self.steps > 0 && self.steps_reached >= self.steps {
+            "completed"
+        } else {
+            "incomplete"
+        }
+    }
+}
+
 impl Progress {
     /// No progress yet in `lesson`.
     pub fn new(lesson: Lesson) -> Progress {
@@ -172,6 +203,27 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_platforms_score_counts_predictions_and_challenges_else_steps() {
+        let score = |reached, steps, predictions, questions, passed, challenges| Score {
+            steps_reached: reached,
+            steps,
+            predictions,
+            predictions_right: 0,
+            questions,
+            challenges_passed: passed,
+            challenges,
+        };
+        assert_eq!(score(3, 16, 2, 6, 0, 0).raw(), 33);
+        assert_eq!(score(16, 16, 6, 6, 0, 0).raw(), 100);
+        assert_eq!(score(16, 16, 6, 6, 0, 0).status(), "completed");
+        assert_eq!(score(15, 16, 6, 6, 0, 0).status(), "incomplete");
+        assert_eq!(score(2, 9, 0, 0, 3, 9).raw(), 33);
+        assert_eq!(score(2, 4, 0, 0, 0, 0).raw(), 50, "neither: the steps");
+        assert_eq!(score(0, 0, 0, 0, 0, 0).raw(), 0);
+        assert_eq!(score(1, 5, 9, 2, 0, 0).raw(), 100, "never past 100");
+    }
 
     #[test]
     fn progress_counts_steps_and_predictions_once_and_reads_back() {

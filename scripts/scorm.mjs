@@ -1,0 +1,60 @@
+// Writes a SCORM 1.2 package's folder for one guided lesson: a copy of dist/ (the lesson page
+// and everything it loads), scorm.js added to lesson.html, and an imsmanifest.xml whose one
+// SCO launches that lesson. The Makefile zips the folder.
+//
+//   node scripts/scorm.mjs <dist-dir> <lesson> <out-dir>
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const [distDir, lesson, outDir] = process.argv.slice(2);
+if (!distDir || !lesson || !outDir) {
+  console.error("usage: node scripts/scorm.mjs <dist-dir> <lesson> <out-dir>");
+  process.exit(2);
+}
+if (!/^[a-z0-9_-]+$/.test(lesson) || !existsSync(join(distDir, "lessons", `${lesson}.md`))) {
+  console.error(`LESSON: "${lesson}" is not a lesson in ${distDir}/lessons (km0, northwind or challenges)`);
+  process.exit(2);
+}
+const title = (readFileSync(join(distDir, "lessons", `${lesson}.md`), "utf8").match(/^# (.+)$/m) || [])[1] || lesson;
+const escape = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+
+rmSync(outDir, { recursive: true, force: true });
+cpSync(distDir, outDir, { recursive: true });
+// A platform serves the files as they are: the precompressed twins stay out (and the lesson
+// page's would not report).
+for (const entry of readdirSync(outDir, { recursive: true })) {
+  if (/\.(br|gz)$/.test(entry)) rmSync(join(outDir, entry));
+}
+const page = join(outDir, "lesson.html");
+writeFileSync(page, readFileSync(page, "utf8").replace("</head>", '<script src="scorm.js" defer></script>\n</head>'));
+cpSync(join("static", "scorm.js"), join(outDir, "scorm.js"));
+
+const launch = `lesson.html?lesson=${lesson}`;
+writeFileSync(join(outDir, "imsmanifest.xml"), `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="resilience-playground-${lesson}" version="1.0"
+    xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
+    xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"
+    xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+    xsi:schemaLocation="http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd">
+  <metadata>
+    <schema>ADL SCORM</schema>
+    <schemaversion>1.2</schemaversion>
+  </metadata>
+  <organizations default="course">
+    <organization identifier="course">
+      <title>${escape(title)}</title>
+      <item identifier="lesson" identifierref="sco" isvisible="true">
+        <title>${escape(title)}</title>
+        <adlcp:masteryscore>100</adlcp:masteryscore>
+      </item>
+    </organization>
+  </organizations>
+  <resources>
+    <resource identifier="sco" type="webcontent" adlcp:scormtype="sco" href="${escape(launch)}">
+      <file href="lesson.html"/>
+      <file href="scorm.js"/>
+    </resource>
+  </resources>
+</manifest>
+`);
+console.log(`${outDir}: SCORM 1.2 package of "${title}", launching ${launch}`);
