@@ -65,11 +65,7 @@ impl Score {
         } else {
             (self.steps_reached.min(self.steps), self.steps)
         };
-        if of == 0 {
-            0
-        } else {
-            (done * 100 / of) as u32
-        }
+        (done * 100).checked_div(of).map_or(0, |share| share as u32)
     }
 
     /// SCORM's `cmi.core.lesson_status`: `completed` once every step has been reached,
