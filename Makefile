@@ -5,6 +5,8 @@
 # Tool versions live here and nowhere else. wasm-bindgen-cli must equal the wasm-bindgen in
 # Cargo.lock, so it is read from there.
 TRUNK_VERSION    := 0.21.14
+# mdBook, for the test that builds a course book embedding widgets (tests/mdbook).
+MDBOOK_VERSION   := 0.4.52
 BINARYEN_VERSION := 132
 AXE_CORE_VERSION := 4.14.1
 ESBUILD_VERSION  := 0.28.2
@@ -97,6 +99,8 @@ tools:
 	  || npm install --prefix "$(TOOLS_DIR)" --no-audit --no-fund --silent binaryen@$(BINARYEN_VERSION).0.0
 	@wasm-opt --version | grep -q "version $(BINARYEN_VERSION)" \
 	  || { echo "wasm-opt $(BINARYEN_VERSION) is not first on PATH"; exit 1; }
+	@mdbook --version 2>/dev/null | grep -qx "mdbook v$(MDBOOK_VERSION)" \
+	  || cargo install --locked mdbook --version $(MDBOOK_VERSION) --no-default-features
 	@esbuild --version 2>/dev/null | grep -qx "$(ESBUILD_VERSION)" \
 	  || npm install --prefix "$(TOOLS_DIR)" --no-audit --no-fund --silent esbuild@$(ESBUILD_VERSION)
 

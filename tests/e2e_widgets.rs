@@ -1062,3 +1062,63 @@ async fn a_course_page_themes_its_widgets_with_custom_properties() {
     })
     .await;
 }
+
+/// The mdBook recipe, for real: `mdbook` (pinned in the Makefile) builds `tests/mdbook`, a
+/// chapter with a widget and an iframe; served with `dist/` under `playground/`, both render
+/// and fit the book's column, the iframe sized by its host script with no inner scrollbar.
+#[tokio::test]
+async fn a_book_built_by_mdbook_shows_a_widget_and_an_iframe_that_fit() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let book = browser::artefacts_dir().join("mdbook");
+    let _ = std::fs::remove_dir_all(&book);
+    let built = std::process::Command::new("mdbook")
+        .arg("build")
+        .arg(root.join("tests/mdbook"))
+        .arg("--dest-dir")
+        .arg(&book)
+        .output()
+        .expect("mdbook runs (make test installs it)");
+    assert!(built.status.success(), "mdbook build: {}", String::from_utf8_lossy(&built.stderr));
+    let copied = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(root.join("dist"))
+        .arg(book.join("playground"))
+        .status()
+        .expect("cp");
+    assert!(copied.success());
+    browser::run("widgets-mdbook", |page| async move {
+        let server = browser::StaticServer::start(book.clone(), false, &[]);
+        page.client
+            .goto(&format!("http://127.0.0.1:{}/timeouts.html", server.port))
+            .await
+            .expect("the chapter opens");
+        const STATE: &str = "
+            const w = document.querySelector('#book-histogram .rp.widget');
+            const f = document.getElementById('book-diagram');
+            const d = f.contentDocument;
+            const inner = d && d.documentElement;
+            return {
+              widget: !!(w && w.querySelector('[id$=\"-latency-chart\"]')),
+              widget_fits: !!w && w.scrollWidth <= w.clientWidth + 1,
+              frame: !!(d && d.querySelector('.state-diagram')),
+              frame_fits: !!inner && inner.scrollHeight <= f.clientHeight + 2
+                && inner.scrollWidth <= f.clientWidth + 1,
+              page_fits: document.documentElement.scrollWidth <= window.innerWidth,
+              heading: w ? (w.querySelector('section.region > :first-child') || {}).tagName : null,
+            };";
+        let start = std::time::Instant::now();
+        let state = loop {
+            let now = page.eval(STATE).await;
+            if now["widget"] == true && now["frame"] == true && now["frame_fits"] == true {
+                break now;
+            }
+            assert!(start.elapsed() < Duration::from_secs(30), "{now}");
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        };
+        assert_eq!(state["widget_fits"], true, "{state}");
+        assert_eq!(state["page_fits"], true, "{state}");
+        assert_eq!(state["heading"], "H3", "heading-level=3 under the chapter's h1: {state}");
+        page.screenshot("widgets-mdbook").await;
+    })
+    .await;
+}
