@@ -1078,7 +1078,11 @@ async fn a_book_built_by_mdbook_shows_a_widget_and_an_iframe_that_fit() {
         .arg(&book)
         .output()
         .expect("mdbook runs (make test installs it)");
-    assert!(built.status.success(), "mdbook build: {}", String::from_utf8_lossy(&built.stderr));
+    assert!(
+        built.status.success(),
+        "mdbook build: {}",
+        String::from_utf8_lossy(&built.stderr)
+    );
     let copied = std::process::Command::new("cp")
         .arg("-r")
         .arg(root.join("dist"))
@@ -1117,7 +1121,10 @@ async fn a_book_built_by_mdbook_shows_a_widget_and_an_iframe_that_fit() {
         };
         assert_eq!(state["widget_fits"], true, "{state}");
         assert_eq!(state["page_fits"], true, "{state}");
-        assert_eq!(state["heading"], "H3", "heading-level=3 under the chapter's h1: {state}");
+        assert_eq!(
+            state["heading"], "H3",
+            "heading-level=3 under the chapter's h1: {state}"
+        );
         page.screenshot("widgets-mdbook").await;
     })
     .await;

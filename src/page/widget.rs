@@ -235,7 +235,8 @@ impl WidgetSpec {
         page.view.dark = self.look.dark(self.dark, system_dark);
         // A diagram or a histogram with no moment asked for opens at the run's end, where it
         // has something to show (at 0 s a histogram is empty until Play).
-        let moment_asked = self.settings.iter().any(|(k, _)| k == "t");
+        let moment_asked = self.settings.iter().any(|(k, _)| k == "t")
+            && !more.iter().any(|n| n.starts_with("t:"));
         if !moment_asked
             && matches!(
                 self.kind,
