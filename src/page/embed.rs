@@ -20,16 +20,14 @@ impl Embed {
     /// A widget of `kind` with the attributes of `query` (a link's query string, without `?`;
     /// `projector` is left out, the course page being no stage, and so is `t=0.0`).
     pub fn new(kind: WidgetKind, query: &str) -> Embed {
-        let attributes = query
-            .split('&')
-            .filter(|pair| !pair.is_empty())
-            .filter_map(|pair| {
-                let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-                let (key, value) = (decode(k), decode(v));
+        let attributes = super::permalink::parse_query(query)
+            .0
+            .into_iter()
+            .filter(|(key, value)| {
                 // The start is every widget's own default; a view widget opens at the run's
                 // end instead, where it shows something.
                 let at_start = key == "t" && value.parse::<f64>() == Ok(0.0);
-                (key != "projector" && key != "kind" && !at_start).then_some((key, value))
+                key != "projector" && key != "kind" && !at_start
             })
             .collect();
         Embed { kind, attributes }
@@ -107,14 +105,6 @@ pub fn folder_of(href: &str) -> String {
         Some(slash) => page[..=slash].to_string(),
         None => String::new(),
     }
-}
-
-/// A query's piece, `+` and `%XX` read back.
-fn decode(text: &str) -> String {
-    serde_urlencoded::from_str::<Vec<(String, String)>>(&format!("x={text}"))
-        .ok()
-        .and_then(|mut pairs| pairs.pop())
-        .map_or_else(|| text.to_string(), |(_, v)| v)
 }
 
 /// `text` safe inside an HTML attribute's double quotes.

@@ -115,13 +115,13 @@ pub fn embed_this(props: &EmbedThisProps) -> Html {
                     <section>
                         <h3>{ "As a widget" }</h3>
                         <p class="hint">{ "For a page that allows scripts (a site of your own, mdBook, Docusaurus)." }</p>
-                        <textarea id={element_id.clone()} readonly=true rows="4" value={embed.element(&base)} />
+                        <textarea id={element_id.clone()} readonly=true rows="4" value={open.then(|| embed.element(&base))} />
                         <button type="button" id={ids.id("embed-copy-element")} onclick={copy("widget", element_id)}>{ "Copy" }</button>
                     </section>
                     <section>
                         <h3>{ "As an iframe" }</h3>
                         <p class="hint">{ "For an editor that strips scripts (Canvas, a Moodle page): the iframe alone works; the script line sizes it to its content where scripts are allowed." }</p>
-                        <textarea id={iframe_id.clone()} readonly=true rows="4" value={embed.iframe(&base)} />
+                        <textarea id={iframe_id.clone()} readonly=true rows="4" value={open.then(|| embed.iframe(&base))} />
                         <button type="button" id={ids.id("embed-copy-iframe")} onclick={copy("iframe", iframe_id)}>{ "Copy" }</button>
                     </section>
                 </div>

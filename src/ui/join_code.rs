@@ -22,26 +22,38 @@ pub struct JoinCodeProps {
 pub fn join_code(props: &JoinCodeProps) -> Html {
     let ids = use_ids();
     let dialog = use_node_ref();
+    // The code is made only while the dialog is open: the stage's link changes with the
+    // playhead, every tenth of a second while a run plays.
+    let shown = use_state(|| false);
     let link = join_link(&props.link);
-    let modules = use_memo(link.clone(), |link| QrModules::encode(link));
+    let modules = use_memo((link.clone(), *shown), |(link, shown)| {
+        shown.then(|| QrModules::encode(link))
+    });
     let open = {
-        let dialog = dialog.clone();
+        let (dialog, shown) = (dialog.clone(), shown.clone());
         Callback::from(move |_: MouseEvent| {
             if let Some(d) = dialog.cast::<web_sys::HtmlDialogElement>() {
                 let _ = d.show_modal();
+                shown.set(true);
             }
         })
     };
     let close = {
-        let dialog = dialog.clone();
+        let (dialog, shown) = (dialog.clone(), shown.clone());
         Callback::from(move |_: MouseEvent| {
             if let Some(d) = dialog.cast::<web_sys::HtmlDialogElement>() {
                 d.close();
             }
+            shown.set(false);
         })
     };
+    let on_cancel = {
+        let shown = shown.clone();
+        Callback::from(move |_: Event| shown.set(false))
+    };
     let code = match &*modules {
-        Ok(m) => {
+        None => Html::default(),
+        Some(Ok(m)) => {
             let side = m.width + 2 * QUIET;
             html! {
                 <svg class="join-qr" id={ids.id("join-qr")} viewBox={format!("0 0 {side} {side}")}
@@ -52,7 +64,7 @@ pub fn join_code(props: &JoinCodeProps) -> Html {
                 </svg>
             }
         }
-        Err(message) => html! { <p class="notice" role="alert">{ message }</p> },
+        Some(Err(message)) => html! { <p class="notice" role="alert">{ message }</p> },
     };
     html! {
         <>
@@ -60,7 +72,7 @@ pub fn join_code(props: &JoinCodeProps) -> Html {
                 { "Join on a phone" }
             </button>
             <dialog ref={dialog} class="join-code" id={ids.id("join-code")}
-                aria-labelledby={ids.id("join-title")}>
+                aria-labelledby={ids.id("join-title")} oncancel={on_cancel}>
                 <h2 id={ids.id("join-title")}>{ "Open this run on your phone" }</h2>
                 { code }
                 <p class="join-link" id={ids.id("join-link")}>{ link.clone() }</p>

@@ -176,11 +176,7 @@ fn absolute(address: &str) -> String {
     let here = web_sys::window()
         .and_then(|w| w.location().href().ok())
         .unwrap_or_default();
-    let page = here.split(['?', '#']).next().unwrap_or_default();
-    match page.rfind('/') {
-        Some(slash) => format!("{}{address}", &page[..=slash]),
-        None => address.to_string(),
-    }
+    format!("{}{address}", crate::page::embed::folder_of(&here))
 }
 
 /// What the lesson page shows: a lesson, or the path of a teacher's lesson on its way.
