@@ -5,7 +5,8 @@
 //
 // Every attribute but `kind`, `theme`, `chrome` and `scale` is a setting with the playground's
 // names and units (see the README). A bad value shows a notice inside the widget, which then
-// uses its default. Changing an attribute later mounts the widget again with the new settings.
+// uses its default. Changing an attribute later mounts the widget again with the new settings;
+// so does a host page that switches between light and dark under a widget whose theme is auto.
 // The simulator is downloaded and compiled once, from next to this file, however many widgets
 // a page holds (while it downloads, each widget shows how far it has got); each widget then
 // runs an instance of its own, so a widget that fails leaves the others working.
@@ -134,6 +135,29 @@ export async function mount(host, settings, simulator = null) {
   }
 }
 
+// The widgets whose theme follows the host page. A site's own light/dark switch (Docusaurus,
+// mdBook, a course platform) changes a class or an attribute of <html> or <body>, or follows
+// the reader's system: each of these makes every such widget look at its background again, once
+// the page's own colour transition has had time to end.
+const following = new Set();
+let hostWatch = null;
+const SETTLE_MS = 400;
+
+function watchHostTheme(widget) {
+  following.add(widget);
+  if (hostWatch) return;
+  let timer = 0;
+  const recheck = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => following.forEach((w) => w.followHost()), SETTLE_MS);
+  };
+  hostWatch = new MutationObserver(recheck);
+  for (const node of [document.documentElement, document.body]) {
+    if (node) hostWatch.observe(node, { attributes: true });
+  }
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", recheck);
+}
+
 class ResilienceWidget extends HTMLElement {
   connectedCallback() {
     if (this.started) return;
@@ -142,6 +166,14 @@ class ResilienceWidget extends HTMLElement {
     // Any attribute, including settings added after this file was written.
     this.observer = new MutationObserver(() => this.scheduleRemount());
     this.observer.observe(this, { attributes: true });
+    watchHostTheme(this);
+  }
+
+  // With theme="auto", a host whose background has changed since the widget was mounted gets
+  // the widget mounted again in its new colours.
+  followHost() {
+    const settings = settingsOf(this);
+    if (this.isConnected && this.started && settings !== this.settings) this.scheduleRemount();
   }
 
   disconnectedCallback() {
@@ -149,6 +181,7 @@ class ResilienceWidget extends HTMLElement {
     queueMicrotask(() => {
       if (this.isConnected) return;
       this.observer?.disconnect();
+      following.delete(this);
       this.started = false;
       this.mounted?.then((m) => m?.handle?.destroy());
       this.mounted = null;
@@ -167,10 +200,12 @@ class ResilienceWidget extends HTMLElement {
 
   remount() {
     const before = this.mounted;
+    const settings = settingsOf(this);
+    this.settings = settings;
     this.mounted = (async () => {
       const old = await before;
       old?.handle?.destroy();
-      return mount(this, settingsOf(this), old?.simulator);
+      return mount(this, settings, old?.simulator);
     })();
   }
 }
