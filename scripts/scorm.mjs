@@ -45,7 +45,6 @@ writeFileSync(join(outDir, "imsmanifest.xml"), `<?xml version="1.0" encoding="UT
       <title>${escape(title)}</title>
       <item identifier="lesson" identifierref="sco" isvisible="true">
         <title>${escape(title)}</title>
-        <adlcp:masteryscore>100</adlcp:masteryscore>
       </item>
     </organization>
   </organizations>

@@ -14,3 +14,13 @@ pub mod sort;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+
+/// What the page's binaries do when started in a terminal: say where the page and the
+/// simulator's command line are.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn not_a_terminal_program(name: &str) {
+    eprintln!(
+        "{name} is part of the web page; build it with `trunk build` or run `make serve`.\n\
+         For the simulator on the command line, run `cargo run --bin cascade -- --help`."
+    );
+}

@@ -1,6 +1,8 @@
-//! The web entry point: mounts the playground when the page has its root element (inside the
-//! metastability explorer's Web Worker there is no page, and nothing is mounted), gives
-//! `widgets.js` the function that mounts a widget, and the worker the one that runs a cell.
+//! The whole module (`resilience-playground.js`): mounts the playground or the lesson, whichever
+//! root element the page has (inside the metastability explorer's Web Worker there is no page,
+//! and nothing is mounted), and gives `widgets.js` the function that mounts a widget of any
+//! kind. The playground's and the lesson's pages load smaller modules of their own
+//! (src/bin/playground_page.rs, lesson_page.rs).
 
 #[cfg(target_arch = "wasm32")]
 mod web {
@@ -18,14 +20,6 @@ mod web {
                 app.destroy();
             }
         }
-    }
-
-    /// The metastability explorer's worker (`metastability-worker.js`) calls this for each
-    /// cell: a request line in, a reply line out; see
-    /// `resilience_playground::page::metastability_wire`.
-    #[wasm_bindgen(js_name = metastabilityCell)]
-    pub fn metastability_cell(request: &str) -> String {
-        resilience_playground::page::metastability_wire::answer(request)
     }
 
     /// Mounts widget number `number` of the page into `host`; see
@@ -53,8 +47,5 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!(
-        "resilience-playground is the web page; build it with `trunk build` or run `make serve`.\n\
-         For the simulator on the command line, run `cargo run --bin cascade -- --help`."
-    );
+    resilience_playground::not_a_terminal_program("resilience-playground");
 }

@@ -2,8 +2,10 @@
 // this file, moving the loading notice's progress bar as the bytes arrive. An external
 // module rather than Trunk's inline start script (Trunk.toml: pattern_script), so the page's
 // Content-Security-Policy needs no 'unsafe-inline' for scripts.
-import init from "./resilience-playground.js";
 import { reportHeight } from "./frame-height.js";
+
+// Each page loads the module with its own views alone (the Makefile's `dist` prints their sizes).
+const module = document.getElementById("resilience-lesson") ? "lesson-page" : "playground-page";
 
 // Framed (a lesson in a course page), the page tells its host how tall it is.
 reportHeight();
@@ -55,8 +57,9 @@ function stillReceiving() {
 }
 
 try {
-  const response = await download(new URL("resilience-playground_bg.wasm", import.meta.url));
-  const wasm = await init({ module_or_path: response });
+  const glue = await import(new URL(module + ".js", import.meta.url).href);
+  const response = await download(new URL(module + "_bg.wasm", import.meta.url));
+  const wasm = await glue.default({ module_or_path: response });
   // For `make soak`: the simulator's memory, to follow its size.
   window.resiliencePlaygroundMemory = wasm.memory;
 } catch (error) {

@@ -53,7 +53,8 @@ impl TrunkServe {
                 panic!("trunk serve exited ({status}); see target/e2e/trunk-serve.log");
             }
             if let Some(page) = get(self.port, "/") {
-                if page.contains("resilience-playground") {
+                // The page's own module, once Trunk has built it.
+                if page.contains("playground-page.js") {
                     return page;
                 }
             }

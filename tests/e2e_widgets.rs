@@ -577,6 +577,41 @@ async fn never_recovered(page: &browser::Page) -> u64 {
         .unwrap_or(0)
 }
 
+/// The WebAssembly modules the page fetched, by file name.
+async fn wasm_fetched(page: &browser::Page) -> Value {
+    page.eval(
+        "return performance.getEntriesByType('resource').map(e => e.name.split('?')[0])
+           .filter(n => n.endsWith('.wasm')).map(n => n.split('/').pop()).sort()",
+    )
+    .await
+}
+
+/// Each page loads the module with its own views alone: the playground's and the lesson's
+/// pages their smaller ones, the widgets the whole one (the playground's explorer, whose worker
+/// runs the page's module, is `the_playground_explorer_starts_its_worker_when_asked`).
+#[tokio::test]
+async fn each_page_loads_the_module_with_its_own_views() {
+    browser::run("modules", |page| async move {
+        page.open("", "#scrub").await;
+        assert_eq!(
+            wasm_fetched(&page).await,
+            serde_json::json!(["playground-page_bg.wasm"])
+        );
+        page.open("lesson.html?lesson=km0", "[data-lesson-step]")
+            .await;
+        assert_eq!(
+            wasm_fetched(&page).await,
+            serde_json::json!(["lesson-page_bg.wasm"])
+        );
+        page.open("exercises.html", "resilience-widget .rp").await;
+        assert_eq!(
+            wasm_fetched(&page).await,
+            serde_json::json!(["resilience-playground_bg.wasm"])
+        );
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn the_metastability_widget_fills_its_grid_and_a_retry_budget_moves_the_boundary() {
     browser::run("widgets-metastability", |page| async move {
@@ -672,7 +707,11 @@ async fn the_playground_explorer_starts_its_worker_when_asked() {
         assert!(status.starts_with("Done: 144 runs"), "{status}");
         assert_eq!(engine(&page).await, Value::from("worker"));
         assert_eq!(fetched(&page, "metastability-worker.js").await, 1);
-        assert_eq!(fetched(&page, "resilience-playground_bg.wasm").await, 1);
+        // The worker runs the page's own module, already compiled: no other wasm is fetched.
+        assert_eq!(
+            wasm_fetched(&page).await,
+            serde_json::json!(["playground-page_bg.wasm"])
+        );
     })
     .await;
 }
@@ -836,6 +875,33 @@ async fn embed_this_gives_the_snippets_of_what_is_on_screen_with_a_preview() {
             assert!(
                 start.elapsed() < Duration::from_secs(15),
                 "the preview did not show the run"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        // The preview reported its content's height, and the iframe's snippet asks for it
+        // (a platform that keeps no script leaves the iframe at that height).
+        let measured = "const f = document.getElementById('embed-preview');
+            const d = f && f.contentDocument;
+            const h = d && Math.ceil(d.documentElement.getBoundingClientRect().height);
+            const snippet = document.getElementById('embed-iframe').value;
+            const said = document.getElementById('embed-measured').textContent;
+            return [h, (snippet.match(/height: (\\d+)px/) || [])[1] || null, said];";
+        let start = std::time::Instant::now();
+        loop {
+            let got = page.eval(measured).await;
+            let content = got[0].as_u64().unwrap_or(0);
+            let written = got[1].as_str().unwrap_or("").to_string();
+            if content > 720 && written == content.to_string() {
+                let said = got[2].as_str().unwrap_or("");
+                assert!(
+                    said.starts_with(&format!("Its content is {content} px tall")),
+                    "{said}"
+                );
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(15),
+                "the iframe's snippet does not ask for its content's height: {got}"
             );
             tokio::time::sleep(Duration::from_millis(200)).await;
         }

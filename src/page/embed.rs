@@ -7,6 +7,14 @@ use super::widget::WidgetKind;
 /// The widest an embed grows on a wide course page, in CSS px.
 const MOST_WIDTH: u32 = 1200;
 
+/// An iframe's height before its content has been measured, in CSS px.
+const FIRST_HEIGHT: u32 = 720;
+
+/// The range a measured height is written within, in CSS px (`iframe-host.js` takes up to
+/// 100,000; a snippet past 20,000 would be a mistake to paste).
+const LEAST_HEIGHT: u32 = 100;
+const MOST_HEIGHT: u32 = 20_000;
+
 /// What is on screen, as a widget: its kind and its attributes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Embed {
@@ -76,10 +84,15 @@ impl Embed {
         format!("{base}embed.html?{query}")
     }
 
-    /// The iframe, and the script that sizes it to its content.
-    pub fn iframe(&self, base: &str) -> String {
+    /// The iframe, and the script that sizes it to its content. Its height is `measured`, the
+    /// content's height seen in a preview, when known: a course platform that keeps no script
+    /// (Canvas) leaves the iframe at the height written here.
+    pub fn iframe(&self, base: &str, measured: Option<u32>) -> String {
+        let height = measured
+            .map(|h| h.clamp(LEAST_HEIGHT, MOST_HEIGHT))
+            .unwrap_or(FIRST_HEIGHT);
         format!(
-            "<iframe src=\"{}\" title=\"{}\" loading=\"lazy\"\n        style=\"width: 100%; max-width: {MOST_WIDTH}px; height: 720px; border: 0\"></iframe>\n<script src=\"{}iframe-host.js\" defer></script>",
+            "<iframe src=\"{}\" title=\"{}\" loading=\"lazy\"\n        style=\"width: 100%; max-width: {MOST_WIDTH}px; height: {height}px; border: 0\"></iframe>\n<script src=\"{}iframe-host.js\" defer></script>",
             html_text(&self.frame_url(base)),
             html_text(&self.title()),
             html_text(base)
@@ -142,7 +155,7 @@ mod tests {
     #[test]
     fn the_iframe_opens_the_same_widget_and_sizes_itself() {
         let embed = Embed::new(WidgetKind::LessonStep, "lesson=km0&step=timeout");
-        let iframe = embed.iframe(BASE);
+        let iframe = embed.iframe(BASE, None);
         assert!(iframe.starts_with(
             "<iframe src=\"https://class.example/playground/embed.html?kind=lesson-step&amp;lesson=km0&amp;step=timeout\" \
              title=\"Resilience Playground: lesson km0, step timeout\""
@@ -159,6 +172,17 @@ mod tests {
         let spec = WidgetSpec::from_query(&query);
         assert_eq!(spec.kind, WidgetKind::LessonStep);
         assert!(spec.notices.is_empty(), "{:?}", spec.notices);
+    }
+
+    #[test]
+    fn the_iframe_asks_for_the_height_its_content_was_measured_at() {
+        let embed = Embed::new(WidgetKind::Histogram, "preset=cb");
+        assert!(embed.iframe(BASE, None).contains("height: 720px;"));
+        assert!(embed.iframe(BASE, Some(1153)).contains("height: 1153px;"));
+        assert!(embed.iframe(BASE, Some(0)).contains("height: 100px;"));
+        assert!(embed
+            .iframe(BASE, Some(u32::MAX))
+            .contains("height: 20000px;"));
     }
 
     #[test]
@@ -179,7 +203,7 @@ mod tests {
             "{element}"
         );
         assert!(element.contains("x=\"a&amp;b\""), "{element}");
-        assert!(!embed.iframe(BASE).contains("<script>"));
+        assert!(!embed.iframe(BASE, None).contains("<script>"));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The metastability explorer's Web Worker, seen from the page. The worker
 //! (`static/metastability-worker.js`) runs the same WebAssembly as the page: it is sent the
-//! glue's URL and the module the page has already compiled, so nothing is downloaded twice and
-//! dist/ holds one wasm binary. It answers one cell request per message, each a line of text
+//! URL of the page's glue ([`super::Glue`]) and the module the page has already compiled, so
+//! nothing is downloaded twice. It answers one cell request per message, each a line of text
 //! ([`crate::page::metastability_wire`]). The page keeps
 //! it [`IN_FLIGHT`] requests busy and hands the replies to the view every [`HAND_OVER_MS`]:
 //! redrawing the grid is the page's cost (a full repaint of the playground each time), and
@@ -21,8 +21,6 @@ use crate::page::metastability_wire::{CellReply, CellRequest};
 
 /// The worker's script, next to the glue and the wasm in dist/.
 const WORKER_SCRIPT: &str = "metastability-worker.js";
-/// The glue the worker imports.
-const GLUE: &str = "resilience-playground.js";
 /// Cells asked for ahead of the replies, so the worker never waits for the page.
 const IN_FLIGHT: usize = 2;
 /// How often the replies received are handed to the view, ms.
@@ -204,7 +202,7 @@ fn start(on_event: Callback<WorkerEvent>) -> Result<Link, String> {
         );
     }
     let (script, glue) = asset_url(WORKER_SCRIPT)
-        .zip(asset_url(GLUE))
+        .zip(asset_url(super::glue().file_name()))
         .ok_or("the page has no address to find the worker script from")?;
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);

@@ -1,11 +1,14 @@
 //! "Embed this": a button that opens the snippets for exactly what is on screen (the custom
 //! element and the iframe, see [`crate::page::embed`]), each with a copy button, and a live
-//! preview of the iframe, loaded only once the dialog is open.
+//! preview of the iframe, loaded only once the dialog is open. The preview reports its
+//! content's height (`frame-height.js`), which the iframe's snippet then asks for: a platform
+//! that keeps no script leaves the iframe at the height the snippet writes.
 
-use web_sys::HtmlTextAreaElement;
+use web_sys::{HtmlIFrameElement, HtmlTextAreaElement, MessageEvent};
 use yew::prelude::*;
 
 use super::ids::use_ids;
+use super::window_events::use_window_event;
 use crate::page::embed::{folder_of, Embed};
 use crate::page::widget::WidgetKind;
 
@@ -28,6 +31,28 @@ pub fn embed_this(props: &EmbedThisProps) -> Html {
     let open = use_state(|| false);
     let kind = use_state(|| props.embed.kind);
     let copied = use_state(|| None::<&'static str>);
+    let preview = use_node_ref();
+    let measured = use_state(|| None::<(u32, u32)>);
+    {
+        let (preview, measured) = (preview.clone(), measured.clone());
+        let on_message = Callback::from(move |event: MessageEvent| {
+            let from_preview = preview
+                .cast::<HtmlIFrameElement>()
+                .and_then(|frame| frame.content_window())
+                .zip(event.source())
+                .is_some_and(|(window, source)| {
+                    wasm_bindgen::JsValue::from(window) == wasm_bindgen::JsValue::from(source)
+                });
+            if let (true, Some(height), Some(frame)) = (
+                from_preview,
+                frame_height(&event.data()),
+                preview.cast::<HtmlIFrameElement>(),
+            ) {
+                measured.set(Some((height, frame.client_width().max(0) as u32)));
+            }
+        });
+        use_window_event("message", *open, on_message);
+    }
     let base = web_sys::window()
         .and_then(|w| w.location().href().ok())
         .map(|href| folder_of(&href))
@@ -37,12 +62,13 @@ pub fn embed_this(props: &EmbedThisProps) -> Html {
         ..props.embed.clone()
     };
     let on_open = {
-        let (dialog, open) = (dialog.clone(), open.clone());
+        let (dialog, open, measured) = (dialog.clone(), open.clone(), measured.clone());
         Callback::from(move |_: MouseEvent| {
             if let Some(d) = dialog.cast::<web_sys::HtmlDialogElement>() {
                 let _ = d.show_modal();
                 open.set(true);
             }
+            measured.set(None);
         })
     };
     let on_close = {
@@ -82,11 +108,12 @@ pub fn embed_this(props: &EmbedThisProps) -> Html {
             .chain(props.also.iter().copied())
             .collect();
         let onchange = {
-            let kind = kind.clone();
+            let (kind, measured) = (kind.clone(), measured.clone());
             Callback::from(move |e: Event| {
                 let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
                 if let Some(k) = WidgetKind::parse(&select.value()) {
                     kind.set(k);
+                    measured.set(None);
                 }
             })
         };
@@ -120,8 +147,9 @@ pub fn embed_this(props: &EmbedThisProps) -> Html {
                     </section>
                     <section>
                         <h3>{ "As an iframe" }</h3>
-                        <p class="hint">{ "For an editor that strips scripts (Canvas, a Moodle page): the iframe alone works; the script line sizes it to its content where scripts are allowed." }</p>
-                        <textarea id={iframe_id.clone()} readonly=true rows="4" value={open.then(|| embed.iframe(&base))} />
+                        <p class="hint">{ "For a course platform's editor (Moodle's Page or Label, Canvas): the iframe alone works. Where the editor keeps the script line (Moodle does, Canvas does not), it sizes the iframe to its content; elsewhere the iframe keeps the height written in it." }</p>
+                        <textarea id={iframe_id.clone()} readonly=true rows="4"
+                            value={open.then(|| embed.iframe(&base, measured.map(|(height, _)| height)))} />
                         <button type="button" id={ids.id("embed-copy-iframe")} onclick={copy("iframe", iframe_id)}>{ "Copy" }</button>
                     </section>
                 </div>
@@ -131,10 +159,26 @@ pub fn embed_this(props: &EmbedThisProps) -> Html {
                 <h3>{ "Preview" }</h3>
                 if *open {
                     <iframe class="embed-preview" id={ids.id("embed-preview")} src={embed.frame_url(&base)}
-                        title={format!("Preview: {}", embed.title())} />
+                        ref={preview} title={format!("Preview: {}", embed.title())} />
+                    <p class="hint" id={ids.id("embed-measured")} role="status">{
+                        match *measured {
+                            Some((height, width)) => format!("Its content is {height} px tall at the preview's width ({width} px): the iframe's snippet asks for that height."),
+                            None => "Measuring the preview's height\u{2026}".to_string(),
+                        }
+                    }</p>
                 }
                 <button type="button" id={ids.id("embed-close")} onclick={on_close}>{ "Close" }</button>
             </dialog>
         </>
     }
+}
+
+/// The height in a `frame-height.js` message (`{ type: "resilience-playground:height", height }`),
+/// in whole CSS px; None for any other message.
+fn frame_height(data: &wasm_bindgen::JsValue) -> Option<u32> {
+    let field = |name: &str| js_sys::Reflect::get(data, &name.into()).ok();
+    let kind = field("type")?.as_string()?;
+    let height = field("height")?.as_f64()?;
+    (kind == "resilience-playground:height" && height.is_finite() && height >= 0.0)
+        .then(|| height.ceil().min(u32::MAX as f64) as u32)
 }

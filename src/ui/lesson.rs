@@ -3,7 +3,6 @@
 //! sends). On `lesson.html` it owns the address bar (each step a permalink) and the keyboard;
 //! as a `lesson-step` widget it keeps both to its element.
 
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
@@ -24,6 +23,7 @@ use super::shipped_lessons::ShippedLessons;
 use super::shortcuts_help::{lesson_shortcuts, ShortcutsHelp};
 use super::state::prefers_dark;
 use super::storage::{store, stored};
+use super::window_events::use_window_event;
 use crate::page::action::Action;
 use crate::page::embed::Embed;
 use crate::page::glossary::{mark_terms, Piece};
@@ -523,33 +523,17 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
         // Back and forward in the browser's history show the step of the address.
         let at = at.clone();
         let lesson = props.start.lesson;
-        use_effect_with(standalone, move |&standalone| {
-            let listener = Closure::<dyn Fn(web_sys::Event)>::new(move |_: web_sys::Event| {
-                let search = web_sys::window()
-                    .and_then(|w| w.location().search().ok())
-                    .unwrap_or_default();
-                let pairs = parse_query(&search).0;
-                at.set(match lesson {
-                    Lesson::Own(_) => StepRef::from_pairs_in(lesson, &pairs).0,
-                    _ => StepRef::from_pairs(&pairs).0,
-                });
+        let on_popstate = Callback::from(move |_: web_sys::Event| {
+            let search = web_sys::window()
+                .and_then(|w| w.location().search().ok())
+                .unwrap_or_default();
+            let pairs = parse_query(&search).0;
+            at.set(match lesson {
+                Lesson::Own(_) => StepRef::from_pairs_in(lesson, &pairs).0,
+                _ => StepRef::from_pairs(&pairs).0,
             });
-            let window = web_sys::window().filter(|_| standalone);
-            if let Some(w) = &window {
-                let _ = w.add_event_listener_with_callback(
-                    "popstate",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-            move || {
-                if let Some(w) = &window {
-                    let _ = w.remove_event_listener_with_callback(
-                        "popstate",
-                        listener.as_ref().unchecked_ref(),
-                    );
-                }
-            }
         });
+        use_window_event("popstate", standalone, on_popstate);
     }
     {
         let projector = *projector;

@@ -41,6 +41,7 @@ mod timeline;
 mod toolbar;
 mod topology;
 mod widget;
+mod window_events;
 
 pub use app::App;
 pub use exercises::ExerciseView;
@@ -59,6 +60,38 @@ thread_local! {
     /// Where the playground's own files are (a widget's `playground_url`), when they are not
     /// beside the page: a course page elsewhere on the site that embeds widgets.
     static ASSETS: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    /// The glue of the module this instance runs (the worker imports the same one).
+    static GLUE: std::cell::Cell<Glue> = const { std::cell::Cell::new(Glue::Whole) };
+}
+
+/// The page's modules: each page loads only the code it shows. The whole one mounts any
+/// widget (course pages, `embed.html`, the exercises) and makes the single offline file; the
+/// playground's and the lesson's pages each load a module with their own views alone (`make
+/// dist` prints the three sizes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Glue {
+    /// `resilience-playground.js`: every view.
+    Whole,
+    /// `playground-page.js`: the playground's page.
+    Playground,
+    /// `lesson-page.js`: the lesson's page.
+    Lesson,
+}
+
+impl Glue {
+    /// The glue's file name, beside the page's other files.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Glue::Whole => "resilience-playground.js",
+            Glue::Playground => "playground-page.js",
+            Glue::Lesson => "lesson-page.js",
+        }
+    }
+}
+
+/// The glue of the module running here.
+fn glue() -> Glue {
+    GLUE.with(|g| g.get())
 }
 
 /// The URL the playground's files (the glue, the worker script) are found beside, when it is
@@ -92,34 +125,58 @@ fn report_panic(info: &std::panic::PanicHookInfo) {
     let _ = host.append_child(&notice);
 }
 
-/// Entry point of the page: routes panics to the console and the failed view, and mounts the
-/// playground when the page has its root element.
+/// One cell of the metastability explorer, for its worker (`metastability-worker.js`), which
+/// runs the page's own module: every module exports it. A request line in, a reply line out;
+/// see [`crate::page::metastability_wire`].
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = metastabilityCell)]
+pub fn metastability_cell(request: &str) -> String {
+    crate::page::metastability_wire::answer(request)
+}
+
+/// Entry point of the whole module: mounts the lesson or the playground, whichever root
+/// element the page has (the single offline file holds both pages).
 pub fn start() {
+    if page_root(lesson::LESSON_ROOT_ID).is_some() {
+        start_lesson(Glue::Whole);
+    } else {
+        start_playground(Glue::Whole);
+    }
+}
+
+/// Mounts the playground into the page's root element, if it has one.
+pub fn start_playground(glue: Glue) {
+    if let Some(root) = prepare(glue, ROOT_ID) {
+        HOST.with(|h| *h.borrow_mut() = Some(root.clone()));
+        yew::Renderer::<App>::with_root(root).render();
+    }
+}
+
+/// Mounts the guided lesson into the page's lesson element, if it has one.
+pub fn start_lesson(glue: Glue) {
+    if let Some(root) = prepare(glue, lesson::LESSON_ROOT_ID) {
+        yew::Renderer::<lesson::LessonApp>::with_root(root).render();
+    }
+}
+
+fn page_root(id: &str) -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.get_element_by_id(id)
+}
+
+/// Routes panics to the console and the failed view, tells the page the module started, and
+/// empties the root element `id` (its loading notice) for the view.
+fn prepare(glue: Glue, id: &str) -> Option<web_sys::Element> {
     // Through Yew: its renderer would otherwise put its own console hook in place of ours.
     yew::set_custom_panic_hook(Box::new(report_panic));
-    let Some(window) = web_sys::window() else {
-        return;
-    };
+    GLUE.with(|g| g.set(glue));
+    let window = web_sys::window()?;
     let _ = js_sys::Reflect::set(
         &window,
         &JsValue::from_str("__resiliencePlaygroundStarted"),
         &JsValue::TRUE,
     );
-    let document = window.document();
-    if let Some(root) = document
-        .as_ref()
-        .and_then(|d| d.get_element_by_id(lesson::LESSON_ROOT_ID))
-    {
-        root.set_inner_html("");
-        yew::Renderer::<lesson::LessonApp>::with_root(root).render();
-        return;
-    }
-    let Some(root) = document.and_then(|document| document.get_element_by_id(ROOT_ID)) else {
-        return;
-    };
+    let root = page_root(id)?;
     root.set_inner_html("");
-    HOST.with(|h| *h.borrow_mut() = Some(root.clone()));
-    yew::Renderer::<App>::with_root(root).render();
+    Some(root)
 }
 
 /// Mounts one widget into `host` (a `<resilience-widget>` element, or `embed.html`'s root),
