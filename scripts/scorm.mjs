@@ -25,8 +25,23 @@ cpSync(distDir, outDir, { recursive: true });
 for (const entry of readdirSync(outDir, { recursive: true })) {
   if (/\.(br|gz)$/.test(entry)) rmSync(join(outDir, entry));
 }
+// The package is one lesson: its page loads scorm.js, says it is a package (`data-scorm`, which
+// hides the lesson-file opener), and its masthead names the playground without linking away
+// from the lesson (scorm.js opens any other page in a new tab).
 const page = join(outDir, "lesson.html");
-writeFileSync(page, readFileSync(page, "utf8").replace("</head>", '<script src="scorm.js" defer></script>\n</head>'));
+let html = readFileSync(page, "utf8");
+for (const [from, to] of [
+  [/<html /, "<html data-scorm "],
+  [/<p class="tagline">[\s\S]*?<\/p>/, '<p class="tagline">Resilience Playground</p>'],
+  [/<\/head>/, '<script src="scorm.js" defer></script>\n</head>'],
+]) {
+  if (!from.test(html)) {
+    console.error(`${page}: found no ${from} to change`);
+    process.exit(1);
+  }
+  html = html.replace(from, to);
+}
+writeFileSync(page, html);
 cpSync(join("static", "scorm.js"), join(outDir, "scorm.js"));
 
 const launch = `lesson.html?lesson=${lesson}`;

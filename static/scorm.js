@@ -48,4 +48,19 @@
   }
   window.addEventListener("pagehide", finish);
   window.addEventListener("beforeunload", finish);
+
+  // The platform launched this lesson: a link to any other page (another lesson, the
+  // exercises, the playground) opens in a new tab, so that the session and its score stay
+  // with this lesson. Links between its own steps stay here.
+  var lesson = new URLSearchParams(location.search).get("lesson");
+  document.addEventListener("click", function (event) {
+    var link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+    if (!link || link.target === "_blank") return;
+    var to = new URL(link.href, location.href);
+    var here = to.pathname === location.pathname &&
+      (new URLSearchParams(to.search).get("lesson") || lesson) === lesson;
+    if (here) return;
+    event.preventDefault();
+    window.open(to.href, "_blank", "noopener");
+  }, true);
 })();

@@ -1435,6 +1435,31 @@ async fn the_scorm_package_reports_the_lessons_score_to_the_platform() {
             );
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
+        // The package is its one lesson: no link in its masthead, no lesson-file opener, and a
+        // link to another page opens a new tab while the lesson stays.
+        let kept = page
+            .eval(&in_sco(
+                "const w = d.defaultView;
+                 w.open = (url) => { w.opened = url; return null; };
+                 const a = d.createElement('a');
+                 a.href = 'lesson.html?lesson=northwind';
+                 d.body.append(a);
+                 a.click();
+                 return [d.querySelectorAll('header a').length,
+                         getComputedStyle(d.querySelector('.lesson-open')).display,
+                         w.location.search, String(w.opened)];",
+            ))
+            .await;
+        assert_eq!(kept[0], 0, "{kept}");
+        assert_eq!(kept[1], "none", "{kept}");
+        assert!(kept[2].as_str().unwrap().contains("lesson=km0"), "{kept}");
+        assert!(
+            kept[3]
+                .as_str()
+                .unwrap()
+                .ends_with("lesson.html?lesson=northwind"),
+            "{kept}"
+        );
         // Leaving the lesson finishes the session, last.
         page.eval("document.getElementById('sco').src = 'about:blank'; return null")
             .await;
