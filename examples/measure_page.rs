@@ -179,7 +179,12 @@ async fn jitter_sweep(page: &browser::Page) {
 
 /// Milliseconds from navigation to the playground's first drawn view (its first region), on a
 /// slow link (1.6 Mbit/s, 150 ms round trip, CPU 4x slower), cache off; `runs` loads.
-async fn time_to_first_view(page: &browser::Page, runs: usize) -> serde_json::Value {
+async fn time_to_first_view(
+    page: &browser::Page,
+    runs: usize,
+    address: &str,
+    drawn: &str,
+) -> serde_json::Value {
     let c = &page.client;
     browser::devtools(c, "Network.enable", serde_json::json!({})).await;
     browser::devtools(
@@ -204,16 +209,15 @@ async fn time_to_first_view(page: &browser::Page, runs: usize) -> serde_json::Va
     browser::devtools(
         c,
         "Page.addScriptToEvaluateOnNewDocument",
-        serde_json::json!({"source": "new MutationObserver((_, o) => {
-            if (document.querySelector('#resilience-app section.region')) {
-              window.__viewAt = performance.now(); o.disconnect(); }
-          }).observe(document, { childList: true, subtree: true });"}),
+        serde_json::json!({"source": format!("new MutationObserver((_, o) => {{
+            if (document.querySelector(\"{drawn}\")) {{
+              window.__viewAt = performance.now(); o.disconnect(); }}
+          }}).observe(document, {{ childList: true, subtree: true }});")}),
     )
     .await;
     let mut times = Vec::new();
     for _ in 0..runs {
-        page.open("index.html", "#resilience-app section.region")
-            .await;
+        page.open(address, drawn).await;
         times.push(page.eval("return window.__viewAt || null").await);
         let _ = page.client.goto("about:blank").await;
     }
@@ -388,20 +392,35 @@ async fn main() {
             .await;
         }
         "load" => {
-            for precompressed in [false, true] {
-                browser::run_serving("measure-load", precompressed, move |page| async move {
-                    let times = time_to_first_view(&page, 5).await;
-                    let served = if precompressed {
-                        "precompressed (.br)"
-                    } else {
-                        "uncompressed"
-                    };
-                    println!(
-                        "time to the first drawn view on a slow link, {served}: {}",
-                        summary(&times).replace("moves", "loads")
-                    );
-                })
-                .await;
+            // Each page loads its own module: the playground's and the lesson's.
+            let pages = [
+                (
+                    "the playground",
+                    "index.html",
+                    "#resilience-app section.region",
+                ),
+                (
+                    "the lesson",
+                    "lesson.html?lesson=km0",
+                    "[data-lesson-step] [id$='scrub']",
+                ),
+            ];
+            for (name, address, drawn) in pages {
+                for precompressed in [false, true] {
+                    browser::run_serving("measure-load", precompressed, move |page| async move {
+                        let times = time_to_first_view(&page, 5, address, drawn).await;
+                        let served = if precompressed {
+                            "precompressed (.br)"
+                        } else {
+                            "uncompressed"
+                        };
+                        println!(
+                            "{name}: time to the first drawn view on a slow link, {served}: {}",
+                            summary(&times).replace("moves", "loads")
+                        );
+                    })
+                    .await;
+                }
             }
         }
         "explorer" => metastability_explorer().await,
