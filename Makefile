@@ -30,6 +30,8 @@ dist: tools compress-tools fetch
 	@# The nonce placeholder is for `trunk serve` (Trunk.toml): a static build keeps none.
 	sed -i -e "s/ 'nonce-{{__TRUNK NONCE__}}'//g" -e 's/ nonce="{{__TRUNK NONCE__}}"//g' dist/*.html
 	@! grep -l "__TRUNK NONCE__" dist/*.html
+	@# A widget keeps its sizes on a course page whose root font size is not the browser's.
+	node scripts/widget-rem.mjs dist/style.css
 	@# Minified JS and CSS (esbuild; Trunk's own minifier breaks wasm-bindgen's glue), then
 	@# the integrity hashes Trunk wrote for them into the HTML, made anew.
 	@find dist -maxdepth 1 -type f \( -name '*.js' -o -name '*.css' \) -print0 | while IFS= read -r -d '' f; do \

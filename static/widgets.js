@@ -103,12 +103,29 @@ function settingsOf(element) {
   return settings.toString();
 }
 
+// The size the widget's rem lengths are meant for: the browser's default font size (the
+// reader's own setting). A course page whose root font size differs (mdBook sets 62.5%,
+// Bootstrap 3 sites 10 px) would shrink or grow them all, so its widgets get that size as
+// --rp-rem, which dist/style.css's lengths follow (scripts/widget-rem.mjs).
+function keepOwnRem(host) {
+  const probe = document.createElement("span");
+  probe.style.cssText = "position: absolute; visibility: hidden; font-size: medium";
+  document.body.append(probe);
+  const medium = parseFloat(getComputedStyle(probe).fontSize);
+  probe.remove();
+  const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  if (medium > 0 && root > 0 && Math.abs(root - medium) > 0.5) {
+    host.style.setProperty("--rp-rem", medium + "px");
+  }
+}
+
 // Mounts a widget into `host`; `settings` is a query string (`kind=histogram&preset=cb`).
 // `simulator` is the host's own instance when it has one already (a widget mounted again with
 // new attributes keeps its instance); a new one is made otherwise. Resolves to
 // `{ simulator, handle }`, where `handle.destroy()` unmounts the widget, or null if it could
 // not start.
 export async function mount(host, settings, simulator = null) {
+  keepOwnRem(host);
   const loading = document.createElement("div");
   loading.className = "rp-loading";
   loading.setAttribute("role", "status");

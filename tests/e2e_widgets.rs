@@ -1175,6 +1175,11 @@ async fn a_book_built_by_mdbook_shows_a_widget_and_an_iframe_that_fit() {
                 && inner.scrollWidth <= f.clientWidth + 1,
               page_fits: document.documentElement.scrollWidth <= window.innerWidth,
               heading: w ? (w.querySelector('section.region > :first-child') || {}).tagName : null,
+              root_px: parseFloat(getComputedStyle(document.documentElement).fontSize),
+              marks_px: w && w.querySelector('.marks')
+                ? parseFloat(getComputedStyle(w.querySelector('.marks')).fontSize) : null,
+              title_margin: w && w.querySelector('section.region > :first-child')
+                ? getComputedStyle(w.querySelector('section.region > :first-child')).marginTop : null,
             };";
         let start = std::time::Instant::now();
         let state = loop {
@@ -1191,6 +1196,11 @@ async fn a_book_built_by_mdbook_shows_a_widget_and_an_iframe_that_fit() {
             state["heading"], "H3",
             "heading-level=3 under the chapter's h1: {state}"
         );
+        // mdBook's root font is 62.5% (10 px): the widget's sizes still follow the browser's
+        // 16 px (0.8 rem for the timeline's marks), and the book's heading margins stay out.
+        assert_eq!(state["root_px"], 10.0, "{state}");
+        assert_eq!(state["marks_px"], 12.8, "{state}");
+        assert_eq!(state["title_margin"], "0px", "{state}");
         page.screenshot("widgets-mdbook").await;
     })
     .await;
