@@ -1387,23 +1387,14 @@ async fn the_scorm_package_reports_the_lessons_score_to_the_platform() {
             .goto(&lms_url)
             .await
             .expect("the platform's page");
-        let calls = "return window.calls";
         let in_sco = |script: &str| {
             format!("const d = document.getElementById('sco').contentDocument; {script}")
         };
         // The lesson starts: initialised, a first score of 0, incomplete, committed.
-        let start = Instant::now();
-        loop {
-            let now = page.eval(calls).await.to_string();
-            if now.contains("\"cmi.core.score.raw\",\"0\"") && now.contains("LMSCommit") {
-                break;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(20),
-                "no first report: {now}"
-            );
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
+        platform_calls_until(&page, 20, "no first report", |now| {
+            now.contains("\"cmi.core.score.raw\",\"0\"") && now.contains("LMSCommit")
+        })
+        .await;
         // A prediction made in the lesson: the score moves.
         let start = Instant::now();
         while page
@@ -1423,18 +1414,11 @@ async fn the_scorm_package_reports_the_lessons_score_to_the_platform() {
             "d.getElementById('lesson-choice-0').click(); return null",
         ))
         .await;
-        let start = Instant::now();
-        loop {
-            let now = page.eval(calls).await.to_string();
-            if now.contains(&format!("\"cmi.core.score.raw\",\"{expected}\"")) {
-                break;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(20),
-                "no score {expected}: {now}"
-            );
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
+        let score = format!("\"cmi.core.score.raw\",\"{expected}\"");
+        platform_calls_until(&page, 20, &format!("no score {expected}"), |now| {
+            now.contains(&score)
+        })
+        .await;
         // The package is its one lesson: no link in its masthead, no lesson-file opener, and a
         // link to another page opens a new tab while the lesson stays.
         let kept = page
@@ -1463,18 +1447,8 @@ async fn the_scorm_package_reports_the_lessons_score_to_the_platform() {
         // Leaving the lesson finishes the session, last.
         page.eval("document.getElementById('sco').src = 'about:blank'; return null")
             .await;
-        let start = Instant::now();
-        let all = loop {
-            let now = page.eval(calls).await;
-            if now.to_string().contains("LMSFinish") {
-                break now;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "no LMSFinish: {now}"
-            );
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        };
+        let all =
+            platform_calls_until(&page, 10, "no LMSFinish", |now| now.contains("LMSFinish")).await;
         let names: Vec<String> = all
             .as_array()
             .unwrap()
@@ -1501,18 +1475,29 @@ async fn the_scorm_package_reports_the_lessons_score_to_the_platform() {
             .goto(&format!("{lms_url}sco/{launch}"))
             .await
             .expect("the SCO on its own");
-        let start = Instant::now();
-        while page
-            .eval("return !!document.querySelector('[data-lesson-step]')")
-            .await
-            != serde_json::json!(true)
-        {
-            assert!(
-                start.elapsed() < Duration::from_secs(20),
-                "the lesson did not show on its own"
-            );
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
+        wait_for(&page, "[data-lesson-step]").await;
     })
     .await;
+}
+
+/// The calls the stand-in platform's `API` recorded, once `done` holds of them (as JSON
+/// text); fails with `what` after `seconds`.
+async fn platform_calls_until(
+    page: &browser::Page,
+    seconds: u64,
+    what: &str,
+    done: impl Fn(&str) -> bool,
+) -> serde_json::Value {
+    let start = Instant::now();
+    loop {
+        let now = page.eval("return window.calls").await;
+        if done(&now.to_string()) {
+            return now;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(seconds),
+            "{what}: {now}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }

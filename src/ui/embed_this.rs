@@ -8,6 +8,7 @@ use web_sys::{HtmlIFrameElement, HtmlTextAreaElement, MessageEvent};
 use yew::prelude::*;
 
 use super::ids::use_ids;
+use super::modal::use_modal;
 use super::window_events::use_window_event;
 use crate::page::embed::{folder_of, Embed};
 use crate::page::widget::WidgetKind;
@@ -27,8 +28,8 @@ pub struct EmbedThisProps {
 #[function_component(EmbedThis)]
 pub fn embed_this(props: &EmbedThisProps) -> Html {
     let ids = use_ids();
-    let dialog = use_node_ref();
-    let open = use_state(|| false);
+    let modal = use_modal();
+    let open = modal.open;
     let kind = use_state(|| props.embed.kind);
     let copied = use_state(|| None::<&'static str>);
     let preview = use_node_ref();
@@ -51,7 +52,12 @@ pub fn embed_this(props: &EmbedThisProps) -> Html {
                 measured.set(Some((height, frame.client_width().max(0) as u32)));
             }
         });
-        use_window_event("message", *open, on_message);
+        use_window_event("message", open, on_message);
+    }
+    {
+        // A new preview (the dialog opened again, another kind) is measured anew.
+        let measured = measured.clone();
+        use_effect_with((open, *kind), move |_| measured.set(None));
     }
     let base = web_sys::window()
         .and_then(|w| w.location().href().ok())
@@ -60,30 +66,6 @@ pub fn embed_this(props: &EmbedThisProps) -> Html {
     let embed = Embed {
         kind: *kind,
         ..props.embed.clone()
-    };
-    let on_open = {
-        let (dialog, open, measured) = (dialog.clone(), open.clone(), measured.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Some(d) = dialog.cast::<web_sys::HtmlDialogElement>() {
-                let _ = d.show_modal();
-                open.set(true);
-            }
-            measured.set(None);
-        })
-    };
-    let on_close = {
-        let (dialog, open) = (dialog.clone(), open.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Some(d) = dialog.cast::<web_sys::HtmlDialogElement>() {
-                d.close();
-            }
-            open.set(false);
-        })
-    };
-    // Escape closes the dialog without a click: the preview goes with it.
-    let on_cancel = {
-        let open = open.clone();
-        Callback::from(move |_: Event| open.set(false))
     };
     let copy = |which: &'static str, id: AttrValue| {
         let copied = copied.clone();
@@ -108,12 +90,11 @@ pub fn embed_this(props: &EmbedThisProps) -> Html {
             .chain(props.also.iter().copied())
             .collect();
         let onchange = {
-            let (kind, measured) = (kind.clone(), measured.clone());
+            let kind = kind.clone();
             Callback::from(move |e: Event| {
                 let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
                 if let Some(k) = WidgetKind::parse(&select.value()) {
                     kind.set(k);
-                    measured.set(None);
                 }
             })
         };
@@ -131,11 +112,11 @@ pub fn embed_this(props: &EmbedThisProps) -> Html {
     });
     html! {
         <>
-            <button type="button" class="embed-open" id={ids.id("embed-open")} onclick={on_open}>
+            <button type="button" class="embed-open" id={ids.id("embed-open")} onclick={modal.on_open}>
                 { "Embed this" }
             </button>
-            <dialog ref={dialog} class="embed-this" id={ids.id("embed-this")}
-                aria-labelledby={ids.id("embed-title")} oncancel={on_cancel}>
+            <dialog ref={modal.node} class="embed-this" id={ids.id("embed-this")}
+                aria-labelledby={ids.id("embed-title")} oncancel={modal.on_cancel}>
                 <h2 id={ids.id("embed-title")}>{ "Embed this in a course page" }</h2>
                 { choices.unwrap_or_default() }
                 <div class="embed-snippets">
@@ -157,7 +138,7 @@ pub fn embed_this(props: &EmbedThisProps) -> Html {
                     <p class="hint" role="status">{ format!("The {which} snippet is copied (and selected).") }</p>
                 }
                 <h3>{ "Preview" }</h3>
-                if *open {
+                if open {
                     <iframe class="embed-preview" id={ids.id("embed-preview")} src={embed.frame_url(&base)}
                         ref={preview} title={format!("Preview: {}", embed.title())} />
                     <p class="hint" id={ids.id("embed-measured")} role="status">{
@@ -167,7 +148,7 @@ pub fn embed_this(props: &EmbedThisProps) -> Html {
                         }
                     }</p>
                 }
-                <button type="button" id={ids.id("embed-close")} onclick={on_close}>{ "Close" }</button>
+                <button type="button" id={ids.id("embed-close")} onclick={modal.on_close}>{ "Close" }</button>
             </dialog>
         </>
     }

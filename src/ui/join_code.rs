@@ -5,6 +5,7 @@
 use yew::prelude::*;
 
 use super::ids::use_ids;
+use super::modal::use_modal;
 use crate::page::join::{join_link, unreachable_from_a_phone, QrModules};
 
 /// Light modules around the code, as the standard asks.
@@ -21,36 +22,13 @@ pub struct JoinCodeProps {
 #[function_component(JoinCode)]
 pub fn join_code(props: &JoinCodeProps) -> Html {
     let ids = use_ids();
-    let dialog = use_node_ref();
     // The code is made only while the dialog is open: the stage's link changes with the
     // playhead, every tenth of a second while a run plays.
-    let shown = use_state(|| false);
+    let modal = use_modal();
     let link = join_link(&props.link);
-    let modules = use_memo((link.clone(), *shown), |(link, shown)| {
+    let modules = use_memo((link.clone(), modal.open), |(link, shown)| {
         shown.then(|| QrModules::encode(link))
     });
-    let open = {
-        let (dialog, shown) = (dialog.clone(), shown.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Some(d) = dialog.cast::<web_sys::HtmlDialogElement>() {
-                let _ = d.show_modal();
-                shown.set(true);
-            }
-        })
-    };
-    let close = {
-        let (dialog, shown) = (dialog.clone(), shown.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Some(d) = dialog.cast::<web_sys::HtmlDialogElement>() {
-                d.close();
-            }
-            shown.set(false);
-        })
-    };
-    let on_cancel = {
-        let shown = shown.clone();
-        Callback::from(move |_: Event| shown.set(false))
-    };
     let code = match &*modules {
         None => Html::default(),
         Some(Ok(m)) => {
@@ -68,18 +46,18 @@ pub fn join_code(props: &JoinCodeProps) -> Html {
     };
     html! {
         <>
-            <button type="button" class="join-open" id={ids.id("join-open")} onclick={open}>
+            <button type="button" class="join-open" id={ids.id("join-open")} onclick={modal.on_open}>
                 { "Join on a phone" }
             </button>
-            <dialog ref={dialog} class="join-code" id={ids.id("join-code")}
-                aria-labelledby={ids.id("join-title")} oncancel={on_cancel}>
+            <dialog ref={modal.node} class="join-code" id={ids.id("join-code")}
+                aria-labelledby={ids.id("join-title")} oncancel={modal.on_cancel}>
                 <h2 id={ids.id("join-title")}>{ "Open this run on your phone" }</h2>
                 { code }
                 <p class="join-link" id={ids.id("join-link")}>{ link.clone() }</p>
                 if let Some(why) = unreachable_from_a_phone(&link) {
                     <p class="notice" id={ids.id("join-unreachable")}>{ format!("A phone cannot open this yet: {why}.") }</p>
                 }
-                <button type="button" id={ids.id("join-close")} onclick={close}>{ "Close" }</button>
+                <button type="button" id={ids.id("join-close")} onclick={modal.on_close}>{ "Close" }</button>
             </dialog>
         </>
     }

@@ -25,6 +25,7 @@ mod lesson_predict;
 mod lesson_table;
 mod load_chart;
 mod metastability;
+mod modal;
 mod palette;
 mod playback;
 mod pool;
