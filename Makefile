@@ -55,7 +55,7 @@ SINGLE_DIR := target/single
 dist-single: dist
 	wasm-bindgen --target no-modules --no-typescript --out-dir $(SINGLE_DIR) \
 	  --out-name resilience-playground target/wasm32-unknown-unknown/wasm-release/resilience-playground.wasm
-	wasm-opt -Oz $(SINGLE_DIR)/resilience-playground_bg.wasm \
+	wasm-opt -Oz --reorder-functions-by-name $(SINGLE_DIR)/resilience-playground_bg.wasm \
 	  -o $(SINGLE_DIR)/resilience-playground_bg.wasm
 	node scripts/single-file.mjs $(SINGLE_DIR) dist dist-single/resilience-playground.html
 

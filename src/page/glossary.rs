@@ -162,7 +162,7 @@ pub fn mark_terms<'a>(text: &'a str, seen: &mut Vec<&'static str>) -> Vec<Piece<
             found.push((at, term));
         }
     }
-    found.sort_by_key(|&(at, t)| (at, usize::MAX - t.term.len()));
+    crate::sort::by_key(&mut found, |&(at, t)| (at, usize::MAX - t.term.len()));
     let mut pieces = Vec::new();
     let mut from = 0;
     for (at, term) in found {

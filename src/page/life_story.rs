@@ -163,7 +163,7 @@ pub fn lines(life: &RequestLife) -> Vec<String> {
         .map(|s| (s.from, 1, Item::Span(s)))
         .chain(life.marks.iter().map(|m| (m.at, 0, Item::Mark(m))))
         .collect();
-    items.sort_by_key(|(t, order, _)| (*t, *order));
+    crate::sort::by_key(&mut items, |(t, order, _)| (*t, *order));
     items
         .into_iter()
         .map(|(_, _, item)| match item {
@@ -472,7 +472,7 @@ fn tries(life: &RequestLife) -> usize {
             _ => None,
         })
         .collect();
-    tries.sort();
+    crate::sort::by_key(&mut tries, |&lane_try| lane_try);
     tries.dedup();
     tries.len()
 }

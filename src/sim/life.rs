@@ -242,7 +242,7 @@ impl RequestLife {
             .map(|s| s.lane)
             .chain(self.marks.iter().map(|m| m.lane))
             .collect();
-        lanes.sort_by_key(|l| (l.copy, self.rank(l.hop)));
+        crate::sort::by_key(&mut lanes, |l| (l.copy, self.rank(l.hop)));
         lanes.dedup();
         lanes
     }
@@ -319,7 +319,7 @@ impl RequestLife {
     /// The first stretch of `[arrived, end]` that no span covers (`None` for a sound life).
     pub fn first_gap(&self) -> Option<(Micros, Micros)> {
         let mut by_start = self.spans.clone();
-        by_start.sort_by_key(|s| (s.from, s.to));
+        crate::sort::by_key(&mut by_start, |s| (s.from, s.to));
         let mut covered = self.arrived;
         for s in &by_start {
             if s.from > covered {
@@ -340,7 +340,7 @@ impl RequestLife {
                 .filter(|s| s.lane == lane)
                 .copied()
                 .collect();
-            in_lane.sort_by_key(|s| s.from);
+            crate::sort::by_rank(&mut in_lane, |s| s.from);
             in_lane
                 .windows(2)
                 .find(|w| w[1].from < w[0].to)

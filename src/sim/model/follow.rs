@@ -124,8 +124,8 @@ impl Follow {
         if life.answered.is_some_and(|(at, _)| at > end) {
             life.answered = None;
         }
-        life.spans.sort_by_key(|s| (s.from, s.lane));
-        life.marks.sort_by_key(|m| m.at);
+        crate::sort::by_key(&mut life.spans, |s| (s.from, s.lane));
+        crate::sort::by_rank(&mut life.marks, |m| m.at);
         Some(life)
     }
 
