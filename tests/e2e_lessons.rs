@@ -1134,6 +1134,29 @@ async fn a_prediction_an_inline_control_and_a_challenge_need_no_mouse() {
     .await;
 }
 
+/// The lesson page has no paste box, so its module holds no YAML reader: the page reads a
+/// pasted block at its edge (`Action::paste_resilience4j`), not in the settings' reducer,
+/// which every module links. The playground's module, which has the box, holds it.
+#[test]
+fn the_lesson_pages_module_holds_no_yaml_reader() {
+    let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
+    let messages = [
+        "not valid YAML",
+        "a sequence cannot start on its key's line",
+    ];
+    for (module, reads_yaml) in [("lesson-page", false), ("playground-page", true)] {
+        let wasm = std::fs::read(dist.join(format!("{module}_bg.wasm")))
+            .unwrap_or_else(|e| panic!("dist/ has {module}'s wasm: {e}"));
+        for message in messages {
+            let inside = wasm.windows(message.len()).any(|w| w == message.as_bytes());
+            assert_eq!(
+                inside, reads_yaml,
+                "{module}'s wasm and the YAML reader's {message:?}"
+            );
+        }
+    }
+}
+
 /// The shipped lessons are data beside the page: no wasm holds any of their sentences, the
 /// lesson page fetches `lessons/*.md`, and a host without one of them gets a message naming
 /// the file instead of a blank page.

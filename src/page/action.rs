@@ -4,6 +4,7 @@
 use super::compare::Side;
 use super::knobs::Pattern;
 use super::latency::LatencyKind;
+use crate::library_config::resilience4j::{self, Notice, Parsed};
 use crate::sim::latency::Micros;
 use crate::sim::params::Value;
 use crate::sim::pick::Pick;
@@ -45,8 +46,9 @@ pub enum Action {
     SetProjector(bool),
     /// Sets the lesson table's breaker window (seconds, 0.5..=30).
     SetTableWindow(f64),
-    /// Runs a pasted `resilience4j:` YAML block on the current scenario.
-    PasteResilience4j(String),
+    /// Runs a pasted `resilience4j:` YAML block on the current scenario: the block as read
+    /// (see [`Action::paste_resilience4j`]), or why it could not be.
+    PasteResilience4j(Result<Parsed, Notice>),
     /// A/B mode on (B starts as a copy of A) or off.
     SetAb(bool),
     /// Which run the controls change while A/B is on.
@@ -66,5 +68,11 @@ impl Action {
             self,
             Action::SetKnob(..) | Action::SetParam(..) | Action::SetPattern(..)
         )
+    }
+
+    /// Reads a pasted YAML block here, at the page's edge, so that a module without the paste
+    /// box (the lesson page's) holds no YAML reader.
+    pub fn paste_resilience4j(text: &str) -> Action {
+        Action::PasteResilience4j(resilience4j::parse(text))
     }
 }

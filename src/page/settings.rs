@@ -7,7 +7,8 @@ use super::compare::{Change, Control, Side};
 use super::knobs::{knob, with_every_pattern, with_patterns, Pattern, Patterns};
 use super::numbers::refused;
 use super::runs::RunInputs;
-use crate::library_config::resilience4j_run::apply_yaml;
+use crate::library_config::resilience4j::{Notice, Parsed};
+use crate::library_config::resilience4j_run;
 use crate::sim::model::SimConfig;
 use crate::sim::params::{param, Value};
 use crate::sim::pick::Pick;
@@ -189,7 +190,7 @@ impl Settings {
                     self.table_window = seconds.clamp(lo, hi);
                 }
             }
-            Action::PasteResilience4j(text) => self.paste_resilience4j(&text, notice),
+            Action::PasteResilience4j(read) => self.paste_resilience4j(read, notice),
             Action::SetAb(true) => {
                 self.ab.get_or_insert_with(Ab::default);
             }
@@ -206,9 +207,9 @@ impl Settings {
 
     /// The pasted settings on the current config, with their notices as the page's notice;
     /// or, when they cannot be read, the settings unchanged and the reason.
-    fn paste_resilience4j(&mut self, text: &str, notice: &mut Option<String>) {
+    fn paste_resilience4j(&mut self, read: Result<Parsed, Notice>, notice: &mut Option<String>) {
         let mut cfg = self.config();
-        match apply_yaml(text, &mut cfg) {
+        match read.and_then(|parsed| resilience4j_run::apply(&parsed, &mut cfg)) {
             Ok(notices) => {
                 self.full = with_every_pattern(&cfg);
                 self.patterns = Patterns::of(&cfg);

@@ -213,7 +213,7 @@ mod tests {
     #[test]
     fn pasting_the_lessons_yaml_runs_the_as_written_separate_preset() {
         let pasted = Page::new(Preset::NorthwindShared, false)
-            .apply(Action::PasteResilience4j(LESSON_YAML.to_string()));
+            .apply(Action::paste_resilience4j(LESSON_YAML));
         let preset = Page::new(Preset::NorthwindAsWrittenSeparate, false);
         assert_eq!(trace(&pasted), trace(&preset));
         assert!(pasted
@@ -224,7 +224,7 @@ mod tests {
         // A value out of range is named by its path, and nothing changes.
         let before = Page::new(Preset::NorthwindShared, false);
         let bad = LESSON_YAML.replace("max-attempts: 3", "max-attempts: 50");
-        let after = before.clone().apply(Action::PasteResilience4j(bad));
+        let after = before.clone().apply(Action::paste_resilience4j(&bad));
         assert_eq!(trace(&after), trace(&before));
         let notice = after.notice.unwrap();
         assert!(
@@ -233,13 +233,11 @@ mod tests {
         );
         // A bad value the reader replaces by the default runs, and the notice names it.
         let odd = LESSON_YAML.replace("failure-rate-threshold: 50", "failure-rate-threshold: 0");
-        let after = before.clone().apply(Action::PasteResilience4j(odd));
+        let after = before.clone().apply(Action::paste_resilience4j(&odd));
         assert_eq!(trace(&after), trace(&preset));
         let notice = after.notice.unwrap();
         assert!(notice.contains("failure-rate-threshold"), "{notice}");
-        let after = before
-            .clone()
-            .apply(Action::PasteResilience4j("{".to_string()));
+        let after = before.clone().apply(Action::paste_resilience4j("{"));
         assert!(after.notice.unwrap().contains("not valid YAML"));
     }
 

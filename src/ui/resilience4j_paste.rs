@@ -28,7 +28,7 @@ pub fn resilience4j_paste(props: &Resilience4jPasteProps) -> Html {
                 .and_then(|node| js_sys::Reflect::get(&node, &"value".into()).ok())
                 .and_then(|v| v.as_string())
                 .unwrap_or_default();
-            Action::PasteResilience4j(text)
+            Action::paste_resilience4j(&text)
         })
     };
     let area_id = ids.id("r4j-yaml");
