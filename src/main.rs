@@ -8,6 +8,8 @@
 mod web {
     use wasm_bindgen::prelude::wasm_bindgen;
 
+    resilience_playground::export_metastability_cell!();
+
     /// A mounted widget, for `widgets.js` to unmount when the element's attributes change.
     #[wasm_bindgen]
     pub struct WidgetHandle(Option<yew::AppHandle<resilience_playground::ui::Widget>>);

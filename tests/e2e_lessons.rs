@@ -1134,26 +1134,37 @@ async fn a_prediction_an_inline_control_and_a_challenge_need_no_mouse() {
     .await;
 }
 
-/// The lesson page has no paste box, so its module holds no YAML reader: the page reads a
-/// pasted block at its edge (`Action::paste_resilience4j`), not in the settings' reducer,
-/// which every module links. The playground's module, which has the box, holds it.
+/// Each page's module holds what its page shows. The lesson page has no paste box, so its
+/// module holds no YAML reader: the page reads a pasted block at its edge
+/// (`Action::paste_resilience4j`), not in the settings' reducer, which every module links. Nor
+/// does it show the metastability explorer, so it exports no `metastabilityCell` for its
+/// worker. The playground's module has both.
 #[test]
-fn the_lesson_pages_module_holds_no_yaml_reader() {
+fn the_lesson_pages_module_holds_no_yaml_reader_and_no_explorer() {
     let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
-    let messages = [
-        "not valid YAML",
-        "a sequence cannot start on its key's line",
-    ];
-    for (module, reads_yaml) in [("lesson-page", false), ("playground-page", true)] {
-        let wasm = std::fs::read(dist.join(format!("{module}_bg.wasm")))
-            .unwrap_or_else(|e| panic!("dist/ has {module}'s wasm: {e}"));
-        for message in messages {
-            let inside = wasm.windows(message.len()).any(|w| w == message.as_bytes());
+    let holds = |file: &str, text: &str| {
+        let bytes =
+            std::fs::read(dist.join(file)).unwrap_or_else(|e| panic!("dist/ has {file}: {e}"));
+        bytes.windows(text.len()).any(|w| w == text.as_bytes())
+    };
+    for (module, playground) in [("lesson-page", false), ("playground-page", true)] {
+        for message in [
+            "not valid YAML",
+            "a sequence cannot start on its key's line",
+        ] {
+            let wasm = format!("{module}_bg.wasm");
             assert_eq!(
-                inside, reads_yaml,
-                "{module}'s wasm and the YAML reader's {message:?}"
+                holds(&wasm, message),
+                playground,
+                "{wasm} and the YAML reader's {message:?}"
             );
         }
+        let glue = format!("{module}.js");
+        assert_eq!(
+            holds(&glue, "metastabilityCell"),
+            playground,
+            "{glue} and the explorer's metastabilityCell"
+        );
     }
 }
 

@@ -2,6 +2,9 @@
 //! (`resilience-playground`, src/main.rs) serves the widgets.
 
 #[cfg(target_arch = "wasm32")]
+resilience_playground::export_metastability_cell!();
+
+#[cfg(target_arch = "wasm32")]
 fn main() {
     resilience_playground::ui::start_playground(resilience_playground::ui::Glue::Playground);
 }

@@ -126,12 +126,18 @@ fn report_panic(info: &std::panic::PanicHookInfo) {
     let _ = host.append_child(&notice);
 }
 
-/// One cell of the metastability explorer, for its worker (`metastability-worker.js`), which
-/// runs the page's own module: every module exports it. A request line in, a reply line out;
-/// see [`crate::page::metastability_wire`].
-#[wasm_bindgen::prelude::wasm_bindgen(js_name = metastabilityCell)]
-pub fn metastability_cell(request: &str) -> String {
-    crate::page::metastability_wire::answer(request)
+/// Exports `metastabilityCell`, one cell of the metastability explorer, for its worker
+/// (`metastability-worker.js`), which runs the page's own module. A request line in, a reply
+/// line out; see [`crate::page::metastability_wire`]. Invoked by the modules whose pages show
+/// the explorer (the playground's and the whole one), so the lesson page's holds none of it.
+#[macro_export]
+macro_rules! export_metastability_cell {
+    () => {
+        #[wasm_bindgen::prelude::wasm_bindgen(js_name = metastabilityCell)]
+        pub fn metastability_cell(request: &str) -> String {
+            $crate::page::metastability_wire::answer(request)
+        }
+    };
 }
 
 /// Entry point of the whole module: mounts the lesson or the playground, whichever root
