@@ -3,7 +3,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    resilience_playground::ui::start_lesson(resilience_playground::ui::Glue::Lesson);
+    resilience_playground::ui::start_lesson();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -37,18 +37,17 @@ pub fn embed_this(props: &EmbedThisProps) -> Html {
     {
         let (preview, measured) = (preview.clone(), measured.clone());
         let on_message = Callback::from(move |event: MessageEvent| {
-            let from_preview = preview
-                .cast::<HtmlIFrameElement>()
-                .and_then(|frame| frame.content_window())
-                .zip(event.source())
-                .is_some_and(|(window, source)| {
-                    wasm_bindgen::JsValue::from(window) == wasm_bindgen::JsValue::from(source)
-                });
-            if let (true, Some(height), Some(frame)) = (
-                from_preview,
-                frame_height(&event.data()),
-                preview.cast::<HtmlIFrameElement>(),
-            ) {
+            let Some(frame) = preview.cast::<HtmlIFrameElement>() else {
+                return;
+            };
+            let from_preview =
+                frame
+                    .content_window()
+                    .zip(event.source())
+                    .is_some_and(|(window, source)| {
+                        wasm_bindgen::JsValue::from(window) == wasm_bindgen::JsValue::from(source)
+                    });
+            if let (true, Some(height)) = (from_preview, frame_height(&event.data())) {
                 measured.set(Some((height, frame.client_width().max(0) as u32)));
             }
         });

@@ -65,18 +65,17 @@ thread_local! {
     static GLUE: std::cell::Cell<Glue> = const { std::cell::Cell::new(Glue::Whole) };
 }
 
-/// The page's modules: each page loads only the code it shows. The whole one mounts any
-/// widget (course pages, `embed.html`, the exercises) and makes the single offline file; the
-/// playground's and the lesson's pages each load a module with their own views alone (`make
-/// dist` prints the three sizes).
+/// The modules whose pages show the metastability explorer, whose worker imports the page's
+/// own glue. The whole one mounts any widget (course pages, `embed.html`, the exercises) and
+/// makes the single offline file; the playground's page loads a module with its own views
+/// alone. The lesson page's module has no explorer, so no worker imports it (`make dist`
+/// prints the three sizes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Glue {
     /// `resilience-playground.js`: every view.
     Whole,
     /// `playground-page.js`: the playground's page.
     Playground,
-    /// `lesson-page.js`: the lesson's page.
-    Lesson,
 }
 
 impl Glue {
@@ -85,7 +84,6 @@ impl Glue {
         match self {
             Glue::Whole => "resilience-playground.js",
             Glue::Playground => "playground-page.js",
-            Glue::Lesson => "lesson-page.js",
         }
     }
 }
@@ -144,7 +142,7 @@ macro_rules! export_metastability_cell {
 /// element the page has (the single offline file holds both pages).
 pub fn start() {
     if page_root(lesson::LESSON_ROOT_ID).is_some() {
-        start_lesson(Glue::Whole);
+        start_lesson();
     } else {
         start_playground(Glue::Whole);
     }
@@ -152,15 +150,16 @@ pub fn start() {
 
 /// Mounts the playground into the page's root element, if it has one.
 pub fn start_playground(glue: Glue) {
-    if let Some(root) = prepare(glue, ROOT_ID) {
+    GLUE.with(|g| g.set(glue));
+    if let Some(root) = prepare(ROOT_ID) {
         HOST.with(|h| *h.borrow_mut() = Some(root.clone()));
         yew::Renderer::<App>::with_root(root).render();
     }
 }
 
 /// Mounts the guided lesson into the page's lesson element, if it has one.
-pub fn start_lesson(glue: Glue) {
-    if let Some(root) = prepare(glue, lesson::LESSON_ROOT_ID) {
+pub fn start_lesson() {
+    if let Some(root) = prepare(lesson::LESSON_ROOT_ID) {
         yew::Renderer::<lesson::LessonApp>::with_root(root).render();
     }
 }
@@ -171,10 +170,9 @@ fn page_root(id: &str) -> Option<web_sys::Element> {
 
 /// Routes panics to the console and the failed view, tells the page the module started, and
 /// empties the root element `id` (its loading notice) for the view.
-fn prepare(glue: Glue, id: &str) -> Option<web_sys::Element> {
+fn prepare(id: &str) -> Option<web_sys::Element> {
     // Through Yew: its renderer would otherwise put its own console hook in place of ours.
     yew::set_custom_panic_hook(Box::new(report_panic));
-    GLUE.with(|g| g.set(glue));
     let window = web_sys::window()?;
     let _ = js_sys::Reflect::set(
         &window,
