@@ -85,8 +85,15 @@ fn every_preset_runs_the_same_from_its_json_and_from_its_flat_twin() {
             let json = serde_json::to_string(&cfg).unwrap();
             let back: SimConfig = serde_json::from_str(&json).unwrap();
             assert_eq!(back, cfg, "{}", p.key());
-            let flat = CascadeConfig::from_sim(&cfg).expect("every preset has a flat twin");
             assert_eq!(run(&cfg).unwrap(), run(&back).unwrap(), "{}", p.key());
+            // The flat form only reads files older than the adaptive limit.
+            if cfg
+                .first_stack()
+                .is_some_and(|s| s.adaptive_limit.is_some())
+            {
+                continue;
+            }
+            let flat = CascadeConfig::from_sim(&cfg).expect("an older preset has a flat twin");
             assert_eq!(
                 run(&flat.to_sim()).unwrap(),
                 run(&back).unwrap(),
@@ -141,7 +148,7 @@ const OLD_FLAT_CONFIGS: &[(&str, &str)] = &[
 ];
 
 /// Presets added after the flat configs above were written: they have no old file.
-const NEWER_PRESETS: [&str; 13] = [
+const NEWER_PRESETS: [&str; 14] = [
     "retry-herd",
     "retry-herd-contention",
     "story-none",
@@ -155,6 +162,7 @@ const NEWER_PRESETS: [&str; 13] = [
     "northwind-as-meant-shared",
     "northwind-as-meant-separate",
     "story-resend",
+    "story-adaptive-limit",
 ];
 
 #[test]

@@ -500,6 +500,16 @@ fn presets_key_figures() {
             2_998,
             &[(Outcome::Ok, 301), (Outcome::ClientGaveUp, 2_697)],
         ),
+        // 125 a second for 12 s; the limit refuses what inventory could not answer in time.
+        (
+            "story-adaptive-limit",
+            1_500,
+            &[
+                (Outcome::Ok, 633),
+                (Outcome::ConcurrencyLimited, 865),
+                (Outcome::Unfinished, 2),
+            ],
+        ),
     ];
     assert_eq!(golden.len(), Preset::ALL.len());
     for (key, sent, counts) in golden {

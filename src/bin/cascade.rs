@@ -396,7 +396,15 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         line.insert("scenario".into(), s.key().into());
         line.insert("sent".into(), t.sent.into());
         for o in Outcome::ALL {
-            line.insert(o.name().into(), t.outcomes.get(o).into());
+            // A limit's refusals are printed where there is a limit (no run before it had one).
+            if o != Outcome::ConcurrencyLimited || t.adaptive_limit.is_some() {
+                line.insert(o.name().into(), t.outcomes.get(o).into());
+            }
+        }
+        if let Some(l) = &t.adaptive_limit {
+            line.insert("limit_lowest".into(), l.lowest.into());
+            line.insert("limit_last".into(), l.last.into());
+            line.insert("limit_changes".into(), l.changes.len().into());
         }
         let figures = [
             ("p50_ms", opt_ms(t.service.p50)),

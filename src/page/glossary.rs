@@ -21,6 +21,7 @@ pub fn outcome_words(outcome: Outcome) -> &'static str {
         Outcome::GatewayRejected => "refused by Kong (503)",
         Outcome::GatewayTimeout => "Kong timed out (504)",
         Outcome::Unfinished => "unfinished",
+        Outcome::ConcurrencyLimited => "refused by the concurrency limit (503)",
     }
 }
 

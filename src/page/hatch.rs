@@ -49,7 +49,7 @@ pub fn outcome_hatch(outcome: Outcome) -> Hatch {
         Outcome::Timeout | Outcome::GatewayTimeout => Hatch::Rising,
         Outcome::CircuitOpen => Hatch::Falling,
         Outcome::BulkheadFull | Outcome::GatewayRejected => Hatch::Horizontal,
-        Outcome::Shed | Outcome::ClientGaveUp => Hatch::Vertical,
+        Outcome::Shed | Outcome::ClientGaveUp | Outcome::ConcurrencyLimited => Hatch::Vertical,
         Outcome::BudgetExhausted | Outcome::DependencyError => Hatch::Cross,
         Outcome::RateLimited | Outcome::BusinessRejected | Outcome::Unfinished => Hatch::Dotted,
     }

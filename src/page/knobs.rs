@@ -4,12 +4,13 @@
 //! ([`Param::set`]), with no text in between; the CLI's `--set` parses its text into the same
 //! values, so the page and the CLI cannot disagree on what a key means.
 
-use super::numbers::{duration, refused};
+use super::numbers::{duration, refused as refused_text};
 use crate::resilience::HedgeDelay;
 use crate::sim::latency::Micros;
 pub use crate::sim::model::Pattern;
 use crate::sim::model::SimConfig;
-use crate::sim::params::{param, Kind, Param, Value};
+use crate::sim::params::{param, Kind, Needs, Param, Value, PARAMS};
+use std::sync::OnceLock;
 
 const MS: f64 = 1_000.0;
 const SECOND: f64 = 1_000_000.0;
@@ -60,7 +61,12 @@ pub fn with_every_pattern(cfg: &SimConfig) -> SimConfig {
     let resilience4j = cfg.first_stack().is_some_and(|s| s.is_resilience4j());
     let mut full = cfg.clone();
     for pattern in Pattern::SWITCHES {
-        if resilience4j && matches!(pattern, Pattern::RetryBudget | Pattern::Hedge) {
+        if resilience4j
+            && matches!(
+                pattern,
+                Pattern::RetryBudget | Pattern::Hedge | Pattern::AdaptiveLimit
+            )
+        {
             continue;
         }
         pattern.part().switch_on(&mut full);
@@ -129,7 +135,7 @@ pub struct Knob {
 }
 
 /// Every knob, grouped by what it tunes.
-pub const KNOBS: [Knob; 35] = [
+pub const KNOBS: [Knob; 38] = [
     Knob {
         key: "rate",
         label: "Arrival rate",
@@ -445,11 +451,143 @@ pub const KNOBS: [Knob; 35] = [
         step: 1.0,
         pattern: Some(Pattern::Hedge),
     },
+    Knob {
+        key: "limit_initial",
+        label: "Adaptive limit at the start (calls in flight)",
+        unit: Unit::Count,
+        min: 1.0,
+        max: 100.0,
+        step: 1.0,
+        pattern: Some(Pattern::AdaptiveLimit),
+    },
+    Knob {
+        key: "limit_min",
+        label: "Adaptive limit's floor (calls in flight)",
+        unit: Unit::Count,
+        min: 1.0,
+        max: 100.0,
+        step: 1.0,
+        pattern: Some(Pattern::AdaptiveLimit),
+    },
+    Knob {
+        key: "limit_slow_after",
+        label: "Slower than this counts as overload",
+        unit: Unit::Millis,
+        min: 50.0,
+        max: 5000.0,
+        step: 50.0,
+        pattern: Some(Pattern::AdaptiveLimit),
+    },
 ];
 
-/// The knob with `key`.
+/// What [`Knob::write_checked`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written {
+    /// Whether the value (clamped to the slider) was written.
+    pub set: bool,
+    /// What had to be corrected or refused.
+    pub notice: Option<String>,
+}
+
+/// The knob with `key`: the panel's own, or the one made from its row for a key the panel
+/// does not show, so a lesson's `@try` and `@controls`, a link and a widget attribute take
+/// every key `--set` takes.
 pub fn knob(key: &str) -> Option<&'static Knob> {
-    KNOBS.iter().find(|k| k.key == key)
+    every_knob().iter().find(|k| k.key == key)
+}
+
+/// Every parameter as a knob: [`KNOBS`] in their order, then a knob made from each row of the
+/// parameter table that the panel does not show ([`row_knob`]).
+pub fn every_knob() -> &'static [Knob] {
+    static ALL: OnceLock<Vec<Knob>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut all = KNOBS.to_vec();
+        all.extend(
+            PARAMS
+                .iter()
+                .filter(|row| !KNOBS.iter().any(|k| k.key == row.key))
+                .map(row_knob),
+        );
+        all
+    })
+}
+
+/// The page's switch that setting `row` turns on ([`Needs::SwitchesOn`]), or that greys its
+/// control while off ([`Needs::OnlyWith`]); `None` for a row of no switch.
+pub fn switch_of(row: &Param) -> Option<Pattern> {
+    let part = match row.needs {
+        Needs::Nothing => return None,
+        Needs::SwitchesOn(part) | Needs::OnlyWith(part) => part,
+    };
+    Pattern::SWITCHES.into_iter().find(|p| p.part() == part)
+}
+
+/// The switch a value written to `key` turns on, as `--set` does: `retry_budget_ratio=0.1`
+/// switches the retry budget on.
+pub fn switched_on_by(key: &str) -> Option<Pattern> {
+    let row = param(key)?;
+    matches!(row.needs, Needs::SwitchesOn(_))
+        .then(|| switch_of(row))
+        .flatten()
+}
+
+/// A knob for a row the panel does not show: its label is its key in words, its range the
+/// row's (a long one cut to what a slider can offer; a link still takes the whole range).
+fn row_knob(row: &'static Param) -> Knob {
+    let mut words = row.key.replace('_', " ");
+    words[..1].make_ascii_uppercase();
+    let label: &'static str = Box::leak(words.into_boxed_str());
+    let (unit, min, max, step) = match row.kind {
+        Kind::Time { min, max, .. } if max <= 10_000_000 => {
+            let (lo, hi) = (min as f64 / MS, max as f64 / MS);
+            (
+                Unit::Millis,
+                lo.ceil(),
+                hi,
+                if hi > 1_000.0 { 10.0 } else { 1.0 },
+            )
+        }
+        Kind::Time { min, max, .. } => {
+            let hi = (max as f64 / SECOND).min(600.0);
+            (
+                Unit::Seconds,
+                (min as f64 / SECOND * 10.0).ceil() / 10.0,
+                hi,
+                0.1,
+            )
+        }
+        Kind::Count { min, max, .. } => (
+            Unit::Count,
+            min as f64,
+            max.min(min.saturating_add(1_000)) as f64,
+            1.0,
+        ),
+        // The slider's bottom end is off.
+        Kind::CountOrOff { min, max, .. } => {
+            let off = min.saturating_sub(1);
+            (
+                Unit::Count,
+                off as f64,
+                max.min(off.saturating_add(1_000)) as f64,
+                1.0,
+            )
+        }
+        Kind::Number { min, max, .. } if min >= 0.0 && max <= 1.0 => {
+            (Unit::Percent, min * 100.0, max * 100.0, 1.0)
+        }
+        Kind::Number { min, max, .. } => (Unit::Count, min, max, ((max - min) / 100.0).max(0.01)),
+        Kind::Choice { names, .. } => (Unit::Count, 0.0, names.len().saturating_sub(1) as f64, 1.0),
+        Kind::Delay { .. } => (Unit::Millis, 1.0, 1_000.0, 1.0),
+    };
+    Knob {
+        key: row.key,
+        label,
+        unit,
+        min,
+        max,
+        step,
+        pattern: switch_of(row),
+    }
 }
 
 fn micros_in(unit: Unit, micros: Micros) -> f64 {
@@ -510,8 +648,18 @@ impl Knob {
     /// Sets the knob to `value` in `cfg`, clamped to the slider's range. Returns a message
     /// naming the knob and its range when `value` was outside it or not a number.
     pub fn write(&self, cfg: &mut SimConfig, value: f64) -> Option<String> {
+        self.write_checked(cfg, value).notice
+    }
+
+    /// [`Knob::write`], saying also whether a value was written (a refused one leaves `cfg`
+    /// as it was).
+    pub fn write_checked(&self, cfg: &mut SimConfig, value: f64) -> Written {
+        let refused = |notice: String| Written {
+            set: false,
+            notice: Some(notice),
+        };
         let (value, notice) = if !value.is_finite() {
-            (self.read(cfg), Some(self.range_message("needs a number")))
+            return refused(self.range_message("needs a number"));
         } else if value < self.min || value > self.max {
             let clamped = value.clamp(self.min, self.max);
             (
@@ -522,23 +670,29 @@ impl Knob {
             (value, None)
         };
         let Some(row) = self.param() else {
-            return Some(format!("there is no parameter named {}", self.key));
+            return refused(format!("there is no parameter named {}", self.key));
         };
         let before = cfg.clone();
         match row.set(cfg, self.value(value)) {
             // A value can be in its own range and still clash with another one (recovering
             // before degrading): then nothing changes, and the notice says why.
             Ok(_) => match cfg.validate() {
-                Ok(()) => match (notice, self.others_moved(&before, cfg)) {
-                    (Some(range), Some(moved)) => Some(format!("{range} {moved}")),
-                    (range, moved) => moved.or(range),
+                Ok(()) => Written {
+                    set: true,
+                    notice: match (notice, self.others_moved(&before, cfg)) {
+                        (Some(range), Some(moved)) => Some(format!("{range} {moved}")),
+                        (range, moved) => moved.or(range),
+                    },
                 },
                 Err(e) => {
                     *cfg = before;
-                    Some(format!("{}; the setting is unchanged.", refused(&e)))
+                    refused(format!("{}; the setting is unchanged.", refused_text(&e)))
                 }
             },
-            Err(e) => Some(refused(&e)),
+            Err(e) => {
+                *cfg = before;
+                refused(refused_text(&e))
+            }
         }
     }
 
@@ -858,7 +1012,8 @@ mod tests {
         for preset in Preset::ALL {
             let cfg = preset.config();
             let full = with_every_pattern(&cfg);
-            let outside_resilience4j = [Pattern::RetryBudget, Pattern::Hedge];
+            let outside_resilience4j =
+                [Pattern::RetryBudget, Pattern::Hedge, Pattern::AdaptiveLimit];
             let on_for = |p: &Pattern| {
                 cfg.first_stack().unwrap().resilience4j.is_none()
                     || !outside_resilience4j.contains(p)

@@ -4,7 +4,7 @@
 //! stays.
 
 use super::action::Action;
-use super::knobs::{knob, Knob, Pattern, KNOBS};
+use super::knobs::{every_knob, knob, switched_on_by, Knob, Pattern, KNOBS};
 use super::latency::LatencyKind;
 use super::numbers::readable_range;
 use super::playback::Playback;
@@ -64,6 +64,8 @@ pub fn from_pairs(pairs: &[(String, String)]) -> (Page, Vec<String>) {
 /// one notice per value it could not use.
 pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<String>) {
     let mut notices = Vec::new();
+    // With an explicit `patterns` list, a key never switches its pattern on by itself.
+    let listed = pairs.iter().any(|(k, _)| k == "patterns");
     let preset = match pairs.iter().find(|(k, _)| k == "preset") {
         None => default,
         Some((_, v)) => Preset::parse(v.trim()).unwrap_or_else(|| {
@@ -74,6 +76,9 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
     };
     let mut settings = Settings::new(preset);
     let mut actions = Vec::new();
+    // An explicit `patterns` list says which patterns are on, after the keys that would switch
+    // one on (a link the page wrote lists them and every knob).
+    let mut pattern_actions = Vec::new();
     let mut seek = None;
     let mut ab = Vec::new();
     for (key, value) in pairs {
@@ -95,8 +100,9 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
             )),
             "patterns" => {
                 if let Some(on) = read_patterns("patterns", v, &mut notices) {
+                    pattern_actions.clear();
                     for p in Pattern::SWITCHES {
-                        actions.push(Action::SetPattern(p, on.contains(&p)));
+                        pattern_actions.push(Action::SetPattern(p, on.contains(&p)));
                     }
                 }
             }
@@ -141,21 +147,22 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
                     // is, so a link never changes what it says without a word.
                     match read_knob(k, &settings.full, v) {
                         // A value the preset already has is left alone (a count window of 20
-                        // reads as 20 and must not become 20 s).
-                        Ok((_, written)) if k.read(&written) == k.read(&settings.full) => {}
+                        // reads as 20 and must not become 20 s), unless it switches on its
+                        // pattern, as `--set` would.
+                        Ok((_, written))
+                            if k.read(&written) == k.read(&settings.full)
+                                && (listed
+                                    || switched_on_by(k.key)
+                                        .is_none_or(|p| settings.patterns.get(p))) => {}
                         Ok((value, _)) => actions.push(Action::SetParam(k.key, value)),
                         Err(e) => notices.push(bad(e.field, v, &e.range)),
                     }
                 }
-                None => notices.push(format!(
-                    "\"{}\" is not a setting; known: {}, {}.",
-                    quote(other),
-                    OTHER_KEYS.join(", "),
-                    KNOBS.iter().map(|k| k.key).collect::<Vec<_>>().join(", ")
-                )),
+                None => notices.extend(check_pair(other, v).err()),
             },
         }
     }
+    actions.extend(pattern_actions);
     // The settings first, without a run; then the runs, simulated once; then the view.
     let (for_settings, for_view): (Vec<Action>, Vec<Action>) =
         actions.into_iter().partition(changes_settings);
@@ -184,6 +191,81 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
         }
     }
     (page, notices)
+}
+
+/// Whether a link, a widget or a lesson's `@run` may carry `key=value`: a key it knows, a
+/// preset that exists, a parameter's value in its row's range, the patterns and A/B's change
+/// by their names. The message names the key and what it takes.
+pub fn check_pair(key: &str, value: &str) -> Result<(), String> {
+    let presets = || {
+        Preset::ALL
+            .iter()
+            .map(|p| p.key())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let value = value.trim();
+    match key {
+        "preset" => Preset::parse(value)
+            .map(|_| ())
+            .ok_or_else(|| format!("`{}` is no preset: one of {}", quote(value), presets())),
+        "patterns" => {
+            let mut notices = Vec::new();
+            read_patterns(key, value, &mut notices);
+            notices.first().map_or(Ok(()), |n| Err(n.clone()))
+        }
+        "ab" => match value.split_once('=') {
+            None if value == "on" || value == "off" => Ok(()),
+            Some((inner, v)) if inner.trim() != "ab" => {
+                check_pair(inner.trim(), v).map_err(|e| format!("ab={}: {e}", quote(value)))
+            }
+            _ => Err(bad("ab", value, &ab_range())),
+        },
+        other if OTHER_KEYS.contains(&other) => Ok(()),
+        other => match crate::sim::params::param(other) {
+            Some(row) => row.parse(value).map(|_| ()).map_err(|e| {
+                format!(
+                    "{}: \"{}\" is not allowed ({})",
+                    e.field,
+                    quote(value),
+                    readable_range(&e.range)
+                )
+            }),
+            None => Err(format!(
+                "`{}` is not a setting (`cascade --help` lists the keys; links, widgets and \
+                 lessons take the same ones){}",
+                quote(other),
+                nearest_key(other).map_or(String::new(), |k| format!("; did you mean `{k}`?"))
+            )),
+        },
+    }
+}
+
+/// The key closest to a mistyped one (at most two letters off), if any.
+fn nearest_key(key: &str) -> Option<&'static str> {
+    fn distance(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut diagonal = row[0];
+            row[0] = i + 1;
+            for (j, cb) in b.iter().enumerate() {
+                let above = row[j + 1];
+                row[j + 1] = (above + 1)
+                    .min(row[j] + 1)
+                    .min(diagonal + usize::from(ca != *cb));
+                diagonal = above;
+            }
+        }
+        row[b.len()]
+    }
+    crate::sim::params::SET_KEYS
+        .iter()
+        .chain(OTHER_KEYS.iter())
+        .map(|k| (distance(key, k), *k))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, k)| k)
 }
 
 /// The patterns a `patterns` list names (`key` is the setting it came from, for the
@@ -244,8 +326,13 @@ pub(crate) fn read_knob(
 /// What an `ab` value allows, for its notices.
 fn ab_range() -> String {
     format!(
-        "on, patterns=LIST, or KEY=VALUE with KEY one of {}",
-        KNOBS.iter().map(|k| k.key).collect::<Vec<_>>().join(", ")
+        "on, patterns=LIST, or KEY=VALUE with KEY any key a link takes ({} and more)",
+        KNOBS
+            .iter()
+            .take(6)
+            .map(|k| k.key)
+            .collect::<Vec<_>>()
+            .join(", ")
     )
 }
 
@@ -355,6 +442,15 @@ pub fn settings_text(settings: &Settings) -> SettingsText {
     for k in KNOBS {
         run.push((k.key, k.link_text(&settings.full)));
     }
+    // Keys the panel does not show, where they differ from the preset (a lesson's
+    // `sidecar_retries=2`): the link gives the same run.
+    let opened = Settings::new(settings.preset);
+    for k in &every_knob()[KNOBS.len()..] {
+        let text = k.link_text(&settings.full);
+        if k.key != "seed" && text != k.link_text(&opened.full) {
+            run.push((k.key, text));
+        }
+    }
     let mut ab = Vec::new();
     if let (Some(c), Some((_, b_on))) = (&settings.ab, settings.b()) {
         if c.change.is_empty() {
@@ -431,7 +527,7 @@ pub fn compact_query(page: &Page) -> String {
     if settings.patterns != opened.patterns {
         run.push(("patterns", pattern_list(settings.patterns)));
     }
-    for k in KNOBS {
+    for k in every_knob().iter().filter(|k| k.key != "seed") {
         let text = k.link_text(&settings.full);
         if text != k.link_text(&opened.full) {
             run.push((k.key, text));

@@ -4,7 +4,7 @@
 
 use super::action::Action;
 use super::compare::{Change, Control, Side};
-use super::knobs::{knob, with_every_pattern, with_patterns, Pattern, Patterns};
+use super::knobs::{knob, switched_on_by, with_every_pattern, with_patterns, Pattern, Patterns};
 use super::numbers::refused;
 use super::runs::RunInputs;
 use crate::library_config::resilience4j::{Notice, Parsed};
@@ -152,10 +152,21 @@ impl Settings {
         }
         match action {
             Action::SetKnob(key, value) => match knob(key) {
-                Some(k) => *notice = k.write(&mut self.full, value),
+                Some(k) => {
+                    let written = k.write_checked(&mut self.full, value);
+                    *notice = written.notice;
+                    if written.set {
+                        self.switch_on_for(key, notice);
+                    }
+                }
                 None => *notice = Some(format!("there is no control named {key}")),
             },
-            Action::SetParam(key, value) => *notice = set_param(&mut self.full, key, value),
+            Action::SetParam(key, value) => {
+                *notice = set_param(&mut self.full, key, value);
+                if notice.is_none() {
+                    self.switch_on_for(key, notice);
+                }
+            }
             Action::SetPattern(p, true) if refused_by_resilience4j(&self.full, p) => {
                 *notice = Some(not_an_aspect(p));
             }
@@ -205,6 +216,12 @@ impl Settings {
         }
     }
 
+    /// Switches on the pattern a value of `key` needs, as `--set` does (a key of a pattern
+    /// that is off switches it on, with the values it has).
+    fn switch_on_for(&mut self, key: &str, notice: &mut Option<String>) {
+        switch_on(&self.full, &mut self.patterns, key, notice);
+    }
+
     /// The pasted settings on the current config, with their notices as the page's notice;
     /// or, when they cannot be read, the settings unchanged and the reason.
     fn paste_resilience4j(&mut self, read: Result<Parsed, Notice>, notice: &mut Option<String>) {
@@ -251,17 +268,37 @@ impl Settings {
         let (mut full, mut patterns) = change.on(&self.full, self.patterns);
         match action {
             Action::SetKnob(key, value) => {
-                if let Some(n) = knob(key).and_then(|k| k.write(&mut full, value)) {
-                    notices.push(n);
+                if let Some(k) = knob(key) {
+                    let written = k.write_checked(&mut full, value);
+                    notices.extend(written.notice);
+                    if written.set {
+                        let mut said = None;
+                        switch_on(&full, &mut patterns, key, &mut said);
+                        notices.extend(said);
+                    }
                 }
             }
-            Action::SetParam(key, value) => notices.extend(set_param(&mut full, key, value)),
+            Action::SetParam(key, value) => match set_param(&mut full, key, value) {
+                Some(refused) => notices.push(refused),
+                None => {
+                    let mut said = None;
+                    switch_on(&full, &mut patterns, key, &mut said);
+                    notices.extend(said);
+                }
+            },
             Action::SetPattern(p, true) if refused_by_resilience4j(&full, p) => {
                 notices.push(not_an_aspect(p));
             }
             Action::SetPattern(p, on) => patterns.set(p, on),
             _ => {}
         }
+        // A key that switched B's pattern on makes the switch B's one change, with the value.
+        let control = match control {
+            Control::Knob(key) => switched_on_by(key)
+                .filter(|p| patterns.get(*p) != self.patterns.get(*p))
+                .map_or(control, Control::Pattern),
+            pattern => pattern,
+        };
         let change = Change::between(control, (&self.full, self.patterns), (&full, patterns));
         self.ab = Some(Ab {
             change,
@@ -284,10 +321,26 @@ pub(super) fn unchanged(said: Option<String>, why: &str) -> String {
     }
 }
 
+/// Switches on in `patterns` the pattern a value of `key` needs (see
+/// [`switched_on_by`]); a pattern the stack has no place for stays off, and `notice` says so.
+fn switch_on(full: &SimConfig, patterns: &mut Patterns, key: &str, notice: &mut Option<String>) {
+    let Some(p) = switched_on_by(key).filter(|p| !patterns.get(*p)) else {
+        return;
+    };
+    if refused_by_resilience4j(full, p) {
+        *notice = Some(not_an_aspect(p));
+    } else {
+        patterns.set(p, true);
+    }
+}
+
 /// Whether a Resilience4j stack has no place for pattern `p` (it has no such aspect).
 fn refused_by_resilience4j(full: &SimConfig, p: Pattern) -> bool {
     full.first_stack().is_some_and(|s| s.is_resilience4j())
-        && matches!(p, Pattern::Hedge | Pattern::RetryBudget)
+        && matches!(
+            p,
+            Pattern::Hedge | Pattern::RetryBudget | Pattern::AdaptiveLimit
+        )
 }
 
 /// Writes `value` to the row `key` of `full`; the notice when it is refused (`full` is then

@@ -436,7 +436,7 @@ mod tests {
         use crate::page::permalink::{from_pairs, parse_query};
         use crate::page::runs::simulations_on_this_thread as sims;
         let query = "preset=none\
-                     &patterns=timeout,retries,retry_budget,breaker,bulkhead,load_shed,rate_limit,hedge\
+                     &patterns=timeout,retries,retry_budget,breaker,bulkhead,load_shed,rate_limit,hedge,adaptive_limit\
                      &threads=40&timeout=250ms&cooldown=3s&window=5&attempts=3&permits=12\
                      &retry_base=50ms&slow=900ms&rate=150&failure_ratio=0.4&ab=timeout=400ms";
         let (pairs, bad) = parse_query(query);

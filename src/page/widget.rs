@@ -88,7 +88,7 @@ impl WidgetKind {
 /// Every kind's attributes besides `kind`, as `docs/embedding.md` lists them: made here from
 /// the lists the readers use, so the page cannot drift from the code (a test compares them).
 pub fn attributes_table() -> String {
-    use super::knobs::KNOBS;
+    use super::knobs::every_knob;
     use super::permalink::OTHER_KEYS;
     use super::widget_look::SCALE_RANGE;
     let code = |keys: &[&str]| {
@@ -100,7 +100,7 @@ pub fn attributes_table() -> String {
     let run_keys: Vec<&str> = OTHER_KEYS
         .iter()
         .copied()
-        .chain(KNOBS.iter().map(|k| k.key))
+        .chain(every_knob().iter().map(|k| k.key).filter(|k| *k != "seed"))
         .collect();
     let run = "the run's settings (below)".to_string();
     let mut rows = vec![

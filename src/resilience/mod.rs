@@ -6,6 +6,7 @@
 //! drives event by event). Randomness, where a pattern needs it, comes from an `Rng` the caller
 //! passes in, so a seeded run replays exactly.
 
+pub mod adaptive_limit;
 pub mod budget;
 pub mod bulkhead;
 pub mod circuit_breaker;
@@ -19,6 +20,7 @@ pub mod retry;
 pub mod retry_budget;
 pub mod worst_case;
 
+pub use adaptive_limit::{AdaptiveLimit, AdaptiveLimitConfig, LimitChange, Sample};
 pub use budget::{BudgetExhausted, TimeBudget};
 pub use bulkhead::{Acquire, Bulkhead, BulkheadConfig, BulkheadFull};
 pub use circuit_breaker::{

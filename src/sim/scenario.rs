@@ -7,8 +7,8 @@ use super::model::{
     SidecarConfig, SimConfig, StackConfig,
 };
 use crate::resilience::{
-    BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule, IdempotencyConfig, RetryPolicy,
-    Window,
+    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule,
+    IdempotencyConfig, RetryPolicy, Window,
 };
 
 pub use super::params::{apply_set, parse_int, parse_time, Applied, JITTER_NAMES, SET_KEYS};
@@ -146,11 +146,14 @@ pub enum Preset {
     NorthwindAsMeantShared,
     /// Lesson 004 as meant, under Resilience4j, with separate bulkheads of 20.
     NorthwindAsMeantSeparate,
+    /// The story with an adaptive concurrency limit on inventory and nothing else: the limit
+    /// falls as inventory slows, and the lookups keep their workers without a number to tune.
+    StoryAdaptiveLimit,
 }
 
 impl Preset {
     /// Every preset, in the order a list shows them.
-    pub const ALL: [Preset; 23] = [
+    pub const ALL: [Preset; 24] = [
         Preset::Lesson(Scenario::None),
         Preset::Lesson(Scenario::Timeout),
         Preset::Lesson(Scenario::Cb),
@@ -174,6 +177,7 @@ impl Preset {
         Preset::NorthwindAsMeantShared,
         Preset::NorthwindAsMeantSeparate,
         Preset::StoryResend,
+        Preset::StoryAdaptiveLimit,
     ];
 
     /// The preset the playground opens on: the story from its start, the cascade with no
@@ -198,6 +202,7 @@ impl Preset {
             Preset::StoryNone => "story-none",
             Preset::StoryBulkhead => "story-bulkhead",
             Preset::StoryResend => "story-resend",
+            Preset::StoryAdaptiveLimit => "story-adaptive-limit",
             Preset::CbLikeTable => "cb-like-table",
             Preset::NorthwindAsWrittenShared => "northwind-as-written-shared",
             Preset::NorthwindAsWrittenSeparate => "northwind-as-written-separate",
@@ -246,6 +251,9 @@ impl Preset {
             }
             Preset::StoryNone => "The cascade: no protection, with order lookups, the first 12 s",
             Preset::StoryBulkhead => "The cascade with a bulkhead(8): order lookups keep working",
+            Preset::StoryAdaptiveLimit => {
+                "The cascade with an adaptive concurrency limit: it finds the bulkhead's size"
+            }
             Preset::StoryResend => {
                 "Resends after 3 s without an idempotency key: orders made twice"
             }
@@ -338,6 +346,9 @@ impl Preset {
             }),
             Preset::StoryNone => story(None),
             Preset::StoryBulkhead => story(Some(BulkheadConfig::cascade_sim())),
+            Preset::StoryAdaptiveLimit => with(story(None), |c| {
+                c.first_stack_mut().adaptive_limit = Some(AdaptiveLimitConfig::saturday());
+            }),
             Preset::StoryResend => with(Scenario::None.config(), |c| {
                 c.service.threads = 1_000;
                 c.traffic.client_give_up = Some(3 * SECOND);

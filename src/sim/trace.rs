@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::latency::Micros;
 pub use super::load::{DependencyLoad, Recovery};
-use crate::resilience::{BreakerState, TransitionReason};
+use crate::resilience::{AdaptiveLimit, BreakerState, LimitChange, TransitionReason};
 
 /// Width of one time-series bucket: 100 ms.
 pub const BUCKET: Micros = 100_000;
@@ -42,16 +42,19 @@ pub enum Outcome {
     GatewayTimeout,
     /// Still queued or running when the run stopped (only when not draining).
     Unfinished,
+    /// Refused at once by the adaptive concurrency limit on the call (503): it was used up.
+    ConcurrencyLimited,
 }
 
 impl Outcome {
     /// Every outcome, in the order the lesson's table sorts them (alphabetical).
-    pub const ALL: [Outcome; 14] = [
+    pub const ALL: [Outcome; 15] = [
         Outcome::BudgetExhausted,
         Outcome::BulkheadFull,
         Outcome::BusinessRejected,
         Outcome::CircuitOpen,
         Outcome::ClientGaveUp,
+        Outcome::ConcurrencyLimited,
         Outcome::DependencyError,
         Outcome::Fallback,
         Outcome::GatewayRejected,
@@ -80,6 +83,7 @@ impl Outcome {
             Outcome::GatewayRejected => "gateway_rejected",
             Outcome::GatewayTimeout => "gateway_timeout",
             Outcome::Unfinished => "unfinished",
+            Outcome::ConcurrencyLimited => "concurrency_limited",
         }
     }
 
@@ -132,6 +136,9 @@ pub struct OutcomeCounts {
     pub gateway_timeout: u64,
     /// Not finished when the run stopped.
     pub unfinished: u64,
+    /// Refused by the adaptive concurrency limit (left out of the JSON when 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub concurrency_limited: u64,
 }
 
 impl OutcomeCounts {
@@ -151,6 +158,7 @@ impl OutcomeCounts {
             Outcome::GatewayRejected => &mut self.gateway_rejected,
             Outcome::GatewayTimeout => &mut self.gateway_timeout,
             Outcome::Unfinished => &mut self.unfinished,
+            Outcome::ConcurrencyLimited => &mut self.concurrency_limited,
         }
     }
 
@@ -171,6 +179,7 @@ impl OutcomeCounts {
             Outcome::GatewayRejected => self.gateway_rejected,
             Outcome::GatewayTimeout => self.gateway_timeout,
             Outcome::Unfinished => self.unfinished,
+            Outcome::ConcurrencyLimited => self.concurrency_limited,
         }
     }
 
@@ -691,6 +700,47 @@ pub struct Trace {
     /// Queued requests a worker skipped because their client had gone (`orders_abandon=drop`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stale_skipped: u64,
+    /// What the adaptive concurrency limit on the first dependency did; `None` (and left out
+    /// of the JSON) without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adaptive_limit: Option<LimitTrace>,
+}
+
+/// What an adaptive concurrency limit did over a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LimitTrace {
+    /// The limit the run started with.
+    pub initial: u32,
+    /// The lowest it fell to.
+    pub lowest: u32,
+    /// The limit when the run stopped.
+    pub last: u32,
+    /// Calls it refused.
+    pub refused: u64,
+    /// Its changes, in order.
+    pub changes: Vec<LimitChange>,
+}
+
+impl LimitTrace {
+    /// What `limit` did so far.
+    pub fn of(limit: &AdaptiveLimit) -> LimitTrace {
+        LimitTrace {
+            initial: limit.config().initial,
+            lowest: limit.lowest(),
+            last: limit.limit(),
+            refused: limit.refused(),
+            changes: limit.changes().to_vec(),
+        }
+    }
+
+    /// The limit at `at`.
+    pub fn at(&self, at: Micros) -> u32 {
+        self.changes
+            .iter()
+            .take_while(|c| c.at <= at)
+            .last()
+            .map_or(self.initial, |c| c.limit)
+    }
 }
 
 fn is_zero(v: &u64) -> bool {

@@ -24,6 +24,7 @@ pub fn outcome_colour(outcome: Outcome) -> RGBColor {
         Outcome::GatewayRejected => RGBColor(0, 60, 110),
         Outcome::GatewayTimeout => RGBColor(140, 50, 0),
         Outcome::Unfinished => RGBColor(95, 95, 95),
+        Outcome::ConcurrencyLimited => RGBColor(110, 60, 130),
     }
 }
 

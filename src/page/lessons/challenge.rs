@@ -254,7 +254,7 @@ impl Challenge {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::page::lessons::predict::Measure;
+    use crate::page::lessons::live::Measure;
 
     #[test]
     fn goals_read_in_their_units_and_write_back() {
@@ -286,7 +286,7 @@ mod tests {
             .unwrap_err()
             .contains("0 to 100"));
         assert!(Goal::parse("p99 = 1 s").unwrap_err().contains("<, <="));
-        assert!(Goal::parse("p100 < 1 s").unwrap_err().contains("`{p100}`"));
+        assert!(Goal::parse("p100 < 1 s").unwrap_err().contains("`p100`"));
     }
 
     #[test]

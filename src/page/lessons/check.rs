@@ -69,6 +69,21 @@ fn check_step(number: usize, step: &Step, lines: &StepLines, checked: &mut Check
             lines.run, step.name
         ));
     }
+    // A control whose part the run has off, and does not switch on, would move nothing.
+    if let Some(row) = step.knob.and_then(crate::sim::params::param) {
+        if let crate::sim::params::Needs::OnlyWith(part) = row.needs {
+            if !part.is_on(&page.settings.config()) {
+                errors.push(format!(
+                    "line {}: step `{}`: @try `{}` changes nothing: the step's run has {} \
+                     (switch it on in @run, with `patterns=`)",
+                    lines.knob.unwrap_or(lines.heading),
+                    step.name,
+                    row.key,
+                    part.missing()
+                ));
+            }
+        }
+    }
     let Ok(run) = &page.runs.a else {
         errors.push(format!(
             "line {}: step `{}`: its run could not be made",
@@ -304,7 +319,7 @@ mod tests {
 Text.
 
 @goal queue <= 10
-@controls timeout, nonsense
+@controls timeout
 @solution timeout=10
 @why Because.
 ";
@@ -314,12 +329,17 @@ Text.
             "{errors}"
         );
         assert!(
-            errors.contains("line 13: step `one`: @controls `nonsense` is no control"),
-            "{errors}"
-        );
-        assert!(
             errors.contains("line 14: step `one`: the @solution does not meet the goals"),
             "{errors}"
+        );
+        // A control no key names is the reader's mistake: the page says the same.
+        let unknown = check(&text.replace("@controls timeout", "@controls timeout, nonsense_key"));
+        assert_eq!(
+            unknown.errors,
+            [
+                "line 13: @controls: `nonsense_key` is not a setting (`cascade --help` lists the \
+              keys; links, widgets and lessons take the same ones)"
+            ]
         );
     }
 
@@ -343,16 +363,41 @@ Text.
 @choice 10 <= queue-peak < 20 | 10 to 20
 @hint Count again.
 ";
+        // A key or a preset the vocabulary does not know is the reader's mistake, with the
+        // same words the page shows; the nearest key is named.
+        let misspelled = check(text);
+        assert_eq!(
+            misspelled.errors,
+            [
+                "line 6: @run: `threds` is not a setting (`cascade --help` lists the keys; links, \
+              widgets and lessons take the same ones); did you mean `threads`?"
+            ]
+        );
+        let no_preset = check(&text.replace("preset=story-none threds=64", "preset=story-nnoe"));
+        assert!(
+            no_preset.errors[0]
+                .starts_with("line 6: @run: `story-nnoe` is no preset: one of none,"),
+            "{:?}",
+            no_preset.errors
+        );
+        let text = &text.replace("threds=64", "threads=64");
+        let try_worker = check(text);
+        assert!(
+            try_worker.errors[0].starts_with("line 8: @try: `worker` is not a setting"),
+            "{:?}",
+            try_worker.errors
+        );
+        let idle = check(&text.replace("@try worker", "@try timeout"));
+        assert!(
+            idle.errors.iter().any(|e| e
+                == "line 8: step `one`: @try `timeout` changes nothing: the step's run has no \
+                    timeout (switch it on in @run, with `patterns=`)"),
+            "{:?}",
+            idle.errors
+        );
+        let text = &text.replace("@try worker", "@try threads");
         let checked = check(text);
         let errors = checked.errors.join("\n");
-        assert!(
-            errors.contains("line 8: step `one`: @try `worker` is no control"),
-            "{errors}"
-        );
-        assert!(
-            errors.contains("line 6: step `one`: @run:") && errors.contains("threds"),
-            "{errors}"
-        );
         assert!(
             errors.contains("line 13: step `one`: no choice holds"),
             "{errors}"

@@ -8,9 +8,13 @@
 use std::fmt;
 
 use super::challenge::{Challenge, Goal};
-use super::predict::{Answer, Choice, Claim, Measure, Question};
+use super::live::Live;
+#[cfg(test)]
+use super::live::Measure;
+use super::predict::{Answer, Choice, Claim, Question};
 use super::rules::Rule;
 use super::{Step, View};
+use crate::page::permalink::check_pair;
 
 /// A lesson read from its text.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -127,7 +131,7 @@ struct DraftQuestion {
     line: usize,
     prompt: String,
     choices: Vec<(Claim, String, Option<String>)>,
-    number: Option<(Measure, String, f64, Option<String>)>,
+    number: Option<(Live, String, f64, Option<String>)>,
 }
 
 fn error(line: usize, message: impl Into<String>) -> FormatError {
@@ -284,7 +288,9 @@ fn settings(word: &str, value: &str) -> Result<Vec<(String, String)>, String> {
     value
         .split_ascii_whitespace()
         .map(|pair| match pair.split_once('=') {
-            Some((key, v)) if !key.is_empty() => Ok((key.to_string(), v.to_string())),
+            Some((key, v)) if !key.is_empty() => check_pair(key, v)
+                .map(|()| (key.to_string(), v.to_string()))
+                .map_err(|e| format!("@{word}: {e}")),
             _ => Err(format!(
                 "`{pair}` in @{word} should be KEY=VALUE, as in a link (`preset=cb`)"
             )),
@@ -292,8 +298,18 @@ fn settings(word: &str, value: &str) -> Result<Vec<(String, String)>, String> {
         .collect()
 }
 
+/// A key `@try` or `@controls` may offer: any key `--set` takes.
+fn control_key(word: &str, key: &str) -> Result<(), String> {
+    match crate::page::knobs::knob(key) {
+        Some(_) => Ok(()),
+        None => check_pair(key, "")
+            .and_then(|()| Err(format!("`{key}` is no control")))
+            .map_err(|e| format!("@{word}: {e}")),
+    }
+}
+
 /// `queue-peak < 50`, `ok-share >= 90`, `50 <= queue-peak < 500`.
-fn claim(text: &str) -> Result<Claim, String> {
+pub(super) fn claim(text: &str) -> Result<Claim, String> {
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let figure = |t: &str| {
         t.parse::<f64>()
@@ -317,7 +333,7 @@ fn claim(text: &str) -> Result<Claim, String> {
             return Err(format!("`{text}` holds for no value: {a} is not below {b}"));
         }
     }
-    Ok(Claim::new(Measure::from_name(measure)?, at_least, below))
+    Ok(Claim::new(Live::from_name(measure)?, at_least, below))
 }
 
 fn read_directive(step: &mut Draft, line: usize, directive: &str) -> Result<(), FormatError> {
@@ -357,6 +373,9 @@ fn read_directive(step: &mut Draft, line: usize, directive: &str) -> Result<(), 
         "controls" => {
             needs_value("the controls the challenge offers, knob keys: `timeout, attempts`")?;
             step.controls = list(value);
+            for key in &step.controls {
+                control_key("controls", key).map_err(at)?;
+            }
             step.lines.controls = Some(line);
         }
         "solution" => {
@@ -382,6 +401,7 @@ fn read_directive(step: &mut Draft, line: usize, directive: &str) -> Result<(), 
         }
         "try" => {
             needs_value("the key of the one control the step offers, like `threads`")?;
+            control_key("try", value).map_err(at)?;
             step.knob = Some(value.to_string());
             step.lines.knob = Some(line);
         }
@@ -467,7 +487,7 @@ fn read_directive(step: &mut Draft, line: usize, directive: &str) -> Result<(), 
                     ))
                 })?;
             question.number = Some((
-                Measure::from_name(measure).map_err(at)?,
+                Live::from_name(measure).map_err(at)?,
                 unit.to_string(),
                 tolerance / 100.0,
                 None,
@@ -854,7 +874,7 @@ Only text.
         assert_eq!(second.knob, None);
         assert!(matches!(
             second.question.expect("asks").answer,
-            Answer::Number { measure: Measure::OkShare, unit: "%", tolerance, hint: "Think." }
+            Answer::Number { measure: Live::Measure(Measure::OkShare), unit: "%", tolerance, hint: "Think." }
                 if (tolerance - 0.1).abs() < 1e-12
         ));
         // Written out, it reads back the same.

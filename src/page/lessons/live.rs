@@ -3,11 +3,102 @@
 //! or is made again; `{control}` stands for the step's own "Try it" control, set inside the
 //! sentence. `{{` and `}}` write a brace.
 
-use super::predict::Measure;
 use super::rules::{duration, Reading};
 use crate::page::numbers::count;
-use crate::page::replay::{clock, frame, passed};
+use crate::page::replay::{clock, frame, passed, route_at};
+use crate::resilience::BreakerState;
+use crate::sim::latency::Micros;
+use crate::sim::trace::Route;
 use crate::sim::trace::BUCKET;
+
+/// A quantity read from a run up to a moment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Measure {
+    /// The longest queue in front of `orders`' workers, in requests.
+    QueuePeak,
+    /// When the breaker first opened, in seconds (never: no value).
+    FirstOpening,
+    /// The share of order-history lookups answered, in percent.
+    LookupsAnswered,
+    /// The share of the requests arrived that were answered ok, in percent.
+    OkShare,
+    /// Requests finished per second between two times, in seconds.
+    Throughput {
+        /// Start, seconds.
+        from: f64,
+        /// End, seconds.
+        to: f64,
+    },
+}
+
+impl Measure {
+    /// The run's value up to the reading's moment (`None`: the breaker never opened; a run
+    /// with nothing of it also has none).
+    pub fn value(self, r: &Reading) -> Option<f64> {
+        let t = &r.run.trace;
+        match self {
+            Measure::QueuePeak => passed(t, r.now)
+                .iter()
+                .map(|b| b.queue_len)
+                .max()
+                .map(|q| q as f64),
+            Measure::FirstOpening => t
+                .transitions
+                .iter()
+                .find(|c| c.to == BreakerState::Open && c.at <= r.now)
+                .map(|c| c.at as f64 / 1e6),
+            Measure::LookupsAnswered => route_at(t, Route::OrderHistory, r.now)
+                .filter(|l| l.arrived > 0)
+                .map(|l| l.ok as f64 * 100.0 / l.arrived as f64),
+            Measure::OkShare => {
+                let f = frame(t, r.now);
+                (f.arrived > 0).then(|| f.finished.ok as f64 * 100.0 / f.arrived as f64)
+            }
+            Measure::Throughput { from, to } => {
+                let slices = passed(t, r.now);
+                let (a, b) = (secs_to_slice(from), secs_to_slice(to).min(slices.len()));
+                let slices = slices.get(a..b).filter(|s| !s.is_empty())?;
+                let done: u64 = slices.iter().map(|s| s.completions.total()).sum();
+                Some(done as f64 * 1e6 / (slices.len() as f64 * BUCKET as f64))
+            }
+        }
+    }
+
+    /// What the run measured, as a sentence ending at `now`: "The queue reached 1,043
+    /// requests by 12.0 s."
+    pub fn describe(self, value: Option<f64>, now: Micros) -> String {
+        let by = clock(now, None);
+        match (self, value) {
+            (Measure::QueuePeak, Some(v)) => format!(
+                "the queue in front of the workers reached {} requests by {by}",
+                count(v.round() as u64)
+            ),
+            (Measure::FirstOpening, Some(v)) => {
+                format!(
+                    "the breaker first opened at {}",
+                    clock((v * 1e6) as Micros, None)
+                )
+            }
+            (Measure::FirstOpening, None) => format!("the breaker had not opened by {by}"),
+            (Measure::LookupsAnswered, Some(v)) => {
+                format!("{v:.0}% of the order lookups were answered by {by}")
+            }
+            (Measure::OkShare, Some(v)) => {
+                format!("{v:.0}% of the requests were answered ok by {by}")
+            }
+            (Measure::Throughput { from, to }, Some(v)) => format!(
+                "orders finished {v:.1} requests a second from {} to {}",
+                clock((from * 1e6) as Micros, None),
+                clock((to * 1e6) as Micros, None)
+            ),
+            (_, None) => format!("the run had nothing of it by {by}"),
+        }
+    }
+}
+
+fn secs_to_slice(s: f64) -> usize {
+    (s * 1e6 / BUCKET as f64).round().max(0.0) as usize
+}
 
 /// A figure of the run a sentence can show.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -32,6 +123,10 @@ pub enum Live {
     InventoryCalls,
     /// Requests answered ok in the last second.
     OkPerSecond,
+    /// The adaptive concurrency limit now, in calls in flight.
+    Limit,
+    /// Calls the adaptive concurrency limit refused so far.
+    Limited,
 }
 
 /// What kind of quantity a figure is, which says how a bound on it is written.
@@ -48,6 +143,8 @@ pub enum Quantity {
 /// Each live figure without figures of its own, and its name; the measures keep theirs
 /// (`queue-peak`, `first-opening`, `lookups-answered`, `ok-share`, `throughput(FROM,TO)`).
 const NAMED: &[(&str, Live)] = &[
+    ("limit", Live::Limit),
+    ("limited", Live::Limited),
     ("queue", Live::Queue),
     ("arrived", Live::Arrived),
     ("timed-out", Live::TimedOut),
@@ -77,11 +174,16 @@ impl Live {
             return Ok(*live);
         }
         Measure::from_name(name).map(Live::Measure).map_err(|_| {
-            let names: Vec<&str> = NAMED.iter().map(|(n, _)| *n).collect();
+            let names: Vec<String> = Live::all()
+                .into_iter()
+                .map(|live| match live {
+                    Live::Measure(Measure::Throughput { .. }) => "throughput(FROM,TO)".into(),
+                    live => live.name(),
+                })
+                .collect();
             format!(
-                "no live value is called `{{{name}}}`: one of {}, queue-peak, first-opening, \
-                 lookups-answered, ok-share, throughput(FROM,TO), or {{control}} for the \
-                 step's control",
+                "no measure is called `{name}`: one of {} (and {{control}} in a sentence for \
+                 the step's control)",
                 names.join(", ")
             )
         })
@@ -107,6 +209,67 @@ impl Live {
             Live::Measure(Measure::LookupsAnswered | Measure::OkShare) => Quantity::Percent,
             _ => Quantity::Count,
         }
+    }
+
+    /// What the run measured, as a verdict quotes it: "the queue in front of the workers
+    /// reached 998 requests by 12.0 s", "p99 was 4 s by 12.0 s".
+    pub fn describe(self, value: Option<f64>, now: Micros) -> String {
+        match self {
+            Live::Measure(m) => m.describe(value, now),
+            _ if value.is_none() => {
+                format!("the run had no {} by {}", self.what(), clock(now, None))
+            }
+            _ => format!(
+                "{} was {} by {}",
+                self.what(),
+                self.shown(value),
+                clock(now, None)
+            ),
+        }
+    }
+
+    /// What the figure is, in words: its line in `docs/lesson-format.md` and its verdicts.
+    pub fn what(self) -> &'static str {
+        match self {
+            Live::Measure(Measure::QueuePeak) => "the longest queue in front of the workers so far",
+            Live::Measure(Measure::FirstOpening) => "when the breaker first opened",
+            Live::Measure(Measure::LookupsAnswered) => "the share of order lookups answered",
+            Live::Measure(Measure::OkShare) => "the share of the requests arrived answered ok",
+            Live::Measure(Measure::Throughput { .. }) => {
+                "requests finished per second between FROM and TO seconds"
+            }
+            Live::Queue => "the queue in front of the workers now",
+            Live::Arrived => "the number of requests arrived",
+            Live::TimedOut => "the number of requests timed out",
+            Live::P50 => "the service time p50 of the requests finished",
+            Live::P99 => "the service time p99 of the requests finished",
+            Live::P99EndToEnd => "the end-to-end p99 (queue included) of the requests finished",
+            Live::RetriesPerSecond => "retries of every layer per second",
+            Live::InventoryCalls => "the number of calls that reached inventory",
+            Live::OkPerSecond => "requests answered ok in the last second",
+            Live::Limit => "the adaptive concurrency limit",
+            Live::Limited => "the number of calls the adaptive limit refused",
+        }
+    }
+
+    /// Every figure, one of each kind (`throughput` with example times), in the order
+    /// `docs/lesson-format.md` lists them.
+    pub fn all() -> Vec<Live> {
+        let measures = [
+            Measure::QueuePeak,
+            Measure::FirstOpening,
+            Measure::LookupsAnswered,
+            Measure::OkShare,
+            Measure::Throughput {
+                from: 8.0,
+                to: 12.0,
+            },
+        ];
+        measures
+            .into_iter()
+            .map(Live::Measure)
+            .chain(NAMED.iter().map(|(_, live)| *live))
+            .collect()
     }
 
     /// The figure at the reading's playhead as a number (seconds, percent, a count or a rate),
@@ -138,6 +301,11 @@ impl Live {
                 let seconds = slices.len() as f64 * BUCKET as f64 / 1e6;
                 (seconds > 0.0).then(|| retries as f64 / seconds)
             }
+            Live::Limit => t.adaptive_limit.as_ref().map(|l| f64::from(l.at(r.now))),
+            Live::Limited => {
+                t.adaptive_limit.as_ref()?;
+                Some(frame(t, r.now).finished.concurrency_limited as f64)
+            }
             Live::OkPerSecond => {
                 let slices = passed(t, r.now);
                 let last = &slices[slices.len().saturating_sub((1_000_000 / BUCKET) as usize)..];
@@ -150,7 +318,12 @@ impl Live {
 
     /// The figure with its unit at the reading's playhead; a dash while the run has none.
     pub fn text(self, r: &Reading) -> String {
-        let Some(v) = self.value(r) else {
+        self.shown(self.value(r))
+    }
+
+    /// A value of the figure with its unit; a dash for none.
+    pub fn shown(self, value: Option<f64>) -> String {
+        let Some(v) = value else {
             return match self {
                 Live::Measure(Measure::FirstOpening) => "not yet".into(),
                 _ => "\u{2014}".into(),
@@ -168,6 +341,8 @@ impl Live {
                 format!("{} call{}", count(whole), if whole == 1 { "" } else { "s" })
             }
             Live::OkPerSecond => format!("{v:.0} ok a second"),
+            Live::Limit => format!("{} in flight", count(whole)),
+            Live::Limited => format!("{} call{}", count(whole), if whole == 1 { "" } else { "s" }),
             Live::RetriesPerSecond => format!("{v:.0} a second"),
             Live::P50 | Live::P99 | Live::P99EndToEnd => duration((v * 1e6).round() as u64),
         }
@@ -266,7 +441,7 @@ mod tests {
     #[test]
     fn a_wrong_brace_or_name_says_what_is_allowed() {
         let e = pieces("the {queue-peek}").unwrap_err();
-        assert!(e.contains("`{queue-peek}`") && e.contains("p99"), "{e}");
+        assert!(e.contains("`queue-peek`") && e.contains("p99"), "{e}");
         assert!(pieces("a { b").unwrap_err().contains("no `}`"));
         assert!(pieces("a } b").unwrap_err().contains("no `{`"));
     }

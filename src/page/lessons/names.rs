@@ -1,7 +1,7 @@
 //! The names a lesson file gives the views, the what-to-notice rules and the measured
 //! quantities (`load`, `queue-peak`, `throughput(8,12)`), both ways.
 
-use super::predict::Measure;
+use super::live::Measure;
 use super::rules::Rule;
 use super::View;
 
@@ -35,6 +35,7 @@ const RULES: &[(&str, Rule)] = &[
     ("retries", Rule::Retries),
     ("shed", Rule::Shed),
     ("rate-limit", Rule::RateLimit),
+    ("adaptive-limit", Rule::AdaptiveLimit),
     ("hedges", Rule::Hedges),
     ("stale-work", Rule::StaleWork),
     ("duplicates", Rule::Duplicates),
@@ -49,6 +50,13 @@ const MEASURES: &[(&str, Measure)] = &[
     ("lookups-answered", Measure::LookupsAnswered),
     ("ok-share", Measure::OkShare),
 ];
+
+/// Every rule's name, in the order `docs/lesson-format.md` lists them.
+pub(super) fn rule_names() -> Vec<String> {
+    let mut names: Vec<String> = RULES.iter().map(|(n, _)| n.to_string()).collect();
+    names.insert(4, "throughput(FROM,TO)".into());
+    names
+}
 
 /// "a, b or c", for messages that list what a name may be.
 fn one_of(names: impl Iterator<Item = String>) -> String {

@@ -4,39 +4,15 @@
 //! ("the queue stays under 50"), and a number is compared with what the run measured. So a
 //! student who moves the step's control first is judged on the run they made.
 
+use super::live::{Live, Measure};
 use super::rules::Reading;
-use crate::page::numbers::count;
-use crate::page::replay::{clock, frame, passed, route_at};
-use crate::resilience::BreakerState;
-use crate::sim::latency::Micros;
-use crate::sim::trace::{Route, BUCKET};
-
-/// A quantity read from a run up to a moment.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Measure {
-    /// The longest queue in front of `orders`' workers, in requests.
-    QueuePeak,
-    /// When the breaker first opened, in seconds (never: no value).
-    FirstOpening,
-    /// The share of order-history lookups answered, in percent.
-    LookupsAnswered,
-    /// The share of the requests arrived that were answered ok, in percent.
-    OkShare,
-    /// Requests finished per second between two times, in seconds.
-    Throughput {
-        /// Start, seconds.
-        from: f64,
-        /// End, seconds.
-        to: f64,
-    },
-}
 
 /// A claim about a measure: true when the run's value lies in `at_least..below`. A measure
 /// with no value (a breaker that never opened) counts as past every bound.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Claim {
     /// What is measured.
-    pub measure: Measure,
+    pub measure: Live,
     /// The least value that makes it true, if bounded below.
     pub at_least: Option<f64>,
     /// The value from which it is false, if bounded above.
@@ -63,7 +39,7 @@ pub enum Answer {
     /// value.
     Number {
         /// What is measured.
-        measure: Measure,
+        measure: Live,
         /// The unit the number is typed in (`orders/s`).
         unit: &'static str,
         /// The relative tolerance.
@@ -111,78 +87,9 @@ pub struct Verdict {
     pub hint: Option<&'static str>,
 }
 
-impl Measure {
-    /// The run's value up to the reading's moment (`None`: the breaker never opened; a run
-    /// with nothing of it also has none).
-    pub fn value(self, r: &Reading) -> Option<f64> {
-        let t = &r.run.trace;
-        match self {
-            Measure::QueuePeak => passed(t, r.now)
-                .iter()
-                .map(|b| b.queue_len)
-                .max()
-                .map(|q| q as f64),
-            Measure::FirstOpening => t
-                .transitions
-                .iter()
-                .find(|c| c.to == BreakerState::Open && c.at <= r.now)
-                .map(|c| c.at as f64 / 1e6),
-            Measure::LookupsAnswered => route_at(t, Route::OrderHistory, r.now)
-                .filter(|l| l.arrived > 0)
-                .map(|l| l.ok as f64 * 100.0 / l.arrived as f64),
-            Measure::OkShare => {
-                let f = frame(t, r.now);
-                (f.arrived > 0).then(|| f.finished.ok as f64 * 100.0 / f.arrived as f64)
-            }
-            Measure::Throughput { from, to } => {
-                let slices = passed(t, r.now);
-                let (a, b) = (secs_to_slice(from), secs_to_slice(to).min(slices.len()));
-                let slices = slices.get(a..b).filter(|s| !s.is_empty())?;
-                let done: u64 = slices.iter().map(|s| s.completions.total()).sum();
-                Some(done as f64 * 1e6 / (slices.len() as f64 * BUCKET as f64))
-            }
-        }
-    }
-
-    /// What the run measured, as a sentence ending at `now`: "The queue reached 1,043
-    /// requests by 12.0 s."
-    pub fn describe(self, value: Option<f64>, now: Micros) -> String {
-        let by = clock(now, None);
-        match (self, value) {
-            (Measure::QueuePeak, Some(v)) => format!(
-                "the queue in front of the workers reached {} requests by {by}",
-                count(v.round() as u64)
-            ),
-            (Measure::FirstOpening, Some(v)) => {
-                format!(
-                    "the breaker first opened at {}",
-                    clock((v * 1e6) as Micros, None)
-                )
-            }
-            (Measure::FirstOpening, None) => format!("the breaker had not opened by {by}"),
-            (Measure::LookupsAnswered, Some(v)) => {
-                format!("{v:.0}% of the order lookups were answered by {by}")
-            }
-            (Measure::OkShare, Some(v)) => {
-                format!("{v:.0}% of the requests were answered ok by {by}")
-            }
-            (Measure::Throughput { from, to }, Some(v)) => format!(
-                "orders finished {v:.1} requests a second from {} to {}",
-                clock((from * 1e6) as Micros, None),
-                clock((to * 1e6) as Micros, None)
-            ),
-            (_, None) => format!("the run had nothing of it by {by}"),
-        }
-    }
-}
-
-fn secs_to_slice(s: f64) -> usize {
-    (s * 1e6 / BUCKET as f64).round().max(0.0) as usize
-}
-
 impl Claim {
     /// True when `measure` lies in `at_least..below`.
-    pub const fn new(measure: Measure, at_least: Option<f64>, below: Option<f64>) -> Claim {
+    pub const fn new(measure: Live, at_least: Option<f64>, below: Option<f64>) -> Claim {
         Claim {
             measure,
             at_least,
@@ -192,22 +99,22 @@ impl Claim {
 
     /// The queue in front of the workers lies in `at_least..below`.
     pub const fn queue(at_least: Option<f64>, below: Option<f64>) -> Claim {
-        Claim::new(Measure::QueuePeak, at_least, below)
+        Claim::new(Live::Measure(Measure::QueuePeak), at_least, below)
     }
 
     /// The share answered ok (percent) lies in `at_least..below`.
     pub const fn ok_share(at_least: Option<f64>, below: Option<f64>) -> Claim {
-        Claim::new(Measure::OkShare, at_least, below)
+        Claim::new(Live::Measure(Measure::OkShare), at_least, below)
     }
 
     /// The breaker's first opening (seconds) lies in `at_least..below`.
     pub const fn first_opening(at_least: Option<f64>, below: Option<f64>) -> Claim {
-        Claim::new(Measure::FirstOpening, at_least, below)
+        Claim::new(Live::Measure(Measure::FirstOpening), at_least, below)
     }
 
     /// The share of lookups answered (percent) lies in `at_least..below`.
     pub const fn lookups(at_least: Option<f64>, below: Option<f64>) -> Claim {
-        Claim::new(Measure::LookupsAnswered, at_least, below)
+        Claim::new(Live::Measure(Measure::LookupsAnswered), at_least, below)
     }
 
     /// Whether the claim holds for `value`.
@@ -405,10 +312,16 @@ mod tests {
 
     #[test]
     fn a_claim_on_a_breaker_that_never_opened_counts_it_as_late() {
-        let never = Claim::new(Measure::FirstOpening, Some(9.0), None);
+        let never = Claim::new(Live::Measure(Measure::FirstOpening), Some(9.0), None);
         assert!(never.holds(None));
-        assert!(!Claim::new(Measure::FirstOpening, None, Some(4.0)).holds(None));
-        assert!(Claim::new(Measure::QueuePeak, Some(50.0), Some(500.0)).holds(Some(50.0)));
-        assert!(!Claim::new(Measure::QueuePeak, Some(50.0), Some(500.0)).holds(Some(500.0)));
+        assert!(!Claim::new(Live::Measure(Measure::FirstOpening), None, Some(4.0)).holds(None));
+        assert!(
+            Claim::new(Live::Measure(Measure::QueuePeak), Some(50.0), Some(500.0))
+                .holds(Some(50.0))
+        );
+        assert!(
+            !Claim::new(Live::Measure(Measure::QueuePeak), Some(50.0), Some(500.0))
+                .holds(Some(500.0))
+        );
     }
 }

@@ -239,7 +239,7 @@ mod tests {
         assert!(score.questions >= 5);
         let summary = p.summary(lesson);
         assert!(
-            summary.starts_with("You reached 2 of the 16 steps."),
+            summary.starts_with("You reached 2 of the 17 steps."),
             "{summary}"
         );
         assert!(summary.contains("2 of them borne out"), "{summary}");

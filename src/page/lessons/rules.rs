@@ -64,6 +64,8 @@ pub enum Rule {
     Shed,
     /// Attempts the rate limit answered with 429, and the resends its Retry-After timed.
     RateLimit,
+    /// Where the adaptive concurrency limit stands, how low it fell, and the calls it refused.
+    AdaptiveLimit,
     /// Hedges sent and won.
     Hedges,
     /// Work done for clients who had left, and the front end's resends.
@@ -624,15 +626,22 @@ impl Reading<'_> {
                 ))
             }
             Rule::LookupsSaved => {
-                cfg.first_stack()?.bulkhead.as_ref()?;
+                // What keeps workers for the lookups: a bulkhead, or an adaptive limit.
+                let guard = |s: &crate::sim::model::StackConfig| {
+                    if s.bulkhead.is_some() {
+                        Some("the bulkhead")
+                    } else {
+                        s.adaptive_limit.as_ref().map(|_| "the adaptive limit")
+                    }
+                };
+                let name = guard(cfg.first_stack()?)?;
                 let b = self
                     .b
-                    .filter(|b| b.config.first_stack().is_some_and(|s| s.bulkhead.is_none()))?;
+                    .filter(|b| b.config.first_stack().is_some_and(|s| guard(s).is_none()))?;
                 let with = route_at(t, Route::OrderHistory, self.now)?;
                 let without = route_at(&b.trace, Route::OrderHistory, self.now)?;
                 Some(format!(
-                    "By {}, with the bulkhead the order lookups got {}; in run B, without it, \
-                     {}.",
+                    "By {}, with {name} the order lookups got {}; in run B, without it, {}.",
                     self.at(self.now),
                     route_fared(&with),
                     route_fared(&without)
@@ -700,6 +709,28 @@ impl Reading<'_> {
                     count(limit.burst.into()),
                     count(f.finished.rate_limited),
                     count(f.arrived)
+                ))
+            }
+            Rule::AdaptiveLimit => {
+                let limit = t.adaptive_limit.as_ref()?;
+                let seen = limit.changes.iter().take_while(|c| c.at <= self.now);
+                let lowest = seen.min_by_key(|c| (c.limit, c.at));
+                let fell = match lowest {
+                    Some(c) if c.limit < limit.initial => format!(
+                        ", fell to {} by {} as the slow calls came back",
+                        count(c.limit.into()),
+                        self.at(c.at)
+                    ),
+                    _ => String::new(),
+                };
+                Some(format!(
+                    "{}, the adaptive limit on the calls to inventory started at {} in flight{fell} \
+                     and stands at {}; it refused {} calls, each answered in an instant instead \
+                     of holding a worker.",
+                    self.by(),
+                    count(limit.initial.into()),
+                    count(limit.at(self.now).into()),
+                    count(f.finished.concurrency_limited)
                 ))
             }
             Rule::Hedges => {

@@ -38,6 +38,8 @@ pub enum Refusal {
     Breaker,
     /// The request's time budget ran out before the next attempt.
     Budget,
+    /// The adaptive concurrency limit was used up.
+    Limit,
 }
 
 impl CallEnd {
@@ -51,6 +53,7 @@ impl CallEnd {
             CallEnd::Refused(Refusal::Bulkhead) => Outcome::BulkheadFull,
             CallEnd::Refused(Refusal::Breaker) => Outcome::CircuitOpen,
             CallEnd::Refused(Refusal::Budget) => Outcome::BudgetExhausted,
+            CallEnd::Refused(Refusal::Limit) => Outcome::ConcurrencyLimited,
         }
     }
 
@@ -64,6 +67,7 @@ impl CallEnd {
             Outcome::BulkheadFull => CallEnd::Refused(Refusal::Bulkhead),
             Outcome::CircuitOpen => CallEnd::Refused(Refusal::Breaker),
             Outcome::BudgetExhausted => CallEnd::Refused(Refusal::Budget),
+            Outcome::ConcurrencyLimited => CallEnd::Refused(Refusal::Limit),
             _ => return None,
         })
     }
@@ -79,7 +83,7 @@ impl CallEnd {
             // The lesson's breaker lets `TimedOut` (the budget) through as a non-transient
             // exception, which it records as a success of the dependency.
             CallEnd::Refused(Refusal::Budget) => Some(CallResult::BusinessError),
-            CallEnd::Refused(Refusal::Bulkhead | Refusal::Breaker) => None,
+            CallEnd::Refused(Refusal::Bulkhead | Refusal::Breaker | Refusal::Limit) => None,
         }
     }
 

@@ -7,8 +7,8 @@ use super::pattern::Pattern;
 use super::resilience4j::Resilience4jStack;
 use super::{HOUR, SECOND};
 use crate::resilience::{
-    BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, Hedger, Jitter, ParamError,
-    RetryBudgetConfig, RetryPolicy,
+    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, Hedger, Jitter,
+    ParamError, RetryBudgetConfig, RetryPolicy,
 };
 use crate::sim::latency::{LatencyModel, Micros};
 use crate::sim::params::renamed;
@@ -186,6 +186,10 @@ pub struct StackConfig {
     /// A hedge on each try.
     #[serde(default)]
     pub hedge: Option<HedgeConfig>,
+    /// An adaptive concurrency limit outside every other layer (left out of the JSON when
+    /// there is none, so configs without one read as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adaptive_limit: Option<AdaptiveLimitConfig>,
 }
 
 impl StackConfig {
@@ -225,6 +229,7 @@ impl Default for StackConfig {
             timeout: None,
             sidecar: None,
             hedge: None,
+            adaptive_limit: None,
         }
     }
 }
@@ -419,6 +424,9 @@ impl StackConfig {
         if let Some(h) = &self.hedge {
             h.validate()?;
         }
+        if let Some(l) = &self.adaptive_limit {
+            l.validate()?;
+        }
         Ok(())
     }
 }
@@ -445,6 +453,9 @@ impl StackConfig {
         }
         if self.retry_budget.is_some() {
             return Err(outside("retry_budget_ratio"));
+        }
+        if self.adaptive_limit.is_some() {
+            return Err(outside("adaptive_limit"));
         }
         if self.business_errors_trip_breaker {
             return Err(ParamError {

@@ -284,6 +284,7 @@ impl CascadeConfig {
                 timeout: self.timeout,
                 sidecar: self.sidecar.clone(),
                 hedge: self.hedge.clone(),
+                adaptive_limit: None,
             },
             capacity: self.capacity.clone(),
         };

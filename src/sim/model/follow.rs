@@ -143,16 +143,17 @@ impl Follow {
 
 /// The layers of `stack` that are on, outside in.
 fn layers_on(stack: &StackConfig) -> Vec<Pattern> {
-    let on = |p: &Pattern| match p {
-        Pattern::Bulkhead => stack.bulkhead.is_some(),
-        Pattern::Breaker => stack.breaker.is_some(),
-        Pattern::Retry => stack.retry.is_some(),
-        Pattern::Timeout => stack.timeout.is_some(),
-        Pattern::Sidecar => stack.sidecar.is_some(),
-        Pattern::Hedge => stack.hedge.is_some(),
-        _ => false,
-    };
-    stack.order.iter().copied().filter(on).collect()
+    let outermost = Some(Pattern::AdaptiveLimit).filter(|p| p.is_on_in_stack(stack));
+    outermost
+        .into_iter()
+        .chain(
+            stack
+                .order
+                .iter()
+                .copied()
+                .filter(|p| p.is_on_in_stack(stack)),
+        )
+        .collect()
 }
 
 /// The recorder, for one copy of the followed request.

@@ -60,7 +60,7 @@ pub use resilience4j::{Exception, FallbackPlace, Resilience4jStack};
 
 use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};
 use super::latency::Micros;
-use super::trace::{Outcome, Trace, BUCKET};
+use super::trace::{LimitTrace, Outcome, Trace, BUCKET};
 use crate::resilience::ParamError;
 use arrivals::ArrivalProcess;
 use dependency::Dependency;
@@ -219,6 +219,11 @@ impl<'a> Sim<'a> {
             recognised: self.service.recognised(),
             names: self.deps.iter().map(|d| d.name.clone()).collect(),
             transitions: self.deps.iter().map(|d| d.stack.transitions()).collect(),
+            adaptive_limit: self
+                .deps
+                .first()
+                .and_then(|d| d.stack.limiter.as_ref())
+                .map(LimitTrace::of),
             left_at_servers: self
                 .deps
                 .iter()

@@ -28,11 +28,14 @@ pub enum Pattern {
     LoadShed,
     /// A rate limit at the door of `orders`: a token bucket, 429 with `Retry-After`.
     RateLimit,
+    /// An adaptive concurrency limit on the calls in flight (AIMD on latency). Like the retry
+    /// budget it has no place in the order list: it sits outside every other layer.
+    AdaptiveLimit,
 }
 
 impl Pattern {
     /// Every pattern.
-    pub const ALL: [Pattern; 9] = [
+    pub const ALL: [Pattern; 10] = [
         Pattern::Timeout,
         Pattern::Retry,
         Pattern::RetryBudget,
@@ -42,11 +45,12 @@ impl Pattern {
         Pattern::Hedge,
         Pattern::LoadShed,
         Pattern::RateLimit,
+        Pattern::AdaptiveLimit,
     ];
 
     /// The patterns the page's panel switches, in its order (the sidecar is set by its keys
     /// only: it is exercise 3's, not a pattern the playground offers on its own).
-    pub const SWITCHES: [Pattern; 8] = [
+    pub const SWITCHES: [Pattern; 9] = [
         Pattern::Timeout,
         Pattern::Retry,
         Pattern::RetryBudget,
@@ -55,6 +59,7 @@ impl Pattern {
         Pattern::LoadShed,
         Pattern::RateLimit,
         Pattern::Hedge,
+        Pattern::AdaptiveLimit,
     ];
 
     /// Its key in links (`patterns=timeout,retries`) and element ids.
@@ -69,6 +74,7 @@ impl Pattern {
             Pattern::Hedge => "hedge",
             Pattern::LoadShed => "load_shed",
             Pattern::RateLimit => "rate_limit",
+            Pattern::AdaptiveLimit => "adaptive_limit",
         }
     }
 
@@ -84,6 +90,7 @@ impl Pattern {
             Pattern::Hedge => "Hedging",
             Pattern::LoadShed => "Load shedding",
             Pattern::RateLimit => "Rate limit",
+            Pattern::AdaptiveLimit => "Adaptive concurrency limit",
         }
     }
 
@@ -99,6 +106,7 @@ impl Pattern {
             Pattern::Hedge => "hedge",
             Pattern::LoadShed => "load shedding",
             Pattern::RateLimit => "rate limit",
+            Pattern::AdaptiveLimit => "adaptive concurrency limit",
         }
     }
 

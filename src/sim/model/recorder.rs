@@ -9,8 +9,8 @@ use crate::sim::latency::Micros;
 use crate::sim::load::Recovery;
 use crate::sim::trace::{
     BreakerChange, Bucket, DependencyTotals, DependencyTrace, HedgeCounts, HistogramsByOutcome,
-    LessonPercentiles, OrderCounts, Outcome, OutcomeCounts, Percentiles, RequestRecord, Route,
-    RouteCounts, Trace, BUCKET,
+    LessonPercentiles, LimitTrace, OrderCounts, Outcome, OutcomeCounts, Percentiles, RequestRecord,
+    Route, RouteCounts, Trace, BUCKET,
 };
 
 /// What the gauges of a bucket read: the state of the rooms at the bucket's end. The
@@ -73,6 +73,8 @@ pub(super) struct Ending {
     pub names: Vec<String>,
     /// Each dependency's breaker transitions, in call order.
     pub transitions: Vec<Vec<BreakerChange>>,
+    /// What the first dependency's adaptive limit did, when it has one.
+    pub adaptive_limit: Option<LimitTrace>,
     /// Calls still queued or in service at each dependency (0 without a capacity).
     pub left_at_servers: Vec<u64>,
     /// When the trigger ended (`None`: never), and when arrivals stopped.
@@ -370,7 +372,7 @@ impl Recorder {
         match end {
             CallEnd::Failed(Failure::Timeout | Failure::TryTimeout) => totals.timeouts += 1,
             CallEnd::Failed(Failure::Unavailable) => totals.errors += 1,
-            CallEnd::Refused(Refusal::Bulkhead) => totals.rejected += 1,
+            CallEnd::Refused(Refusal::Bulkhead | Refusal::Limit) => totals.rejected += 1,
             CallEnd::Refused(Refusal::Breaker) => {
                 totals.rejected += 1;
                 if dep == 0 {
@@ -535,6 +537,7 @@ impl Recorder {
             dependencies,
             recovery,
             stale_skipped: self.stale_skipped,
+            adaptive_limit: ending.adaptive_limit,
         }
     }
 }

@@ -62,7 +62,9 @@ impl Exception {
             CallEnd::Failed(Failure::Timeout | Failure::TryTimeout) => Some(Exception::Timeout),
             CallEnd::Failed(Failure::Unavailable) => Some(Exception::Transient),
             CallEnd::Refused(Refusal::Breaker) => Some(Exception::CallNotPermitted),
-            CallEnd::Refused(Refusal::Bulkhead | Refusal::Budget) => Some(Exception::BulkheadFull),
+            CallEnd::Refused(Refusal::Bulkhead | Refusal::Budget | Refusal::Limit) => {
+                Some(Exception::BulkheadFull)
+            }
         }
     }
 

@@ -88,6 +88,9 @@ pub(super) struct Call {
     pub try_deadline: Option<Micros>,
     /// Attempts made so far (the `resilience4j` profile's Retry counts them here).
     pub attempts: u32,
+    /// The adaptive limit's slot the call holds: the calls in flight with it and when it was
+    /// let in.
+    pub limit: Option<(u32, Micros)>,
 }
 
 impl Call {
@@ -107,6 +110,7 @@ impl Call {
             waiting: false,
             try_deadline: None,
             attempts: 0,
+            limit: None,
         }
     }
 }

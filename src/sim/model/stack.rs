@@ -11,8 +11,8 @@ use super::resilience4j::Resilience4jRules;
 use super::slab::{Call, Pool};
 use super::Sim;
 use crate::resilience::{
-    Acquire, Admission, Bulkhead, CircuitBreaker, HedgePlan, Hedger, ParamError, Retry,
-    RetryBudget, RetryDecision, RetryPolicy, TimeBudget,
+    Acquire, AdaptiveLimit, Admission, Bulkhead, CircuitBreaker, HedgePlan, Hedger, ParamError,
+    Retry, RetryBudget, RetryDecision, RetryPolicy, Sample, TimeBudget,
 };
 use crate::sim::latency::Micros;
 use crate::sim::life::{Activity, Happening, Hop, Retrier};
@@ -29,6 +29,8 @@ pub(super) struct Stack {
     retry_budget: Option<RetryBudget>,
     hedger: Option<Hedger>,
     hedge_idempotent: bool,
+    /// The adaptive concurrency limit, outside every other layer.
+    pub limiter: Option<AdaptiveLimit>,
     /// The `resilience4j` profile's rules, when the stack runs in its order.
     pub resilience4j: Option<Resilience4jRules>,
 }
@@ -49,6 +51,11 @@ impl Stack {
                 .map(|h| Hedger::new(h.policy.clone()))
                 .transpose()?,
             hedge_idempotent: cfg.hedge.as_ref().is_some_and(|h| h.idempotency_key),
+            limiter: cfg
+                .adaptive_limit
+                .clone()
+                .map(AdaptiveLimit::new)
+                .transpose()?,
             resilience4j: cfg.is_resilience4j().then(|| {
                 cfg.resilience4j
                     .clone()
@@ -116,10 +123,38 @@ impl Sim<'_> {
     /// its bulkhead `pool`).
     #[inline(always)]
     pub(super) fn enter_stack(&mut self, now: Micros, id: Id, pool: Pool) {
+        if pool == Pool::Dependency && !self.let_in_by_limit(now, id) {
+            return;
+        }
         if self.in_resilience4j(id) {
             self.r4j_attempt(now, id);
         } else {
             self.acquire_permit(now, id, pool);
+        }
+    }
+
+    /// Whether the adaptive limit of the request's dependency lets its call in (always, without
+    /// one); a call it refuses ends at once.
+    fn let_in_by_limit(&mut self, now: Micros, id: Id) -> bool {
+        let Sim { requests, deps, .. } = self;
+        let Some(r) = requests.get(id) else {
+            return false;
+        };
+        let Some(limiter) = deps
+            .get_mut(r.call.dep)
+            .and_then(|d| d.stack.limiter.as_mut())
+        else {
+            return true;
+        };
+        match limiter.try_acquire() {
+            Some(in_flight) => {
+                r.call.limit = Some((in_flight, now));
+                true
+            }
+            None => {
+                self.stack_done(now, id, CallEnd::Refused(Refusal::Limit));
+                false
+            }
         }
     }
 
@@ -549,6 +584,18 @@ impl Sim<'_> {
             return;
         };
         let dep = r.call.dep;
+        if let (Some((in_flight, since)), Some(limiter)) =
+            (r.call.limit.take(), deps[dep].stack.limiter.as_mut())
+        {
+            let sample = match end {
+                CallEnd::Answered | CallEnd::Business => {
+                    Sample::Answered(now.saturating_sub(since))
+                }
+                CallEnd::Failed(_) => Sample::Dropped,
+                CallEnd::Refused(_) => Sample::Ignored,
+            };
+            limiter.release(now, in_flight, sample);
+        }
         recorder.call_ended(now, dep, end);
         let next = dep + 1;
         let has_next = next < deps.len();

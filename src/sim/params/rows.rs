@@ -11,9 +11,10 @@
 
 use super::switch::{lesson_hedge, Dep, Part};
 use super::{Kind, Needs, Param, Value, HOUR, JITTER_NAMES, MS, SECOND};
+use crate::resilience::adaptive_limit::{BACKOFF_RANGE, LIMIT_RANGE, SLOW_AFTER_RANGE};
 use crate::resilience::{
-    BreakerConfig, BulkheadConfig, Fallback, FallbackPolicy, HalfOpenRule, HedgeDelay, Jitter,
-    LoadShedConfig, RetryBudgetConfig, RetryPolicy, Window,
+    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, Fallback, FallbackPolicy, HalfOpenRule,
+    HedgeDelay, Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy, Window,
 };
 use crate::sim::model::{
     Abandon, Arrivals, CapacityConfig, DependencyConfig, GatewayConfig, HedgeConfig,
@@ -160,6 +161,20 @@ fn hedge(c: &SimConfig) -> Option<&HedgeConfig> {
 fn hedge_mut(c: &mut SimConfig) -> Option<&mut HedgeConfig> {
     INV.stack(c).hedge.as_mut()
 }
+
+fn limit(c: &SimConfig) -> Option<&AdaptiveLimitConfig> {
+    stack(c, INV).and_then(|s| s.adaptive_limit.as_ref())
+}
+
+fn limit_mut(c: &mut SimConfig) -> Option<&mut AdaptiveLimitConfig> {
+    INV.stack(c).adaptive_limit.as_mut()
+}
+
+/// The most calls an adaptive limit takes: a value moved along by another stays in range.
+const LIMIT_MAX: u32 = LIMIT_RANGE.1 as u32;
+
+/// The highest backoff a row takes: the range's upper end is excluded.
+const BACKOFF_MAX_ACCEPTED: f64 = 0.99;
 
 fn shed(c: &SimConfig) -> Option<&LoadShedConfig> {
     c.service.load_shed.as_ref()
@@ -335,6 +350,22 @@ pub const PARAMS: &[Param] = &[
     Param { key: "max_hedges", doc: "Copies of a slow call sent at most; the k-th leaves after k times the hedge delay (the lesson's p95 of the latencies seen).", unit: "copies",
         kind: Kind::Count { min: 1, max: 8, write: |c, n| if let Some(h) = hedge_mut(c) { h.policy.max_hedges = n as u32 } },
         needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::Hedge)), read: |c| hedge(c).map(|h| Value::Count(h.policy.max_hedges.into())) },
+    // The adaptive concurrency limit on the call to inventory (AIMD on latency).
+    Param { key: "limit_initial", doc: "Calls to inventory the adaptive limit lets in flight at the start; it then learns (limit_min and limit_max move to keep it between them).", unit: "calls",
+        kind: Kind::Count { min: LIMIT_RANGE.0, max: LIMIT_RANGE.1, write: |c, n| if let Some(l) = limit_mut(c) { l.initial = n as u32; l.min = l.min.min(l.initial); l.max = l.max.max(l.initial).min(LIMIT_MAX) } },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::AdaptiveLimit)), read: |c| limit(c).map(|l| Value::Count(l.initial.into())) },
+    Param { key: "limit_min", doc: "The adaptive limit never falls below this many calls in flight.", unit: "calls",
+        kind: Kind::Count { min: LIMIT_RANGE.0, max: LIMIT_RANGE.1, write: |c, n| if let Some(l) = limit_mut(c) { l.min = n as u32; l.initial = l.initial.max(l.min).min(LIMIT_MAX); l.max = l.max.max(l.min).min(LIMIT_MAX) } },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::AdaptiveLimit)), read: |c| limit(c).map(|l| Value::Count(l.min.into())) },
+    Param { key: "limit_max", doc: "The adaptive limit never rises above this many calls in flight.", unit: "calls",
+        kind: Kind::Count { min: LIMIT_RANGE.0, max: LIMIT_RANGE.1, write: |c, n| if let Some(l) = limit_mut(c) { l.max = n as u32; l.initial = l.initial.min(l.max); l.min = l.min.min(l.max) } },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::AdaptiveLimit)), read: |c| limit(c).map(|l| Value::Count(l.max.into())) },
+    Param { key: "limit_backoff", doc: "What a slow or failed call multiplies the adaptive limit by (Netflix's AIMD: 0.9); a call back in time while half the limit was used adds one.", unit: "factor",
+        kind: Kind::Number { min: BACKOFF_RANGE.0, max: BACKOFF_MAX_ACCEPTED, above_min: false, write: |c, v| if let Some(l) = limit_mut(c) { l.backoff = v } },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::AdaptiveLimit)), read: |c| limit(c).map(|l| Value::Number(l.backoff)) },
+    Param { key: "limit_slow_after", doc: "A call to inventory slower than this counts as a sign of overload for the adaptive limit, as a failure does.", unit: "s",
+        kind: Kind::Time { min: SLOW_AFTER_RANGE.0, max: SLOW_AFTER_RANGE.1, write: |c, t| if let Some(l) = limit_mut(c) { l.slow_after = t } },
+        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::AdaptiveLimit)), read: |c| limit(c).map(|l| Value::Time(l.slow_after)) },
     // The service `orders`.
     // Overload: inventory's capacity, its queue, and what becomes of abandoned work.
     Param { key: "capacity", doc: "Calls inventory serves at once; the others wait in its queue (off: every call at once, as in the lesson).", unit: "calls",

@@ -2,8 +2,8 @@
 //! ...): whether a config has one, and how a parameter switches it on with the lesson's values.
 
 use crate::resilience::{
-    BreakerConfig, BulkheadConfig, HalfOpenRule, HedgePolicy, IdempotencyConfig, Jitter,
-    LoadShedConfig, RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
+    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, HalfOpenRule, HedgePolicy,
+    IdempotencyConfig, Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
 };
 use crate::sim::model::{
     Abandon, CapacityConfig, DependencyConfig, GatewayConfig, HedgeConfig, OrdersIdempotency,
@@ -105,7 +105,8 @@ impl Pattern {
         self.part().is_on(cfg)
     }
 
-    fn is_on_in(self, s: &StackConfig) -> bool {
+    /// Whether the layer is on in stack `s` (false for a pattern at the door of `orders`).
+    pub(crate) fn is_on_in_stack(self, s: &StackConfig) -> bool {
         match self {
             Pattern::Timeout => s.timeout.is_some(),
             Pattern::Retry => s.retry.is_some(),
@@ -114,6 +115,7 @@ impl Pattern {
             Pattern::Bulkhead => s.bulkhead.is_some(),
             Pattern::Sidecar => s.sidecar.is_some(),
             Pattern::Hedge => s.hedge.is_some(),
+            Pattern::AdaptiveLimit => s.adaptive_limit.is_some(),
             Pattern::LoadShed | Pattern::RateLimit => false,
         }
     }
@@ -159,6 +161,10 @@ impl Pattern {
             Pattern::Hedge => {
                 s.hedge.get_or_insert_with(lesson_hedge);
             }
+            Pattern::AdaptiveLimit => {
+                s.adaptive_limit
+                    .get_or_insert_with(AdaptiveLimitConfig::saturday);
+            }
             Pattern::LoadShed | Pattern::RateLimit => {}
         }
     }
@@ -172,6 +178,7 @@ impl Pattern {
             Pattern::Bulkhead => s.bulkhead = None,
             Pattern::Sidecar => s.sidecar = None,
             Pattern::Hedge => s.hedge = None,
+            Pattern::AdaptiveLimit => s.adaptive_limit = None,
             Pattern::LoadShed | Pattern::RateLimit => {}
         }
     }
@@ -182,7 +189,7 @@ impl Part {
     pub fn is_on(self, cfg: &SimConfig) -> bool {
         match self {
             Part::Dependency(d) => d.find(cfg).is_some(),
-            Part::Layer(d, l) => d.find(cfg).is_some_and(|d| l.is_on_in(&d.stack)),
+            Part::Layer(d, l) => d.find(cfg).is_some_and(|d| l.is_on_in_stack(&d.stack)),
             Part::Capacity(d) => d.find(cfg).is_some_and(|d| d.capacity.is_some()),
             Part::Gateway => cfg.gateway.is_some(),
             Part::LoadShed => cfg.service.load_shed.is_some(),
@@ -266,6 +273,7 @@ impl Part {
             Part::Layer(_, Pattern::Bulkhead) => "no bulkhead",
             Part::Layer(_, Pattern::Sidecar) => "no sidecar",
             Part::Layer(_, Pattern::Hedge) => "no hedge",
+            Part::Layer(_, Pattern::AdaptiveLimit) => "no adaptive concurrency limit",
             Part::Layer(_, Pattern::LoadShed) | Part::LoadShed => "no load shedding",
             Part::Layer(_, Pattern::RateLimit) | Part::RateLimit => "no rate limit",
             Part::Capacity(_) => "no capacity (it serves every call at once)",

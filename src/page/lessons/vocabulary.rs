@@ -1,0 +1,134 @@
+//! The words a lesson file may use, listed from the tables the reader uses: the presets, every
+//! key `--set` takes, the measures (one table for questions, figures and goals) and the rules.
+//! `docs/lesson-format.md` carries this text between its markers, and a test keeps the two
+//! equal, so the guide cannot drift from the code.
+
+use super::live::{Live, Measure, Quantity};
+use super::names::rule_names;
+use crate::sim::params::PARAMS;
+use crate::sim::scenario::Preset;
+
+/// A table cell: a `|` inside the text would end the cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
+/// The vocabulary as `docs/lesson-format.md` lists it.
+pub fn vocabulary() -> String {
+    let mut out = vec![
+        "### Presets".to_string(),
+        String::new(),
+        "| `preset=` | What it runs |".into(),
+        "| --- | --- |".into(),
+    ];
+    out.extend(
+        Preset::ALL
+            .iter()
+            .map(|p| format!("| `{}` | {} |", p.key(), cell(p.title()))),
+    );
+    out.extend([
+        String::new(),
+        "### Keys".into(),
+        String::new(),
+        "Every key of `cascade --help`, taken the same way by `--set`, a link, a widget \
+         attribute, `@run`, `@try`, `@controls`, `@solution` and `ab=`. A key of a pattern that is \
+         off switches it on with the lesson's values, as `--set` does (unless the same settings \
+         list the patterns with `patterns=`). Times are seconds, or a number with `ms`."
+            .into(),
+        String::new(),
+        "| Key | Unit | What it sets |".into(),
+        "| --- | --- | --- |".into(),
+    ]);
+    out.extend(
+        PARAMS
+            .iter()
+            .map(|p| format!("| `{}` | {} | {} |", p.key, cell(p.unit), cell(p.doc))),
+    );
+    out.extend([
+        String::new(),
+        "### Measures".into(),
+        String::new(),
+        "One list for every place a lesson reads the run: a claim of `@choice` or `@number`, a \
+         figure in a sentence (`{queue-peak}`) and a `@goal`. A time is bounded in `s` or `ms`, \
+         a share from 0 to 100, anything else by a number."
+            .into(),
+        String::new(),
+        "| Measure | Kind | What the run measured by the playhead |".into(),
+        "| --- | --- | --- |".into(),
+    ]);
+    out.extend(Live::all().into_iter().map(|live| {
+        let name = match live {
+            Live::Measure(Measure::Throughput { .. }) => "throughput(FROM,TO)".to_string(),
+            live => live.name(),
+        };
+        let kind = match live.quantity() {
+            Quantity::Duration => "a time",
+            Quantity::Percent => "a share",
+            Quantity::Count => "a number",
+        };
+        format!("| `{name}` | {kind} | {} |", cell(live.what()))
+    }));
+    out.extend([
+        String::new(),
+        "### Rules of `@notice`".into(),
+        String::new(),
+        "Each rule writes one sentence from the run, at the playhead, when it has something to \
+         say; `cascade lesson check` prints the sentences your steps will show:"
+            .into(),
+        rule_names()
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+            + ".",
+    ]);
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_guide_lists_the_vocabulary_as_the_reader_knows_it() {
+        let guide = include_str!("../../../docs/lesson-format.md");
+        let (start, end) = ("<!-- vocabulary: start -->", "<!-- vocabulary: end -->");
+        let from = guide.find(start).expect("the guide marks the vocabulary") + start.len();
+        let to = guide.find(end).expect("and its end");
+        assert_eq!(
+            guide[from..to].trim(),
+            vocabulary(),
+            "docs/lesson-format.md's vocabulary differs from the code; it should read:\n{}\n",
+            vocabulary()
+        );
+    }
+
+    #[test]
+    fn every_listed_word_is_one_the_reader_takes() {
+        for p in Preset::ALL {
+            assert!(crate::page::permalink::check_pair("preset", p.key()).is_ok());
+        }
+        for p in PARAMS {
+            assert!(crate::page::knobs::knob(p.key).is_some(), "{}", p.key);
+        }
+        for live in Live::all() {
+            let name = live.name();
+            assert_eq!(Live::from_name(&name), Ok(live), "{name}");
+            let unit = if live.quantity() == Quantity::Duration {
+                " s"
+            } else {
+                ""
+            };
+            let goal = format!("{name} >= 0{unit}");
+            assert!(
+                super::super::challenge::Goal::parse(&goal).is_ok(),
+                "{goal}"
+            );
+            let claim = format!("{name} >= 0");
+            assert!(super::super::format::claim(&claim).is_ok(), "{claim}");
+        }
+        for rule in rule_names() {
+            assert!(super::super::rules::Rule::from_name(&rule.replace("FROM,TO", "8,12")).is_ok());
+        }
+    }
+}
