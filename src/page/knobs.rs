@@ -61,12 +61,7 @@ pub fn with_every_pattern(cfg: &SimConfig) -> SimConfig {
     let resilience4j = cfg.first_stack().is_some_and(|s| s.is_resilience4j());
     let mut full = cfg.clone();
     for pattern in Pattern::SWITCHES {
-        if resilience4j
-            && matches!(
-                pattern,
-                Pattern::RetryBudget | Pattern::Hedge | Pattern::AdaptiveLimit
-            )
-        {
+        if resilience4j && !pattern.with_resilience4j() {
             continue;
         }
         pattern.part().switch_on(&mut full);

@@ -336,11 +336,7 @@ fn switch_on(full: &SimConfig, patterns: &mut Patterns, key: &str, notice: &mut 
 
 /// Whether a Resilience4j stack has no place for pattern `p` (it has no such aspect).
 fn refused_by_resilience4j(full: &SimConfig, p: Pattern) -> bool {
-    full.first_stack().is_some_and(|s| s.is_resilience4j())
-        && matches!(
-            p,
-            Pattern::Hedge | Pattern::RetryBudget | Pattern::AdaptiveLimit
-        )
+    full.first_stack().is_some_and(|s| s.is_resilience4j()) && !p.with_resilience4j()
 }
 
 /// Writes `value` to the row `key` of `full`; the notice when it is refused (`full` is then

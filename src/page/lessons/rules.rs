@@ -717,19 +717,20 @@ impl Reading<'_> {
                 let lowest = seen.min_by_key(|c| (c.limit, c.at));
                 let fell = match lowest {
                     Some(c) if c.limit < limit.initial => format!(
-                        ", fell to {} by {} as the slow calls came back",
+                        " fell from {} calls in flight to {} by {}, as slow calls came back, and",
+                        count(limit.initial.into()),
                         count(c.limit.into()),
                         self.at(c.at)
                     ),
-                    _ => String::new(),
+                    _ => format!(
+                        " stayed at {} calls in flight and",
+                        count(limit.initial.into())
+                    ),
                 };
                 Some(format!(
-                    "{}, the adaptive limit on the calls to inventory started at {} in flight{fell} \
-                     and stands at {}; it refused {} calls, each answered in an instant instead \
+                    "{}, the adaptive limit{fell} refused {} calls, each answered at once instead \
                      of holding a worker.",
                     self.by(),
-                    count(limit.initial.into()),
-                    count(limit.at(self.now).into()),
                     count(f.finished.concurrency_limited)
                 ))
             }

@@ -4,6 +4,7 @@
 //! the same Trace.
 
 use super::events::Id;
+use super::pattern::Place;
 use super::{Pattern, RunError, Sim, SimConfig, StackConfig, DEFAULT_EVENT_CAP};
 use crate::sim::latency::Micros;
 use crate::sim::life::{Activity, Happening, Hop, Lane, Mark, QueueScene, RequestLife, Span};
@@ -143,16 +144,12 @@ impl Follow {
 
 /// The layers of `stack` that are on, outside in.
 fn layers_on(stack: &StackConfig) -> Vec<Pattern> {
-    let outermost = Some(Pattern::AdaptiveLimit).filter(|p| p.is_on_in_stack(stack));
-    outermost
+    let outermost = Pattern::ALL
         .into_iter()
-        .chain(
-            stack
-                .order
-                .iter()
-                .copied()
-                .filter(|p| p.is_on_in_stack(stack)),
-        )
+        .filter(|p| p.describe().place == Place::Outermost);
+    outermost
+        .chain(stack.order.iter().copied())
+        .filter(|p| p.is_on_in_stack(stack))
         .collect()
 }
 

@@ -55,7 +55,7 @@ pub use flat::{
     from_json_naming_the_field, load_config_json, CascadeConfig, ConfigFile, PaymentsConfig,
 };
 pub use follow::follow;
-pub use pattern::Pattern;
+pub use pattern::{Descriptor, Pattern, Place};
 pub use resilience4j::{Exception, FallbackPlace, Resilience4jStack};
 
 use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};

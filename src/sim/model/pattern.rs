@@ -1,7 +1,9 @@
-//! What a user switches on: each resilience pattern the simulator has, by one name. A pattern
-//! is a layer of a dependency's stack (and the stack's order lists them) or a guard at the
-//! door of `orders`; the parameter table switches each on with its defaults, written once
-//! ([`crate::sim::params::Part::switch_on`]).
+//! What a user switches on: each resilience pattern the simulator has, by one name, and one
+//! descriptor of what the rest of the code asks of it ([`Descriptor`]): its key in links, its
+//! words, where it sits (a layer of a dependency's stack, in the order list or outside it, or a
+//! guard at the door of `orders`), whether the page offers a switch for it and whether
+//! Resilience4j's stack has such an aspect. The parameter table switches each on with its
+//! defaults, written once ([`crate::sim::params::Part::switch_on`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -28,9 +30,156 @@ pub enum Pattern {
     LoadShed,
     /// A rate limit at the door of `orders`: a token bucket, 429 with `Retry-After`.
     RateLimit,
-    /// An adaptive concurrency limit on the calls in flight (AIMD on latency). Like the retry
-    /// budget it has no place in the order list: it sits outside every other layer.
+    /// An adaptive concurrency limit on the calls in flight (AIMD on latency), outside every
+    /// other layer.
     AdaptiveLimit,
+}
+
+/// Where a pattern sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// A layer of a dependency's stack, in its order list.
+    Layer,
+    /// A layer outside every layer of the order list.
+    Outermost,
+    /// Asked by another layer (the retry budget, by the retries): no place of its own.
+    WithinRetries,
+    /// A guard at the door of `orders`.
+    Door,
+}
+
+/// What the code outside a pattern's own files asks of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Descriptor {
+    /// The pattern described.
+    pub pattern: Pattern,
+    /// Its key in links (`patterns=timeout,retries`) and element ids.
+    pub key: &'static str,
+    /// Its name on a switch.
+    pub label: &'static str,
+    /// Its name inside a sentence (`inventory's circuit breaker`, `no retry budget`).
+    pub name: &'static str,
+    /// Where it sits.
+    pub place: Place,
+    /// Whether the page's panel offers a switch for it.
+    pub switch: bool,
+    /// Whether it can run beside a Resilience4j stack (which has no such aspect otherwise).
+    pub with_resilience4j: bool,
+}
+
+/// Every pattern's descriptor, in [`Pattern::ALL`]'s order.
+const DESCRIPTORS: [Descriptor; 10] = [
+    d(
+        Pattern::Timeout,
+        "timeout",
+        "Timeout",
+        "timeout",
+        Place::Layer,
+        true,
+        true,
+    ),
+    d(
+        Pattern::Retry,
+        "retries",
+        "Retries",
+        "retries",
+        Place::Layer,
+        true,
+        true,
+    ),
+    d(
+        Pattern::RetryBudget,
+        "retry_budget",
+        "Retry budget",
+        "retry budget",
+        Place::WithinRetries,
+        true,
+        false,
+    ),
+    d(
+        Pattern::Breaker,
+        "breaker",
+        "Circuit breaker",
+        "circuit breaker",
+        Place::Layer,
+        true,
+        true,
+    ),
+    d(
+        Pattern::Bulkhead,
+        "bulkhead",
+        "Bulkhead",
+        "bulkhead",
+        Place::Layer,
+        true,
+        true,
+    ),
+    // The sidecar is set by its keys only: exercise 3's, not a pattern the playground offers.
+    d(
+        Pattern::Sidecar,
+        "sidecar",
+        "Sidecar retries",
+        "sidecar",
+        Place::Layer,
+        false,
+        false,
+    ),
+    d(
+        Pattern::Hedge,
+        "hedge",
+        "Hedging",
+        "hedge",
+        Place::Layer,
+        true,
+        false,
+    ),
+    d(
+        Pattern::LoadShed,
+        "load_shed",
+        "Load shedding",
+        "load shedding",
+        Place::Door,
+        true,
+        true,
+    ),
+    d(
+        Pattern::RateLimit,
+        "rate_limit",
+        "Rate limit",
+        "rate limit",
+        Place::Door,
+        true,
+        true,
+    ),
+    d(
+        Pattern::AdaptiveLimit,
+        "adaptive_limit",
+        "Adaptive concurrency limit",
+        "adaptive concurrency limit",
+        Place::Outermost,
+        true,
+        false,
+    ),
+];
+
+const fn d(
+    pattern: Pattern,
+    key: &'static str,
+    label: &'static str,
+    name: &'static str,
+    place: Place,
+    switch: bool,
+    with_resilience4j: bool,
+) -> Descriptor {
+    Descriptor {
+        pattern,
+        key,
+        label,
+        name,
+        place,
+        switch,
+        with_resilience4j,
+    }
 }
 
 impl Pattern {
@@ -48,8 +197,8 @@ impl Pattern {
         Pattern::AdaptiveLimit,
     ];
 
-    /// The patterns the page's panel switches, in its order (the sidecar is set by its keys
-    /// only: it is exercise 3's, not a pattern the playground offers on its own).
+    /// The patterns the page's panel switches, in its order (those whose descriptor says
+    /// `switch`; a test checks).
     pub const SWITCHES: [Pattern; 9] = [
         Pattern::Timeout,
         Pattern::Retry,
@@ -62,56 +211,55 @@ impl Pattern {
         Pattern::AdaptiveLimit,
     ];
 
+    /// What the rest of the code asks of it.
+    pub const fn describe(self) -> &'static Descriptor {
+        &DESCRIPTORS[self as usize]
+    }
+
     /// Its key in links (`patterns=timeout,retries`) and element ids.
     pub fn key(self) -> &'static str {
-        match self {
-            Pattern::Timeout => "timeout",
-            Pattern::Retry => "retries",
-            Pattern::RetryBudget => "retry_budget",
-            Pattern::Breaker => "breaker",
-            Pattern::Bulkhead => "bulkhead",
-            Pattern::Sidecar => "sidecar",
-            Pattern::Hedge => "hedge",
-            Pattern::LoadShed => "load_shed",
-            Pattern::RateLimit => "rate_limit",
-            Pattern::AdaptiveLimit => "adaptive_limit",
-        }
+        self.describe().key
     }
 
     /// Its name on a switch.
     pub fn label(self) -> &'static str {
-        match self {
-            Pattern::Timeout => "Timeout",
-            Pattern::Retry => "Retries",
-            Pattern::RetryBudget => "Retry budget",
-            Pattern::Breaker => "Circuit breaker",
-            Pattern::Bulkhead => "Bulkhead",
-            Pattern::Sidecar => "Sidecar retries",
-            Pattern::Hedge => "Hedging",
-            Pattern::LoadShed => "Load shedding",
-            Pattern::RateLimit => "Rate limit",
-            Pattern::AdaptiveLimit => "Adaptive concurrency limit",
-        }
+        self.describe().label
     }
 
     /// Its name inside a sentence (`inventory's circuit breaker`, `no retry budget`).
     pub fn name(self) -> &'static str {
-        match self {
-            Pattern::Timeout => "timeout",
-            Pattern::Retry => "retries",
-            Pattern::RetryBudget => "retry budget",
-            Pattern::Breaker => "circuit breaker",
-            Pattern::Bulkhead => "bulkhead",
-            Pattern::Sidecar => "sidecar",
-            Pattern::Hedge => "hedge",
-            Pattern::LoadShed => "load shedding",
-            Pattern::RateLimit => "rate limit",
-            Pattern::AdaptiveLimit => "adaptive concurrency limit",
-        }
+        self.describe().name
     }
 
     /// True for a layer of a dependency's stack; false for a guard at the door of `orders`.
     pub fn is_a_layer(self) -> bool {
-        !matches!(self, Pattern::LoadShed | Pattern::RateLimit)
+        self.describe().place != Place::Door
+    }
+
+    /// Whether it can run beside a Resilience4j stack (`stack=resilience4j` has no place for
+    /// the others: the retry budget, the sidecar, the hedge, the adaptive limit).
+    pub fn with_resilience4j(self) -> bool {
+        self.describe().with_resilience4j
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_descriptor_is_its_patterns_and_names_it_once() {
+        let mut keys = Vec::new();
+        for (i, p) in Pattern::ALL.into_iter().enumerate() {
+            let d = p.describe();
+            assert_eq!(d.pattern, p, "DESCRIPTORS is in ALL's order");
+            assert_eq!(p as usize, i);
+            assert!(!d.key.is_empty() && !d.label.is_empty() && !d.name.is_empty());
+            assert_eq!(Pattern::SWITCHES.contains(&p), d.switch, "{}", d.key);
+            keys.push(d.key);
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), Pattern::ALL.len(), "keys are unique");
     }
 }
