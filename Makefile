@@ -128,12 +128,14 @@ fetch:
 check-fmt:
 	cargo fmt --all -- --check
 
+# The workspace's crates are the layers (crates/patterns <- crates/sim <- crates/teaching <-
+# the page and the CLI); every check covers all of them.
 clippy:
-	cargo clippy --all-targets --locked -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --lib --bins --test web --locked -- -D warnings
+	cargo clippy --workspace --all-targets --locked -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --workspace --lib --bins --test web --locked -- -D warnings
 
 test-host:
-	cargo test --locked
+	cargo test --workspace --locked
 
 test-wasm:
 	cargo test --target wasm32-unknown-unknown --locked --test web

@@ -5,12 +5,12 @@
 //! Data flows one way: config -> [`resilience`] (pure state machines, `now` passed in) ->
 //! [`sim`] (virtual time, seeded) -> trace -> `ui` (wasm only).
 
-pub mod exercises;
-pub mod library_config;
-pub mod page;
-pub mod resilience;
-pub mod sim;
-pub mod sort;
+//!
+//! The layers are crates, so Cargo keeps the flow one way: `resilience-patterns` (no
+//! dependency) <- `resilience-sim` <- `resilience-teaching` <- this crate (the browser's views
+//! and the binaries). Their modules are re-exported here under the names they always had.
+
+pub use resilience_teaching::{exercises, library_config, page, resilience, sim, sort};
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

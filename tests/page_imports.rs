@@ -29,7 +29,7 @@ fn modules() -> BTreeMap<String, String> {
     }
     let mut out = BTreeMap::new();
     walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/page"),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/teaching/src/page"),
         &[],
         &mut out,
     );

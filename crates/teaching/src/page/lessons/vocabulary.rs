@@ -91,7 +91,7 @@ mod tests {
 
     #[test]
     fn the_guide_lists_the_vocabulary_as_the_reader_knows_it() {
-        let guide = include_str!("../../../docs/lesson-format.md");
+        let guide = include_str!("../../../../../docs/lesson-format.md");
         let (start, end) = ("<!-- vocabulary: start -->", "<!-- vocabulary: end -->");
         let from = guide.find(start).expect("the guide marks the vocabulary") + start.len();
         let to = guide.find(end).expect("and its end");

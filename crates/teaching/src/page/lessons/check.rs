@@ -274,8 +274,8 @@ mod tests {
     #[test]
     fn the_shipped_lessons_check_clean() {
         for file in [
-            include_str!("../../../lessons/km0.md"),
-            include_str!("../../../lessons/northwind.md"),
+            include_str!("../../../../../lessons/km0.md"),
+            include_str!("../../../../../lessons/northwind.md"),
         ] {
             let checked = check(file);
             assert_eq!(checked.errors, Vec::<String>::new());
@@ -288,7 +288,7 @@ mod tests {
 
     #[test]
     fn the_example_of_the_format_guide_checks_clean() {
-        let guide = include_str!("../../../docs/lesson-format.md");
+        let guide = include_str!("../../../../../docs/lesson-format.md");
         let example = guide
             .split("```\n")
             .nth(1)

@@ -263,7 +263,7 @@ mod tests {
 
     #[test]
     fn the_guide_lists_every_kinds_attributes_as_the_code_reads_them() {
-        let guide = include_str!("../../docs/embedding.md");
+        let guide = include_str!("../../../../docs/embedding.md");
         let start = guide
             .find("<!-- attributes: start -->")
             .expect("the guide marks where the table starts")

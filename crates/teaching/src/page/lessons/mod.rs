@@ -215,9 +215,9 @@ impl Lesson {
     #[cfg(not(target_arch = "wasm32"))]
     fn built_in_text(self) -> &'static str {
         match self {
-            Lesson::Km0 => include_str!("../../../lessons/km0.md"),
-            Lesson::Northwind => include_str!("../../../lessons/northwind.md"),
-            Lesson::Challenges => include_str!("../../../lessons/challenges.md"),
+            Lesson::Km0 => include_str!("../../../../../lessons/km0.md"),
+            Lesson::Northwind => include_str!("../../../../../lessons/northwind.md"),
+            Lesson::Challenges => include_str!("../../../../../lessons/challenges.md"),
             Lesson::Own(_) => "",
         }
     }
@@ -613,7 +613,7 @@ pub fn playground_query(page: &Page) -> String {
 mod tests {
     #[test]
     fn a_teachers_lesson_opens_with_addresses_of_its_own() {
-        let text = include_str!("../../../lessons/northwind.md");
+        let text = include_str!("../../../../../lessons/northwind.md");
         let path = OwnSource::Path("lessons/my lesson.md".into());
         let own = OwnLesson::open(text, path).expect("reads");
         assert_eq!(own.steps().len(), 5);
