@@ -28,6 +28,7 @@ use crate::page::action::Action;
 use crate::page::embed::Embed;
 use crate::page::glossary::{mark_terms, Piece};
 use crate::page::knobs::knob;
+use crate::page::lessons::deck::{moves_the_playhead, pause_at, Deck, DeckAction, Effect};
 use crate::page::lessons::live::{pieces, Piece as Part};
 use crate::page::lessons::progress::Progress;
 use crate::page::lessons::{lesson_path, Lesson, OwnLesson, OwnSource, Reading};
@@ -37,15 +38,6 @@ use crate::page::replay::clock;
 use crate::page::runs::Shared;
 use crate::page::site::Site;
 use crate::page::widget::WidgetKind;
-
-/// Whether `action` moves the run's playhead (what a step holds until its question is
-/// answered).
-fn moves_the_playhead(action: &Action) -> bool {
-    matches!(
-        action,
-        Action::TogglePlay | Action::Step(_) | Action::Seek(_) | Action::Tick(_)
-    )
-}
 
 /// The id of the element `lesson.html` mounts the lesson into.
 pub const LESSON_ROOT_ID: &str = "resilience-lesson";
@@ -392,151 +384,136 @@ pub struct LessonDeckProps {
     pub on_open: Option<Callback<Result<(String, String), String>>>,
 }
 
-/// The address of `step` on `lesson.html`, with its "Try it" control's value when a student
-/// moved it (`threads=40`), so that the link opens what the projector shows.
-fn step_address(step: StepRef, projector: bool, tried: Option<&str>) -> String {
-    let mut q = format!("?{}", step.query());
-    if let (Some(key), Some(text)) = (step.knob(), tried) {
-        q.push('&');
-        q.push_str(&serde_urlencoded::to_string([(key, text)]).unwrap_or_default());
-    }
-    if projector {
-        q.push_str("&projector=on");
-    }
-    q
+/// The deck and the effects of its actions not yet run, numbered.
+#[derive(PartialEq)]
+struct DeckState {
+    deck: Deck,
+    /// The effects of the latest actions, each with the number of the action that gave it.
+    effects: Vec<(u64, Effect)>,
+    /// Actions taken so far.
+    taken: u64,
 }
 
-/// The step shown, Next / Back, the projector switch; the step itself below.
+impl Reducible for DeckState {
+    type Action = DeckAction;
+
+    fn reduce(self: std::rc::Rc<Self>, action: DeckAction) -> std::rc::Rc<Self> {
+        let (deck, effects) = self.deck.apply(action);
+        let taken = self.taken + 1;
+        // Several actions may come before the page runs their effects: keep the recent ones.
+        let mut kept: Vec<(u64, Effect)> = self
+            .effects
+            .iter()
+            .filter(|(n, _)| n + 16 > taken)
+            .cloned()
+            .collect();
+        kept.extend(effects.into_iter().map(|e| (taken, e)));
+        std::rc::Rc::new(DeckState {
+            deck,
+            effects: kept,
+            taken,
+        })
+    }
+}
+
+/// Runs one of the deck's effects in the browser (a step's run takes its own: see
+/// [`LessonStepView`]'s `run`).
+fn run_effect(effect: &Effect, standalone: bool) {
+    let window = web_sys::window();
+    match effect {
+        Effect::PushAddress { address, title } if standalone => {
+            if let Some(w) = window {
+                if let Ok(h) = w.history() {
+                    let _ = h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(address));
+                }
+                if let Some(d) = w.document() {
+                    d.set_title(title);
+                }
+            }
+        }
+        Effect::ReplaceAddress(address) if standalone => {
+            if let Some(h) = window.and_then(|w| w.history().ok()) {
+                let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(address));
+            }
+        }
+        Effect::Store { key, json } => store(key, json),
+        Effect::PublishScore(score) if standalone => publish_score(score),
+        _ => {}
+    }
+}
+
+/// The step shown, Next / Back, the projector switch; the step itself below. The deck's rules
+/// are [`Deck::apply`]'s; this component runs its effects.
 #[function_component(LessonDeck)]
 pub fn lesson_deck(props: &LessonDeckProps) -> Html {
     let ids = use_ids();
-    let at = use_state(|| props.start);
-    let moved = use_state(|| false);
-    let projector = use_state(|| props.projector);
-    // The shown step's "Try it" value, while a student has it off the step's own.
-    let tried = use_state_eq(|| props.tried.as_ref().map(ToString::to_string));
     let standalone = props.standalone;
-    // The student's progress in this lesson, kept in the browser's storage.
-    let progress = {
-        let lesson = props.start.lesson;
-        use_state_eq(move || {
-            Progress::restore(lesson, stored(&Progress::storage_key(lesson)).as_deref())
+    let state = {
+        let start = props.start;
+        let projector = props.projector;
+        let tried = props.tried.as_ref().map(ToString::to_string);
+        use_reducer_eq(move || {
+            let stored = stored(&Progress::storage_key(start.lesson));
+            let deck = Deck::new(start, projector, tried, stored.as_deref());
+            let effects = deck.opening_effects().into_iter().map(|e| (0, e)).collect();
+            DeckState {
+                deck,
+                effects,
+                taken: 0,
+            }
         })
     };
     {
-        let progress = progress.clone();
-        use_effect_with(*at, move |at| {
-            if !at.is_recap() {
-                let mut next = (*progress).clone();
-                if next.reach(at.name()) {
-                    progress.set(next);
-                }
+        // The effects not run yet, once each, in order.
+        let ran = use_mut_ref(|| None::<u64>);
+        let effects = state.effects.clone();
+        use_effect_with(state.taken, move |_| {
+            let last = *ran.borrow();
+            for (n, effect) in effects.iter().filter(|(n, _)| last.is_none_or(|l| *n > l)) {
+                run_effect(effect, standalone);
+                *ran.borrow_mut() = Some(*n);
             }
         });
     }
-    {
-        let lesson = props.start.lesson;
-        use_effect_with((*progress).clone(), move |progress| {
-            if let Ok(json) = serde_json::to_string(progress) {
-                store(&Progress::storage_key(lesson), &json);
-            }
-            if standalone {
-                publish_score(&progress.score(lesson));
-            }
-        });
-    }
-    let on_challenge = {
-        let progress = progress.clone();
-        let step = at.name();
-        Callback::from(move |()| {
-            let mut next = (*progress).clone();
-            if next.pass(step) {
-                progress.set(next);
-            }
+    let deck = &state.deck;
+    let on_deck = state.dispatcher();
+    let on_deck = Callback::from(move |action: DeckAction| on_deck.dispatch(action));
+    // The step's run takes the deck's `Run` effects (the latest, by its number).
+    let run = state
+        .effects
+        .iter()
+        .rev()
+        .find_map(|(n, e)| match e {
+            Effect::Run(actions) => Some(StepRun(*n, actions.clone())),
+            _ => None,
         })
-    };
-    let on_verdict = {
-        let progress = progress.clone();
-        let step = at.name();
-        Callback::from(move |(said, right): (String, bool)| {
-            let mut next = (*progress).clone();
-            next.predict(step, &said, right);
-            progress.set(next);
-        })
-    };
+        .unwrap_or(StepRun(0, Vec::new()));
     let go = {
-        let at = at.clone();
-        let moved = moved.clone();
-        let projector = projector.clone();
-        let tried = tried.clone();
+        let on_deck = on_deck.clone();
         Callback::from(move |to: Option<StepRef>| {
-            let Some(to) = to else { return };
-            at.set(to);
-            moved.set(true);
-            tried.set(None);
-            if standalone {
-                if let Some(w) = web_sys::window() {
-                    if let Ok(h) = w.history() {
-                        let _ = h.push_state_with_url(
-                            &wasm_bindgen::JsValue::NULL,
-                            "",
-                            Some(&step_address(to, *projector, None)),
-                        );
-                    }
-                    if let Some(d) = w.document() {
-                        let title = if to.is_recap() {
-                            format!("Recap of {}", to.lesson.title())
-                        } else {
-                            to.step().title.to_string()
-                        };
-                        d.set_title(&format!("{title}: Resilience Playground"));
-                    }
-                }
+            if let Some(to) = to {
+                on_deck.emit(DeckAction::Go(to));
             }
         })
-    };
-    {
-        // The address names the step shown, whatever opened it (a number from an older link,
-        // no step at all), so a link copied from it stays right when steps are added; and it
-        // carries what a student moved, so a phone opens what the projector shows.
-        use_effect_with(
-            (*at, *projector, (*tried).clone()),
-            move |(at, projector, tried)| {
-                if let Some(h) = web_sys::window()
-                    .filter(|_| standalone)
-                    .and_then(|w| w.history().ok())
-                {
-                    let _ = h.replace_state_with_url(
-                        &wasm_bindgen::JsValue::NULL,
-                        "",
-                        Some(&step_address(*at, *projector, tried.as_deref())),
-                    );
-                }
-            },
-        );
-    }
-    let on_tried = {
-        let tried = tried.clone();
-        Callback::from(move |value: Option<String>| tried.set(value))
     };
     {
         // Back and forward in the browser's history show the step of the address.
-        let at = at.clone();
         let lesson = props.start.lesson;
+        let on_deck = on_deck.clone();
         let on_popstate = Callback::from(move |_: web_sys::Event| {
             let search = web_sys::window()
                 .and_then(|w| w.location().search().ok())
                 .unwrap_or_default();
             let pairs = parse_query(&search).0;
-            at.set(match lesson {
+            on_deck.emit(DeckAction::Arrived(match lesson {
                 Lesson::Own(_) => StepRef::from_pairs_in(lesson, &pairs).0,
                 _ => StepRef::from_pairs(&pairs).0,
-            });
+            }));
         });
         use_window_event("popstate", standalone, on_popstate);
     }
     {
-        let projector = *projector;
+        let projector = deck.projector;
         let dark = props.dark;
         use_effect_with(
             (projector, dark, standalone),
@@ -552,18 +529,17 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
             },
         );
     }
-    let step = *at;
+    let projector = deck.projector;
+    let moved = deck.moved;
+    let step = deck.at;
     let lesson = step.lesson;
     let steps = lesson.steps();
-    let on_projector = {
-        let projector = projector.clone();
-        Callback::from(move |e: Event| {
-            let on = e
-                .target_unchecked_into::<web_sys::HtmlInputElement>()
-                .checked();
-            projector.set(on);
-        })
-    };
+    let on_projector = on_deck.reform(|e: Event| {
+        DeckAction::SetProjector(
+            e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                .checked(),
+        )
+    });
     let on_pick = {
         let go = go.clone();
         Callback::from(move |e: Event| {
@@ -584,7 +560,7 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
         "lesson",
         (!standalone).then_some("rp"),
         (!standalone && props.dark).then_some("theme-dark"),
-        (!standalone && *projector).then_some("projector"),
+        (!standalone && projector).then_some("projector"),
     );
     html! {
         <div {class}>
@@ -613,25 +589,26 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                 }
                 <label class="switch" for={ids.id("lesson-projector")}>
                     <input type="checkbox" role="switch" id={ids.id("lesson-projector")}
-                        checked={*projector} onchange={on_projector} />
+                        checked={projector} onchange={on_projector} />
                     <span>{ "Projector" }</span>
                 </label>
                 // The stage has the code to join instead: the bar stays one line.
-                if standalone && !*projector && !step.is_recap() && !matches!(lesson, Lesson::Own(_)) {
+                if standalone && !projector && !step.is_recap() && !matches!(lesson, Lesson::Own(_)) {
                     <EmbedThis embed={Embed::new(WidgetKind::LessonStep, &step.query())} />
                 }
-                if *projector && standalone {
+                if projector && standalone {
                     <JoinCode link={AttrValue::from(absolute(&props.site.lesson(&step.query())))} />
                 }
             </nav>
             if step.is_recap() {
-                <LessonRecap key={step.query()} lesson={lesson} on_go={go} take_focus={*moved}
-                    standalone={standalone} site={props.site.clone()} progress={(*progress).clone()} />
+                <LessonRecap key={step.query()} lesson={lesson} on_go={go} take_focus={moved}
+                    standalone={standalone} site={props.site.clone()} progress={deck.progress.clone()} />
             } else {
-                <LessonStepView key={step.query()} step={step} on_go={go} take_focus={*moved}
+                <LessonStepView key={step.query()} step={step} on_go={go} take_focus={moved}
                     standalone={standalone} site={props.site.clone()} dark={props.dark}
-                    projector={*projector} tried={(*tried).clone()} {on_tried} {on_verdict}
-                    {on_challenge} />
+                    projector={projector} tried={deck.tried.clone()} asked={deck.asked}
+                    holding={deck.holding()}
+                    {run} {on_deck} />
             }
         </div>
     }
@@ -654,14 +631,24 @@ struct LessonStepViewProps {
     /// The "Try it" value to start from (a link's), if not the step's own.
     #[prop_or_default]
     tried: Option<String>,
-    /// Says the "Try it" value whenever it leaves the step's own (`None` when back on it).
+    /// The step's question: answered (or shown without an answer), or not yet (the deck's).
     #[prop_or_default]
-    on_tried: Callback<Option<String>>,
-    /// What the class predicted, in words, and whether the run bore it out (once shown).
-    on_verdict: Callback<(String, bool)>,
-    /// The step's challenge, passed.
-    on_challenge: Callback<()>,
+    asked: Option<Asked>,
+    /// The deck holds the step's run: its question waits for an answer.
+    #[prop_or_default]
+    holding: bool,
+    /// The latest actions the deck gave the step's run, with their number.
+    #[prop_or_default]
+    run: StepRun,
+    /// What happened, for the deck: a "Try it" value off the step's own, an answer, a
+    /// verdict, a challenge passed.
+    on_deck: Callback<DeckAction>,
 }
+
+/// Actions the deck gives a step's run (an answered question plays it from its start), with
+/// the number of the deck's action that gave them.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct StepRun(u64, Vec<Action>);
 
 /// One step: its own run (mounted afresh for each step), played to its moment.
 #[function_component(LessonStepView)]
@@ -686,13 +673,15 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             let now = k.link_text(&page.settings.full);
             (Some(&now) != (*own).as_ref()).then_some(now)
         });
-        let on_tried = props.on_tried.clone();
-        use_effect_with(moved, move |moved| on_tried.emit(moved.clone()));
+        let on_deck = props.on_deck.clone();
+        use_effect_with(moved, move |moved| {
+            on_deck.emit(DeckAction::Tried(moved.clone()))
+        });
     }
     // A step that asks a question holds its run until the class has answered (or the
     // teacher shows it): until then nothing plays, steps or seeks it.
-    let asked = use_state(|| None::<Asked>);
-    let holding = step.question.is_some() && asked.is_none();
+    let asked = props.asked;
+    let holding = props.holding;
     let dispatch = {
         let to_page = to_page.clone();
         Callback::from(move |action: Action| {
@@ -702,17 +691,25 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
         })
     };
     let on_ask = {
-        let asked = asked.clone();
-        let to_page = to_page.clone();
         let playing = page.playback.playing;
-        Callback::from(move |answer: Asked| {
-            asked.set(Some(answer));
-            to_page.emit(Action::Seek(0));
-            if !playing {
-                to_page.emit(Action::TogglePlay);
-            }
-        })
+        props
+            .on_deck
+            .reform(move |asked: Asked| DeckAction::Answer { asked, playing })
     };
+    {
+        // The deck's actions for the run (an answer plays it from its start), once each.
+        // (Those the deck gave before this step was shown were another step's.)
+        let to_page = to_page.clone();
+        let StepRun(number, actions) = props.run.clone();
+        let shown_after = use_mut_ref(|| number);
+        use_effect_with(number, move |&number| {
+            if number > *shown_after.borrow() {
+                for action in actions {
+                    to_page.emit(action);
+                }
+            }
+        });
+    }
     {
         let dispatch = dispatch.clone();
         use_effect_with(props.projector, move |&on| {
@@ -729,8 +726,8 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             (page.playback.playhead, page.playback.playing),
             move |&(playhead, playing)| {
                 let before = std::mem::replace(&mut *last.borrow_mut(), playhead);
-                if playing && before < moment && playhead >= moment {
-                    dispatch.emit(Action::TogglePlay);
+                if let Some(pause) = pause_at(moment, before, playhead, playing) {
+                    dispatch.emit(pause);
                 }
             },
         );
@@ -835,7 +832,8 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                 full={page.settings.full.clone()} {moment}
                 moment_text={clock(moment, page.clock_start())}
                 notice={page.notice.clone().map(AttrValue::from)}
-                on_action={dispatch.clone()} on_passed={props.on_challenge.clone()} />
+                on_action={dispatch.clone()}
+                on_passed={props.on_deck.reform(|()| DeckAction::ChallengePassed)} />
         }
     });
     let try_it = step
@@ -870,7 +868,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     let verdict = {
         let page = page.clone();
         use_memo(
-            (page.runs.a.clone().ok(), *asked),
+            (page.runs.a.clone().ok(), asked),
             move |(_, asked)| match asked {
                 Some(Asked::Predicted(prediction)) => step.judge(&page, *prediction),
                 _ => None,
@@ -883,18 +881,21 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             .then(|| (*verdict).clone())
             .flatten()
             .map(|v| v.right);
-        let said = match (step.question, *asked) {
+        let said = match (step.question, asked) {
             (Some(q), Some(Asked::Predicted(prediction))) => q.said(prediction),
             _ => None,
         };
-        let on_verdict = props.on_verdict.clone();
+        let on_deck = props.on_deck.clone();
         use_effect_with((shown, said), move |(shown, said)| {
             if let (Some(right), Some(said)) = (shown, said) {
-                on_verdict.emit((said.clone(), *right));
+                on_deck.emit(DeckAction::Verdict {
+                    said: said.clone(),
+                    right: *right,
+                });
             }
         });
     }
-    let prediction = match (step.question, *asked) {
+    let prediction = match (step.question, asked) {
         (Some(question), Some(Asked::Predicted(prediction))) => {
             let verdict = (page.playback.playhead >= moment)
                 .then(|| (*verdict).clone())

@@ -5,6 +5,7 @@
 
 pub mod challenge;
 pub mod check;
+pub mod deck;
 pub mod format;
 pub mod live;
 mod names;

@@ -5,6 +5,7 @@
 
 use super::live::{Live, Measure, Quantity};
 use super::names::rule_names;
+use crate::sim::model::{Pattern, Place};
 use crate::sim::params::PARAMS;
 use crate::sim::scenario::Preset;
 
@@ -26,6 +27,29 @@ pub fn vocabulary() -> String {
             .iter()
             .map(|p| format!("| `{}` | {} |", p.key(), cell(p.title()))),
     );
+    out.extend([
+        String::new(),
+        "### Patterns".into(),
+        String::new(),
+        "What `patterns=` lists (`patterns=timeout,breaker`, or `none`): the switches of the \
+         playground's panel. A pattern that cannot run beside Resilience4j's stack \
+         (`stack=resilience4j`) is refused there."
+            .into(),
+        String::new(),
+        "| `patterns=` | Pattern | Where it sits | Beside Resilience4j |".into(),
+        "| --- | --- | --- | --- |".into(),
+    ]);
+    out.extend(Pattern::SWITCHES.iter().map(|p| {
+        let d = p.describe();
+        let place = match d.place {
+            Place::Layer => "a layer around the call to inventory",
+            Place::Outermost => "around every other layer of the call",
+            Place::WithinRetries => "asked by the retries before each retry",
+            Place::Door => "at the door of orders",
+        };
+        let beside = if d.with_resilience4j { "yes" } else { "no" };
+        format!("| `{}` | {} | {place} | {beside} |", d.key, d.label)
+    }));
     out.extend([
         String::new(),
         "### Keys".into(),
@@ -126,6 +150,33 @@ mod tests {
             );
             let claim = format!("{name} >= 0");
             assert!(super::super::format::claim(&claim).is_ok(), "{claim}");
+        }
+        // Every switch goes on and off through its part, and a run reads every measure: the
+        // story with the limit, the lesson's breaker, or the lookups' story.
+        for p in Pattern::SWITCHES {
+            let mut cfg = Preset::StoryNone.config();
+            p.part().switch_on(&mut cfg);
+            assert!(p.is_on(&cfg), "{}", p.key());
+            p.part().switch_off(&mut cfg);
+            assert!(!p.is_on(&cfg), "{}", p.key());
+        }
+        let runs: Vec<crate::page::runs::Run> = [
+            Preset::StoryAdaptiveLimit,
+            Preset::Lesson(crate::sim::scenario::Scenario::Cb),
+        ]
+        .into_iter()
+        .map(|p| crate::page::runs::Run::of(p.config()).expect("a preset runs"))
+        .collect();
+        for live in Live::all() {
+            let read = runs.iter().any(|run| {
+                let reading = super::super::rules::Reading {
+                    run,
+                    now: 12_000_000,
+                    b: None,
+                };
+                live.value(&reading).is_some_and(f64::is_finite)
+            });
+            assert!(read, "{} reads a value from some run", live.name());
         }
         for rule in rule_names() {
             assert!(super::super::rules::Rule::from_name(&rule.replace("FROM,TO", "8,12")).is_ok());

@@ -1,0 +1,409 @@
+//! The lesson deck as a reducer: the step shown and the rules of a lesson, apart from the
+//! browser. [`Deck::apply`] takes what happened ([`DeckAction`]) and gives the next deck and
+//! what the page must do about it ([`Effect`]: write the address, keep the progress, tell a
+//! course platform the score, play the step's run). The lesson page only runs the effects, so
+//! the rules are tested here: a question holds the run, the run pauses at the step's moment,
+//! answers and challenges are kept, the score follows.
+
+use super::predict::Asked;
+use super::progress::{Progress, Score};
+use super::{Lesson, StepRef};
+use crate::page::action::Action;
+use crate::sim::latency::Micros;
+
+/// The deck: where the class is in the lesson, and what it did there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deck {
+    /// The step shown (or the recap).
+    pub at: StepRef,
+    /// True once the class has changed step: the new step takes the keyboard's focus.
+    pub moved: bool,
+    /// Projector mode.
+    pub projector: bool,
+    /// The shown step's "Try it" value, while a student has it off the step's own (a link
+    /// carries it, so a phone opens what the projector shows).
+    pub tried: Option<String>,
+    /// The shown step's question: answered (or shown without an answer), or not yet.
+    pub asked: Option<Asked>,
+    /// What the student has done in this lesson, as the browser's storage keeps it.
+    pub progress: Progress,
+}
+
+/// What happened to the deck.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DeckAction {
+    /// Next, Back, the step list, a key: show this step.
+    Go(StepRef),
+    /// The browser's Back or Forward: the address names this step (no new history entry).
+    Arrived(StepRef),
+    /// The projector switch.
+    SetProjector(bool),
+    /// The shown step's "Try it" value left the step's own (`None`: back on it).
+    Tried(Option<String>),
+    /// The class answered the shown step's question (or the teacher showed the run); the
+    /// step's run was `playing` then.
+    Answer {
+        /// The answer.
+        asked: Asked,
+        /// Whether the step's run was playing.
+        playing: bool,
+    },
+    /// The run bore the prediction out or not: what was said, in words, and whether right.
+    Verdict {
+        /// The prediction in words, as the verdict quotes it.
+        said: String,
+        /// Whether the run bore it out.
+        right: bool,
+    },
+    /// The shown step's challenge was met.
+    ChallengePassed,
+}
+
+/// What the page does after an action.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// A new entry in the browser's history, with the document's title.
+    PushAddress {
+        /// The address (`?lesson=km0&step=timeout`).
+        address: String,
+        /// The document's title.
+        title: String,
+    },
+    /// The current entry's address, corrected (a step opened by number, a moved control).
+    ReplaceAddress(String),
+    /// Keep the progress in the browser's storage under this key, as this JSON.
+    Store {
+        /// The storage key.
+        key: String,
+        /// The progress as JSON.
+        json: String,
+    },
+    /// Tell a course platform the score (the lesson page does, a widget does not).
+    PublishScore(Score),
+    /// The step's run: these actions, in order.
+    Run(Vec<Action>),
+}
+
+impl Deck {
+    /// The deck opening on `start`, with the progress the storage had (`stored`).
+    pub fn new(
+        start: StepRef,
+        projector: bool,
+        tried: Option<String>,
+        stored: Option<&str>,
+    ) -> Deck {
+        let mut progress = Progress::restore(start.lesson, stored);
+        if !start.is_recap() {
+            progress.reach(start.name());
+        }
+        Deck {
+            at: start,
+            moved: false,
+            projector,
+            tried,
+            asked: None,
+            progress,
+        }
+    }
+
+    /// What the page does once the deck opens: the address names the step shown (whatever
+    /// opened it: a number from an older link, no step at all), and the progress is kept.
+    pub fn opening_effects(&self) -> Vec<Effect> {
+        let mut effects = vec![Effect::ReplaceAddress(self.address())];
+        effects.extend(self.keep_progress());
+        effects
+    }
+
+    /// The lesson.
+    pub fn lesson(&self) -> Lesson {
+        self.at.lesson
+    }
+
+    /// The deck after `action`, and what the page must do about it.
+    pub fn apply(&self, action: DeckAction) -> (Deck, Vec<Effect>) {
+        let mut next = self.clone();
+        let mut effects = Vec::new();
+        let progress_before = self.progress.clone();
+        match action {
+            DeckAction::Go(to) => {
+                next.show(to);
+                next.moved = true;
+                effects.push(Effect::PushAddress {
+                    address: next.address(),
+                    title: title_of(to),
+                });
+            }
+            DeckAction::Arrived(to) => next.show(to),
+            DeckAction::SetProjector(on) => {
+                next.projector = on;
+                effects.push(Effect::ReplaceAddress(next.address()));
+            }
+            DeckAction::Tried(value) => {
+                if value != next.tried {
+                    next.tried = value;
+                    effects.push(Effect::ReplaceAddress(next.address()));
+                }
+            }
+            DeckAction::Answer { asked, playing } => {
+                // The run plays from its start, so the class watches what it predicted.
+                if !next.at.is_recap() && next.at.step().question.is_some() {
+                    next.asked = Some(asked);
+                    let mut run = vec![Action::Seek(0)];
+                    if !playing {
+                        run.push(Action::TogglePlay);
+                    }
+                    effects.push(Effect::Run(run));
+                }
+            }
+            DeckAction::Verdict { said, right } => {
+                if !next.at.is_recap() {
+                    next.progress.predict(next.at.name(), &said, right);
+                }
+            }
+            DeckAction::ChallengePassed => {
+                if !next.at.is_recap() {
+                    next.progress.pass(next.at.name());
+                }
+            }
+        }
+        if next.progress != progress_before {
+            effects.extend(next.keep_progress());
+        }
+        (next, effects)
+    }
+
+    /// Shows `to`, afresh: its question unanswered, its control the step's own.
+    fn show(&mut self, to: StepRef) {
+        self.at = to;
+        self.tried = None;
+        self.asked = None;
+        if !to.is_recap() {
+            self.progress.reach(to.name());
+        }
+    }
+
+    /// The effects that keep the progress and tell the score.
+    fn keep_progress(&self) -> Vec<Effect> {
+        let lesson = self.lesson();
+        let mut effects = Vec::new();
+        if let Ok(json) = serde_json::to_string(&self.progress) {
+            effects.push(Effect::Store {
+                key: Progress::storage_key(lesson),
+                json,
+            });
+        }
+        effects.push(Effect::PublishScore(self.progress.score(lesson)));
+        effects
+    }
+
+    /// The address of the step shown, with the "Try it" value a student moved and the
+    /// projector, so that a link opens what the projector shows.
+    pub fn address(&self) -> String {
+        let mut q = format!("?{}", self.at.query());
+        if let (Some(key), Some(text)) = (self.at.knob(), self.tried.as_deref()) {
+            q.push('&');
+            q.push_str(&serde_urlencoded::to_string([(key, text)]).unwrap_or_default());
+        }
+        if self.projector {
+            q.push_str("&projector=on");
+        }
+        q
+    }
+
+    /// True while the shown step's question waits for an answer: its run holds.
+    pub fn holding(&self) -> bool {
+        !self.at.is_recap() && self.at.step().question.is_some() && self.asked.is_none()
+    }
+
+    /// Whether the step's run takes `action` now: while a question holds it, nothing plays,
+    /// steps or seeks it.
+    pub fn admits(&self, action: &Action) -> bool {
+        !(self.holding() && moves_the_playhead(action))
+    }
+
+    /// The action that pauses the run at the step's moment, when the playhead has just crossed
+    /// it while playing (from `before` to `now`).
+    pub fn pause_at_moment(&self, before: Micros, now: Micros, playing: bool) -> Option<Action> {
+        if self.at.is_recap() {
+            return None;
+        }
+        pause_at(self.at.step().moment(), before, now, playing)
+    }
+}
+
+/// The action that pauses a run at `moment` when its playhead has just crossed it while
+/// playing (from `before` to `now`), so the class sees what the step is about.
+pub fn pause_at(moment: Micros, before: Micros, now: Micros, playing: bool) -> Option<Action> {
+    (playing && before < moment && now >= moment).then_some(Action::TogglePlay)
+}
+
+/// The document's title for `to`.
+fn title_of(to: StepRef) -> String {
+    let title = if to.is_recap() {
+        format!("Recap of {}", to.lesson.title())
+    } else {
+        to.step().title.to_string()
+    };
+    format!("{title}: Resilience Playground")
+}
+
+/// Whether `action` plays, steps or seeks the run (what a question's hold refuses).
+pub fn moves_the_playhead(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::TogglePlay | Action::Step(_) | Action::Seek(_) | Action::Tick(_)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::lessons::predict::{Asked, Prediction};
+
+    fn km0(name: &str) -> StepRef {
+        StepRef::named(Lesson::Km0, name).expect("a step of km0")
+    }
+
+    #[test]
+    fn a_question_holds_the_run_until_it_is_answered_then_the_run_starts_over() {
+        let deck = Deck::new(km0("slow-inventory"), false, None, None);
+        assert!(deck.holding());
+        assert!(!deck.admits(&Action::TogglePlay));
+        assert!(!deck.admits(&Action::Seek(3_000_000)));
+        assert!(
+            deck.admits(&Action::SetProjector(true)),
+            "the view is not the run"
+        );
+        let (answered, effects) = deck.apply(DeckAction::Answer {
+            asked: Asked::Predicted(Prediction::Choice(1)),
+            playing: false,
+        });
+        assert!(!answered.holding() && answered.admits(&Action::TogglePlay));
+        assert_eq!(
+            effects,
+            [Effect::Run(vec![Action::Seek(0), Action::TogglePlay])]
+        );
+        let (_, effects) = deck.apply(DeckAction::Answer {
+            asked: Asked::Skipped,
+            playing: true,
+        });
+        assert_eq!(
+            effects,
+            [Effect::Run(vec![Action::Seek(0)])],
+            "already playing"
+        );
+        // A step without a question never holds, and an answer there changes nothing.
+        let (plain, effects) =
+            Deck::new(km0("deadline"), false, None, None).apply(DeckAction::Answer {
+                asked: Asked::Skipped,
+                playing: false,
+            });
+        assert!(plain.asked.is_none() && effects.is_empty() && !plain.holding());
+    }
+
+    #[test]
+    fn the_run_pauses_once_at_the_steps_moment() {
+        let deck = Deck::new(km0("timeout"), false, None, None);
+        let moment = deck.at.step().moment();
+        assert_eq!(
+            deck.pause_at_moment(moment - 100_000, moment, true),
+            Some(Action::TogglePlay)
+        );
+        assert_eq!(
+            deck.pause_at_moment(moment, moment + 100_000, true),
+            None,
+            "past it"
+        );
+        assert_eq!(
+            deck.pause_at_moment(moment - 1, moment, false),
+            None,
+            "not playing"
+        );
+    }
+
+    #[test]
+    fn going_on_writes_the_address_keeps_the_progress_and_forgets_the_steps_answer() {
+        let deck = Deck::new(km0("slow-inventory"), true, None, None);
+        assert_eq!(deck.progress.reached, ["slow-inventory"]);
+        let (deck, _) = deck.apply(DeckAction::Answer {
+            asked: Asked::Skipped,
+            playing: false,
+        });
+        let (deck, effects) = deck.apply(DeckAction::Go(km0("timeout")));
+        assert!(deck.moved && deck.asked.is_none());
+        assert_eq!(deck.progress.reached, ["slow-inventory", "timeout"]);
+        assert_eq!(
+            effects[0],
+            Effect::PushAddress {
+                address: "?lesson=km0&step=timeout&projector=on".into(),
+                title: format!("{}: Resilience Playground", km0("timeout").step().title),
+            }
+        );
+        assert!(matches!(&effects[1], Effect::Store { key, json }
+            if *key == Progress::storage_key(Lesson::Km0) && json.contains("\"timeout\"")));
+        assert!(matches!(effects[2], Effect::PublishScore(s) if s.steps_reached == 2));
+        // Coming back to a step already reached stores nothing new.
+        let (_, effects) = deck.apply(DeckAction::Arrived(km0("slow-inventory")));
+        assert!(effects.is_empty(), "{effects:?}");
+    }
+
+    #[test]
+    fn a_verdict_and_a_challenge_are_kept_and_scored() {
+        let deck = Deck::new(km0("slow-inventory"), false, None, None);
+        let (deck, effects) = deck.apply(DeckAction::Verdict {
+            said: "More than 500".into(),
+            right: true,
+        });
+        assert_eq!(deck.progress.predictions.len(), 1);
+        assert!(matches!(effects.last(), Some(Effect::PublishScore(s))
+            if s.predictions == 1 && s.predictions_right == 1));
+        let timeout = StepRef::named(Lesson::Challenges, "timeout").unwrap();
+        let deck = Deck::new(timeout, false, None, None);
+        let (deck, _) = deck.apply(DeckAction::ChallengePassed);
+        assert_eq!(deck.progress.challenges, ["timeout"]);
+        // The storage's progress comes back with the deck.
+        let json = serde_json::to_string(&deck.progress).unwrap();
+        let again = Deck::new(timeout, false, None, Some(&json));
+        assert_eq!(again.progress.challenges, ["timeout"]);
+    }
+
+    #[test]
+    fn an_opened_deck_names_its_step_in_the_address_and_keeps_the_progress() {
+        let by_number = StepRef::from_pairs(&[
+            ("lesson".to_string(), "km0".to_string()),
+            ("step".to_string(), "2".to_string()),
+        ])
+        .0;
+        let deck = Deck::new(by_number, false, None, None);
+        let effects = deck.opening_effects();
+        assert_eq!(
+            effects[0],
+            Effect::ReplaceAddress(format!("?lesson=km0&step={}", by_number.name()))
+        );
+        assert!(matches!(effects[2], Effect::PublishScore(s) if s.steps_reached == 1));
+    }
+
+    #[test]
+    fn a_moved_control_and_the_projector_are_in_the_address() {
+        let deck = Deck::new(km0("capacity"), false, None, None);
+        let key = deck.at.knob().expect("the step offers a control");
+        let (deck, effects) = deck.apply(DeckAction::Tried(Some("40".into())));
+        assert_eq!(
+            effects,
+            [Effect::ReplaceAddress(format!(
+                "?lesson=km0&step=capacity&{key}=40"
+            ))]
+        );
+        let (deck, effects) = deck.apply(DeckAction::Tried(Some("40".into())));
+        assert!(effects.is_empty(), "the same value again: nothing to write");
+        let (deck, effects) = deck.apply(DeckAction::SetProjector(true));
+        assert_eq!(
+            effects,
+            [Effect::ReplaceAddress(format!(
+                "?lesson=km0&step=capacity&{key}=40&projector=on"
+            ))]
+        );
+        let (deck, _) = deck.apply(DeckAction::Go(km0("timeout")));
+        assert_eq!(deck.tried, None, "a new step starts from its own value");
+    }
+}
