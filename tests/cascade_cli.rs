@@ -683,3 +683,54 @@ fn lesson_check_runs_every_step_and_names_a_mistake_by_its_line() {
     let out = cascade(&["lesson", "verify"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn subcommands_run_as_the_flags_they_stand_for() {
+    let same = |a: &[&str], b: &[&str]| {
+        let (x, y) = (cascade(a), cascade(b));
+        assert!(
+            x.status.success(),
+            "{a:?}: {}",
+            String::from_utf8_lossy(&x.stderr)
+        );
+        assert_eq!(x.stdout, y.stdout, "{a:?} against {b:?}");
+        assert!(!x.stdout.is_empty());
+    };
+    same(
+        &["run", "--preset", "cb", "--json"],
+        &["--preset", "cb", "--json"],
+    );
+    same(
+        &["trace", "slowest", "--preset", "cb"],
+        &["--trace", "slowest", "--preset", "cb"],
+    );
+    same(
+        &[
+            "experiment",
+            "contention",
+            "--set",
+            "runs=3",
+            "--set",
+            "clients=4",
+        ],
+        &[
+            "--experiment",
+            "contention",
+            "--set",
+            "runs=3",
+            "--set",
+            "clients=4",
+        ],
+    );
+    let out = cascade(&["simulate"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("'simulate'") && err.contains("run, trace, experiment, lesson"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let out = cascade(&["experiment", "--set", "runs=3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("contention, metastability"));
+}

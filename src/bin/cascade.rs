@@ -80,9 +80,10 @@ mod native {
     }
 
     const USAGE: &str = "\
-usage: cascade [--scenario LIST] [--preset LIST] [--config FILE.json] [--set key=value]...
-               [--resilience4j FILE.yml] [--no-drain] [--trace slowest|ID] [--json]
-       cascade --experiment contention [--set key=value]... [--json]   (see its --help)
+usage: cascade [run] [--scenario LIST] [--preset LIST] [--config FILE.json] [--set key=value]...
+                     [--resilience4j FILE.yml] [--no-drain] [--trace slowest|ID] [--json]
+       cascade trace PICK [the flags of run]   (one request of each run, hop by hop)
+       cascade experiment contention|metastability [--set key=value]... [--json]   (see its --help)
        cascade lesson check FILE.md...   (a lesson file: each step run, every mistake by line)
 
 Runs the lesson's cascade: 100 requests/s for 12 s into 32 workers; inventory takes 40 ms,
@@ -144,16 +145,82 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         text
     }
 
-    /// The flags as clap reads them. Each value is checked by the function its `value_parser`
-    /// names, with the messages users know; `--help` prints [`usage`], which lists the presets
-    /// and the keys of the parameter table.
+    /// The command line as clap reads it: a subcommand, or the flags of `run` alone
+    /// (`cascade --preset cb` is `cascade run --preset cb`). `--help` prints [`usage`], made
+    /// from the tables of presets and keys.
     #[derive(Parser, Debug)]
     #[command(
         name = "cascade",
         disable_help_flag = true,
         disable_version_flag = true,
-        args_override_self = true
+        args_override_self = true,
+        args_conflicts_with_subcommands = true
     )]
+    struct Cli {
+        #[command(subcommand)]
+        command: Option<Command>,
+        #[command(flatten)]
+        flags: Flags,
+    }
+
+    /// What `cascade` does.
+    #[derive(clap::Subcommand, Debug)]
+    enum Command {
+        /// Runs scenarios, presets or a config file, a line each (what `cascade` alone does).
+        #[command(disable_help_flag = true)]
+        Run(Flags),
+        /// Follows one request of each run, hop by hop (`--trace PICK` of `run`).
+        #[command(disable_help_flag = true)]
+        Trace {
+            /// Which request.
+            #[arg(value_name = "PICK", value_parser = trace_pick)]
+            pick: Pick,
+            #[command(flatten)]
+            flags: Flags,
+        },
+        /// A lesson file: `check`.
+        #[command(disable_help_flag = true)]
+        Lesson {
+            /// What to do with it.
+            #[command(subcommand)]
+            action: Option<LessonAction>,
+            /// The usage.
+            #[arg(short = 'h', long)]
+            help: bool,
+        },
+        /// An experiment: contention or metastability.
+        #[command(disable_help_flag = true)]
+        Experiment {
+            /// Which one.
+            #[arg(value_name = "NAME")]
+            name: Option<String>,
+            /// `key=value` settings.
+            #[arg(long = "set", value_name = "KEY=VALUE", value_parser = key_value)]
+            set: Vec<(String, String)>,
+            /// JSON lines.
+            #[arg(long)]
+            json: bool,
+            /// The usage.
+            #[arg(short = 'h', long)]
+            help: bool,
+        },
+    }
+
+    /// What `cascade lesson` does with a file.
+    #[derive(clap::Subcommand, Debug)]
+    enum LessonAction {
+        /// Reads each file as the page does and runs each step.
+        #[command(disable_help_flag = true)]
+        Check {
+            /// The lesson files.
+            #[arg(value_name = "FILE.md")]
+            files: Vec<String>,
+        },
+    }
+
+    /// The flags of `run` (and of `trace`). Each value is checked by the function its
+    /// `value_parser` names, with the messages users know.
+    #[derive(clap::Args, Debug)]
     struct Flags {
         /// Comma-separated scenarios.
         #[arg(long, value_name = "LIST", value_parser = scenario_list)]
@@ -244,6 +311,11 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         {
             line.push_str(&format!(" (allowed: {FLAGS})"));
         }
+        if e.kind() == ErrorKind::InvalidSubcommand {
+            line.push_str(&format!(
+                " (allowed: run, trace, experiment, lesson, or the flags of run: {FLAGS})"
+            ));
+        }
         line
     }
 
@@ -258,14 +330,85 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         help: bool,
     }
 
-    fn parse_args(args: &[String]) -> Result<Args, String> {
-        let command = Flags::command();
-        let matches = command
-            .try_get_matches_from(
-                std::iter::once("cascade".to_string()).chain(args.iter().cloned()),
-            )
+    /// What the command line asks for.
+    enum Invocation {
+        Run(Args),
+        Lesson(Vec<String>),
+        LessonUsage,
+        Experiment {
+            name: String,
+            sets: Vec<(String, String)>,
+            json: bool,
+            help: bool,
+        },
+    }
+
+    /// `--experiment NAME` (or `--experiment=NAME`), as older scripts write it, is
+    /// `experiment NAME`.
+    fn older_experiment_form(argv: &[String]) -> Vec<String> {
+        let Some(i) = argv
+            .iter()
+            .position(|a| a == "--experiment" || a.starts_with("--experiment="))
+        else {
+            return argv.to_vec();
+        };
+        let mut rest = argv.to_vec();
+        let flag = rest.remove(i);
+        let name = match flag.split_once('=') {
+            Some((_, name)) => Some(name.to_string()),
+            None => (i < rest.len()).then(|| rest.remove(i)),
+        };
+        std::iter::once("experiment".to_string())
+            .chain(name)
+            .chain(rest)
+            .collect()
+    }
+
+    fn parse_command(argv: &[String]) -> Result<Invocation, String> {
+        let argv = older_experiment_form(argv);
+        let matches = Cli::command()
+            .try_get_matches_from(std::iter::once("cascade".to_string()).chain(argv))
             .map_err(|e| one_line(&e))?;
-        let flags = Flags::from_arg_matches(&matches).map_err(|e| one_line(&e))?;
+        let cli = Cli::from_arg_matches(&matches).map_err(|e| one_line(&e))?;
+        let sub = |name: &str| matches.subcommand_matches(name).unwrap_or(&matches);
+        match cli.command {
+            None => args_of(&matches, cli.flags, None).map(Invocation::Run),
+            Some(Command::Run(flags)) => args_of(sub("run"), flags, None).map(Invocation::Run),
+            Some(Command::Trace { pick, flags }) => {
+                args_of(sub("trace"), flags, Some(pick)).map(Invocation::Run)
+            }
+            Some(Command::Lesson { help: true, .. }) => Ok(Invocation::LessonUsage),
+            Some(Command::Lesson {
+                action: Some(LessonAction::Check { files }),
+                ..
+            }) if !files.is_empty() => Ok(Invocation::Lesson(files)),
+            Some(Command::Lesson { .. }) => Err(format!(
+                "lesson: expected `check` and a file ({LESSON_USAGE})"
+            )),
+            Some(Command::Experiment {
+                name,
+                set,
+                json,
+                help,
+            }) => match name {
+                Some(name) => Ok(Invocation::Experiment {
+                    name,
+                    sets: set,
+                    json,
+                    help,
+                }),
+                None => Err(experiments::cli::unknown_experiment("")),
+            },
+        }
+    }
+
+    /// The run's arguments from what clap read of them (`matches`: the run's own, for the
+    /// order in which the sources were given).
+    fn args_of(
+        matches: &clap::ArgMatches,
+        flags: Flags,
+        pick: Option<Pick>,
+    ) -> Result<Args, String> {
         // The sources in the order they were given, whatever their flag.
         let at = |id: &str| -> Vec<usize> {
             matches
@@ -315,7 +458,7 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
             resilience4j,
             sets: flags.set,
             drain: !flags.no_drain,
-            trace: flags.trace,
+            trace: pick.or(flags.trace),
             json: flags.json,
             help: flags.help,
         })
@@ -542,24 +685,13 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         line.insert("transitions_60s".into(), transitions.into());
     }
 
+    const LESSON_USAGE: &str = "usage: cascade lesson check FILE.md... (a lesson in the format \
+         of docs/lesson-format.md)";
+
     /// `cascade lesson check FILE...`: each file read and each of its steps run as the page
     /// would; the report on stdout, each mistake on stderr with its line. Exits 0 when every
     /// file is ready to use, 1 when one has a mistake, 2 on a usage or reading error.
-    fn lesson_command(args: &[String]) -> ExitCode {
-        const LESSON_USAGE: &str =
-            "usage: cascade lesson check FILE.md... (a lesson in the format \
-             of docs/lesson-format.md)";
-        let files = match args {
-            [check, files @ ..] if check == "check" && !files.is_empty() => files,
-            [help] if help == "--help" || help == "-h" => {
-                print_lines([LESSON_USAGE]);
-                return ExitCode::SUCCESS;
-            }
-            _ => {
-                eprintln!("cascade: lesson: expected `check` and a file ({LESSON_USAGE})");
-                return ExitCode::from(2);
-            }
-        };
+    fn lesson_command(files: &[String]) -> ExitCode {
         let mut worst = 0;
         for path in files {
             let text = match std::fs::read_to_string(path) {
@@ -601,19 +733,30 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
 
     pub fn main() -> ExitCode {
         let argv: Vec<String> = std::env::args().skip(1).collect();
-        if argv.first().map(String::as_str) == Some("lesson") {
-            return lesson_command(&argv[1..]);
-        }
-        if let Some(result) = experiments::cli::run_from_args(&argv) {
-            let (lines, code) = result.map_or_else(|e| (Err(e), 2), |l| (Ok(l), 0));
-            match lines {
-                Ok(lines) => print_lines(lines.iter().map(String::as_str)),
-                Err(msg) => eprintln!("cascade: {msg}"),
+        let args = match parse_command(&argv) {
+            Ok(Invocation::Run(args)) => args,
+            Ok(Invocation::Lesson(files)) => return lesson_command(&files),
+            Ok(Invocation::LessonUsage) => {
+                print_lines([LESSON_USAGE]);
+                return ExitCode::SUCCESS;
             }
-            return ExitCode::from(code);
-        }
-        let args = match parse_args(&argv) {
-            Ok(a) => a,
+            Ok(Invocation::Experiment {
+                name,
+                sets,
+                json,
+                help,
+            }) => {
+                return match experiments::cli::run_experiment(&name, &sets, json, help) {
+                    Ok(lines) => {
+                        print_lines(lines.iter().map(String::as_str));
+                        ExitCode::SUCCESS
+                    }
+                    Err(msg) => {
+                        eprintln!("cascade: {msg}");
+                        ExitCode::from(2)
+                    }
+                };
+            }
             Err(msg) => {
                 eprintln!("cascade: {msg}");
                 return ExitCode::from(2);

@@ -1,5 +1,6 @@
-//! `cascade --experiment NAME`: the experiments on the command line. The binary hands its
-//! arguments over and prints what comes back, so the parsing is tested here.
+//! `cascade experiment NAME`: the experiments on the command line. The binary's clap reads
+//! the command line; this module turns the experiment's `--set KEY=VALUE` pairs into its
+//! settings, runs it and gives back the lines to print, so those rules are tested here.
 
 use serde::Serialize;
 
@@ -16,7 +17,7 @@ pub const EXPERIMENTS: [&str; 2] = ["contention", "metastability"];
 pub const METASTABILITY_KEYS: [&str; 3] = ["steps", "rate_max", "trigger_max"];
 
 const METASTABILITY_USAGE: &str = "\
-usage: cascade --experiment metastability [--set key=value]... [--json]
+usage: cascade experiment metastability [--set key=value]... [--json]
 
 The metastability explorer: the retry-storm preset (25 s of traffic, not drained) run once per
 cell of a grid of load by trigger length, each cell from the same seed. Inventory serves 6
@@ -40,7 +41,7 @@ pub const CONTENTION_KEYS: [&str; 6] = ["clients", "runs", "seed", "strategy", "
 pub const MAX_RUNS: u64 = 10_000;
 
 const USAGE: &str = "\
-usage: cascade --experiment contention [--set key=value]... [--json]
+usage: cascade experiment contention [--set key=value]... [--json]
 
 The contention experiment of the AWS Architecture Blog's \"Exponential Backoff And Jitter\":
 N clients each update one row once with optimistic concurrency (read the version, write
@@ -57,7 +58,7 @@ until the last client is done.
   --set cap=T         longest wait (base..=60 s; default 2 s)
   --json              one JSON object per strategy per line";
 
-/// What `--experiment contention` runs.
+/// What `cascade experiment contention` runs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ContentionRequest {
     /// The experiment's settings.
@@ -84,81 +85,35 @@ impl Default for ContentionRequest {
     }
 }
 
-/// Runs `--experiment` if the arguments ask for one: `None` when they do not, else the lines
-/// to print or one line saying what was wrong (for exit status 2).
-pub fn run_from_args(args: &[String]) -> Option<Result<Vec<String>, String>> {
-    let asked = args
-        .iter()
-        .any(|a| a == "--experiment" || a.starts_with("--experiment="));
-    asked.then(|| {
-        let read = read_args(args)?;
-        if read.experiment.as_deref() == Some("metastability") {
-            return run_metastability(&read);
-        }
-        match parse(args)? {
-            None => Ok(USAGE.lines().map(str::to_string).collect()),
-            Some(request) => run(&request).map_err(|e| format!("--experiment contention: {e}")),
-        }
-    })
-}
-
-/// The arguments of `--experiment`, read but not yet applied.
-struct ReadArgs {
-    experiment: Option<String>,
-    sets: Vec<(String, String)>,
+/// Runs experiment `name` with its `--set` pairs (`help`: its usage instead): the lines to
+/// print, or one line saying what was wrong (for exit status 2).
+pub fn run_experiment(
+    name: &str,
+    sets: &[(String, String)],
     json: bool,
     help: bool,
-}
-
-fn read_args(args: &[String]) -> Result<ReadArgs, String> {
-    let mut read = ReadArgs {
-        experiment: None,
-        sets: Vec::new(),
-        json: false,
-        help: false,
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let (flag, inline) = match args[i].split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (args[i].as_str(), None),
-        };
-        let mut value = || {
-            inline.clone().or_else(|| {
-                i += 1;
-                args.get(i).cloned()
-            })
-        };
-        match flag {
-            "--help" | "-h" => read.help = true,
-            "--json" => read.json = true,
-            "--experiment" => read.experiment = value(),
-            "--set" => {
-                let kv = value().ok_or("--set: missing value (allowed: key=value)")?;
-                let (k, v) = kv
-                    .split_once('=')
-                    .ok_or_else(|| format!("--set: expected key=value, got '{kv}'"))?;
-                read.sets.push((k.trim().to_string(), v.trim().to_string()));
-            }
-            other => {
-                return Err(format!(
-                    "unknown argument '{other}' with --experiment (allowed: --experiment, --set, --json, --help)"
-                ))
-            }
+) -> Result<Vec<String>, String> {
+    let usage = |text: &str| Ok(text.lines().map(str::to_string).collect());
+    match name {
+        "metastability" if help => usage(METASTABILITY_USAGE),
+        "metastability" => run_metastability(sets, json),
+        "contention" if help => usage(USAGE),
+        "contention" => {
+            run(&contention_request(sets, json)?).map_err(|e| format!("experiment contention: {e}"))
         }
-        i += 1;
-    }
-    match read.experiment.as_deref() {
-        Some(name) if EXPERIMENTS.contains(&name) => Ok(read),
-        other => Err(format!(
-            "--experiment: unknown experiment '{}' (allowed: {})",
-            other.unwrap_or(""),
-            EXPERIMENTS.join(", ")
-        )),
+        other => Err(unknown_experiment(other)),
     }
 }
 
-/// Reads the `--set`s of `--experiment metastability` into a grid.
+/// The message for an experiment there is not.
+pub fn unknown_experiment(name: &str) -> String {
+    format!(
+        "experiment: unknown experiment '{name}' (allowed: {})",
+        EXPERIMENTS.join(", ")
+    )
+}
+
+/// Reads the `--set`s of `cascade experiment metastability` into a grid.
 pub fn parse_metastability(sets: &[(String, String)]) -> Result<Grid, String> {
     let mut grid = Grid::default();
     for (key, value) in sets {
@@ -197,13 +152,10 @@ pub fn parse_metastability(sets: &[(String, String)]) -> Result<Grid, String> {
     Ok(grid)
 }
 
-fn run_metastability(read: &ReadArgs) -> Result<Vec<String>, String> {
-    if read.help {
-        return Ok(METASTABILITY_USAGE.lines().map(str::to_string).collect());
-    }
-    let grid = parse_metastability(&read.sets)?;
-    let fail = |e| format!("--experiment metastability: {e}");
-    if read.json {
+fn run_metastability(sets: &[(String, String)], json: bool) -> Result<Vec<String>, String> {
+    let grid = parse_metastability(sets)?;
+    let fail = |e| format!("experiment metastability: {e}");
+    if json {
         return grid
             .cells()
             .map(|(rate, trigger)| {
@@ -241,24 +193,20 @@ fn set_error(e: ParamError) -> String {
     )
 }
 
-/// Reads the arguments of `--experiment contention`; `None` asks for the usage text.
-pub fn parse(args: &[String]) -> Result<Option<ContentionRequest>, String> {
-    let read = read_args(args)?;
-    if read.help {
-        return Ok(None);
-    }
-    if read.experiment.as_deref() != Some("contention") {
-        return Err("--experiment: this reads the contention experiment's arguments".to_string());
-    }
+/// The contention experiment's settings from its `--set` pairs.
+pub fn contention_request(
+    sets: &[(String, String)],
+    json: bool,
+) -> Result<ContentionRequest, String> {
     let mut request = ContentionRequest {
-        json: read.json,
+        json,
         ..ContentionRequest::default()
     };
-    for (key, value) in &read.sets {
+    for (key, value) in sets {
         apply(&mut request, key, value).map_err(set_error)?;
     }
     request.config.validate().map_err(set_error)?;
-    Ok(Some(request))
+    Ok(request)
 }
 
 /// Applies one `--set key=value` of the contention experiment.
@@ -349,23 +297,22 @@ fn line(request: &ContentionRequest, strategy: Strategy, tally: &Tally) -> Strin
 mod tests {
     use super::*;
 
-    fn args(text: &str) -> Vec<String> {
-        text.split_whitespace().map(str::to_string).collect()
-    }
-
-    #[test]
-    fn without_experiment_the_cascade_keeps_its_arguments() {
-        assert!(run_from_args(&args("--scenario cb --json")).is_none());
-        assert!(run_from_args(&[]).is_none());
+    /// `clients=20 runs=7` as the pairs clap gives.
+    fn sets(text: &str) -> Vec<(String, String)> {
+        text.split_whitespace()
+            .map(|kv| {
+                let (k, v) = kv.split_once('=').expect("key=value");
+                (k.to_string(), v.to_string())
+            })
+            .collect()
     }
 
     #[test]
     fn settings_are_read() {
-        let r = parse(&args(
-            "--experiment contention --set clients=20 --set runs=7 --set seed=3 \
-             --set strategy=full-jitter --set base=10ms --set cap=1 --json",
-        ))
-        .unwrap()
+        let r = contention_request(
+            &sets("clients=20 runs=7 seed=3 strategy=full-jitter base=10ms cap=1"),
+            true,
+        )
         .unwrap();
         assert_eq!(r.config.clients, 20);
         assert_eq!((r.runs, r.seed, r.json), (7, 3, true));
@@ -376,30 +323,21 @@ mod tests {
     #[test]
     fn bad_input_names_the_key_and_its_range() {
         let cases = [
-            ("--set clients=0", "clients", "1..=500"),
-            ("--set clients=many", "clients", "1..=500"),
-            ("--set runs=0", "runs", "1..=10000"),
-            ("--set strategy=fast", "strategy", "no-backoff, exponential"),
-            ("--set base=2", "base", "0.0001..=1 s"),
-            ("--set base=1s --set cap=0.5", "cap", "at least base"),
-            (
-                "--set speed=3",
-                "key",
-                "clients, runs, seed, strategy, base, cap",
-            ),
-            ("--set clients", "--set", "key=value"),
+            ("clients=0", "clients", "1..=500"),
+            ("clients=many", "clients", "1..=500"),
+            ("runs=0", "runs", "1..=10000"),
+            ("strategy=fast", "strategy", "no-backoff, exponential"),
+            ("base=2", "base", "0.0001..=1 s"),
+            ("base=1s cap=0.5", "cap", "at least base"),
+            ("speed=3", "key", "clients, runs, seed, strategy, base, cap"),
         ];
-        for (extra, named, range) in cases {
-            let all = format!("--experiment contention {extra}");
-            let err = match run_from_args(&args(&all)) {
-                Some(Err(e)) => e,
-                other => panic!("{all}: {other:?}"),
-            };
-            assert!(err.contains(named) && err.contains(range), "{all}: {err}");
+        for (given, named, range) in cases {
+            let err = run_experiment("contention", &sets(given), false, false).unwrap_err();
+            assert!(err.contains(named) && err.contains(range), "{given}: {err}");
         }
-        let err = parse(&args("--experiment storm")).unwrap_err();
+        let err = run_experiment("storm", &[], false, false).unwrap_err();
         assert!(err.contains("storm") && err.contains("contention"), "{err}");
-        let err = parse(&args("--experiment contention --scenario cb")).unwrap_err();
-        assert!(err.contains("--scenario"), "{err}");
+        let usage = run_experiment("contention", &sets("clients=0"), false, true).unwrap();
+        assert!(usage[0].starts_with("usage: cascade experiment contention"));
     }
 }
