@@ -4,30 +4,37 @@
 //
 //   <script src="https://example.org/playground/iframe-host.js" defer></script>
 //
-// A message counts only from a window that is one of this page's iframes, and only when it
-// comes from the origin that iframe was loaded from; anything else is ignored. No dependency,
-// no request; an iframe without this script still works, at its own height.
+// A message counts only from a window that is one of this page's iframes showing a page of the
+// playground (an address in this script's own folder), and only when it comes from the origin
+// that iframe was loaded from; a height of 0 or less is ignored (the frame keeps its own), and
+// so is anything else. No dependency, no request; an iframe without this script still works,
+// at its own height.
 (function () {
   "use strict";
   var TYPE = "resilience-playground:height";
   var MOST = 100000;
+  // The playground's folder: where this script was loaded from.
+  var script = document.currentScript;
+  var home = script && script.src ? new URL(".", script.src).href : null;
   window.addEventListener("message", function (event) {
     var data = event.data;
     if (!data || data.type !== TYPE || typeof data.height !== "number" || !isFinite(data.height)) {
       return;
     }
+    if (data.height <= 0) return;
     var frames = document.getElementsByTagName("iframe");
     for (var i = 0; i < frames.length; i++) {
       var frame = frames[i];
       if (frame.contentWindow !== event.source) continue;
-      var origin;
+      var address;
       try {
-        origin = new URL(frame.src, location.href).origin;
+        address = new URL(frame.src, location.href);
       } catch (e) {
         return;
       }
-      if (origin !== event.origin) return;
-      frame.style.height = Math.max(0, Math.min(Math.ceil(data.height), MOST)) + "px";
+      if (address.origin !== event.origin) return;
+      if (home && address.href.indexOf(home) !== 0) return;
+      frame.style.height = Math.min(Math.ceil(data.height), MOST) + "px";
       return;
     }
   });

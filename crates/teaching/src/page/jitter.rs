@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 use std::rc::Rc;
 
+use super::axis::tick_label;
 use super::exercise_charts::nice_ticks;
 use super::permalink::bad;
 use super::runs::Shared;
@@ -282,9 +283,9 @@ pub struct LineChart {
 /// `1500` and `2k`.
 fn label(v: f64, axis_top: f64) -> String {
     if axis_top >= 10_000.0 {
-        format!("{}k", v / 1_000.0)
+        format!("{}k", tick_label(v / 1_000.0))
     } else {
-        format!("{v}")
+        tick_label(v)
     }
 }
 
@@ -489,9 +490,9 @@ impl Strip {
             .map(|t| {
                 let x = frame.left + t / end_ms.max(f64::MIN_POSITIVE) * frame.width;
                 let text = if end_ms >= 2_000.0 {
-                    format!("{} s", t / 1_000.0)
+                    format!("{} s", tick_label(t / 1_000.0))
                 } else {
-                    format!("{t} ms")
+                    format!("{} ms", tick_label(t))
                 };
                 (x, text)
             })
@@ -878,5 +879,18 @@ mod tests {
         );
         let state = state.apply(JitterAction::SetStrip(7, Strategy::NoBackoff));
         assert_eq!(state.settings.strips[1], Strategy::NoBackoff);
+    }
+
+    #[test]
+    fn tick_labels_carry_no_float_noise() {
+        // 0.2 * 3 is 0.6000000000000001 in floating point: the axis says 0.6.
+        assert_eq!(label(0.2 * 3.0, 1.0), "0.6");
+        assert_eq!(label(1_500.0 * 3.0, 20_000.0), "4.5k");
+        assert_eq!(label(0.1 + 0.2, 20_000.0), "0k");
+        for top in [0.7, 1.3, 7.0, 0.07, 123.0] {
+            for (_, text) in ValueAxis::fit(&[top], false, FRAME).ticks() {
+                assert!(text.len() <= 6, "{top}: {text}");
+            }
+        }
     }
 }
