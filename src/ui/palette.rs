@@ -1,31 +1,13 @@
-//! Colours of the outcomes, from the Okabe-Ito palette (safe for colour-blind readers); the
-//! same names as the CSS variables in `static/style.css`.
+//! Colours of the charts: the outcomes' (their rows of `page::outcome_look`) and the themes'.
 
 use plotters::style::RGBColor;
 
 use crate::sim::trace::Outcome;
 
-/// The colour of an outcome on the charts.
+/// The colour of an outcome on the charts (its row of [`crate::page::outcome_look`]).
 pub fn outcome_colour(outcome: Outcome) -> RGBColor {
-    match outcome {
-        Outcome::Ok => RGBColor(0, 158, 115),
-        Outcome::Timeout => RGBColor(213, 94, 0),
-        Outcome::CircuitOpen => RGBColor(204, 121, 167),
-        Outcome::BulkheadFull => RGBColor(230, 159, 0),
-        Outcome::BudgetExhausted => RGBColor(0, 114, 178),
-        Outcome::Shed => RGBColor(86, 180, 233),
-        Outcome::BusinessRejected => RGBColor(240, 228, 66),
-        // Past Okabe-Ito's eight: darker and lighter shades of its hues, told apart by the
-        // legend's order as much as by colour.
-        Outcome::Fallback => RGBColor(160, 140, 220),
-        Outcome::DependencyError => RGBColor(120, 70, 30),
-        Outcome::RateLimited => RGBColor(0, 90, 90),
-        Outcome::ClientGaveUp => RGBColor(160, 160, 160),
-        Outcome::GatewayRejected => RGBColor(0, 60, 110),
-        Outcome::GatewayTimeout => RGBColor(140, 50, 0),
-        Outcome::Unfinished => RGBColor(95, 95, 95),
-        Outcome::ConcurrencyLimited => RGBColor(110, 60, 130),
-    }
+    let (r, g, b) = crate::page::outcome_look::look(outcome).rgb;
+    RGBColor(r, g, b)
 }
 
 /// The CSS class of an outcome's chips and legend swatches.

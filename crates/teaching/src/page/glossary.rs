@@ -6,23 +6,7 @@ use crate::sim::trace::Outcome;
 
 /// An outcome as a student reads it on a counter or in a sentence.
 pub fn outcome_words(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Ok => "ok",
-        Outcome::Timeout => "timed out",
-        Outcome::CircuitOpen => "refused by the open breaker",
-        Outcome::BulkheadFull => "refused by the full bulkhead",
-        Outcome::BudgetExhausted => "out of time budget",
-        Outcome::Shed => "shed at the door",
-        Outcome::RateLimited => "refused by the rate limit (429)",
-        Outcome::BusinessRejected => "out of stock (a valid answer)",
-        Outcome::Fallback => "accepted provisionally (fallback)",
-        Outcome::DependencyError => "inventory error",
-        Outcome::ClientGaveUp => "client gave up",
-        Outcome::GatewayRejected => "refused by Kong (503)",
-        Outcome::GatewayTimeout => "Kong timed out (504)",
-        Outcome::Unfinished => "unfinished",
-        Outcome::ConcurrencyLimited => "refused by the concurrency limit (503)",
-    }
+    super::outcome_look::look(outcome).words
 }
 
 /// One term and what it means.

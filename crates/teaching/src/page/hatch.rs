@@ -40,19 +40,9 @@ impl Hatch {
     }
 }
 
-/// The pattern of an outcome's bars. The outcomes a run usually shows together (ok, timed
-/// out, refused by the breaker or the bulkhead, shed, over budget, rate limited) each have a
-/// pattern of their own; the rarer ones share, and the legend's order tells them apart.
+/// The pattern of an outcome's bars (its row of [`super::outcome_look`]).
 pub fn outcome_hatch(outcome: Outcome) -> Hatch {
-    match outcome {
-        Outcome::Ok | Outcome::Fallback => Hatch::Solid,
-        Outcome::Timeout | Outcome::GatewayTimeout => Hatch::Rising,
-        Outcome::CircuitOpen => Hatch::Falling,
-        Outcome::BulkheadFull | Outcome::GatewayRejected => Hatch::Horizontal,
-        Outcome::Shed | Outcome::ClientGaveUp | Outcome::ConcurrencyLimited => Hatch::Vertical,
-        Outcome::BudgetExhausted | Outcome::DependencyError => Hatch::Cross,
-        Outcome::RateLimited | Outcome::BusinessRejected | Outcome::Unfinished => Hatch::Dotted,
-    }
+    super::outcome_look::look(outcome).hatch
 }
 
 /// The mark a line carries at intervals, beside its colour.

@@ -24,6 +24,7 @@ pub mod markers;
 pub mod metastability;
 pub mod metastability_wire;
 pub mod numbers;
+pub mod outcome_look;
 pub mod permalink;
 pub mod playback;
 pub mod pool;
