@@ -6,7 +6,8 @@ use plotters::style::RGBColor;
 
 use super::palette::outcome_colour;
 use crate::page::glossary::outcome_words;
-use crate::page::hatch::{hatch_segments, marked_points, outcome_hatch, Hatch, LineMark};
+use crate::page::hatch::{hatch_segments, marked_points, Hatch, LineMark};
+use crate::page::outcome_look::outcome_hatch;
 use crate::sim::trace::Outcome;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;

@@ -436,6 +436,11 @@ fn run_effect(effect: &Effect, standalone: bool) {
                 let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(address));
             }
         }
+        Effect::Title(title) if standalone => {
+            if let Some(d) = window.and_then(|w| w.document()) {
+                d.set_title(title);
+            }
+        }
         Effect::Store { key, json } => store(key, json),
         Effect::PublishScore(score) if standalone => publish_score(score),
         _ => {}
@@ -505,10 +510,15 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                 .and_then(|w| w.location().search().ok())
                 .unwrap_or_default();
             let pairs = parse_query(&search).0;
-            on_deck.emit(DeckAction::Arrived(match lesson {
+            let to = match lesson {
                 Lesson::Own(_) => StepRef::from_pairs_in(lesson, &pairs).0,
                 _ => StepRef::from_pairs(&pairs).0,
-            }));
+            };
+            let tried = to
+                .knob()
+                .and_then(|key| pairs.iter().find(|(k, _)| k == key))
+                .map(|(_, v)| v.clone());
+            on_deck.emit(DeckAction::Arrived { to, tried });
         });
         use_window_event("popstate", standalone, on_popstate);
     }

@@ -4,8 +4,6 @@
 //! pure: the segments that hatch a rectangle of canvas pixels, anchored to the canvas so that
 //! neighbouring bars' lines meet, and where along a line its marks stand.
 
-use crate::sim::trace::Outcome;
-
 /// A fill pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Hatch {
@@ -38,11 +36,6 @@ impl Hatch {
             Hatch::Dotted => "hatch-dotted",
         }
     }
-}
-
-/// The pattern of an outcome's bars (its row of [`super::outcome_look`]).
-pub fn outcome_hatch(outcome: Outcome) -> Hatch {
-    super::outcome_look::look(outcome).hatch
 }
 
 /// The mark a line carries at intervals, beside its colour.
@@ -164,23 +157,6 @@ pub fn hatch_segments(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_outcomes_shown_together_have_patterns_of_their_own() {
-        let common = [
-            Outcome::Ok,
-            Outcome::Timeout,
-            Outcome::CircuitOpen,
-            Outcome::BulkheadFull,
-            Outcome::Shed,
-            Outcome::BudgetExhausted,
-            Outcome::RateLimited,
-        ];
-        let patterns: std::collections::HashSet<Hatch> =
-            common.iter().map(|&o| outcome_hatch(o)).collect();
-        assert_eq!(patterns.len(), common.len());
-        assert_eq!(outcome_hatch(Outcome::Ok), Hatch::Solid);
-    }
 
     #[test]
     fn every_segment_stays_inside_its_rectangle() {

@@ -120,6 +120,11 @@ const LOOKS: [OutcomeLook; Outcome::ALL.len()] = [
     ),
 ];
 
+/// The pattern of an outcome's bars.
+pub fn outcome_hatch(outcome: Outcome) -> Hatch {
+    look(outcome).hatch
+}
+
 /// The look of `outcome`.
 pub fn look(outcome: Outcome) -> &'static OutcomeLook {
     let at = Outcome::ALL
@@ -149,5 +154,22 @@ mod tests {
             Outcome::ALL.len(),
             "no two outcomes share a colour"
         );
+    }
+
+    #[test]
+    fn the_outcomes_shown_together_have_patterns_of_their_own() {
+        let common = [
+            Outcome::Ok,
+            Outcome::Timeout,
+            Outcome::CircuitOpen,
+            Outcome::BulkheadFull,
+            Outcome::Shed,
+            Outcome::BudgetExhausted,
+            Outcome::RateLimited,
+        ];
+        let patterns: std::collections::HashSet<Hatch> =
+            common.iter().map(|&o| outcome_hatch(o)).collect();
+        assert_eq!(patterns.len(), common.len());
+        assert_eq!(outcome_hatch(Outcome::Ok), Hatch::Solid);
     }
 }

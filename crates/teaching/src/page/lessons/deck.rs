@@ -34,8 +34,14 @@ pub struct Deck {
 pub enum DeckAction {
     /// Next, Back, the step list, a key: show this step.
     Go(StepRef),
-    /// The browser's Back or Forward: the address names this step (no new history entry).
-    Arrived(StepRef),
+    /// The browser's Back or Forward: the address names this step, with the "Try it" value it
+    /// carries, if any (no new history entry).
+    Arrived {
+        /// The step.
+        to: StepRef,
+        /// The "Try it" value the entry's address carries.
+        tried: Option<String>,
+    },
     /// The projector switch.
     SetProjector(bool),
     /// The shown step's "Try it" value left the step's own (`None`: back on it).
@@ -71,6 +77,8 @@ pub enum Effect {
     },
     /// The current entry's address, corrected (a step opened by number, a moved control).
     ReplaceAddress(String),
+    /// The document's title.
+    Title(String),
     /// Keep the progress in the browser's storage under this key, as this JSON.
     Store {
         /// The storage key.
@@ -125,6 +133,8 @@ impl Deck {
         let mut effects = Vec::new();
         let progress_before = self.progress.clone();
         match action {
+            // The step already shown stays as it is, its answer with it.
+            DeckAction::Go(to) | DeckAction::Arrived { to, .. } if to == self.at => {}
             DeckAction::Go(to) => {
                 next.show(to);
                 next.moved = true;
@@ -133,7 +143,12 @@ impl Deck {
                     title: title_of(to),
                 });
             }
-            DeckAction::Arrived(to) => next.show(to),
+            DeckAction::Arrived { to, tried } => {
+                next.show(to);
+                next.tried = tried;
+                effects.push(Effect::ReplaceAddress(next.address()));
+                effects.push(Effect::Title(title_of(to)));
+            }
             DeckAction::SetProjector(on) => {
                 next.projector = on;
                 effects.push(Effect::ReplaceAddress(next.address()));
@@ -146,7 +161,7 @@ impl Deck {
             }
             DeckAction::Answer { asked, playing } => {
                 // The run plays from its start, so the class watches what it predicted.
-                if !next.at.is_recap() && next.at.step().question.is_some() {
+                if self.holding() {
                     next.asked = Some(asked);
                     let mut run = vec![Action::Seek(0)];
                     if !playing {
@@ -342,9 +357,37 @@ mod tests {
         assert!(matches!(&effects[1], Effect::Store { key, json }
             if *key == Progress::storage_key(Lesson::Km0) && json.contains("\"timeout\"")));
         assert!(matches!(effects[2], Effect::PublishScore(s) if s.steps_reached == 2));
-        // Coming back to a step already reached stores nothing new.
-        let (_, effects) = deck.apply(DeckAction::Arrived(km0("slow-inventory")));
-        assert!(effects.is_empty(), "{effects:?}");
+        // Coming back to a step already reached stores nothing new; the address is the
+        // entry's, its control's value with it, and the title the step's.
+        let (back, effects) = deck.apply(DeckAction::Arrived {
+            to: km0("capacity"),
+            tried: Some("40".into()),
+        });
+        let key = km0("capacity").knob().unwrap();
+        assert_eq!(
+            effects[..2],
+            [
+                Effect::ReplaceAddress(format!("?lesson=km0&step=capacity&{key}=40&projector=on")),
+                Effect::Title(title_of(km0("capacity"))),
+            ]
+        );
+        assert_eq!(back.tried.as_deref(), Some("40"));
+        let (back, effects) = back.apply(DeckAction::Arrived {
+            to: km0("slow-inventory"),
+            tried: None,
+        });
+        assert_eq!(effects.len(), 2, "no progress to store: {effects:?}");
+        // Arriving where the deck already is keeps the step's answer.
+        let (answered, _) = back.apply(DeckAction::Answer {
+            asked: Asked::Skipped,
+            playing: true,
+        });
+        let (same, effects) = answered.apply(DeckAction::Arrived {
+            to: km0("slow-inventory"),
+            tried: None,
+        });
+        assert_eq!(same.asked, Some(Asked::Skipped));
+        assert!(effects.is_empty());
     }
 
     #[test]
