@@ -939,7 +939,7 @@ async fn with_reduced_motion_the_playhead_jumps() {
 #[tokio::test]
 async fn outcomes_and_breaker_states_differ_by_pattern_as_well_as_colour() {
     use resilience_playground::page::glossary::outcome_words;
-    use resilience_playground::page::hatch::outcome_hatch;
+    use resilience_playground::page::outcome_look::outcome_hatch;
     use resilience_playground::page::permalink::{from_pairs, parse_query};
     use resilience_playground::resilience::BreakerState;
     use resilience_playground::sim::trace::Outcome;
