@@ -28,7 +28,7 @@ use crate::page::action::Action;
 use crate::page::embed::Embed;
 use crate::page::glossary::{mark_terms, Piece};
 use crate::page::knobs::knob;
-use crate::page::lessons::deck::{moves_the_playhead, pause_at, Deck, DeckAction, Effect};
+use crate::page::lessons::deck::{admits, pause_at, Deck, DeckAction, Effect};
 use crate::page::lessons::live::{pieces, Piece as Part};
 use crate::page::lessons::progress::Progress;
 use crate::page::lessons::{lesson_path, Lesson, OwnLesson, OwnSource, Reading};
@@ -695,7 +695,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     let dispatch = {
         let to_page = to_page.clone();
         Callback::from(move |action: Action| {
-            if !(holding && moves_the_playhead(&action)) {
+            if admits(holding, &action) {
                 to_page.emit(action);
             }
         })

@@ -233,7 +233,7 @@ impl Deck {
     /// Whether the step's run takes `action` now: while a question holds it, nothing plays,
     /// steps or seeks it.
     pub fn admits(&self, action: &Action) -> bool {
-        !(self.holding() && moves_the_playhead(action))
+        admits(self.holding(), action)
     }
 
     /// The action that pauses the run at the step's moment, when the playhead has just crossed
@@ -262,8 +262,14 @@ fn title_of(to: StepRef) -> String {
     format!("{title}: Resilience Playground")
 }
 
+/// Whether a step's run takes `action` while the deck is `holding` it or not (the step's view
+/// asks without the deck: it is given only whether the deck holds).
+pub fn admits(holding: bool, action: &Action) -> bool {
+    !(holding && moves_the_playhead(action))
+}
+
 /// Whether `action` plays, steps or seeks the run (what a question's hold refuses).
-pub fn moves_the_playhead(action: &Action) -> bool {
+fn moves_the_playhead(action: &Action) -> bool {
     matches!(
         action,
         Action::TogglePlay | Action::Step(_) | Action::Seek(_) | Action::Tick(_)
