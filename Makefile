@@ -9,6 +9,8 @@ TRUNK_VERSION    := 0.21.14
 MDBOOK_VERSION   := 0.4.52
 BINARYEN_VERSION := 132
 AXE_CORE_VERSION := 4.14.1
+# An independent SCORM 1.2 run-time, the learning platform of the SCORM package's browser test.
+SCORM_AGAIN_VERSION := 3.4.3
 ESBUILD_VERSION  := 0.28.2
 WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
 
@@ -72,6 +74,7 @@ scorm: dist
 	  [z.write(os.path.join(d, f), os.path.relpath(os.path.join(d, f), '.')) for d, _, fs in sorted(os.walk('.')) for f in sorted(fs)]; \
 	  z.close()"
 	@echo "dist-scorm/resilience-playground-$(LESSON).zip: $$(stat -c %s dist-scorm/resilience-playground-$(LESSON).zip) B"
+	python3 scripts/scorm-check.py dist-scorm/resilience-playground-$(LESSON).zip
 
 # brotli for the precompressed files of dist/ (Debian's package; gzip is always there).
 compress-tools:
@@ -112,6 +115,9 @@ browser-tools:
 	@test -f "$(TOOLS_DIR)/node_modules/axe-core/axe.min.js" \
 	  && grep -q '"version": "$(AXE_CORE_VERSION)"' "$(TOOLS_DIR)/node_modules/axe-core/package.json" \
 	  || npm install --prefix "$(TOOLS_DIR)" --no-audit --no-fund --silent axe-core@$(AXE_CORE_VERSION)
+	@test -f "$(TOOLS_DIR)/node_modules/scorm-again/dist/scorm12.js" \
+	  && grep -q '"version": "$(SCORM_AGAIN_VERSION)"' "$(TOOLS_DIR)/node_modules/scorm-again/package.json" \
+	  || npm install --prefix "$(TOOLS_DIR)" --no-audit --no-fund --silent scorm-again@$(SCORM_AGAIN_VERSION)
 	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
@@ -142,7 +148,7 @@ test-wasm:
 
 test-e2e:
 	cargo test --locked --features e2e --test e2e --test e2e_widgets --test e2e_exercises \
-	  --test e2e_lessons --test e2e_phone --test e2e_offline --test e2e_reliability --test e2e_stage \
+	  --test e2e_lessons --test e2e_scorm --test e2e_phone --test e2e_offline --test e2e_reliability --test e2e_stage \
 	  --test e2e_serve -- --test-threads=1
 
 # The 30-minute soak in headless Chromium (not part of `make test`); SOAK_MINUTES=2 for a

@@ -4,7 +4,7 @@
 //
 //   node scripts/scorm.mjs <dist-dir> <lesson> <out-dir>
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 
 const [distDir, lesson, outDir] = process.argv.slice(2);
 if (!distDir || !lesson || !outDir) {
@@ -33,7 +33,8 @@ let html = readFileSync(page, "utf8");
 for (const [from, to] of [
   [/<html /, "<html data-scorm "],
   [/<p class="tagline">[\s\S]*?<\/p>/, '<p class="tagline">Resilience Playground</p>'],
-  [/<\/head>/, '<script src="scorm.js" defer></script>\n</head>'],
+  // Not deferred: it reads the platform's record before the lesson's module starts.
+  [/<\/head>/, '<script src="scorm.js"></script>\n</head>'],
 ]) {
   if (!from.test(html)) {
     console.error(`${page}: found no ${from} to change`);
@@ -45,6 +46,13 @@ writeFileSync(page, html);
 cpSync(join("static", "scorm.js"), join(outDir, "scorm.js"));
 
 const launch = `lesson.html?lesson=${lesson}`;
+// Every file of the package belongs to the SCO (the lesson page, its module, styles and lesson
+// files, and the pages its links open in a new tab), so a platform that copies only what the
+// manifest lists still has them all.
+const files = readdirSync(outDir, { recursive: true, withFileTypes: true })
+  .filter((entry) => entry.isFile())
+  .map((entry) => relative(outDir, join(entry.parentPath ?? entry.path, entry.name)).split(sep).join("/"))
+  .sort();
 writeFileSync(join(outDir, "imsmanifest.xml"), `<?xml version="1.0" encoding="UTF-8"?>
 <manifest identifier="resilience-playground-${lesson}" version="1.0"
     xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
@@ -65,8 +73,7 @@ writeFileSync(join(outDir, "imsmanifest.xml"), `<?xml version="1.0" encoding="UT
   </organizations>
   <resources>
     <resource identifier="sco" type="webcontent" adlcp:scormtype="sco" href="${escape(launch)}">
-      <file href="lesson.html"/>
-      <file href="scorm.js"/>
+${files.map((f) => `      <file href="${escape(f)}"/>`).join("\n")}
     </resource>
   </resources>
 </manifest>

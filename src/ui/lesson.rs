@@ -22,7 +22,7 @@ use super::regions;
 use super::shipped_lessons::ShippedLessons;
 use super::shortcuts_help::{lesson_shortcuts, ShortcutsHelp};
 use super::state::prefers_dark;
-use super::storage::{store, stored};
+use super::storage::{keep_in_platform, platform_record, store, stored};
 use super::window_events::use_window_event;
 use crate::page::action::Action;
 use crate::page::embed::Embed;
@@ -442,6 +442,10 @@ fn run_effect(effect: &Effect, standalone: bool) {
             }
         }
         Effect::Store { key, json } => store(key, json),
+        Effect::Record {
+            location,
+            suspend_data,
+        } if standalone => keep_in_platform(location, suspend_data),
         Effect::PublishScore(score) if standalone => publish_score(score),
         _ => {}
     }
@@ -458,8 +462,13 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
         let projector = props.projector;
         let tried = props.tried.as_ref().map(ToString::to_string);
         use_reducer_eq(move || {
-            let stored = stored(&Progress::storage_key(start.lesson));
-            let deck = Deck::new(start, projector, tried, stored.as_deref());
+            let deck = match platform_record() {
+                Some(record) => Deck::resumed(start, projector, tried, &record),
+                None => {
+                    let stored = stored(&Progress::storage_key(start.lesson));
+                    Deck::new(start, projector, tried, stored.as_deref())
+                }
+            };
             let effects = deck.opening_effects().into_iter().map(|e| (0, e)).collect();
             DeckState {
                 deck,
@@ -617,7 +626,7 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                 <LessonStepView key={step.query()} step={step} on_go={go} take_focus={moved}
                     standalone={standalone} site={props.site.clone()} dark={props.dark}
                     projector={projector} tried={deck.tried.clone()} asked={deck.asked}
-                    holding={deck.holding()}
+                    recalled={deck.recalled} holding={deck.holding()}
                     {run} {on_deck} />
             }
         </div>
@@ -644,6 +653,9 @@ struct LessonStepViewProps {
     /// The step's question: answered (or shown without an answer), or not yet (the deck's).
     #[prop_or_default]
     asked: Option<Asked>,
+    /// The answer was given on an earlier visit: its verdict shows at once.
+    #[prop_or_default]
+    recalled: bool,
     /// The deck holds the step's run: its question waits for an answer.
     #[prop_or_default]
     holding: bool,
@@ -702,9 +714,21 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     };
     let on_ask = {
         let playing = page.playback.playing;
-        props
-            .on_deck
-            .reform(move |asked: Asked| DeckAction::Answer { asked, playing })
+        let page = page.clone();
+        props.on_deck.reform(move |asked: Asked| {
+            let verdict = match (asked, step.question) {
+                (Asked::Predicted(p), Some(q)) => step
+                    .judge(&page, p)
+                    .zip(q.said(p))
+                    .map(|(v, said)| (said, v.right)),
+                _ => None,
+            };
+            DeckAction::Answer {
+                asked,
+                playing,
+                verdict,
+            }
+        })
     };
     {
         // The deck's actions for the run (an answer plays it from its start), once each.
@@ -886,11 +910,9 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
         )
     };
     {
-        // A verdict the class has seen counts in the student's progress.
-        let shown = (page.playback.playhead >= moment)
-            .then(|| (*verdict).clone())
-            .flatten()
-            .map(|v| v.right);
+        // An answer counts in the student's progress as soon as it is given (the run is known
+        // in full): a class that moves on before the moment keeps its credit.
+        let shown = (*verdict).as_ref().map(|v| v.right);
         let said = match (step.question, asked) {
             (Some(q), Some(Asked::Predicted(prediction))) => q.said(prediction),
             _ => None,
@@ -907,7 +929,7 @@ fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     }
     let prediction = match (step.question, asked) {
         (Some(question), Some(Asked::Predicted(prediction))) => {
-            let verdict = (page.playback.playhead >= moment)
+            let verdict = (props.recalled || page.playback.playhead >= moment)
                 .then(|| (*verdict).clone())
                 .flatten();
             Some(html! {

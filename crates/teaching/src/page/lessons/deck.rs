@@ -25,6 +25,9 @@ pub struct Deck {
     pub tried: Option<String>,
     /// The shown step's question: answered (or shown without an answer), or not yet.
     pub asked: Option<Asked>,
+    /// The shown step's answer was given on an earlier visit (or session): its verdict shows
+    /// at once, without waiting for the run to reach the step's moment.
+    pub recalled: bool,
     /// What the student has done in this lesson, as the browser's storage keeps it.
     pub progress: Progress,
 }
@@ -53,6 +56,10 @@ pub enum DeckAction {
         asked: Asked,
         /// Whether the step's run was playing.
         playing: bool,
+        /// The verdict, judged at once on the whole run (the run is known in full before it
+        /// plays): the prediction in words and whether right. Kept at once, so a class that
+        /// moves on before the step's moment keeps its credit.
+        verdict: Option<(String, bool)>,
     },
     /// The run bore the prediction out or not: what was said, in words, and whether right.
     Verdict {
@@ -79,6 +86,14 @@ pub enum Effect {
     ReplaceAddress(String),
     /// The document's title.
     Title(String),
+    /// Tell a course platform where the learner is and what they did (a SCORM package's
+    /// `cmi.core.lesson_location` and `cmi.suspend_data`; elsewhere nothing).
+    Record {
+        /// The step shown, by name (`end` for the recap).
+        location: String,
+        /// The progress, as [`Progress::to_suspend_data`] writes it.
+        suspend_data: String,
+    },
     /// Keep the progress in the browser's storage under this key, as this JSON.
     Store {
         /// The storage key.
@@ -100,18 +115,36 @@ impl Deck {
         tried: Option<String>,
         stored: Option<&str>,
     ) -> Deck {
-        let mut progress = Progress::restore(start.lesson, stored);
-        if !start.is_recap() {
-            progress.reach(start.name());
-        }
-        Deck {
+        let mut deck = Deck {
             at: start,
             moved: false,
             projector,
-            tried,
+            tried: None,
             asked: None,
-            progress,
+            recalled: false,
+            progress: Progress::restore(start.lesson, stored),
+        };
+        deck.show(start);
+        deck.tried = tried;
+        deck
+    }
+
+    /// The deck opening on `start` with the progress a course platform kept for the learner
+    /// (`suspend_data`, see [`Progress::to_suspend_data`]); a record that is not one starts
+    /// afresh.
+    pub fn resumed(
+        start: StepRef,
+        projector: bool,
+        tried: Option<String>,
+        suspend_data: &str,
+    ) -> Deck {
+        let mut deck = Deck::new(start, projector, None, None);
+        if let Some(progress) = Progress::from_suspend_data(start.lesson, suspend_data) {
+            deck.progress = progress;
+            deck.show(start);
         }
+        deck.tried = tried;
+        deck
     }
 
     /// What the page does once the deck opens: the address names the step shown (whatever
@@ -132,6 +165,7 @@ impl Deck {
         let mut next = self.clone();
         let mut effects = Vec::new();
         let progress_before = self.progress.clone();
+        let at_before = self.at;
         match action {
             // The step already shown stays as it is, its answer with it.
             DeckAction::Go(to) | DeckAction::Arrived { to, .. } if to == self.at => {}
@@ -159,10 +193,18 @@ impl Deck {
                     effects.push(Effect::ReplaceAddress(next.address()));
                 }
             }
-            DeckAction::Answer { asked, playing } => {
+            DeckAction::Answer {
+                asked,
+                playing,
+                verdict,
+            } => {
                 // The run plays from its start, so the class watches what it predicted.
                 if self.holding() {
                     next.asked = Some(asked);
+                    next.recalled = false;
+                    if let (Asked::Predicted(p), Some((said, right))) = (asked, verdict) {
+                        next.progress.predict(next.at.name(), &said, right, Some(p));
+                    }
                     let mut run = vec![Action::Seek(0)];
                     if !playing {
                         run.push(Action::TogglePlay);
@@ -172,7 +214,12 @@ impl Deck {
             }
             DeckAction::Verdict { said, right } => {
                 if !next.at.is_recap() {
-                    next.progress.predict(next.at.name(), &said, right);
+                    let prediction = match next.asked {
+                        Some(Asked::Predicted(p)) => Some(p),
+                        _ => None,
+                    };
+                    next.progress
+                        .predict(next.at.name(), &said, right, prediction);
                 }
             }
             DeckAction::ChallengePassed => {
@@ -183,17 +230,33 @@ impl Deck {
         }
         if next.progress != progress_before {
             effects.extend(next.keep_progress());
+        } else if next.at != at_before {
+            effects.push(next.record());
         }
         (next, effects)
     }
 
-    /// Shows `to`, afresh: its question unanswered, its control the step's own.
+    /// Shows `to`, its control the step's own; its question unanswered unless the class
+    /// answered it before (then with that answer, its verdict at once).
     fn show(&mut self, to: StepRef) {
         self.at = to;
         self.tried = None;
         self.asked = None;
+        self.recalled = false;
         if !to.is_recap() {
             self.progress.reach(to.name());
+            if let Some(p) = self.progress.prediction_on(to.name()) {
+                self.asked = Some(Asked::Predicted(p));
+                self.recalled = true;
+            }
+        }
+    }
+
+    /// The effect that tells a course platform where the learner is and what they did.
+    fn record(&self) -> Effect {
+        Effect::Record {
+            location: self.at.name().to_string(),
+            suspend_data: self.progress.to_suspend_data(),
         }
     }
 
@@ -208,6 +271,7 @@ impl Deck {
             });
         }
         effects.push(Effect::PublishScore(self.progress.score(lesson)));
+        effects.push(self.record());
         effects
     }
 
@@ -298,6 +362,7 @@ mod tests {
         let (answered, effects) = deck.apply(DeckAction::Answer {
             asked: Asked::Predicted(Prediction::Choice(1)),
             playing: false,
+            verdict: None,
         });
         assert!(!answered.holding() && answered.admits(&Action::TogglePlay));
         assert_eq!(
@@ -307,6 +372,7 @@ mod tests {
         let (_, effects) = deck.apply(DeckAction::Answer {
             asked: Asked::Skipped,
             playing: true,
+            verdict: None,
         });
         assert_eq!(
             effects,
@@ -318,6 +384,7 @@ mod tests {
             Deck::new(km0("deadline"), false, None, None).apply(DeckAction::Answer {
                 asked: Asked::Skipped,
                 playing: false,
+                verdict: None,
             });
         assert!(plain.asked.is_none() && effects.is_empty() && !plain.holding());
     }
@@ -349,6 +416,7 @@ mod tests {
         let (deck, _) = deck.apply(DeckAction::Answer {
             asked: Asked::Skipped,
             playing: false,
+            verdict: None,
         });
         let (deck, effects) = deck.apply(DeckAction::Go(km0("timeout")));
         assert!(deck.moved && deck.asked.is_none());
@@ -382,11 +450,20 @@ mod tests {
             to: km0("slow-inventory"),
             tried: None,
         });
-        assert_eq!(effects.len(), 2, "no progress to store: {effects:?}");
+        assert_eq!(
+            effects[2],
+            Effect::Record {
+                location: "slow-inventory".into(),
+                suspend_data: back.progress.to_suspend_data()
+            },
+            "the platform learns where the class is"
+        );
+        assert_eq!(effects.len(), 3, "no progress to store: {effects:?}");
         // Arriving where the deck already is keeps the step's answer.
         let (answered, _) = back.apply(DeckAction::Answer {
             asked: Asked::Skipped,
             playing: true,
+            verdict: None,
         });
         let (same, effects) = answered.apply(DeckAction::Arrived {
             to: km0("slow-inventory"),
@@ -404,8 +481,8 @@ mod tests {
             right: true,
         });
         assert_eq!(deck.progress.predictions.len(), 1);
-        assert!(matches!(effects.last(), Some(Effect::PublishScore(s))
-            if s.predictions == 1 && s.predictions_right == 1));
+        assert!(effects.iter().any(|e| matches!(e, Effect::PublishScore(s)
+            if s.predictions == 1 && s.predictions_right == 1)));
         let timeout = StepRef::named(Lesson::Challenges, "timeout").unwrap();
         let deck = Deck::new(timeout, false, None, None);
         let (deck, _) = deck.apply(DeckAction::ChallengePassed);
@@ -454,5 +531,54 @@ mod tests {
         );
         let (deck, _) = deck.apply(DeckAction::Go(km0("timeout")));
         assert_eq!(deck.tried, None, "a new step starts from its own value");
+    }
+
+    #[test]
+    fn an_answer_is_kept_when_given_and_shown_again_on_coming_back() {
+        use crate::page::lessons::predict::Prediction;
+        let deck = Deck::new(km0("slow-inventory"), false, None, None);
+        let (deck, _) = deck.apply(DeckAction::Answer {
+            asked: Asked::Predicted(Prediction::Choice(2)),
+            playing: false,
+            verdict: None,
+        });
+        assert!(
+            !deck.recalled,
+            "answered now: the verdict waits for the moment"
+        );
+        // The verdict, judged on the whole run at once, is kept before the run plays.
+        let (deck, effects) = deck.apply(DeckAction::Verdict {
+            said: "More than 500".into(),
+            right: true,
+        });
+        let record = effects
+            .iter()
+            .find_map(|e| match e {
+                Effect::Record {
+                    location,
+                    suspend_data,
+                } => Some((location.clone(), suspend_data.clone())),
+                _ => None,
+            })
+            .expect("the platform is told");
+        assert_eq!(record.0, "slow-inventory");
+        // On to the next step two seconds later, then back: the answer is there, its
+        // verdict shown at once, and the run does not hold.
+        let (deck, _) = deck.apply(DeckAction::Go(km0("timeout")));
+        let (back, _) = deck.apply(DeckAction::Go(km0("slow-inventory")));
+        assert_eq!(back.asked, Some(Asked::Predicted(Prediction::Choice(2))));
+        assert!(back.recalled && !back.holding());
+        assert_eq!(back.progress.predictions.len(), 1);
+        // Another session, from the platform's record: the same.
+        let resumed = Deck::resumed(km0("slow-inventory"), false, None, &record.1);
+        assert_eq!(resumed.asked, Some(Asked::Predicted(Prediction::Choice(2))));
+        assert!(resumed.recalled);
+        assert_eq!(
+            resumed.progress.score(Lesson::Km0).predictions_right,
+            1,
+            "{resumed:?}"
+        );
+        let fresh = Deck::resumed(km0("slow-inventory"), false, None, "");
+        assert!(fresh.holding() && fresh.progress.predictions.is_empty());
     }
 }

@@ -59,11 +59,13 @@ pub struct Question {
 }
 
 /// What the student (or the class) predicted.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Prediction {
     /// The choice at this index.
+    #[serde(rename = "c")]
     Choice(usize),
     /// A number.
+    #[serde(rename = "n")]
     Number(f64),
 }
 

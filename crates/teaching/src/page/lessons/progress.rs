@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::predict::Prediction;
 use super::Lesson;
 
 /// What a student has done in one lesson.
@@ -31,6 +32,36 @@ pub struct PredictionRecord {
     pub said: String,
     /// Whether the run bore it out.
     pub right: bool,
+    /// The answer itself, so that the step shows it again when the class comes back (none in
+    /// progress kept before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prediction: Option<Prediction>,
+}
+
+/// The most characters SCORM 1.2 keeps in `cmi.suspend_data`.
+pub const SUSPEND_DATA_LIMIT: usize = 4096;
+
+/// [`Progress`] as a course platform keeps it: short field names, no words that the lesson
+/// itself can give back.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct SuspendData {
+    #[serde(rename = "r", default)]
+    reached: Vec<String>,
+    #[serde(rename = "a", default)]
+    answers: Vec<Suspended>,
+    #[serde(rename = "c", default)]
+    challenges: Vec<String>,
+}
+
+/// One answer in [`SuspendData`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Suspended {
+    #[serde(rename = "s")]
+    step: String,
+    #[serde(rename = "p")]
+    prediction: Prediction,
+    #[serde(rename = "ok")]
+    right: bool,
 }
 
 /// The figures of a lesson's progress a course platform would record.
@@ -125,16 +156,76 @@ impl Progress {
     }
 
     /// Notes a prediction on the step `step` and its verdict (the latest per step counts).
-    pub fn predict(&mut self, step: &str, said: &str, right: bool) {
+    pub fn predict(&mut self, step: &str, said: &str, right: bool, prediction: Option<Prediction>) {
         let record = PredictionRecord {
             step: step.to_string(),
             said: said.to_string(),
             right,
+            prediction,
         };
         match self.predictions.iter_mut().find(|p| p.step == step) {
             Some(old) => *old = record,
             None => self.predictions.push(record),
         }
+    }
+
+    /// The answer recorded on the step `step`, if the class gave one.
+    pub fn prediction_on(&self, step: &str) -> Option<Prediction> {
+        self.predictions
+            .iter()
+            .find(|p| p.step == step)
+            .and_then(|p| p.prediction)
+    }
+
+    /// The progress as a course platform keeps it (SCORM 1.2's `cmi.suspend_data`, at most
+    /// [`SUSPEND_DATA_LIMIT`] characters): the steps reached, each answer with its verdict
+    /// and the challenges passed, by step name; the words of an answer are the question's and
+    /// come back from it. Should the lesson have so many steps that this does not fit, the
+    /// earliest steps reached are left out (answers and challenges are what is scored).
+    pub fn to_suspend_data(&self) -> String {
+        let answers: Vec<Suspended> = self
+            .predictions
+            .iter()
+            .filter_map(|p| {
+                p.prediction.map(|prediction| Suspended {
+                    step: p.step.clone(),
+                    prediction,
+                    right: p.right,
+                })
+            })
+            .collect();
+        let mut reached = self.reached.as_slice();
+        loop {
+            let record = SuspendData {
+                reached: reached.to_vec(),
+                answers: answers.clone(),
+                challenges: self.challenges.clone(),
+            };
+            let text = serde_json::to_string(&record).unwrap_or_default();
+            if text.chars().count() <= SUSPEND_DATA_LIMIT || reached.is_empty() {
+                return text;
+            }
+            reached = &reached[1..];
+        }
+    }
+
+    /// The progress a course platform kept as `data` ([`Progress::to_suspend_data`]) for
+    /// `lesson`; none when it is not such a record. Steps the lesson no longer has are kept
+    /// (they do not count in the score).
+    pub fn from_suspend_data(lesson: Lesson, data: &str) -> Option<Progress> {
+        let record: SuspendData = serde_json::from_str(data).ok()?;
+        let mut progress = Progress::new(lesson);
+        progress.reached = record.reached;
+        progress.challenges = record.challenges;
+        for answer in record.answers {
+            let said = lesson
+                .find(&answer.step)
+                .and_then(|i| lesson.steps()[i].question)
+                .and_then(|q| q.said(answer.prediction))
+                .unwrap_or_default();
+            progress.predict(&answer.step, &said, answer.right, Some(answer.prediction));
+        }
+        Some(progress)
     }
 
     /// The figures, counted against `lesson`'s steps as they stand (steps since removed do
@@ -229,9 +320,9 @@ mod tests {
         assert!(!p.reach("slow-inventory"));
         p.reach("capacity");
         p.reach("a-step-since-removed");
-        p.predict("slow-inventory", "Short, under 50 requests", false);
-        p.predict("slow-inventory", "More than 500", true);
-        p.predict("capacity", "600", true);
+        p.predict("slow-inventory", "Short, under 50 requests", false, None);
+        p.predict("slow-inventory", "More than 500", true, None);
+        p.predict("capacity", "600", true, None);
         let score = p.score(lesson);
         assert_eq!(score.steps_reached, 2);
         assert_eq!(score.steps, lesson.steps().len());
@@ -259,5 +350,57 @@ mod tests {
         assert_eq!(doc["score"]["predictions_right"], 2);
         assert_eq!(doc["lesson"], "km0");
         assert_eq!(doc["reached"][1], "capacity");
+    }
+
+    #[test]
+    fn a_platforms_record_gives_back_the_progress_and_stays_within_scorm_12s_limit() {
+        use crate::page::lessons::predict::Prediction;
+        for lesson in Lesson::ALL {
+            let mut p = Progress::new(lesson);
+            for step in lesson.steps() {
+                p.reach(step.name);
+                if let Some(q) = step.question {
+                    let answer = match q.answer {
+                        super::super::predict::Answer::Choices(_) => Prediction::Choice(1),
+                        super::super::predict::Answer::Number { .. } => Prediction::Number(12.5),
+                    };
+                    let said = q.said(answer).expect("an answer in words");
+                    p.predict(step.name, &said, true, Some(answer));
+                }
+                if step.challenge.is_some() {
+                    p.pass(step.name);
+                }
+            }
+            let data = p.to_suspend_data();
+            assert!(
+                data.chars().count() <= SUSPEND_DATA_LIMIT,
+                "{lesson:?}: {data}"
+            );
+            let back = Progress::from_suspend_data(lesson, &data).expect("its own record");
+            assert_eq!(back, p, "{lesson:?}: {data}");
+            assert_eq!(back.score(lesson), p.score(lesson));
+        }
+        assert_eq!(Progress::from_suspend_data(Lesson::Km0, "{broken"), None);
+        assert_eq!(
+            Progress::from_suspend_data(Lesson::Km0, ""),
+            None,
+            "a platform's empty record is no record"
+        );
+        // Too many steps reached for the limit: the earliest go, the answers stay.
+        let mut big = Progress::new(Lesson::Km0);
+        for i in 0..400 {
+            big.reach(&format!("a-step-with-a-long-name-{i}"));
+        }
+        big.predict("capacity", "600", false, Some(Prediction::Number(600.0)));
+        let data = big.to_suspend_data();
+        assert!(data.chars().count() <= SUSPEND_DATA_LIMIT, "{}", data.len());
+        let back = Progress::from_suspend_data(Lesson::Km0, &data).unwrap();
+        assert_eq!(back.predictions.len(), 1);
+        assert!(back
+            .reached
+            .contains(&"a-step-with-a-long-name-399".to_string()));
+        assert!(!back
+            .reached
+            .contains(&"a-step-with-a-long-name-0".to_string()));
     }
 }
