@@ -5,14 +5,17 @@
 //   <script src="https://example.org/playground/iframe-host.js" defer></script>
 //
 // A message counts only from a window that is one of this page's iframes showing a page of the
-// playground (an address in this script's own folder), and only when it comes from the origin
-// that iframe was loaded from; a height of 0 or less is ignored (the frame keeps its own), and
-// so is anything else. No dependency, no request; an iframe without this script still works,
-// at its own height.
+// playground (an address in this script's own folder, or an iframe marked
+// `data-resilience-playground`), and only when it comes from the origin that iframe was loaded
+// from. A height counts when it is a finite number above 0; the frame is then set to it, but
+// never under 150 px nor over 100,000 px. Anything else is ignored (the frame keeps its
+// height). No dependency, no request; an iframe without this script still works, at its own
+// height.
 (function () {
   "use strict";
   var TYPE = "resilience-playground:height";
   var MOST = 100000;
+  var FLOOR = 150;
   // The playground's folder: where this script was loaded from.
   var script = document.currentScript;
   var home = script && script.src ? new URL(".", script.src).href : null;
@@ -26,15 +29,18 @@
     for (var i = 0; i < frames.length; i++) {
       var frame = frames[i];
       if (frame.contentWindow !== event.source) continue;
+      var src = frame.getAttribute("src");
+      if (!src) return;
       var address;
       try {
-        address = new URL(frame.src, location.href);
+        address = new URL(src, location.href);
       } catch (e) {
         return;
       }
       if (address.origin !== event.origin) return;
-      if (home && address.href.indexOf(home) !== 0) return;
-      frame.style.height = Math.min(Math.ceil(data.height), MOST) + "px";
+      var marked = frame.hasAttribute("data-resilience-playground");
+      if (!marked && !(home && address.href.indexOf(home) === 0)) return;
+      frame.style.height = Math.max(FLOOR, Math.min(Math.ceil(data.height), MOST)) + "px";
       return;
     }
   });

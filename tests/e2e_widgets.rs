@@ -821,6 +821,75 @@ async fn framed_widgets_size_their_iframes_through_the_host_script() {
         let after = frames_until(&page, "heights", |f| f.len() == 2).await;
         assert!((after[0].0 - shrunk).abs() <= 1.0, "{after:?}");
         assert!(after[1].0 > 200.0, "{after:?}");
+        // Every height the script sets from here on, per frame (the frames' own script may
+        // post its content's height again at once: the record keeps what came between).
+        let record = "window.setHeights = [];
+             document.querySelectorAll('iframe').forEach((f, i) => {
+               window.setHeights[i] = [];
+               new MutationObserver(() => window.setHeights[i].push(f.style.height))
+                 .observe(f, { attributes: true, attributeFilter: ['style'] });
+             });
+             return null;";
+        // Messages from inside the playground's own frame that are not a height above 0
+        // change nothing; one under the floor sets the floor, a huge one the ceiling.
+        let post_from_frame = |index: u16, heights: &'static str| {
+            let client = page.client.clone();
+            async move {
+                client.enter_frame(index).await.expect("into the frame");
+                client
+                    .execute(
+                        &format!(
+                            "for (const height of {heights}) \
+                             parent.postMessage({{ type: 'resilience-playground:height', height }}, '*');"
+                        ),
+                        vec![],
+                    )
+                    .await
+                    .expect("messages posted");
+                client.enter_parent_frame().await.expect("back out");
+            }
+        };
+        // A frame that is not the playground's (no address of its folder, no mark) stays as
+        // its page made it, whatever it posts.
+        page.eval(
+            "const other = document.createElement('iframe');
+             other.srcdoc = '<p>another site\\'s frame</p>';
+             other.style.height = '90px';
+             document.body.append(other);
+             return null;",
+        )
+        .await;
+        frames_until(&page, "the third frame", |f| f.len() == 3).await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        page.eval(record).await;
+        post_from_frame(
+            0,
+            "[0, -1, NaN, Infinity, -Infinity, '900', null, {}, [700], true, undefined]",
+        )
+        .await;
+        tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+        let set = page.eval("return window.setHeights").await;
+        assert_eq!(set, serde_json::json!([[], [], []]), "not a height, yet set");
+        post_from_frame(0, "[3, 149.5]").await;
+        post_from_frame(1, "[1e12]").await;
+        post_from_frame(2, "[900, 10, 1e12]").await;
+        tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+        let set = page.eval("return window.setHeights").await;
+        let px = |frame: usize| -> Vec<f64> {
+            set[frame]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| h.as_str().unwrap().trim_end_matches("px").parse().unwrap())
+                .collect()
+        };
+        assert!(px(0).contains(&150.0), "the floor: {set}");
+        assert!(px(1).contains(&100_000.0), "the ceiling: {set}");
+        assert!(
+            px(0).iter().chain(&px(1)).all(|h| (150.0..=100_000.0).contains(h)),
+            "{set}"
+        );
+        assert!(px(2).is_empty(), "another site's frame was sized: {set}");
         page.screenshot("iframe-host").await;
     })
     .await;
