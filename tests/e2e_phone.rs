@@ -7,7 +7,9 @@
 #[path = "support/browser.rs"]
 mod browser;
 
-use serde_json::Value;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
 
 const WIDTH: u32 = 390;
 const HEIGHT: u32 = 844;
@@ -335,6 +337,75 @@ async fn the_ab_mode_fits_a_phone() {
             "the A/B table is on screen: {table}"
         );
         page.screenshot("phone-ab").await;
+    })
+    .await;
+}
+
+/// Points of the screen, every 15 px, that lie outside the widget `#w`'s own rectangle yet
+/// show one of its elements: what of the widget is drawn where the course page's text is.
+const DRAWN_OUTSIDE: &str = "const w = document.getElementById('w');
+     const box = w.getBoundingClientRect();
+     const out = [];
+     for (let y = 1; y < innerHeight; y += 15) {
+       for (let x = 1; x < innerWidth; x += 15) {
+         if (x >= box.left - 1 && x <= box.right + 1 && y >= box.top - 1 && y <= box.bottom + 1) continue;
+         const hit = document.elementFromPoint(x, y);
+         if (hit && w.contains(hit)) out.push([x, y, hit.className.baseVal ?? hit.className]);
+       }
+     }
+     return out.slice(0, 5);";
+
+/// A course page on a phone, with the author's text above and below a playground widget: at
+/// the page's top, with the widget in view (its controls opened), and at the bottom, nothing
+/// of the widget is drawn outside its own rectangle; its controls open inside it.
+#[tokio::test]
+async fn a_playground_widget_stays_inside_its_box_on_a_phone() {
+    browser::run("phone-widget-box", |page| async move {
+        browser::emulate_phone(&page.client, WIDTH, HEIGHT).await;
+        page.open("course-demo.html", "#demo-table table").await;
+        page.eval(
+            "const text = (n) => Array.from({ length: n }, (_, i) =>
+               '<p>The author writes paragraph ' + i + ' of the course, about timeouts and retries, \
+                 long enough to fill the line.</p>').join('');
+             document.querySelector('main, body').innerHTML = text(60) +
+               '<resilience-widget id=\"w\" kind=\"playground\" preset=\"cb\"></resilience-widget>' + text(60);
+             return null;",
+        )
+        .await;
+        let start = Instant::now();
+        while page
+            .eval("return !!document.querySelector('#w .drawer-toggle')")
+            .await
+            != json!(true)
+        {
+            assert!(start.elapsed() < Duration::from_secs(30), "the widget did not start");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let top = page.eval(&format!("scrollTo(0, 0); {DRAWN_OUTSIDE}")).await;
+        assert_eq!(top, json!([]), "at the page's top");
+        page.screenshot("phone-widget-box-top").await;
+        page.eval("document.querySelector('#w .drawer-toggle').scrollIntoView({ block: 'center' }); \
+                   document.querySelector('#w .drawer-toggle').click(); return null")
+            .await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let opened = page
+            .eval(&format!(
+                "const body = document.querySelector('#w .drawer-body').getBoundingClientRect();
+                 const w = document.getElementById('w').getBoundingClientRect();
+                 const inside = body.height > 100 && body.top >= w.top && body.bottom <= w.bottom
+                   && body.left >= w.left && body.right <= w.right;
+                 const drawn = (() => {{ {DRAWN_OUTSIDE} }})();
+                 return [inside, drawn];"
+            ))
+            .await;
+        assert_eq!(opened, json!([true, []]), "the controls open inside the widget");
+        page.screenshot("phone-widget-box-open").await;
+        let bottom = page
+            .eval(&format!("scrollTo(0, document.documentElement.scrollHeight); {DRAWN_OUTSIDE}"))
+            .await;
+        assert_eq!(bottom, json!([]), "at the page's bottom");
+        page.screenshot("phone-widget-box-bottom").await;
     })
     .await;
 }
