@@ -73,7 +73,11 @@ pub fn nice_ticks(max: f64, target: usize) -> Vec<f64> {
         .find(|s| *s >= rough)
         .unwrap_or(10.0 * power);
     let count = (max / step).ceil().max(1.0) as usize;
-    (0..=count).map(|i| i as f64 * step).collect()
+    // Each tick to the places its step has, so `{tick}` prints 0.3, not 0.30000000000000004.
+    let places = 10f64.powi((-step.log10().floor()).max(0.0) as i32);
+    (0..=count)
+        .map(|i| (i as f64 * step * places).round() / places)
+        .collect()
 }
 
 /// A stretch of seconds during which a breaker's gauge kept one value.
@@ -176,6 +180,17 @@ mod tests {
         // A phone's 300 units of axis hold 3 or 4 labels like "600 ms"; a desktop's 630 keep 6.
         let label = text_width("600 ms", 13.0);
         assert!((3..=4).contains(&tick_target(300.0, label, 6)));
+        // Ticks print with the digits their step needs and no float noise.
+        for (max, target) in [(0.35, 6), (0.9, 3), (0.07, 7), (12.0, 5), (1.7, 20)] {
+            let ticks = nice_ticks(max, target);
+            let step = ticks[1] - ticks[0];
+            let places = (-step.log10().floor()).max(0.0) as usize;
+            for t in &ticks {
+                let text = format!("{t}");
+                let decimals = text.split('.').nth(1).map_or(0, str::len);
+                assert!(decimals <= places, "{max}/{target}: {text} (step {step})");
+            }
+        }
         assert_eq!(tick_target(630.0, label, 6), 6);
         assert_eq!(tick_target(f64::NAN, label, 6), 1);
         assert_eq!(keep_inside(0.0, 40.0, 0.0, 300.0), 24.0);
