@@ -734,3 +734,55 @@ fn subcommands_run_as_the_flags_they_stand_for() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("contention, metastability"));
 }
+
+/// `--json` carries every measure a lesson reads, by the lesson's names, and they agree with
+/// the line's own counts (`arrived` is `sent`, `first-opening` is `first_open_ms`, ...).
+#[test]
+fn json_carries_the_lessons_measures_by_their_names() {
+    use resilience_playground::page::lessons::live::Live;
+    for preset in ["cb", "none", "story-adaptive-limit"] {
+        let out = cascade(&["--json", "--preset", preset]);
+        assert!(out.status.success(), "{preset}");
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let measures = line["measures"].as_object().expect("measures");
+        let mut names: Vec<String> = Live::all()
+            .iter()
+            .map(|l| l.name())
+            .filter(|n| !n.starts_with("throughput"))
+            .collect();
+        names.sort();
+        let mut got: Vec<String> = measures
+            .keys()
+            .filter(|n| !n.starts_with("throughput("))
+            .cloned()
+            .collect();
+        got.sort();
+        assert_eq!(got, names, "{preset}");
+        assert!(
+            measures.keys().any(|k| k.starts_with("throughput(0,")),
+            "{preset}: the whole run's throughput"
+        );
+        assert_eq!(measures["arrived"], line["sent"], "{preset}");
+        assert_eq!(measures["timed-out"], line["timeout"], "{preset}");
+        assert_eq!(
+            measures["inventory-calls"], line["inventory_calls"],
+            "{preset}"
+        );
+        let first_open_ms = measures["first-opening"].as_f64().map(|s| s * 1000.0);
+        assert_eq!(
+            first_open_ms.map(|v| v.round()),
+            line["first_open_ms"].as_f64().map(f64::round),
+            "{preset}"
+        );
+        let ok_share = 100.0 * line["ok"].as_f64().unwrap() / line["sent"].as_f64().unwrap();
+        assert!(
+            (measures["ok-share"].as_f64().unwrap() - ok_share).abs() < 1e-9,
+            "{preset}"
+        );
+        assert_eq!(
+            measures["limited"].is_null(),
+            line.get("concurrency_limited").is_none(),
+            "{preset}: the limit's refusals where there is a limit"
+        );
+    }
+}

@@ -23,7 +23,9 @@ mod native {
 
     use resilience_playground::library_config::resilience4j_run::apply_yaml;
     use resilience_playground::page::lessons::check as lesson_check;
+    use resilience_playground::page::lessons::live::Live;
     use resilience_playground::page::life_story;
+    use resilience_playground::page::runs::Run;
     use resilience_playground::resilience::ParamError;
     use resilience_playground::sim::experiments;
     use resilience_playground::sim::model::{run, Abandon, ConfigFile, HistoryBulkhead, SimConfig};
@@ -642,6 +644,23 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
             })
             .collect();
         line.insert("routes".into(), routes.into());
+        // The same figures a lesson reads (`{queue-peak}`, `@goal p99 < 2s`), by its names.
+        if let Ok(run) = Run::of(cfg.clone()) {
+            let measures: serde_json::Map<String, serde_json::Value> = Live::at_end(&run)
+                .into_iter()
+                .map(|(name, value)| {
+                    // A count prints as one (`1200`, not `1200.0`).
+                    let value = match value {
+                        Some(v) if v.fract() == 0.0 && v.abs() < 1e15 => {
+                            serde_json::json!(v as i64)
+                        }
+                        other => serde_json::json!(other),
+                    };
+                    (name, value)
+                })
+                .collect();
+            line.insert("measures".into(), measures.into());
+        }
         if cfg
             .dependencies
             .first()

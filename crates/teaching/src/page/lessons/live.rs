@@ -272,6 +272,30 @@ impl Live {
             .collect()
     }
 
+    /// Every figure of `run` at its end, by the name a lesson writes it with, as
+    /// [`Live::value`] reads it (seconds, percent, a count or a rate; `None` where the run has
+    /// none): what `cascade --json` prints under `measures`. The throughput is the whole
+    /// run's, named with its window (`throughput(0,12)`).
+    pub fn at_end(run: &crate::page::runs::Run) -> Vec<(String, Option<f64>)> {
+        let reading = Reading {
+            run,
+            now: run.span,
+            b: None,
+        };
+        let whole = Measure::Throughput {
+            from: 0.0,
+            to: (run.span as f64 / 1e6).ceil(),
+        };
+        Live::all()
+            .into_iter()
+            .map(|live| match live {
+                Live::Measure(Measure::Throughput { .. }) => Live::Measure(whole),
+                other => other,
+            })
+            .map(|live| (live.name(), live.value(&reading)))
+            .collect()
+    }
+
     /// The figure at the reading's playhead as a number (seconds, percent, a count or a rate),
     /// `None` while the run has none (a breaker that never opened has no first opening).
     pub fn value(self, r: &Reading) -> Option<f64> {
