@@ -74,7 +74,9 @@ pub fn vocabulary() -> String {
         String::new(),
         "One list for every place a lesson reads the run: a claim of `@choice` or `@number`, a \
          figure in a sentence (`{queue-peak}`) and a `@goal`. A time is bounded in `s` or `ms`, \
-         a share from 0 to 100, anything else by a number. `cascade --json` prints each at          the run's end under `measures`, by these names (a time in seconds, a share in          percent; the throughput over the whole run, `throughput(0,D)`)."
+         a share from 0 to 100, anything else by a number. `cascade --json` prints each at the \
+         run's end under `measures`, by these names (a time in seconds, a share in percent; \
+         the throughput over the whole run, `throughput(0,D)`)."
             .into(),
         String::new(),
         "| Measure | Kind | What the run measured by the playhead |".into(),
