@@ -19,9 +19,7 @@ mod jitter;
 mod join_code;
 mod knob_panel;
 mod lesson;
-mod lesson_challenge;
-mod lesson_open;
-mod lesson_predict;
+
 mod lesson_table;
 mod load_chart;
 mod metastability;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use yew::prelude::*;
 
-use super::lesson_open::{response_text, start_fetch};
+use super::lesson::open::{response_text, start_fetch};
 use crate::page::lessons::Lesson;
 use crate::page::site::Site;
 

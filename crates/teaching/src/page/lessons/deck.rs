@@ -28,6 +28,11 @@ pub struct Deck {
     /// The shown step's answer was given on an earlier visit (or session): its verdict shows
     /// at once, without waiting for the run to reach the step's moment.
     pub recalled: bool,
+    /// The steps whose answers come back when the class returns to them: those answered in
+    /// this session, and for a learner resumed from a course platform's record every step
+    /// the record holds an answer for. (A projector's browser asks again after a reload, so
+    /// a rehearsal's answers do not spoil the class's predictions.)
+    pub answers_shown_again: Vec<String>,
     /// What the student has done in this lesson, as the browser's storage keeps it.
     pub progress: Progress,
 }
@@ -122,6 +127,7 @@ impl Deck {
             tried: None,
             asked: None,
             recalled: false,
+            answers_shown_again: Vec::new(),
             progress: Progress::restore(start.lesson, stored),
         };
         deck.show(start);
@@ -140,6 +146,11 @@ impl Deck {
     ) -> Deck {
         let mut deck = Deck::new(start, projector, None, None);
         if let Some(progress) = Progress::from_suspend_data(start.lesson, suspend_data) {
+            deck.answers_shown_again = progress
+                .predictions
+                .iter()
+                .map(|p| p.step.clone())
+                .collect();
             deck.progress = progress;
             deck.show(start);
         }
@@ -204,6 +215,7 @@ impl Deck {
                     next.recalled = false;
                     if let (Asked::Predicted(p), Some((said, right))) = (asked, verdict) {
                         next.progress.predict(next.at.name(), &said, right, Some(p));
+                        next.shown_again_here();
                     }
                     let mut run = vec![Action::Seek(0)];
                     if !playing {
@@ -220,6 +232,9 @@ impl Deck {
                     };
                     next.progress
                         .predict(next.at.name(), &said, right, prediction);
+                    if prediction.is_some() {
+                        next.shown_again_here();
+                    }
                 }
             }
             DeckAction::ChallengePassed => {
@@ -245,10 +260,19 @@ impl Deck {
         self.recalled = false;
         if !to.is_recap() {
             self.progress.reach(to.name());
-            if let Some(p) = self.progress.prediction_on(to.name()) {
+            let again = self.answers_shown_again.iter().any(|s| s == to.name());
+            if let Some(p) = self.progress.prediction_on(to.name()).filter(|_| again) {
                 self.asked = Some(Asked::Predicted(p));
                 self.recalled = true;
             }
+        }
+    }
+
+    /// The shown step's answer comes back when the class returns to it.
+    fn shown_again_here(&mut self) {
+        let name = self.at.name();
+        if !self.answers_shown_again.iter().any(|s| s == name) {
+            self.answers_shown_again.push(name.to_string());
         }
     }
 
@@ -578,6 +602,12 @@ mod tests {
             1,
             "{resumed:?}"
         );
+        // The browser's storage after a reload (a projector's rehearsal): the answer counts,
+        // and the question is asked again.
+        let json = serde_json::to_string(&back.progress).unwrap();
+        let reloaded = Deck::new(km0("slow-inventory"), false, None, Some(&json));
+        assert!(reloaded.holding() && reloaded.asked.is_none());
+        assert_eq!(reloaded.progress.predictions.len(), 1);
         let fresh = Deck::resumed(km0("slow-inventory"), false, None, "");
         assert!(fresh.holding() && fresh.progress.predictions.is_empty());
     }

@@ -4,13 +4,13 @@
 
 use yew::prelude::*;
 
-use super::ids::use_ids;
-use super::knob_panel::slider;
 use crate::page::action::Action;
 use crate::page::knobs::knob;
 use crate::page::lessons::challenge::{Challenge, Judged, FURTHER_SEEDS};
 use crate::page::runs::{Run, Shared};
 use crate::sim::model::SimConfig;
+use crate::ui::ids::use_ids;
+use crate::ui::knob_panel::slider;
 
 /// Properties of [`ChallengePanel`].
 #[derive(Properties, PartialEq)]

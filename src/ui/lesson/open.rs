@@ -25,13 +25,13 @@ pub fn keep_picked(name: &str, text: &str) {
         text: text.to_string(),
     };
     if let Ok(json) = serde_json::to_string(&kept) {
-        super::storage::store(STORAGE_KEY, &json);
+        crate::ui::storage::store(STORAGE_KEY, &json);
     }
 }
 
 /// The lesson picked last in this browser, read again; `Err` says why there is none.
 pub fn picked_lesson() -> Result<Lesson, String> {
-    let kept: Kept = super::storage::stored(STORAGE_KEY)
+    let kept: Kept = crate::ui::storage::stored(STORAGE_KEY)
         .and_then(|json| serde_json::from_str(&json).ok())
         .ok_or_else(|| {
             "lesson: \"own\" is a lesson picked in this browser, and none is kept here; \

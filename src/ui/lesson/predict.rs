@@ -6,9 +6,9 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::ids::use_ids;
 use crate::exercises::number::read_number;
 use crate::page::lessons::{Answer, Asked, Prediction, Question, Verdict};
+use crate::ui::ids::use_ids;
 
 /// Properties of [`LessonQuestion`].
 #[derive(Properties, PartialEq)]
