@@ -28,10 +28,11 @@ pub struct Deck {
     /// The shown step's answer was given on an earlier visit (or session): its verdict shows
     /// at once, without waiting for the run to reach the step's moment.
     pub recalled: bool,
-    /// The steps whose answers come back when the class returns to them: those answered in
-    /// this session, and for a learner resumed from a course platform's record every step
-    /// the record holds an answer for. (A projector's browser asks again after a reload, so
-    /// a rehearsal's answers do not spoil the class's predictions.)
+    /// The steps whose answers come back in projector mode when the class returns to them:
+    /// those answered in this session, and for a learner resumed from a course platform's
+    /// record every step the record holds an answer for. (On the projector a reloaded lesson
+    /// asks again, so a rehearsal's answers do not spoil the class's predictions; a student
+    /// alone gets every kept answer back with its verdict.)
     pub answers_shown_again: Vec<String>,
     /// What the student has done in this lesson, as the browser's storage keeps it.
     pub progress: Progress,
@@ -260,7 +261,7 @@ impl Deck {
         self.recalled = false;
         if !to.is_recap() {
             self.progress.reach(to.name());
-            let again = self.answers_shown_again.iter().any(|s| s == to.name());
+            let again = !self.projector || self.answers_shown_again.iter().any(|s| s == to.name());
             if let Some(p) = self.progress.prediction_on(to.name()).filter(|_| again) {
                 self.asked = Some(Asked::Predicted(p));
                 self.recalled = true;
@@ -560,7 +561,7 @@ mod tests {
     #[test]
     fn an_answer_is_kept_when_given_and_shown_again_on_coming_back() {
         use crate::page::lessons::predict::Prediction;
-        let deck = Deck::new(km0("slow-inventory"), false, None, None);
+        let deck = Deck::new(km0("slow-inventory"), true, None, None);
         let (deck, _) = deck.apply(DeckAction::Answer {
             asked: Asked::Predicted(Prediction::Choice(2)),
             playing: false,
@@ -594,7 +595,7 @@ mod tests {
         assert!(back.recalled && !back.holding());
         assert_eq!(back.progress.predictions.len(), 1);
         // Another session, from the platform's record: the same.
-        let resumed = Deck::resumed(km0("slow-inventory"), false, None, &record.1);
+        let resumed = Deck::resumed(km0("slow-inventory"), true, None, &record.1);
         assert_eq!(resumed.asked, Some(Asked::Predicted(Prediction::Choice(2))));
         assert!(resumed.recalled);
         assert_eq!(
@@ -602,12 +603,14 @@ mod tests {
             1,
             "{resumed:?}"
         );
-        // The browser's storage after a reload (a projector's rehearsal): the answer counts,
-        // and the question is asked again.
+        // The browser's storage after a reload: on the projector (a rehearsal) the answer
+        // counts and the question is asked again; a student alone gets the answer back.
         let json = serde_json::to_string(&back.progress).unwrap();
-        let reloaded = Deck::new(km0("slow-inventory"), false, None, Some(&json));
+        let reloaded = Deck::new(km0("slow-inventory"), true, None, Some(&json));
         assert!(reloaded.holding() && reloaded.asked.is_none());
         assert_eq!(reloaded.progress.predictions.len(), 1);
+        let alone = Deck::new(km0("slow-inventory"), false, None, Some(&json));
+        assert!(alone.recalled && !alone.holding());
         let fresh = Deck::resumed(km0("slow-inventory"), false, None, "");
         assert!(fresh.holding() && fresh.progress.predictions.is_empty());
     }
