@@ -85,6 +85,38 @@ async fn verdict(page: &browser::Page, n: u8, part: &str, kind: &str) -> (String
     }
 }
 
+/// Each element matching `css`, as the accessibility tree gives it: `(name, description)`.
+async fn ax_of(page: &browser::Page, css: &str) -> Vec<(String, String)> {
+    let root = page
+        .devtools("DOM.getDocument", serde_json::json!({ "depth": 0 }))
+        .await;
+    let found = page
+        .devtools(
+            "DOM.querySelectorAll",
+            serde_json::json!({ "nodeId": root["root"]["nodeId"], "selector": css }),
+        )
+        .await;
+    let mut out = Vec::new();
+    for id in found["nodeIds"].as_array().into_iter().flatten() {
+        let tree = page
+            .devtools(
+                "Accessibility.getPartialAXTree",
+                serde_json::json!({ "nodeId": id, "fetchRelatives": false }),
+            )
+            .await;
+        let node = &tree["nodes"][0];
+        let text = |k: &str| {
+            node[k]["value"]
+                .as_str()
+                .unwrap_or_default()
+                .trim()
+                .to_string()
+        };
+        out.push((text("name"), text("description")));
+    }
+    out
+}
+
 async fn wait_for(page: &browser::Page, css: &str) {
     page.client
         .wait()
@@ -128,6 +160,27 @@ async fn exercise_accepts_right_and_rejects_wrong(n: u8) {
             let exact = format!("{}", answer.expected.round());
             assert!(!hint.contains(&exact), "the hint gives {exact} away: {hint}");
         }
+
+        // Heard with a screen reader: each field named by its own question, each Check by its
+        // part, and the wrong verdict, the field's description, says so in words.
+        let fields = ax_of(&page, &format!("#exercise-{n} .prediction input")).await;
+        let field = ax_of(&page, &sel(n, &format!("ex{n}-part-{}-input", part.id))).await;
+        assert_eq!(
+            field[0].0,
+            format!("({}) {} Your prediction", part.id, part.question),
+            "{field:?}"
+        );
+        assert!(field[0].1.starts_with("Not right:"), "{field:?}");
+        let mut names: Vec<&String> = fields.iter().map(|(name, _)| name).collect();
+        let count = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), count, "two fields sound alike: {fields:?}");
+        let checks = ax_of(&page, &format!("#exercise-{n} .prediction button")).await;
+        assert!(
+            checks.iter().any(|(name, _)| *name == format!("Check ({})", part.id)),
+            "{checks:?}"
+        );
 
         // Not a number: a message naming the part, and the page still works.
         predict(&page, n, &part.id, "abc").await;

@@ -61,8 +61,9 @@ fn part_row(props: &PartRowProps) -> Html {
             .on_type
             .reform(move |text: String| (part.clone(), text))
     };
+    let question_id = name("question");
     let question = html! {
-        <p class="part-question">
+        <p class="part-question" id={question_id.clone()}>
             <span class="part-id">{ format!("({})", part_id) }</span>{ " " }{ &props.part.question }
         </p>
     };
@@ -106,6 +107,7 @@ fn part_row(props: &PartRowProps) -> Html {
     };
     let on_click = check.reform(|_: MouseEvent| ());
     let input_id = name("input");
+    let label_id = name("label");
     let verdict_id = name("verdict");
     let feedback = props.attempt.feedback.as_ref();
     let verdict_class = classes!("verdict", feedback.map(|f| format!("verdict-{}", f.kind())));
@@ -113,12 +115,16 @@ fn part_row(props: &PartRowProps) -> Html {
         <li class="exercise-part" id={row_id}>
             { question }
             <div class="prediction">
-                <label class="part-label" for={input_id.clone()}>{ "Your prediction" }</label>
+                <label class="part-label" id={label_id.clone()} for={input_id.clone()}>{ "Your prediction" }</label>
+                // Named by its question, so each field says which one it answers.
                 <input type="text" inputmode="decimal" autocomplete="off" id={input_id}
                     value={props.attempt.text.clone()} oninput={on_input} onkeydown={on_key}
+                    aria-labelledby={format!("{question_id} {label_id}")}
                     aria-describedby={verdict_id.clone()} />
                 <span class="unit">{ &answer.unit }</span>
-                <button type="button" id={name("check")} onclick={on_click}>{ "Check" }</button>
+                <button type="button" id={name("check")} onclick={on_click}>
+                    { "Check" }<span class="visually-hidden">{ format!(" ({part_id})") }</span>
+                </button>
             </div>
             <p id={verdict_id} class={verdict_class} role="status" aria-live="polite"
                 data-correct={feedback.map(|f| AttrValue::from(f.is_right().to_string()))}
@@ -127,7 +133,11 @@ fn part_row(props: &PartRowProps) -> Html {
                     <span class="verdict-mark" aria-hidden="true">
                         { match f.kind() { "right" => "✓", "wrong" => "✗", _ => "!" } }
                     </span>
-                    { " " }{ f.text().to_string() }
+                    { " " }
+                    if let Some(word) = f.word() {
+                        <strong class="verdict-word">{ word }</strong>{ " " }
+                    }
+                    { f.text().to_string() }
                 }
                 if let Some(reading) = &props.attempt.reading {
                     <span class="verdict-reading">{ " " }{ reading }</span>

@@ -80,7 +80,8 @@ pub fn challenge_panel(props: &ChallengePanelProps) -> Html {
         html! {
             <li class={classes!("goal", if *met { "met" } else { "missed" })} data-met={met.to_string()}>
                 <span class="goal-mark" aria-hidden="true">{ if *met { "✓" } else { "✗" } }</span>
-                <span class="goal-target">{ goal.text() }</span>
+                <span class="visually-hidden">{ if *met { "Met: " } else { "Not met: " } }</span>
+                <span class="goal-target">{ goal.sentence() }</span>
                 <span class="goal-value">
                     { format!(" — this run: {}", goal.value_text(*value)) }
                     { seeds.unwrap_or_default() }

@@ -207,10 +207,17 @@ impl Answer {
                     self.expected - self.tolerance.allowed(self.expected),
                     self.expected + self.tolerance.allowed(self.expected),
                 );
+                // To the precision the tolerance has: "from 79 to 93 %", not 78.950084.
+                let allowed = self.tolerance.allowed(self.expected);
+                let places = if allowed > 0.0 && allowed.is_finite() {
+                    (-allowed.log10().floor()).clamp(0.0, 6.0) as usize
+                } else {
+                    0
+                };
                 format!(
                     "Anything from {} to {} {} counts as right here: {why}",
-                    plain(lo.max(0.0)),
-                    plain(hi),
+                    plain(round_to(lo.max(0.0), places)),
+                    plain(round_to(hi, places)),
                     self.unit
                 )
             });
@@ -275,6 +282,12 @@ impl Part {
     pub fn check(&self, prediction: f64) -> Option<Verdict> {
         self.answer.as_ref().map(|a| a.check(prediction))
     }
+}
+
+/// `value` rounded to `places` decimal places.
+fn round_to(value: f64, places: usize) -> f64 {
+    let scale = 10f64.powi(places as i32);
+    (value * scale).round() / scale
 }
 
 /// Checks a prediction for part `part_id` among `parts`: `None` when there is no such numeric
@@ -369,6 +382,18 @@ mod tests {
              cannot be read off exactly."
         );
         assert_eq!(a.check(70.0).note, None);
+        // A measured value: the range at the tolerance's precision, not the float's.
+        let measured = Answer::new(85.950084, Tolerance::Absolute(7.0), "%", "h")
+            .wide_because("the spread decides it.");
+        assert_eq!(
+            measured.check(80.0).note.unwrap(),
+            "Anything from 79 to 93 % counts as right here: the spread decides it."
+        );
+        let fine = Answer::new(1.23456, Tolerance::Absolute(0.05), "s", "h").wide_because("w.");
+        assert_eq!(
+            fine.check(1.2).note.unwrap(),
+            "Anything from 1.18 to 1.28 s counts as right here: w."
+        );
     }
 
     #[test]

@@ -122,6 +122,17 @@ impl Feedback {
         }
     }
 
+    /// The word that opens the verdict, so that it is said and not only marked: none where
+    /// the text is the word itself ("Right").
+    pub fn word(&self) -> Option<&'static str> {
+        match self {
+            Feedback::Right(None) => None,
+            Feedback::Right(Some(_)) => Some("Right:"),
+            Feedback::Wrong(_) => Some("Not right:"),
+            Feedback::Invalid(_) => Some("Cannot check:"),
+        }
+    }
+
     /// A name for styles and tests: `right`, `wrong` or `invalid`.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -145,6 +145,27 @@ impl Goal {
         )
     }
 
+    /// The goal as a sentence a student reads: the measure in words, then its bound ("The
+    /// longest queue in front of the workers so far: at most 10").
+    pub fn sentence(&self) -> String {
+        let words = match self.compare {
+            Compare::Below => "under",
+            Compare::AtMost => "at most",
+            Compare::Above => "over",
+            Compare::AtLeast => "at least",
+        };
+        let what = self.live.what();
+        let mut chars = what.chars();
+        let what = chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect::<String>())
+            .unwrap_or_default();
+        format!(
+            "{what}: {words} {}",
+            bound_text(self.live.quantity(), self.bound)
+        )
+    }
+
     /// Whether `value` meets it. A figure with no value (a breaker that never opened) is past
     /// every bound, as in the questions' claims.
     pub fn met(&self, value: Option<f64>) -> bool {
@@ -264,6 +285,10 @@ mod tests {
             (Live::P99, Compare::Below, 1.0)
         );
         assert_eq!(Goal::parse("p99 <= 300ms").unwrap().bound, 0.3);
+        assert_eq!(
+            Goal::parse("queue-peak <= 10").unwrap().sentence(),
+            "The longest queue in front of the workers so far: at most 10"
+        );
         assert_eq!(Goal::parse("p99 <= 300 ms").unwrap().bound, 0.3);
         let share = Goal::parse("ok-share >= 90%").unwrap();
         assert_eq!(share.live, Live::Measure(Measure::OkShare));
@@ -280,6 +305,9 @@ mod tests {
         ] {
             let g = Goal::parse(text).unwrap();
             assert_eq!(Goal::parse(&g.text()).unwrap(), g, "{text}");
+            let sentence = g.sentence();
+            assert!(sentence.contains(&g.live.what()[1..]), "{sentence}");
+            assert!(!sentence.contains(g.compare.sign()), "{sentence}");
         }
         assert!(Goal::parse("p99 < 1").unwrap_err().contains("s or ms"));
         assert!(Goal::parse("ok-share >= 120")
