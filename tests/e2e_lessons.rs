@@ -1342,3 +1342,65 @@ async fn a_km0_step_reads_in_order_from_the_accessibility_tree() {
     })
     .await;
 }
+
+/// A student with a screen reader: answering with the keyboard leaves the focus on what
+/// replaced the question (the answer, then its verdict), not on the page; while the step
+/// plays, each "What to notice" sentence is said through the live region as the run reaches
+/// it, not only the timeline's events.
+#[tokio::test]
+async fn an_answer_keeps_the_focus_and_what_to_notice_is_said() {
+    browser::run("lesson-said", |page| async move {
+        let here = named(Lesson::Km0, "circuit-breaker");
+        page.open(
+            &format!("lesson.html?{}", here.query()),
+            "[id$='lesson-choice-0']",
+        )
+        .await;
+        page.eval(
+            "window.heard = [];
+             const live = document.querySelector('[id$=\"announcements\"][aria-live]');
+             new MutationObserver(() => { if (live.textContent) window.heard.push(live.textContent); })
+               .observe(live, { childList: true, characterData: true, subtree: true });
+             document.getElementById('lesson-choice-0').focus();
+             return null;",
+        )
+        .await;
+        press(&page, Key::Enter).await;
+        let focus = "const a = document.activeElement;
+             return [a ? a.tagName : null, !!(a && a.closest('.lesson-prediction'))];";
+        let start = Instant::now();
+        let mut focused = page.eval(focus).await;
+        while focused[1] != true && start.elapsed() < Duration::from_secs(5) {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            focused = page.eval(focus).await;
+        }
+        assert_eq!(focused[1], true, "the focus fell to {focused}");
+        wait_for_verdict(&page).await;
+        let focused = page.eval(focus).await;
+        assert_eq!(focused[1], true, "after the verdict, the focus is at {focused}");
+        // The step played at its own pace to its moment: the sentences were said as it went.
+        let start = Instant::now();
+        while page.text("#play").await.contains("Pause") {
+            assert!(start.elapsed() < Duration::from_secs(40), "the step did not stop");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        let shown: Vec<String> = serde_json::from_value(
+            page.eval("return [...document.querySelectorAll('[id$=\"lesson-notices\"] li')].map((li) => li.textContent)")
+                .await,
+        )
+        .unwrap();
+        let heard: Vec<String> = serde_json::from_value(page.eval("return window.heard").await).unwrap();
+        assert!(!shown.is_empty(), "the step notices something");
+        // Said as the run reached it: the same words, its figures then.
+        let words = |s: &str| -> Vec<String> {
+            s.split_whitespace()
+                .map(|w| w.chars().filter(|c| c.is_alphabetic()).collect::<String>())
+                .filter(|w| !w.is_empty())
+                .take(6)
+                .collect()
+        };
+        let said = |sentence: &String| heard.iter().any(|h| words(h) == words(sentence));
+        assert!(shown.iter().any(said), "shown {shown:?}, heard {heard:?}");
+    })
+    .await;
+}

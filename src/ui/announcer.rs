@@ -21,6 +21,10 @@ pub struct AnnouncementsProps {
     pub playing: bool,
     /// The page's clock's start, when it shows a time of day.
     pub clock_start: Option<Micros>,
+    /// A lesson step's "What to notice" sentences at the playhead, by rule: each is said once
+    /// when the run reaches it.
+    #[prop_or_default]
+    pub notices: Vec<(usize, String)>,
 }
 
 /// How long a new run must stay before its outcome is said: a knob being dragged makes a run
@@ -44,25 +48,29 @@ pub fn announcements(props: &AnnouncementsProps) -> Html {
         let (announcer, spoken) = (announcer.clone(), spoken.clone());
         let run = props.run.clone();
         let start = props.clock_start;
+        let notices = props.notices.clone();
         use_effect_with(
             (props.playhead, props.playing, *on),
             move |&(playhead, playing, on)| {
                 if !playing || !on {
                     // Paused, the run's summary speaks; stopped, nothing does.
                     spoken.set(String::new());
-                    announcer.borrow_mut().advance(
+                    announcer.borrow_mut().advance_with_notices(
                         &run.0.markers,
+                        &notices,
                         playhead,
                         f64::NEG_INFINITY,
                         start,
                     );
                     return;
                 }
-                if let Some(sentence) =
-                    announcer
-                        .borrow_mut()
-                        .advance(&run.0.markers, playhead, now_ms(), start)
-                {
+                if let Some(sentence) = announcer.borrow_mut().advance_with_notices(
+                    &run.0.markers,
+                    &notices,
+                    playhead,
+                    now_ms(),
+                    start,
+                ) {
                     spoken.set(sentence);
                 }
             },

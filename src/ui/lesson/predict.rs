@@ -99,12 +99,15 @@ pub fn lesson_question(props: &LessonQuestionProps) -> Html {
 pub struct LessonVerdictProps {
     /// The step's question.
     pub question: Question,
-    /// What the class predicted.
-    pub prediction: Prediction,
+    /// What the class predicted (none: the run shown without a prediction).
+    pub prediction: Option<Prediction>,
     /// The verdict, once the run has played to the step's moment.
     pub verdict: Option<Verdict>,
     /// The moment the run plays to, as the page writes it ("12.0 s").
     pub moment: AttrValue,
+    /// Takes the keyboard's focus when shown (the question it replaces had it).
+    #[prop_or_default]
+    pub take_focus: bool,
 }
 
 /// What the class said, then the verdict read from the run.
@@ -113,14 +116,31 @@ pub fn lesson_verdict(props: &LessonVerdictProps) -> Html {
     let ids = use_ids();
     // The hint opens on demand, so the verdict stays one short paragraph on the projector.
     let why = use_state(|| false);
+    let node = use_node_ref();
+    {
+        let node = node.clone();
+        let take = props.take_focus;
+        use_effect_with((), move |_| {
+            if take {
+                if let Some(el) = node.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        });
+    }
     let said = match (props.question.answer, props.prediction) {
-        (Answer::Choices(choices), Prediction::Choice(i)) => {
+        (Answer::Choices(choices), Some(Prediction::Choice(i))) => {
             choices.get(i).map_or(String::new(), |c| c.text.to_string())
         }
-        (Answer::Number { unit, .. }, Prediction::Number(n)) => format!("{n} {unit}"),
+        (Answer::Number { unit, .. }, Some(Prediction::Number(n))) => format!("{n} {unit}"),
         _ => String::new(),
     };
     let status = match &props.verdict {
+        None if props.prediction.is_none() => html! {
+            <p class="lesson-said">
+                { format!("Shown without a prediction. Watch the run to {}.", props.moment) }
+            </p>
+        },
         None => html! {
             <p class="lesson-said">
                 { format!("You said “{said}”. Watch the run to {}.", props.moment) }
@@ -151,6 +171,7 @@ pub fn lesson_verdict(props: &LessonVerdictProps) -> Html {
         }
     };
     html! {
-        <div role="status" class="lesson-prediction" id={ids.id("lesson-answer")}>{ status }</div>
+        <div role="status" class="lesson-prediction" id={ids.id("lesson-answer")} ref={node}
+            tabindex="-1">{ status }</div>
     }
 }

@@ -12,7 +12,7 @@ use crate::page::knobs::knob;
 use crate::page::lessons::deck::{admits, pause_at, DeckAction};
 use crate::page::lessons::live::{pieces, Piece as Part};
 use crate::page::lessons::Reading;
-use crate::page::lessons::{playground_query, Asked, StepRef, View};
+use crate::page::lessons::{playground_query, Asked, Prediction, StepRef, Verdict, View};
 use crate::page::replay::clock;
 use crate::page::runs::Shared;
 use crate::page::site::Site;
@@ -172,13 +172,14 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     };
     use_document_keys(props.standalone.then(|| keys.clone()));
     let b_run = page.b_run().cloned();
-    let notices = {
+    let by_rule = {
         let page = page.clone();
         let run = page.runs.a.clone().ok();
         use_memo((run, b_run, page.playback.playhead), move |_| {
-            step.notices(&page)
+            step.notices_by_rule(&page)
         })
     };
+    let notices: Vec<String> = by_rule.iter().map(|(_, s)| s.clone()).collect();
     let replay = {
         let dispatch = dispatch.clone();
         let playing = page.playback.playing;
@@ -318,16 +319,23 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             }
         });
     }
+    // What replaced the question takes the focus when the class has just answered, so a
+    // screen reader keeps its place.
+    let take_focus = !props.recalled;
     let prediction = match (step.question, asked) {
         (Some(question), Some(Asked::Predicted(prediction))) => {
             let verdict = (props.recalled || page.playback.playhead >= moment)
                 .then(|| (*verdict).clone())
                 .flatten();
             Some(html! {
-                <LessonVerdict {question} {prediction} {verdict}
+                <LessonVerdict {question} prediction={Some(prediction)} {verdict} {take_focus}
                     moment={clock(moment, page.clock_start())} />
             })
         }
+        (Some(question), Some(Asked::Skipped)) => Some(html! {
+            <LessonVerdict {question} prediction={None::<Prediction>} verdict={None::<Verdict>}
+                {take_focus} moment={clock(moment, page.clock_start())} />
+        }),
         _ => None,
     };
     let mut seen = Vec::new();
@@ -429,7 +437,8 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             <div class="lesson-views">{ views }</div>
             if let Ok(run) = &page.runs.a {
                 <Announcements run={run.clone()} playhead={page.playback.playhead}
-                    playing={page.playback.playing} clock_start={page.clock_start()} />
+                    playing={page.playback.playing} clock_start={page.clock_start()}
+                    notices={(*by_rule).clone()} />
             }
         </article>
     }

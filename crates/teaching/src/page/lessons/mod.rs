@@ -537,6 +537,15 @@ impl Step {
     /// What to notice in `page`'s run at its playhead: one sentence per rule that has
     /// something to say by then.
     pub fn notices(&self, page: &Page) -> Vec<String> {
+        self.notices_by_rule(page)
+            .into_iter()
+            .map(|(_, sentence)| sentence)
+            .collect()
+    }
+
+    /// [`Step::notices`], each with its rule's place in the step (what a listener has heard
+    /// is counted by rule: a rule's figure changes as the run goes on).
+    pub fn notices_by_rule(&self, page: &Page) -> Vec<(usize, String)> {
         let Ok(run) = &page.runs.a else {
             return Vec::new();
         };
@@ -547,7 +556,8 @@ impl Step {
         };
         self.notice
             .iter()
-            .filter_map(|&rule| reading.say(rule))
+            .enumerate()
+            .filter_map(|(i, &rule)| reading.say(rule).map(|s| (i, s)))
             .collect()
     }
 }
