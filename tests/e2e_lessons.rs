@@ -1034,6 +1034,42 @@ async fn a_challenge_is_judged_on_five_seeds_opens_tips_and_says_why_once_passed
             .await;
         assert_eq!(kept, serde_json::json!(["timeout"]));
         page.screenshot("lesson-challenge").await;
+        // Back on a phone (a reload, as a link or the offline file opens it): the step comes
+        // back passed, with the settings that passed it, marked in the step list.
+        browser::emulate_phone(&page.client, 390, 844).await;
+        page.open("lesson.html?lesson=challenges&step=timeout", "[id$='challenge-check']")
+            .await;
+        wait_for(&page, "[id$='challenge-verdict'][data-passed='true']").await;
+        let back = page
+            .eval(
+                "return [document.getElementById('timeout').value,
+                         document.querySelector('[id$=\"lesson-pick\"] option:checked').textContent,
+                         document.querySelector('.challenge-badge') ? document.querySelector('.challenge-badge').textContent : null]",
+            )
+            .await;
+        assert_eq!(back[0], "300", "{back}");
+        assert!(back[1].as_str().unwrap().ends_with('✓'), "{back}");
+        assert!(back[2].as_str().is_some_and(|b| b.contains("passed")), "{back}");
+        page.eval("document.querySelector('[id$=\"challenge-verdict\"]').scrollIntoView(); return null")
+            .await;
+        page.screenshot("phone-challenge-passed").await;
+        // Try again: the step's own settings, the pass still counted.
+        click(&page, "[id$='challenge-again']").await;
+        let start = Instant::now();
+        while page.eval("return !!document.querySelector(\"[id$='challenge-verdict']\")").await
+            == serde_json::json!(true)
+        {
+            assert!(start.elapsed() < Duration::from_secs(10), "the pass still shows");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let again = page
+            .eval(
+                "return [document.getElementById('timeout').value,
+                         document.querySelector('[id$=\"lesson-pick\"] option:checked').textContent]",
+            )
+            .await;
+        assert_ne!(again[0], "300", "{again}");
+        assert!(again[1].as_str().unwrap().ends_with('✓'), "{again}");
     })
     .await;
 }

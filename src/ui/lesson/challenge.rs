@@ -27,8 +27,14 @@ pub struct ChallengePanelProps {
     /// A notice about the last control moved, if any.
     pub notice: Option<AttrValue>,
     pub on_action: Callback<Action>,
-    /// Called once when the challenge is passed.
-    pub on_passed: Callback<()>,
+    /// Called when the challenge is passed, with its controls' keys and values.
+    pub on_passed: Callback<Vec<(String, String)>>,
+    /// The student passed it before (the step came back with the passing settings): it is
+    /// judged again at once, and shows as passed.
+    #[prop_or_default]
+    pub passed_before: bool,
+    /// "Try again": the step afresh from its own settings.
+    pub on_try_again: Callback<()>,
 }
 
 /// The panel.
@@ -50,21 +56,39 @@ pub fn challenge_panel(props: &ChallengePanelProps) -> Html {
             .filter(|(judged_run, _)| judged_run == run)
             .map(|(_, result)| result.clone())
     });
-    let on_check = {
+    let check = {
         let (judged, failed_checks) = (judged.clone(), failed_checks.clone());
         let run = props.run.clone();
         let moment = props.moment;
         let on_passed = props.on_passed.clone();
-        Callback::from(move |_: MouseEvent| {
+        // The controls' values as a link writes them, for the step to come back with.
+        let settings: Vec<(String, String)> = challenge
+            .controls
+            .iter()
+            .filter_map(|key| knob(key).map(|k| (key.to_string(), k.link_text(&props.full))))
+            .collect();
+        Callback::from(move |()| {
             let Some(run) = run.clone() else { return };
             let result = challenge.judge(&run, moment);
             match &result {
-                Ok(j) if j.passed => on_passed.emit(()),
+                Ok(j) if j.passed => on_passed.emit(settings.clone()),
                 _ => failed_checks.set(*failed_checks + 1),
             }
             judged.set(Some((run, result)));
         })
     };
+    {
+        // Passed before: judged again on opening, so the pass shows with its seeds.
+        let check = check.clone();
+        let again = props.passed_before && props.run.is_some();
+        use_effect_with((), move |_| {
+            if again {
+                check.emit(());
+            }
+        });
+    }
+    let on_check = check.reform(|_: MouseEvent| ());
+    let on_try_again = props.on_try_again.reform(|_: MouseEvent| ());
     // Read once per run, not on every frame of its playback.
     let goals = use_memo((props.run.clone(), props.moment), move |(run, moment)| {
         run.as_ref()
@@ -94,6 +118,9 @@ pub fn challenge_panel(props: &ChallengePanelProps) -> Html {
             <div class="challenge-passed" role="status" id={ids.id("challenge-verdict")} data-passed="true">
                 <p><strong>{ format!("Passed on your run and {FURTHER_SEEDS} more seeds.") }</strong></p>
                 <p>{ challenge.why }</p>
+                <button type="button" id={ids.id("challenge-again")} onclick={on_try_again.clone()}>
+                    { "Try again from the step's own settings" }
+                </button>
             </div>
         },
         Ok(j) => {
@@ -115,7 +142,12 @@ pub fn challenge_panel(props: &ChallengePanelProps) -> Html {
     let tips = challenge.tips.iter().take(*failed_checks);
     html! {
         <div class="lesson-try challenge" id={ids.id("lesson-challenge")}>
-            <h3>{ "Challenge" }</h3>
+            <h3>
+                { "Challenge" }
+                if props.passed_before {
+                    <span class="challenge-badge">{ " ✓ passed" }</span>
+                }
+            </h3>
             <p class="challenge-goals-title">{ format!("Goals at {}:", props.moment_text) }</p>
             <ul class="challenge-goals" id={ids.id("challenge-goals")}>{ for rows }</ul>
             { for controls }

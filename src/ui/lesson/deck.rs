@@ -275,7 +275,8 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                     <select id={ids.id("lesson-pick")} onchange={on_pick}>
                         { for steps.iter().enumerate().map(|(i, s)| html! {
                             <option value={s.name} selected={i == step.index}>
-                                { format!("{}. {}", i + 1, s.title) }
+                                { format!("{}. {}{}", i + 1, s.title,
+                                    if deck.passed(StepRef { lesson: step.lesson, index: i }) { " ✓" } else { "" }) }
                             </option>
                         }) }
                         <option value="end" selected={step.is_recap()}>{ "Recap" }</option>
@@ -301,11 +302,13 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                 <LessonRecap key={step.query()} lesson={lesson} on_go={go} take_focus={moved}
                     standalone={standalone} site={props.site.clone()} progress={deck.progress.clone()} />
             } else {
-                <LessonStepView key={step.query()} step={step} on_go={go} take_focus={moved}
+                // Mounted afresh for each step, and for each "Try again" of its challenge.
+                <LessonStepView key={format!("{}#{}", step.query(), deck.attempt)} step={step}
+                    on_go={go} take_focus={moved}
                     standalone={standalone} site={props.site.clone()} dark={props.dark}
                     projector={projector} tried={deck.tried.clone()} asked={deck.asked}
                     recalled={deck.recalled} holding={deck.holding()}
-                    {run} {on_deck} />
+                    passed_with={deck.passed_with()} {run} {on_deck} />
             }
         </div>
     }

@@ -44,6 +44,9 @@ pub(super) struct LessonStepViewProps {
     /// The step's question: answered (or shown without an answer), or not yet (the deck's).
     #[prop_or_default]
     pub(super) asked: Option<Asked>,
+    /// The settings the step's challenge was passed with: the step opens with them.
+    #[prop_or_default]
+    pub(super) passed_with: Option<Vec<(String, String)>>,
     /// The answer was given on an earlier visit: its verdict shows at once.
     #[prop_or_default]
     pub(super) recalled: bool,
@@ -72,8 +75,18 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     let initial = {
         let dark = props.dark;
         let tried = props.tried.clone();
+        let passed_with = props.passed_with.clone();
         use_memo((), move |_| {
-            let (page, _) = step.page_tried(tried.as_deref());
+            let (page, _) = match &passed_with {
+                Some(settings) => {
+                    let pairs: Vec<(&str, &str)> = settings
+                        .iter()
+                        .map(|(k, v)| (k.as_str(), v.as_str()))
+                        .collect();
+                    step.page_with(&pairs)
+                }
+                None => step.page_tried(tried.as_deref()),
+            };
             Shared(std::rc::Rc::new(page.apply(Action::SetDark(dark))))
         })
     };
@@ -259,7 +272,9 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                 moment_text={clock(moment, page.clock_start())}
                 notice={page.notice.clone().map(AttrValue::from)}
                 on_action={dispatch.clone()}
-                on_passed={props.on_deck.reform(|()| DeckAction::ChallengePassed)} />
+                on_passed={props.on_deck.reform(|settings| DeckAction::ChallengePassed { settings })}
+                passed_before={props.passed_with.is_some()}
+                on_try_again={props.on_deck.reform(|()| DeckAction::TryAgain)} />
         }
     });
     let try_it = step

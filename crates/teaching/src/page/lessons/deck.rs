@@ -34,6 +34,9 @@ pub struct Deck {
     /// asks again, so a rehearsal's answers do not spoil the class's predictions; a student
     /// alone gets every kept answer back with its verdict.)
     pub answers_shown_again: Vec<String>,
+    /// How many times the student asked to try the shown step's challenge again: the step
+    /// starts afresh each time.
+    pub attempt: u32,
     /// What the student has done in this lesson, as the browser's storage keeps it.
     pub progress: Progress,
 }
@@ -75,7 +78,13 @@ pub enum DeckAction {
         right: bool,
     },
     /// The shown step's challenge was met.
-    ChallengePassed,
+    ChallengePassed {
+        /// Its controls' keys and values, as a link writes them: the step comes back with them.
+        settings: Vec<(String, String)>,
+    },
+    /// The student tries the shown step's challenge again from the step's own settings (the
+    /// pass still counts).
+    TryAgain,
 }
 
 /// What the page does after an action.
@@ -129,6 +138,7 @@ impl Deck {
             asked: None,
             recalled: false,
             answers_shown_again: Vec::new(),
+            attempt: 0,
             progress: Progress::restore(start.lesson, stored),
         };
         deck.show(start);
@@ -238,9 +248,15 @@ impl Deck {
                     }
                 }
             }
-            DeckAction::ChallengePassed => {
+            DeckAction::ChallengePassed { settings } => {
                 if !next.at.is_recap() {
-                    next.progress.pass(next.at.name());
+                    next.progress.pass(next.at.name(), settings);
+                }
+            }
+            DeckAction::TryAgain => {
+                if !next.at.is_recap() {
+                    next.progress.try_again(next.at.name());
+                    next.attempt += 1;
                 }
             }
         }
@@ -275,6 +291,22 @@ impl Deck {
         if !self.answers_shown_again.iter().any(|s| s == name) {
             self.answers_shown_again.push(name.to_string());
         }
+    }
+
+    /// The settings the shown step's challenge was passed with, when the student passed it
+    /// (the step comes back with them, its pass shown).
+    pub fn passed_with(&self) -> Option<Vec<(String, String)>> {
+        if self.at.is_recap() {
+            return None;
+        }
+        self.progress
+            .passed_settings(self.at.name())
+            .map(<[(String, String)]>::to_vec)
+    }
+
+    /// Whether the student passed the challenge of `step`.
+    pub fn passed(&self, step: StepRef) -> bool {
+        !step.is_recap() && self.progress.challenges.iter().any(|c| c == step.name())
     }
 
     /// The effect that tells a course platform where the learner is and what they did.
@@ -510,8 +542,29 @@ mod tests {
             if s.predictions == 1 && s.predictions_right == 1)));
         let timeout = StepRef::named(Lesson::Challenges, "timeout").unwrap();
         let deck = Deck::new(timeout, false, None, None);
-        let (deck, _) = deck.apply(DeckAction::ChallengePassed);
+        let settings = vec![("timeout".to_string(), "300".to_string())];
+        let (deck, _) = deck.apply(DeckAction::ChallengePassed {
+            settings: settings.clone(),
+        });
         assert_eq!(deck.progress.challenges, ["timeout"]);
+        assert!(deck.passed(timeout));
+        assert_eq!(deck.passed_with(), Some(settings.clone()));
+        // Trying again: the step afresh, the pass still counted.
+        let (again, _) = deck.apply(DeckAction::TryAgain);
+        assert_eq!(again.passed_with(), None);
+        assert!(again.passed(timeout) && again.attempt == 1);
+        // Coming back after a reload (the storage) or from a platform's record: the step with
+        // its passing settings.
+        let json = serde_json::to_string(&deck.progress).unwrap();
+        assert_eq!(
+            Deck::new(timeout, false, None, Some(&json)).passed_with(),
+            Some(settings.clone())
+        );
+        let record = deck.progress.to_suspend_data();
+        assert_eq!(
+            Deck::resumed(timeout, true, None, &record).passed_with(),
+            Some(settings)
+        );
         // The storage's progress comes back with the deck.
         let json = serde_json::to_string(&deck.progress).unwrap();
         let again = Deck::new(timeout, false, None, Some(&json));

@@ -21,6 +21,10 @@ pub struct Progress {
     /// The challenges passed, by step name.
     #[serde(default)]
     pub challenges: Vec<String>,
+    /// The settings each challenge was passed with (its controls' keys and values, as a link
+    /// writes them), by step name: the step comes back with them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passed_with: Vec<(String, Vec<(String, String)>)>,
 }
 
 /// One prediction and its verdict.
@@ -51,6 +55,8 @@ struct SuspendData {
     answers: Vec<Suspended>,
     #[serde(rename = "c", default)]
     challenges: Vec<String>,
+    #[serde(rename = "w", default, skip_serializing_if = "Vec::is_empty")]
+    passed_with: Vec<(String, Vec<(String, String)>)>,
 }
 
 /// One answer in [`SuspendData`].
@@ -145,14 +151,33 @@ impl Progress {
         true
     }
 
-    /// Notes that the challenge of the step called `name` was passed; false when it already
-    /// was.
-    pub fn pass(&mut self, name: &str) -> bool {
+    /// Notes that the challenge of the step called `name` was passed with `settings` (its
+    /// controls' keys and values); false when it already was (the settings are the latest).
+    pub fn pass(&mut self, name: &str, settings: Vec<(String, String)>) -> bool {
+        match self.passed_with.iter_mut().find(|(step, _)| step == name) {
+            Some((_, kept)) => *kept = settings,
+            None => self.passed_with.push((name.to_string(), settings)),
+        }
         if self.challenges.iter().any(|c| c == name) {
             return false;
         }
         self.challenges.push(name.to_string());
         true
+    }
+
+    /// The settings the challenge of the step called `name` was passed with, if it was (and
+    /// the student has not asked to try again).
+    pub fn passed_settings(&self, name: &str) -> Option<&[(String, String)]> {
+        self.passed_with
+            .iter()
+            .find(|(step, _)| step == name)
+            .map(|(_, settings)| settings.as_slice())
+    }
+
+    /// The student tries the challenge of `name` again from the step's own settings: the
+    /// pass still counts, its settings no longer come back.
+    pub fn try_again(&mut self, name: &str) {
+        self.passed_with.retain(|(step, _)| step != name);
     }
 
     /// Notes a prediction on the step `step` and its verdict (the latest per step counts).
@@ -200,6 +225,7 @@ impl Progress {
                 reached: reached.to_vec(),
                 answers: answers.clone(),
                 challenges: self.challenges.clone(),
+                passed_with: self.passed_with.clone(),
             };
             let text = serde_json::to_string(&record).unwrap_or_default();
             if text.chars().count() <= SUSPEND_DATA_LIMIT || reached.is_empty() {
@@ -217,6 +243,7 @@ impl Progress {
         let mut progress = Progress::new(lesson);
         progress.reached = record.reached;
         progress.challenges = record.challenges;
+        progress.passed_with = record.passed_with;
         for answer in record.answers {
             let said = lesson
                 .find(&answer.step)
@@ -368,7 +395,7 @@ mod tests {
                     p.predict(step.name, &said, true, Some(answer));
                 }
                 if step.challenge.is_some() {
-                    p.pass(step.name);
+                    p.pass(step.name, vec![("threads".into(), "40".into())]);
                 }
             }
             let data = p.to_suspend_data();
