@@ -409,3 +409,61 @@ async fn a_playground_widget_stays_inside_its_box_on_a_phone() {
     })
     .await;
 }
+
+/// A student alone on a phone (touch, 390 px): answering a step's question brings the step's
+/// run into sight (it comes after the text), and the verdict when the run reaches its moment;
+/// with reduced motion asked for, without an animation.
+#[tokio::test]
+async fn on_a_phone_the_run_and_then_the_verdict_come_into_sight() {
+    browser::run("phone-lesson-sight", |page| async move {
+        browser::emulate_phone(&page.client, WIDTH, HEIGHT).await;
+        page.devtools(
+            "Emulation.setEmulatedMedia",
+            json!({ "features": [{ "name": "prefers-reduced-motion", "value": "reduce" }] }),
+        )
+        .await;
+        page.open(
+            "lesson.html?lesson=km0&step=circuit-breaker",
+            "[id$='lesson-choice-0']",
+        )
+        .await;
+        page.eval(&browser::set_value("speed", "5")).await;
+        let views_top = "const r = document.querySelector('.lesson-views').getBoundingClientRect();
+                         return [r.top, innerHeight];";
+        let before = page.eval(views_top).await;
+        assert!(
+            before[0].as_f64().unwrap() > before[1].as_f64().unwrap(),
+            "the views start below the fold: {before}"
+        );
+        page.eval("document.getElementById('lesson-choice-0').click(); return null")
+            .await;
+        let start = Instant::now();
+        loop {
+            let now = page.eval(views_top).await;
+            let (top, height) = (now[0].as_f64().unwrap(), now[1].as_f64().unwrap());
+            if (-2.0..height * 0.6).contains(&top) {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "the run stayed out of sight: {now}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        page.screenshot("phone-lesson-answered").await;
+        let verdict_in_sight = "const v = document.querySelector('.lesson-verdict');
+             if (!v) return null;
+             const r = v.getBoundingClientRect();
+             return r.bottom > 0 && r.top < innerHeight;";
+        let start = Instant::now();
+        while page.eval(verdict_in_sight).await != json!(true) {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the verdict stayed out of sight"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        page.screenshot("phone-lesson-verdict").await;
+    })
+    .await;
+}

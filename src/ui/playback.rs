@@ -16,7 +16,7 @@ use crate::page::playback::LONGEST_TICK_MS;
 type FrameLoop = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
 
 /// Whether the reader asked the system for reduced motion.
-fn reduced_motion() -> bool {
+pub(crate) fn reduced_motion() -> bool {
     web_sys::window()
         .and_then(|w| {
             w.match_media("(prefers-reduced-motion: reduce)")

@@ -123,7 +123,10 @@ pub fn lesson_verdict(props: &LessonVerdictProps) -> Html {
         use_effect_with((), move |_| {
             if take {
                 if let Some(el) = node.cast::<web_sys::HtmlElement>() {
-                    let _ = el.focus();
+                    // Without a scroll: the step brings its run into sight meanwhile.
+                    let options = web_sys::FocusOptions::new();
+                    options.set_prevent_scroll(true);
+                    let _ = el.focus_with_options(&options);
                 }
             }
         });

@@ -2,6 +2,7 @@
 //! moment, what to notice, its challenge.
 
 use web_sys::KeyboardEvent;
+use web_sys::{ScrollBehavior, ScrollIntoViewOptions, ScrollLogicalPosition};
 use yew::prelude::*;
 
 use super::challenge::ChallengePanel;
@@ -156,6 +157,36 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     }
     let moment = step.moment();
     let (root, heading) = use_arrival_focus(props.take_focus, props.standalone);
+    let views_ref = use_node_ref();
+    {
+        // Where the step's views are out of sight (a phone: they come after the text), an
+        // answer or Play brings the run into sight, and the verdict when it comes.
+        let views = views_ref.clone();
+        let answered = props.asked.is_some() && !props.recalled;
+        use_effect_with(
+            (answered, page.playback.playing),
+            move |&(answered, playing)| {
+                if answered || playing {
+                    bring_into_sight(
+                        views.cast::<web_sys::Element>(),
+                        ScrollLogicalPosition::Start,
+                    );
+                }
+            },
+        );
+        let root = root.clone();
+        let verdict_due = matches!(props.asked, Some(Asked::Predicted(_)))
+            && !props.recalled
+            && page.playback.playhead >= moment;
+        use_effect_with(verdict_due, move |&due| {
+            if due {
+                let verdict = root
+                    .cast::<web_sys::Element>()
+                    .and_then(|r| r.query_selector(".lesson-prediction").ok().flatten());
+                bring_into_sight(verdict, ScrollLogicalPosition::Center);
+            }
+        });
+    }
     {
         // Playing from before the moment pauses there, so the class sees what the step is about.
         let last = use_mut_ref(|| page.playback.playhead);
@@ -449,7 +480,7 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                 </div>
                 <p class="hint keys">{ key_hint }</p>
             </div>
-            <div class="lesson-views">{ views }</div>
+            <div class="lesson-views" ref={views_ref}>{ views }</div>
             if let Ok(run) = &page.runs.a {
                 <Announcements run={run.clone()} playhead={page.playback.playhead}
                     playing={page.playback.playing} clock_start={page.clock_start()}
@@ -457,4 +488,29 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             }
         </article>
     }
+}
+
+/// Scrolls `element` into sight unless its top is already in the upper part of the screen, at
+/// once where the reader asks for reduced motion, smoothly elsewhere.
+fn bring_into_sight(element: Option<web_sys::Element>, block: ScrollLogicalPosition) {
+    let (Some(element), Some(window)) = (element, web_sys::window()) else {
+        return;
+    };
+    let height = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let top = element.get_bounding_client_rect().top();
+    if (0.0..height * 0.6).contains(&top) {
+        return;
+    }
+    let options = ScrollIntoViewOptions::new();
+    options.set_block(block);
+    options.set_behavior(if crate::ui::playback::reduced_motion() {
+        ScrollBehavior::Instant
+    } else {
+        ScrollBehavior::Smooth
+    });
+    element.scroll_into_view_with_scroll_into_view_options(&options);
 }
