@@ -464,6 +464,17 @@ async fn on_a_phone_the_run_and_then_the_verdict_come_into_sight() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         page.screenshot("phone-lesson-verdict").await;
+        // Every checkbox and radio button shown is a target of at least 24 x 24 px.
+        let small = page
+            .eval(
+                "return [...document.querySelectorAll('input[type=checkbox], input[type=radio]')]
+                   .filter((i) => i.getClientRects().length > 0)
+                   .map((i) => i.getBoundingClientRect())
+                   .filter((r) => r.width < 24 || r.height < 24)
+                   .map((r) => [r.width, r.height]);",
+            )
+            .await;
+        assert_eq!(small, json!([]), "targets under 24 px");
     })
     .await;
 }
