@@ -35,6 +35,10 @@ pub struct ChallengePanelProps {
     pub passed_before: bool,
     /// "Try again": the step afresh from its own settings.
     pub on_try_again: Callback<()>,
+    /// Projector mode: each goal in its short form (`queue-peak <= 10`), so the step fits one
+    /// screen; a student's screen reads it as a sentence.
+    #[prop_or_default]
+    pub projector: bool,
 }
 
 /// The panel.
@@ -105,7 +109,9 @@ pub fn challenge_panel(props: &ChallengePanelProps) -> Html {
             <li class={classes!("goal", if *met { "met" } else { "missed" })} data-met={met.to_string()}>
                 <span class="goal-mark" aria-hidden="true">{ if *met { "✓" } else { "✗" } }</span>
                 <span class="visually-hidden">{ if *met { "Met: " } else { "Not met: " } }</span>
-                <span class="goal-target">{ goal.sentence() }</span>
+                <span class="goal-target">
+                    { if props.projector { goal.text() } else { goal.sentence() } }
+                </span>
                 <span class="goal-value">
                     { format!(" — this run: {}", goal.value_text(*value)) }
                     { seeds.unwrap_or_default() }

@@ -305,6 +305,7 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                 on_action={dispatch.clone()}
                 on_passed={props.on_deck.reform(|settings| DeckAction::ChallengePassed { settings })}
                 passed_before={props.passed_with.is_some()}
+                projector={props.projector}
                 on_try_again={props.on_deck.reform(|()| DeckAction::TryAgain)} />
         }
     });
