@@ -22,6 +22,9 @@ export PATH := $(TOOLS_DIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export TRUNK_TOOLS_WASM_BINDGEN := $(WASM_BINDGEN_VERSION)
 export TRUNK_TOOLS_WASM_OPT := version_$(BINARYEN_VERSION)
 
+# Where the offline file's wasm is bound for a classic script (see dist-single).
+SINGLE_DIR := target/single
+
 .PHONY: soak measure-load serve test dist dist-single scorm compress-tools tools browser-tools fetch check-fmt clippy test-host test-wasm test-e2e bench measure-page clean-tools
 
 serve: tools fetch
@@ -50,15 +53,18 @@ dist: tools compress-tools fetch
 	@for w in dist/*.wasm; do \
 	    echo "$$w: $$(stat -c %s "$$w") B raw, $$(stat -c %s "$$w.gz") B gzip, $$(stat -c %s "$$w.br") B brotli"; \
 	  done
-
-# The playground as one HTML file that works from file:// (no network in class): the wasm
-# bound for a classic script (no modules), inlined as base64 with the CSS and the glue.
-SINGLE_DIR := target/single
-dist-single: dist
+	@# The offline file beside the rest (dist/offline.html, which each page's footer links to),
+	@# so that a teacher copying dist/ to a stick has it.
 	wasm-bindgen --target no-modules --no-typescript --out-dir $(SINGLE_DIR) \
 	  --out-name resilience-playground target/wasm32-unknown-unknown/wasm-release/resilience-playground.wasm
 	wasm-opt -Oz --reorder-functions-by-name $(SINGLE_DIR)/resilience-playground_bg.wasm \
 	  -o $(SINGLE_DIR)/resilience-playground_bg.wasm
+	node scripts/single-file.mjs $(SINGLE_DIR) dist dist/offline.html
+
+# The playground as one HTML file that works from file:// (no network in class): the wasm
+# bound for a classic script (no modules), inlined as base64 with the CSS and the glue. `make
+# dist` writes it as dist/offline.html; this writes it under its own name.
+dist-single: dist
 	node scripts/single-file.mjs $(SINGLE_DIR) dist dist-single/resilience-playground.html
 
 # A SCORM 1.2 package of one guided lesson for a learning platform (Moodle, ...):

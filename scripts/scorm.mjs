@@ -25,6 +25,12 @@ cpSync(distDir, outDir, { recursive: true });
 for (const entry of readdirSync(outDir, { recursive: true })) {
   if (/\.(br|gz)$/.test(entry)) rmSync(join(outDir, entry));
 }
+// Nor the offline file (the package is what the platform serves), nor the pages' link to it.
+rmSync(join(outDir, "offline.html"), { force: true });
+for (const name of readdirSync(outDir).filter((n) => n.endsWith(".html"))) {
+  const file = join(outDir, name);
+  writeFileSync(file, readFileSync(file, "utf8").replace(/<footer class="page-footer">[\s\S]*?<\/footer>\s*/g, ""));
+}
 // The package is one lesson: its page loads scorm.js, says it is a package (`data-scorm`, which
 // hides the lesson-file opener), and its masthead names the playground without linking away
 // from the lesson (scorm.js opens any other page in a new tab).

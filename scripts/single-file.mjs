@@ -50,6 +50,7 @@ const fileName = basename(outFile);
 const ownLinks = (text) =>
   text
     .replace(/<a href="course-demo\.html">[\s\S]*?<\/a>\s*/g, "")
+    .replace(/<footer class="page-footer">[\s\S]*?<\/footer>\s*/g, "")
     .replace(/href="lesson\.html\?/g, `href="${fileName}?`)
     .replace(/href="exercises\.html"/g, `href="${fileName}?exercises"`)
     .replace(/href="(\.\/)?index\.html"/g, `href="${fileName}"`);

@@ -218,3 +218,30 @@ async fn the_single_file_carries_the_lessons_and_the_exercises() {
     })
     .await;
 }
+
+/// `make dist` puts the offline file beside the pages (`dist/offline.html`), and each page's
+/// footer links to it, so a teacher who copies `dist/` to a stick has it; the offline file
+/// itself carries no such link.
+#[test]
+fn the_offline_file_is_in_dist_and_the_pages_link_to_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let offline = std::fs::read_to_string(root.join("dist/offline.html"))
+        .expect("make dist writes dist/offline.html");
+    assert!(offline.contains("data-one-file"), "the one-file page");
+    assert!(
+        offline.len() > 500_000,
+        "with its module inlined: {} B",
+        offline.len()
+    );
+    assert!(
+        !offline.contains("class=\"page-footer\""),
+        "no link to itself"
+    );
+    for page in ["index.html", "lesson.html", "exercises.html"] {
+        let html = std::fs::read_to_string(root.join("dist").join(page)).unwrap();
+        assert!(
+            html.contains("href=\"offline.html\""),
+            "{page} links the offline file"
+        );
+    }
+}
