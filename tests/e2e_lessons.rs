@@ -1069,6 +1069,13 @@ async fn a_challenge_is_judged_on_five_seeds_opens_tips_and_says_why_once_passed
             )
             .await;
         assert_ne!(again[0], "300", "{again}");
+        let focus = page
+            .eval("return document.activeElement && document.activeElement.id")
+            .await;
+        assert!(
+            focus.as_str().is_some_and(|id| id.ends_with("lesson-step-title")),
+            "after Try again the focus is on the step: {focus}"
+        );
         assert!(again[1].as_str().unwrap().ends_with('✓'), "{again}");
     })
     .await;

@@ -257,6 +257,8 @@ impl Deck {
                 if !next.at.is_recap() {
                     next.progress.try_again(next.at.name());
                     next.attempt += 1;
+                    // The step starts afresh and takes the focus (its button is gone).
+                    next.moved = true;
                 }
             }
         }
@@ -552,7 +554,7 @@ mod tests {
         // Trying again: the step afresh, the pass still counted.
         let (again, _) = deck.apply(DeckAction::TryAgain);
         assert_eq!(again.passed_with(), None);
-        assert!(again.passed(timeout) && again.attempt == 1);
+        assert!(again.passed(timeout) && again.attempt == 1 && again.moved);
         // Coming back after a reload (the storage) or from a platform's record: the step with
         // its passing settings.
         let json = serde_json::to_string(&deck.progress).unwrap();
