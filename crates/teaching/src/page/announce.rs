@@ -86,28 +86,24 @@ impl Announcer {
                 self.notices_due.push_back((*rule, sentence.clone()));
             }
         }
-        // Take in the marks up to here. The step's sentences carry the lesson: a mark is said
-        // when none waits.
-        let _ = self.advance(markers, playhead, f64::NEG_INFINITY, clock_start);
+        // The step's sentences carry the lesson: a mark is said when none waits (the marks
+        // reached meanwhile are taken in, and wait).
         if self.notices_due.is_empty() {
             return self.advance(markers, playhead, now_ms, clock_start);
         }
-        if now_ms - self.last_spoken_ms < MIN_GAP_MS {
+        self.take_in(markers, playhead);
+        // (Paused, `now_ms` is minus infinity: nothing is said, whatever was said last.)
+        let since = now_ms - self.last_spoken_ms;
+        if since.is_nan() || since < MIN_GAP_MS {
             return None;
         }
         self.last_spoken_ms = now_ms;
         self.notices_due.pop_front().map(|(_, sentence)| sentence)
     }
 
-    /// The playhead is at `playhead` at wall time `now_ms`: the sentence to announce now, if
-    /// one is due. A playhead moved back (a seek, the start again) starts over from there.
-    pub fn advance(
-        &mut self,
-        markers: &[Marker],
-        playhead: Micros,
-        now_ms: f64,
-        clock_start: Option<Micros>,
-    ) -> Option<String> {
+    /// Takes in the marks up to `playhead` (the latest waits, with how many came before it);
+    /// a playhead moved back starts over from there.
+    fn take_in(&mut self, markers: &[Marker], playhead: Micros) {
         if playhead < self.heard_up_to {
             self.heard_up_to = playhead;
             self.pending = None;
@@ -119,6 +115,18 @@ impl Announcer {
             }
         }
         self.heard_up_to = playhead;
+    }
+
+    /// The playhead is at `playhead` at wall time `now_ms`: the sentence to announce now, if
+    /// one is due. A playhead moved back (a seek, the start again) starts over from there.
+    pub fn advance(
+        &mut self,
+        markers: &[Marker],
+        playhead: Micros,
+        now_ms: f64,
+        clock_start: Option<Micros>,
+    ) -> Option<String> {
+        self.take_in(markers, playhead);
         let (i, skipped) = self.pending?;
         if now_ms - self.last_spoken_ms < MIN_GAP_MS {
             return None;
@@ -197,6 +205,24 @@ mod tests {
         assert!(a
             .advance(&marks, 4_000_000, 20_100.0, None)
             .is_some_and(|s| s.contains("slows")));
+    }
+
+    #[test]
+    fn without_sentences_a_step_hears_its_marks_as_the_playground_does() {
+        let marks = [mark(3, "slows"), mark(6, "opens")];
+        let (mut plain, mut step) = (Announcer::default(), Announcer::default());
+        for frame in 0..=120u64 {
+            let (now_ms, playhead) = (frame as f64 * 100.0, frame * 100_000);
+            assert_eq!(
+                step.advance_with_notices(&marks, &[], playhead, now_ms, None),
+                plain.advance(&marks, playhead, now_ms, None),
+                "at {playhead}"
+            );
+        }
+        assert!(
+            plain.advance(&marks, 13_000_000, 1e9, None).is_none(),
+            "all said"
+        );
     }
 
     #[test]
