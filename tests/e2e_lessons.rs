@@ -142,8 +142,9 @@ async fn steps_move_by_button_and_by_key() {
             search(&page).await.contains("step=capacity"),
             "the address follows"
         );
-        // The clicker's keys, with the focus still on the Next button.
-        press(&page, Key::PageDown).await;
+        // The keys, with the focus still on the Next button (PageDown, a clicker's advance,
+        // has its own test).
+        press(&page, Key::Right).await;
         wait_for_step(&page, "km0", "pool-runs-dry").await;
         press(&page, Key::Right).await;
         wait_for_step(&page, "km0", "timeout").await;
@@ -168,8 +169,10 @@ async fn steps_move_by_button_and_by_key() {
         press(&page, Key::Right).await;
         tokio::time::sleep(Duration::from_millis(300)).await;
         wait_for_step(&page, "km0", "capacity").await;
-        // A clicker's PageDown steps even from the slider.
-        press(&page, Key::PageDown).await;
+        // A clicker's PageDown advances even from the slider.
+        page.eval(&browser::set_value("speed", "20")).await;
+        slider.click().await.expect("focus the slider");
+        advance_to(&page, Lesson::Km0, "capacity").await;
         wait_for_step(&page, "km0", "pool-runs-dry").await;
         // The new step starts at the top, its heading with the focus.
         assert_eq!(
@@ -190,7 +193,8 @@ async fn steps_move_by_button_and_by_key() {
         )
         .await;
         wait_for_step(&page, "km0", last_name).await;
-        press(&page, Key::PageDown).await;
+        page.eval(&browser::set_value("speed", "20")).await;
+        advance_to(&page, Lesson::Km0, last_name).await;
         let start = Instant::now();
         while page.eval(SHOWN).await != serde_json::json!(["km0", "end"]) {
             assert!(start.elapsed() < Duration::from_secs(20), "no recap");
@@ -1444,6 +1448,86 @@ async fn an_answer_keeps_the_focus_and_what_to_notice_is_said() {
         };
         let said = |sentence: &String| heard.iter().any(|h| words(h) == words(sentence));
         assert!(shown.iter().any(said), "shown {shown:?}, heard {heard:?}");
+    })
+    .await;
+}
+
+/// Presses PageDown, as a clicker sends it, until the lesson leaves the step called `name`
+/// (a question passed, the run played to its moment, then the next step); checks that the
+/// run reached the step's moment before it left, and returns how many presses it took.
+async fn advance_to(page: &browser::Page, lesson: Lesson, name: &str) -> usize {
+    use resilience_playground::sim::trace::BUCKET;
+    let moment = StepRef::named(lesson, name).unwrap().step().moment() / BUCKET;
+    let state = "const s = document.querySelector('[data-lesson-step]');
+         const scrub = document.getElementById('scrub');
+         return [s ? s.dataset.stepName : 'end', scrub ? Number(scrub.value) : -1,
+                 (document.getElementById('play') || {}).textContent || ''];";
+    let mut furthest = 0;
+    for presses in 1..=6 {
+        browser::press_keys(page, &[Key::PageDown.into()]).await;
+        let start = Instant::now();
+        loop {
+            let now = page.eval(state).await;
+            if now[0] != name {
+                assert!(
+                    furthest >= moment,
+                    "{name} left at {furthest} of {moment} (tenths of a second)"
+                );
+                return presses;
+            }
+            furthest = furthest.max(now[1].as_u64().unwrap_or(0));
+            // Paused again (at the moment, or showing a question passed): the next press.
+            if now[2].as_str().is_some_and(|t| t.contains("Play"))
+                && start.elapsed() > Duration::from_millis(300)
+            {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "{name}: stuck at {now}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    panic!("{name}: six presses of PageDown did not leave the step");
+}
+
+/// A lecturer with only a clicker: PageDown drives all of KM0 and Northwind, every question
+/// passed through, every step played to its moment before the next, to the recap; PageUp goes
+/// back, each step where the class left it, at the lesson's speed.
+#[tokio::test]
+async fn a_clicker_drives_a_whole_lesson_with_pagedown_and_back_with_pageup() {
+    browser::run("lesson-clicker", |page| async move {
+        for lesson in [Lesson::Km0, Lesson::Northwind] {
+            page.open(
+                &format!("lesson.html?lesson={}&projector=on", lesson.key()),
+                "[data-lesson-step]",
+            )
+            .await;
+            page.eval("localStorage.clear(); return null").await;
+            page.eval(&browser::set_value("speed", "20")).await;
+            let mut presses = 0;
+            for step in lesson.steps() {
+                wait_for_step(&page, lesson.key(), step.name).await;
+                presses += advance_to(&page, lesson, step.name).await;
+            }
+            wait_for(&page, "#lesson-recap li").await;
+            println!(
+                "{}: {} steps and the recap in {presses} presses of PageDown",
+                lesson.key(),
+                lesson.steps().len()
+            );
+            // Back: the last step where the class left it (at its moment), at 20x still.
+            browser::press_keys(&page, &[Key::PageUp.into()]).await;
+            let last = lesson.steps()[lesson.steps().len() - 1];
+            wait_for_step(&page, lesson.key(), last.name).await;
+            let back = page
+                .eval("return [Number(document.getElementById('scrub').value), document.getElementById('speed').value]")
+                .await;
+            use resilience_playground::sim::trace::BUCKET;
+            assert_eq!(back[0].as_u64(), Some(last.moment() / BUCKET), "{back}");
+            assert_eq!(back[1], "20", "{back}");
+        }
     })
     .await;
 }

@@ -73,9 +73,11 @@ pub fn playground_shortcuts() -> Vec<(AttrValue, AttrValue)> {
 pub fn lesson_shortcuts() -> Vec<(AttrValue, AttrValue)> {
     [
         (
-            "PageDown / PageUp",
-            "next or previous step (a presenter's clicker sends these)",
+            "PageDown",
+            "advance, as a presenter's clicker sends it: passes a question, plays the step's \
+             run to its moment, then the next step",
         ),
+        ("PageUp", "the step before, where the class left it"),
         (
             "→ / ←",
             "next or previous step, except on a slider, which they move",

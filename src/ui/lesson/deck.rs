@@ -308,7 +308,8 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                     standalone={standalone} site={props.site.clone()} dark={props.dark}
                     projector={projector} tried={deck.tried.clone()} asked={deck.asked}
                     recalled={deck.recalled} holding={deck.holding()}
-                    passed_with={deck.passed_with()} {run} {on_deck} />
+                    passed_with={deck.passed_with()} speed={deck.speed} left_at={deck.left_at()}
+                    {run} {on_deck} />
             }
         </div>
     }

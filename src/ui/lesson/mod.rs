@@ -32,14 +32,18 @@ pub const LESSON_ROOT_ID: &str = "resilience-lesson";
 /// What a key asks of a lesson.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum LessonKey {
+    /// PageDown, a clicker's "advance": the question passed, the run played to its moment,
+    /// then the next step.
+    Advance,
     Next,
     Back,
     TogglePlay,
 }
 
-/// PageUp / PageDown (what a presenter's clicker sends) always move between steps, wherever
-/// the focus is; the arrows too, except in a slider, a list, a text field or a chart read
-/// by its parts, where they stay the control's. Space plays or pauses.
+/// PageDown (a presenter's clicker's "advance") passes a question, plays the step's run to
+/// its moment and then goes on; PageUp goes back a step, wherever the focus is. The arrows
+/// move between steps too, except in a slider, a list, a text field or a chart read by its
+/// parts, where they stay the control's. Space plays or pauses.
 fn lesson_key(e: &KeyboardEvent) -> Option<LessonKey> {
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return None;
@@ -59,7 +63,7 @@ fn lesson_key(e: &KeyboardEvent) -> Option<LessonKey> {
             }
         });
     match e.key().as_str() {
-        "PageDown" => Some(LessonKey::Next),
+        "PageDown" => Some(LessonKey::Advance),
         "PageUp" => Some(LessonKey::Back),
         "ArrowRight" if !in_control => Some(LessonKey::Next),
         "ArrowLeft" if !in_control => Some(LessonKey::Back),

@@ -45,6 +45,12 @@ pub(super) struct LessonStepViewProps {
     /// The step's question: answered (or shown without an answer), or not yet (the deck's).
     #[prop_or_default]
     pub(super) asked: Option<Asked>,
+    /// The lesson's playback speed, once one was chosen.
+    #[prop_or_default]
+    pub(super) speed: Option<f64>,
+    /// Where the class left this step's run, when it has been here before.
+    #[prop_or_default]
+    pub(super) left_at: Option<u64>,
     /// The settings the step's challenge was passed with: the step opens with them.
     #[prop_or_default]
     pub(super) passed_with: Option<Vec<(String, String)>>,
@@ -77,6 +83,7 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
         let dark = props.dark;
         let tried = props.tried.clone();
         let passed_with = props.passed_with.clone();
+        let (speed, left_at) = (props.speed, props.left_at);
         use_memo((), move |_| {
             let (page, _) = match &passed_with {
                 Some(settings) => {
@@ -88,7 +95,15 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                 }
                 None => step.page_tried(tried.as_deref()),
             };
-            Shared(std::rc::Rc::new(page.apply(Action::SetDark(dark))))
+            // The lesson's speed, and the playhead where the class left this step.
+            let mut page = page.apply(Action::SetDark(dark));
+            if let Some(speed) = speed {
+                page = page.apply(Action::SetSpeed(speed));
+            }
+            if let Some(at) = left_at {
+                page = page.apply(Action::Seek(at));
+            }
+            Shared(std::rc::Rc::new(page))
         })
     };
     let (state, to_page) = use_page(&initial);
@@ -201,13 +216,44 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             },
         );
     }
+    // Where the run stands, for the keys (their listener outlives a render) and for the
+    // deck when the class leaves the step.
+    let run_now = use_mut_ref(|| (0, false));
+    *run_now.borrow_mut() = (page.playback.playhead, page.playback.playing);
+    {
+        let (run_now, on_deck) = (run_now.clone(), props.on_deck.clone());
+        use_effect_with((), move |_| {
+            move || {
+                let playhead = run_now.borrow().0;
+                on_deck.emit(DeckAction::Left {
+                    step: here,
+                    playhead,
+                });
+            }
+        });
+    }
+    {
+        let on_deck = props.on_deck.clone();
+        let chosen = props.speed;
+        use_effect_with(page.playback.speed, move |&speed| {
+            if chosen != Some(speed) {
+                on_deck.emit(DeckAction::Speed(speed));
+            }
+        });
+    }
     let keys = {
         let dispatch = dispatch.clone();
         let go = props.on_go.clone();
+        let on_deck = props.on_deck.clone();
+        let run_now = run_now.clone();
         Callback::from(move |e: KeyboardEvent| {
             let Some(key) = lesson_key(&e) else { return };
             e.prevent_default();
             match key {
+                LessonKey::Advance => {
+                    let (playhead, playing) = *run_now.borrow();
+                    on_deck.emit(DeckAction::Advance { playhead, playing });
+                }
                 LessonKey::Next => go.emit(here.next()),
                 LessonKey::Back => go.emit(here.back()),
                 LessonKey::TogglePlay => dispatch.emit(Action::TogglePlay),
@@ -326,11 +372,12 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
         });
     let playground = props.site.playground_with(&playground_query(page));
     let key_hint = if props.standalone {
-        "Keys: PageDown / PageUp (a clicker) change step wherever the focus is; → / ← too, \
-         except on a slider, which they move; space plays or pauses; ? lists them."
+        "Keys: PageDown (a clicker) plays the step to its moment, then goes on; PageUp goes \
+         back; → / ← change step, except on a slider, which they move; space plays or \
+         pauses; ? lists them."
     } else {
-        "With the focus here: PageDown or → next step, PageUp or ← back (→ / ← move a \
-         focused slider); space plays or pauses."
+        "With the focus here: PageDown plays the step to its moment, then goes on; → next \
+         step, PageUp or ← back (→ / ← move a focused slider); space plays or pauses."
     };
     let widget_keys = (!props.standalone).then_some(keys);
     let question = step.question.filter(|_| holding).map(|question| {

@@ -37,6 +37,10 @@ pub struct Deck {
     /// How many times the student asked to try the shown step's challenge again: the step
     /// starts afresh each time.
     pub attempt: u32,
+    /// Where each step's run was left, by step name: a step comes back where it was.
+    pub playheads: Vec<(String, Micros)>,
+    /// The playback speed chosen in this lesson, if one was.
+    pub speed: Option<f64>,
     /// What the student has done in this lesson, as the browser's storage keeps it.
     pub progress: Progress,
 }
@@ -85,6 +89,24 @@ pub enum DeckAction {
     /// The student tries the shown step's challenge again from the step's own settings (the
     /// pass still counts).
     TryAgain,
+    /// A presentation clicker's "advance" (PageDown), with where the shown step's run stands:
+    /// a question waiting is passed through (the run shown without a prediction), a run short
+    /// of the step's moment plays to it, and at the moment the class goes on to the next step.
+    Advance {
+        /// The run's playhead.
+        playhead: Micros,
+        /// Whether it is playing.
+        playing: bool,
+    },
+    /// The class left `step` with its run's playhead here: coming back, it is where it was.
+    Left {
+        /// The step left.
+        step: StepRef,
+        /// Its playhead then.
+        playhead: Micros,
+    },
+    /// The playback speed chosen: it stays for the lesson.
+    Speed(f64),
 }
 
 /// What the page does after an action.
@@ -139,6 +161,8 @@ impl Deck {
             recalled: false,
             answers_shown_again: Vec::new(),
             attempt: 0,
+            playheads: Vec::new(),
+            speed: None,
             progress: Progress::restore(start.lesson, stored),
         };
         deck.show(start);
@@ -253,6 +277,37 @@ impl Deck {
                     next.progress.pass(next.at.name(), settings);
                 }
             }
+            DeckAction::Advance { playhead, playing } => {
+                if self.at.is_recap() {
+                    return (next, effects);
+                }
+                let moment = self.at.step().moment();
+                if self.holding() {
+                    return self.apply(DeckAction::Answer {
+                        asked: Asked::Skipped,
+                        playing,
+                        verdict: None,
+                    });
+                } else if playhead < moment && playing {
+                    effects.push(Effect::Run(vec![Action::Seek(moment), Action::TogglePlay]));
+                } else if playhead < moment {
+                    effects.push(Effect::Run(vec![Action::TogglePlay]));
+                } else if let Some(to) = self.at.next() {
+                    return self.apply(DeckAction::Go(to));
+                }
+            }
+            DeckAction::Left { step, playhead } => {
+                if !step.is_recap() {
+                    let name = step.name().to_string();
+                    next.playheads.retain(|(s, _)| *s != name);
+                    next.playheads.push((name, playhead));
+                }
+            }
+            DeckAction::Speed(speed) => {
+                if speed.is_finite() && speed > 0.0 {
+                    next.speed = Some(speed);
+                }
+            }
             DeckAction::TryAgain => {
                 if !next.at.is_recap() {
                     next.progress.try_again(next.at.name());
@@ -293,6 +348,14 @@ impl Deck {
         if !self.answers_shown_again.iter().any(|s| s == name) {
             self.answers_shown_again.push(name.to_string());
         }
+    }
+
+    /// Where the shown step's run was left, when the class has been there before.
+    pub fn left_at(&self) -> Option<Micros> {
+        self.playheads
+            .iter()
+            .find(|(s, _)| s == self.at.name())
+            .map(|(_, p)| *p)
     }
 
     /// The settings the shown step's challenge was passed with, when the student passed it
@@ -668,5 +731,64 @@ mod tests {
         assert!(alone.recalled && !alone.holding());
         let fresh = Deck::resumed(km0("slow-inventory"), false, None, "");
         assert!(fresh.holding() && fresh.progress.predictions.is_empty());
+    }
+
+    #[test]
+    fn a_clicker_plays_each_step_to_its_moment_passes_a_question_and_then_goes_on() {
+        let start = km0("slow-inventory");
+        let moment = start.step().moment();
+        let deck = Deck::new(start, true, None, None);
+        assert!(deck.holding());
+        // A question waiting: shown without a prediction, the run from its start.
+        let (deck, effects) = deck.apply(DeckAction::Advance {
+            playhead: 0,
+            playing: false,
+        });
+        assert_eq!(deck.asked, Some(Asked::Skipped));
+        assert_eq!(
+            effects,
+            [Effect::Run(vec![Action::Seek(0), Action::TogglePlay])]
+        );
+        // Playing, short of the moment: straight to the moment, paused there.
+        let (deck, effects) = deck.apply(DeckAction::Advance {
+            playhead: moment / 2,
+            playing: true,
+        });
+        assert_eq!(
+            effects,
+            [Effect::Run(vec![Action::Seek(moment), Action::TogglePlay])]
+        );
+        // Paused short of it: plays (the run pauses itself at the moment).
+        let (_, effects) = deck.apply(DeckAction::Advance {
+            playhead: 1,
+            playing: false,
+        });
+        assert_eq!(effects, [Effect::Run(vec![Action::TogglePlay])]);
+        // At the moment: the next step.
+        let (deck, _) = deck.apply(DeckAction::Advance {
+            playhead: moment,
+            playing: false,
+        });
+        assert_eq!(deck.at, start.next().unwrap());
+        // Coming back, the step is where the class left it, at the lesson's speed.
+        let (deck, _) = deck.apply(DeckAction::Left {
+            step: start,
+            playhead: moment,
+        });
+        let (deck, _) = deck.apply(DeckAction::Speed(5.0));
+        let (back, _) = deck.apply(DeckAction::Go(start));
+        assert_eq!(back.left_at(), Some(moment));
+        assert_eq!(back.speed, Some(5.0));
+        // The recap: nothing further.
+        let recap = StepRef {
+            lesson: Lesson::Km0,
+            index: Lesson::Km0.steps().len(),
+        };
+        let at_end = Deck::new(recap, true, None, None);
+        let (same, effects) = at_end.apply(DeckAction::Advance {
+            playhead: 0,
+            playing: false,
+        });
+        assert!(effects.is_empty() && same.at == recap);
     }
 }
