@@ -89,6 +89,33 @@ fn times(n: u64) -> String {
     }
 }
 
+/// What became of `GET /catalog` by `at`: a share says "all" or "none" for a whole or
+/// nothing, and "only" just before a part of it.
+fn catalog_answered(at: &str, answered: u64, sent: u64, refused: u64) -> String {
+    if answered >= sent {
+        format!(
+            "GET /catalog never calls inventory, and by {at} all {} of its requests were \
+             answered.",
+            count(sent)
+        )
+    } else if answered == 0 {
+        format!(
+            "GET /catalog never calls inventory, yet by {at} none of its {} requests were \
+             answered; {} got Kong's 503.",
+            count(sent),
+            count(refused)
+        )
+    } else {
+        format!(
+            "GET /catalog never calls inventory, yet by {at} only {} of its {} requests were \
+             answered; {} got Kong's 503.",
+            percent(answered, sent),
+            count(sent),
+            count(refused)
+        )
+    }
+}
+
 fn percent(part: u64, whole: u64) -> String {
     if whole == 0 {
         return "0%".into();
@@ -364,16 +391,7 @@ impl Reading<'_> {
             Rule::CatalogAnswered => {
                 let (sent, refused) = self.route_ended(Route::Catalog, Outcome::GatewayRejected);
                 let (_, answered) = self.route_ended(Route::Catalog, Outcome::Ok);
-                (sent > 0).then(|| {
-                    format!(
-                        "GET /catalog never calls inventory, yet by {} only {} of its {} \
-                         requests were answered; {} got Kong's 503.",
-                        self.at(self.now),
-                        percent(answered, sent),
-                        count(sent),
-                        count(refused)
-                    )
-                })
+                (sent > 0).then(|| catalog_answered(&self.at(self.now), answered, sent, refused))
             }
             Rule::Outcomes => {
                 let mut seen: Vec<(Outcome, u64)> = Outcome::ALL
@@ -836,5 +854,26 @@ impl Reading<'_> {
                 })
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_whole_share_says_all_and_none_and_only_goes_before_a_part() {
+        let all = catalog_answered("12.1 s", 302, 302, 0);
+        assert_eq!(
+            all,
+            "GET /catalog never calls inventory, and by 12.1 s all 302 of its requests were \
+             answered."
+        );
+        assert!(!all.contains("only") && !all.contains("100%"), "{all}");
+        let none = catalog_answered("12.1 s", 0, 302, 302);
+        assert!(none.contains("none of its 302 requests"), "{none}");
+        assert!(!none.contains("only") && !none.contains("0%"), "{none}");
+        let part = catalog_answered("12.1 s", 150, 302, 152);
+        assert!(part.contains("only 50% of its 302 requests"), "{part}");
     }
 }
