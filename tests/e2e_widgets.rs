@@ -806,12 +806,24 @@ async fn framed_widgets_size_their_iframes_through_the_host_script() {
         })
         .await[0]
             .0;
-        let content = page
-            .eval("return Math.ceil(document.querySelector('iframe').contentDocument.documentElement.getBoundingClientRect().height)")
-            .await
-            .as_f64()
-            .unwrap_or(0.0);
-        assert!((shrunk - content).abs() <= 1.0, "iframe {shrunk} px, its page {content} px");
+        // The frame and its page agree once the widget has settled (it may still be drawing:
+        // both are read together, again until they agree).
+        let both = "const f = document.querySelector('iframe');
+             return [f.getBoundingClientRect().height,
+                     Math.ceil(f.contentDocument.documentElement.getBoundingClientRect().height)];";
+        let start = std::time::Instant::now();
+        let shrunk = loop {
+            let now = page.eval(both).await;
+            let (frame, content) = (now[0].as_f64().unwrap_or(0.0), now[1].as_f64().unwrap_or(-9.0));
+            if (frame - content).abs() <= 1.0 {
+                break frame;
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(10),
+                "iframe {frame} px, its page {content} px (shrunk to {shrunk})"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        };
         // A message that is not from one of the page's iframes changes nothing.
         page.eval(
             "window.postMessage({ type: 'resilience-playground:height', height: 5 }, '*'); return null;",
