@@ -67,22 +67,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
     let (state, dispatch) = use_page(&props.initial);
     let standalone = props.standalone;
     use_shortcuts(standalone.then(|| dispatch.clone()));
-    {
-        let (dark, projector) = (state.0.view.dark, state.0.view.projector);
-        use_effect_with(
-            (dark, projector, standalone),
-            move |&(dark, projector, standalone)| {
-                let root = web_sys::window()
-                    .and_then(|w| w.document())
-                    .and_then(|d| d.document_element());
-                if let (true, Some(root)) = (standalone, root) {
-                    let list = root.class_list();
-                    let _ = list.toggle_with_force("theme-dark", dark);
-                    let _ = list.toggle_with_force("projector", projector);
-                }
-            },
-        );
-    }
+    use_root_classes(standalone, state.0.view.projector, state.0.view.dark);
     let page = &state.0;
     // The settings' part of the link is written when they change (a new shared value), not on
     // every frame.
@@ -181,4 +166,23 @@ pub fn playground(props: &PlaygroundProps) -> Html {
             <div class={layout}>{ body }</div>
         </div>
     }
+}
+
+/// On a page of its own (not a widget), the document's root carries the view's classes:
+/// `projector` and `theme-dark`, which the page's CSS follows.
+#[hook]
+pub(crate) fn use_root_classes(standalone: bool, projector: bool, dark: bool) {
+    use_effect_with(
+        (projector, dark, standalone),
+        move |&(projector, dark, standalone)| {
+            let root = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.document_element());
+            if let (true, Some(root)) = (standalone, root) {
+                let list = root.class_list();
+                let _ = list.toggle_with_force("projector", projector);
+                let _ = list.toggle_with_force("theme-dark", dark);
+            }
+        },
+    );
 }

@@ -15,6 +15,7 @@ use crate::page::lessons::StepRef;
 use crate::page::permalink::parse_query;
 use crate::page::site::Site;
 use crate::page::widget::WidgetKind;
+use crate::ui::app::use_root_classes;
 use crate::ui::embed_this::EmbedThis;
 use crate::ui::ids::use_ids;
 use crate::ui::join_code::JoinCode;
@@ -209,23 +210,7 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
         });
         use_window_event("popstate", standalone, on_popstate);
     }
-    {
-        let projector = deck.projector;
-        let dark = props.dark;
-        use_effect_with(
-            (projector, dark, standalone),
-            move |&(projector, dark, standalone)| {
-                let root = web_sys::window()
-                    .and_then(|w| w.document())
-                    .and_then(|d| d.document_element());
-                if let (true, Some(root)) = (standalone, root) {
-                    let list = root.class_list();
-                    let _ = list.toggle_with_force("projector", projector);
-                    let _ = list.toggle_with_force("theme-dark", dark);
-                }
-            },
-        );
-    }
+    use_root_classes(standalone, deck.projector, props.dark);
     let projector = deck.projector;
     let moved = deck.moved;
     let step = deck.at;

@@ -131,13 +131,10 @@ pub fn lesson_verdict(props: &LessonVerdictProps) -> Html {
             }
         });
     }
-    let said = match (props.question.answer, props.prediction) {
-        (Answer::Choices(choices), Some(Prediction::Choice(i))) => {
-            choices.get(i).map_or(String::new(), |c| c.text.to_string())
-        }
-        (Answer::Number { unit, .. }, Some(Prediction::Number(n))) => format!("{n} {unit}"),
-        _ => String::new(),
-    };
+    let said = props
+        .prediction
+        .and_then(|p| props.question.said(p))
+        .unwrap_or_default();
     let status = match &props.verdict {
         None if props.prediction.is_none() => html! {
             <p class="lesson-said">
