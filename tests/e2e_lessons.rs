@@ -464,6 +464,49 @@ async fn the_bulkhead_step_shows_the_lookups_it_saves() {
     .await;
 }
 
+/// A step counts ok and what its runs produced, nothing the lesson has not met (no "refused
+/// by the open breaker" before the breaker's step), and prints the meaning of each word it
+/// teaches under its text.
+#[tokio::test]
+async fn a_step_counts_only_outcomes_met_and_defines_the_words_it_teaches() {
+    browser::run("lesson-taught", |page| async move {
+        let outcomes = "return [...document.querySelectorAll('.counters .chip[data-outcome]')]
+                          .map(c => c.dataset.outcome)";
+        let words =
+            "return [...document.querySelectorAll('.lesson-words dt')].map(d => d.textContent)";
+        for (name, counted, taught) in [
+            (
+                "slow-inventory",
+                serde_json::json!(["ok"]),
+                serde_json::json!(["p99"]),
+            ),
+            (
+                "circuit-breaker",
+                serde_json::json!(["ok", "circuit_open", "timeout"]),
+                serde_json::json!(["half-open", "probes", "cool-down"]),
+            ),
+        ] {
+            let step = named(Lesson::Km0, name);
+            page.open(
+                &format!("lesson.html?{}", step.query()),
+                "[data-lesson-step]",
+            )
+            .await;
+            wait_for_step(&page, "km0", name).await;
+            show_the_run(&page).await;
+            seek(&page, step.step().moment()).await;
+            assert_eq!(page.eval(outcomes).await, counted, "{name}'s counters");
+            assert_eq!(page.eval(words).await, taught, "{name}'s words");
+            let defined = page.text(".lesson-words").await;
+            let first = step.step().terms[0];
+            let meaning = resilience_playground::page::glossary::meaning(first).unwrap();
+            assert!(defined.contains(meaning), "{defined}");
+        }
+        page.screenshot("lesson-km0-breaker-words").await;
+    })
+    .await;
+}
+
 /// How far the page, the step's text and its views overflow their boxes (CSS px; 0 when
 /// everything is on the screen), the text's font size, and the chart numbers' smallest size.
 const FIT: &str = "
@@ -982,6 +1025,14 @@ async fn progress_is_kept_and_summed_up_at_the_lessons_end() {
             "You reached 2 of the 5 steps. 1 of its 2 questions answered with a prediction, 0 \
              of them borne out by the run."
         );
+        // On the projector the recap speaks to the class.
+        page.open(
+            "lesson.html?lesson=northwind&step=end&projector=on",
+            "[id$='lesson-progress-summary']",
+        )
+        .await;
+        let to_class = page.text("[id$='lesson-progress-summary']").await;
+        assert!(to_class.starts_with("Together we reached 2 of the 5 steps."), "{to_class}");
         let kept = page
             .eval("return JSON.parse(localStorage.getItem('resilience-playground:progress:northwind'))")
             .await;

@@ -25,6 +25,9 @@ pub struct AnnouncementsProps {
     /// when the run reaches it.
     #[prop_or_default]
     pub notices: Vec<(usize, String)>,
+    /// The outcomes the summary counts, when not the run's usual ones (a lesson step's).
+    #[prop_or_default]
+    pub counted: Option<Vec<crate::sim::trace::Outcome>>,
 }
 
 /// How long a new run must stay before its outcome is said: a knob being dragged makes a run
@@ -92,7 +95,7 @@ pub fn announcements(props: &AnnouncementsProps) -> Html {
     } else {
         spoken_summary(
             &frame(&props.run.trace, props.playhead),
-            &props.run.outcomes,
+            props.counted.as_ref().unwrap_or(&props.run.outcomes),
             props.clock_start,
         )
     };

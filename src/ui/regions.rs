@@ -21,11 +21,11 @@ use super::state_diagram::StateDiagram;
 use super::timeline::Timeline;
 use super::topology::Topology;
 use crate::page::action::Action;
-use crate::page::compare::{counters, histograms, Side};
+use crate::page::compare::{ab_outcomes, counters, histograms, Side};
 use crate::page::jitter::JitterSettings;
 use crate::page::latency::{histogram_until, in_bar, LatencyKind};
 use crate::page::pool::pool_at;
-use crate::page::replay::{breaker_at, frame, route_at};
+use crate::page::replay::{breaker_at, frame, produced_outcomes, route_at};
 use crate::page::runs::{Run, Shared};
 use crate::page::state::Page;
 use crate::sim::pick::Pick;
@@ -119,7 +119,8 @@ fn timeline_of(
     let b = page.b_run();
     let compare = b.map(|b| {
         let (ha, hb) = histograms(run, b, page.playback.playhead, page.view.latency);
-        let rows = counters(run, b, page.playback.playhead, (&ha, &hb));
+        let counted = outcomes.clone().unwrap_or_else(|| ab_outcomes(run, b));
+        let rows = counters(run, b, &counted, page.playback.playhead, (&ha, &hb));
         let summary = page.runs.ab_summary.clone().unwrap_or_default();
         let edits = page.settings.ab.as_ref().map(|ab| ab.edits).unwrap_or_default();
         html! {
@@ -142,15 +143,24 @@ fn timeline_of(
     region(ids, "timeline", "timeline", "Timeline", body)
 }
 
-/// A lesson step's timeline: the run's own outcomes counted, and the marked events and the
-/// breaker's band shown only as far as the playhead has come.
+/// A lesson step's timeline: ok and the outcomes its runs produced counted (nothing the
+/// lesson has not met yet), and the marked events and the breaker's band shown only as far
+/// as the playhead has come.
 pub fn lesson_timeline(
     ids: &IdScope,
     page: &Page,
     run: &Shared<Run>,
     dispatch: &Callback<Action>,
 ) -> Html {
-    timeline_of(ids, page, run, dispatch, Some(run.outcomes.clone()), true)
+    let outcomes = Some(lesson_outcomes(page, run));
+    timeline_of(ids, page, run, dispatch, outcomes, true)
+}
+
+/// What a lesson step counts: ok, then what run A or B produced.
+pub fn lesson_outcomes(page: &Page, run: &Run) -> Vec<crate::sim::trace::Outcome> {
+    let mut traces = vec![&run.trace];
+    traces.extend(page.b_run().map(|b| &b.trace));
+    produced_outcomes(&traces)
 }
 
 /// A region's title, saying that it shows run A while A/B is on.

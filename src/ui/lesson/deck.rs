@@ -285,7 +285,8 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
             </nav>
             if step.is_recap() {
                 <LessonRecap key={step.query()} lesson={lesson} on_go={go} take_focus={moved}
-                    standalone={standalone} site={props.site.clone()} progress={deck.progress.clone()} />
+                    standalone={standalone} site={props.site.clone()} progress={deck.progress.clone()}
+                    projector={projector} />
             } else {
                 // Mounted afresh for each step, and for each "Try again" of its challenge.
                 <LessonStepView key={format!("{}#{}", step.query(), deck.attempt)} step={step}

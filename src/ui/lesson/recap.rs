@@ -21,6 +21,8 @@ pub(super) struct LessonRecapProps {
     pub(super) site: Site,
     /// The student's progress in the lesson.
     pub(super) progress: Progress,
+    /// On the projector the recap speaks to the class, not to one student.
+    pub(super) projector: bool,
 }
 
 /// After the last step: one line per step with its key figure, and where to go next.
@@ -79,15 +81,15 @@ pub(super) fn lesson_recap(props: &LessonRecapProps) -> Html {
                 }) }
             </ol>
             <div class="recap-progress" id={ids.id("lesson-progress")}>
-                <p id={ids.id("lesson-progress-summary")}>{ props.progress.summary(lesson) }</p>
+                <p id={ids.id("lesson-progress-summary")}>{ props.progress.summary(lesson, props.projector) }</p>
                 <button type="button" id={ids.id("lesson-progress-download")} onclick={on_download}>
-                    { "Download my progress (JSON)" }
+                    { if props.projector { "Download the class's progress (JSON)" } else { "Download my progress (JSON)" } }
                 </button>
             </div>
             <p class="recap-next" id={ids.id("lesson-recap-next")}>
                 { "Next: " }
                 <a href={props.site.exercises()}>{ "the exercises" }</a>
-                { ", where you predict a figure and check it; " }
+                { if props.projector { ", where each of you predicts a figure and checks it; " } else { ", where you predict a figure and check it; " } }
                 <a href={props.site.lesson(&StepRef { lesson: other, index: 0 }.query())}>
                     { format!("the other lesson, {}", other.title()) }
                 </a>

@@ -9,6 +9,7 @@ use super::challenge::ChallengePanel;
 use super::predict::{LessonQuestion, LessonVerdict};
 use super::{lesson_key, use_arrival_focus, with_terms, LessonKey};
 use crate::page::action::Action;
+use crate::page::glossary::meaning;
 use crate::page::knobs::knob;
 use crate::page::lessons::deck::{admits, pause_at, DeckAction};
 use crate::page::lessons::live::{pieces, Piece as Part};
@@ -308,6 +309,16 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                 disabled={!can_follow} aria-pressed={on.to_string()} {title}>{ label }</button>
         }
     });
+    // The words the step teaches, with their meanings, under its text.
+    let words = (!step.terms.is_empty()).then(|| {
+        html! {
+            <dl class="lesson-words" id={ids.id("lesson-words")} aria-label="New words">
+                { for step.terms.iter().filter_map(|&t| meaning(t).map(|m| (t, m))).map(|(t, m)| html! {
+                    <div><dt>{ t }</dt><dd>{ m }</dd></div>
+                }) }
+            </dl>
+        }
+    });
     let views = match &page.runs.a {
         Ok(run) if *following && can_follow => html! {
             <>
@@ -432,7 +443,8 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
         }),
         _ => None,
     };
-    let mut seen = Vec::new();
+    // The words the step teaches are defined in its text, so they need no tooltip.
+    let mut seen: Vec<&'static str> = step.terms.to_vec();
     // While the class predicts, only the step's first paragraph (its setting) shows: the
     // ones after it tell what happens.
     let paragraphs = if holding {
@@ -497,6 +509,7 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                 </div>
                 <@{ids.heading_tag()} id={ids.id("lesson-step-title")} ref={heading} tabindex="-1">{ step.title }</@>
                 { for text }
+                { for words }
                 { for question }
                 <section class="lesson-notice" aria-labelledby={ids.id("lesson-notice-title")}
                     hidden={holding}>
@@ -532,7 +545,8 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             if let Ok(run) = &page.runs.a {
                 <Announcements run={run.clone()} playhead={page.playback.playhead}
                     playing={page.playback.playing} clock_start={page.clock_start()}
-                    notices={(*by_rule).clone()} />
+                    notices={(*by_rule).clone()}
+                    counted={Some(crate::ui::regions::lesson_outcomes(page, run))} />
             }
         </article>
     }

@@ -186,11 +186,20 @@ fn signed(d: i128, unit: &str) -> String {
     }
 }
 
-/// The counters of A and B at `at`: arrivals, each outcome either run has, the clients still
-/// waiting, then p50 and p99 of `hist` (A's and B's histograms).
+/// The outcomes A and B count on the playground: A's in their order (the lesson's four
+/// first), then any B has besides.
+pub fn ab_outcomes(a: &Run, b: &Run) -> Vec<Outcome> {
+    let mut outcomes: Vec<Outcome> = a.outcomes.clone();
+    outcomes.extend(b.outcomes.iter().filter(|o| !a.outcomes.contains(o)));
+    outcomes
+}
+
+/// The counters of A and B at `at`: arrivals, each of `outcomes`, the clients still waiting,
+/// then p50 and p99 of `hist` (A's and B's histograms).
 pub fn counters(
     a: &Run,
     b: &Run,
+    outcomes: &[Outcome],
     at: Micros,
     hist: (&OutcomeHistogram, &OutcomeHistogram),
 ) -> Vec<CounterRow> {
@@ -203,10 +212,7 @@ pub fn counters(
         diff: signed(i128::from(y) - i128::from(x), ""),
     };
     let mut rows = vec![count("arrived", "arrived", fa.arrived, fb.arrived)];
-    // A's counters in their order (the lesson's four first), then any B has besides.
-    let mut outcomes: Vec<Outcome> = a.outcomes.clone();
-    outcomes.extend(b.outcomes.iter().filter(|o| !a.outcomes.contains(o)));
-    for o in outcomes {
+    for &o in outcomes {
         rows.push(count(
             o.name(),
             crate::page::glossary::outcome_words(o),
@@ -298,6 +304,7 @@ mod tests {
         let rows = counters(
             a(&p),
             b(&p),
+            &ab_outcomes(a(&p), b(&p)),
             a(&p).span,
             (
                 &histogram_until(&a(&p).finished, u64::MAX, LatencyKind::Service),

@@ -93,6 +93,11 @@ pub const TERMS: &[Term] = &[
                   together do not come back together.",
     },
     Term {
+        term: "retry",
+        meaning: "Sending a call again after it failed or took too long, hoping the next \
+                  attempt succeeds.",
+    },
+    Term {
         term: "back-off",
         meaning: "The wait before a retry, usually growing with each attempt (500 ms, 1 s, \
                   2 s...).",
@@ -124,6 +129,11 @@ pub const TERMS: &[Term] = &[
                   on its own.",
     },
 ];
+
+/// What `term` means, if the glossary has it.
+pub fn meaning(term: &str) -> Option<&'static str> {
+    TERMS.iter().find(|t| t.term == term).map(|t| t.meaning)
+}
 
 /// A piece of a text: plain, or a term the glossary defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,8 +179,9 @@ pub fn mark_terms<'a>(text: &'a str, seen: &mut Vec<&'static str>) -> Vec<Piece<
 }
 
 /// The first place `word` stands in `text` as a whole word.
-fn find_word(text: &str, word: &str) -> Option<usize> {
-    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+pub fn find_word(text: &str, word: &str) -> Option<usize> {
+    // `Retry-After` holds no `retry`: a dash joins words.
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
     text.match_indices(word).map(|(i, _)| i).find(|&i| {
         let before = text[..i].chars().next_back();
         let after = text[i + word.len()..].chars().next();

@@ -28,6 +28,17 @@ pub fn shown_outcomes(trace: &Trace) -> Vec<Outcome> {
     shown
 }
 
+/// The outcomes a lesson step counts: ok, then only those its runs produced, so a pattern
+/// the lesson has not taught yet shows no counter at 0 (it appears with the step whose run
+/// has it).
+pub fn produced_outcomes(traces: &[&Trace]) -> Vec<Outcome> {
+    let mut shown = vec![Outcome::Ok];
+    shown.extend(Outcome::ALL.into_iter().filter(|&o| {
+        o != Outcome::Ok && o != Outcome::Unfinished && traces.iter().any(|t| t.outcomes.get(o) > 0)
+    }));
+    shown
+}
+
 /// The timeline's length for a trace: whole slices up to and including the one of the last
 /// event, and at least `duration`.
 pub fn span(trace: &Trace, duration: Micros) -> Micros {
@@ -472,5 +483,21 @@ mod tests {
         let mut more = lesson.clone();
         more.outcomes.shed = 3;
         assert_eq!(shown_outcomes(&more).last(), Some(&Outcome::Shed));
+    }
+
+    #[test]
+    fn a_lesson_step_counts_ok_and_only_what_its_runs_produced() {
+        let slow = crate::sim::model::run(&crate::sim::scenario::Scenario::None.config()).unwrap();
+        assert_eq!(
+            produced_outcomes(&[&slow]),
+            [Outcome::Ok],
+            "no breaker, no bulkhead: no counter for them"
+        );
+        let breaker = crate::sim::model::run(&crate::sim::scenario::Scenario::Cb.config()).unwrap();
+        assert_eq!(
+            produced_outcomes(&[&slow, &breaker]),
+            [Outcome::Ok, Outcome::CircuitOpen, Outcome::Timeout],
+            "either run's outcomes, in Outcome::ALL's order"
+        );
     }
 }

@@ -8,6 +8,7 @@ use super::live::{pieces, Piece};
 use super::predict::Answer;
 use super::rules::Reading;
 use super::Step;
+use crate::page::glossary::{find_word, TERMS};
 use crate::page::knobs::{knob, KNOBS};
 use crate::page::replay::clock;
 use crate::page::runs::Run;
@@ -36,13 +37,107 @@ pub fn check(text: &str) -> Checked {
         report: vec![format!("{}: {} steps", lesson.title, lesson.steps.len())],
         errors: Vec::new(),
     };
+    let mut shown = Vec::new();
     for (i, (step, lines)) in lesson.steps.iter().zip(&lesson.lines).enumerate() {
-        check_step(i + 1, step, lines, &mut checked);
+        let mut said = Vec::new();
+        check_step(i + 1, step, lines, &mut checked, &mut said);
+        said.extend(authored(step));
+        check_shares(step, lines, &said, &mut checked.errors);
+        shown.push(said);
     }
+    check_terms(&lesson.steps, &lesson.lines, &shown, &mut checked.errors);
     checked
 }
 
-fn check_step(number: usize, step: &Step, lines: &StepLines, checked: &mut Checked) {
+/// What the author wrote on a step's screen: its title, paragraphs and question.
+fn authored(step: &Step) -> Vec<String> {
+    let mut text = vec![step.title.to_string()];
+    text.extend(step.text.iter().map(|p| p.to_string()));
+    if let Some(q) = &step.question {
+        text.push(q.prompt.to_string());
+        if let Answer::Choices(choices) = q.answer {
+            for c in choices {
+                text.push(c.text.to_string());
+                text.push(c.hint.to_string());
+            }
+        }
+    }
+    text
+}
+
+/// "only 100%" and its kin: a whole is "all", nothing is "none", and "only" goes before a
+/// part alone.
+fn check_shares(step: &Step, lines: &StepLines, said: &[String], errors: &mut Vec<String>) {
+    for sentence in said {
+        let lower = sentence.to_lowercase();
+        for whole in ["100%", "all", "0%", "none"] {
+            if find_word(&lower, &format!("only {whole}")).is_some() {
+                errors.push(format!(
+                    "line {}: step `{}`: \u{201c}only {whole}\u{201d} in \u{201c}{sentence}\u{201d}: \
+                     a whole is \u{201c}all\u{201d}, nothing is \u{201c}none\u{201d}, and \
+                     \u{201c}only\u{201d} goes before a part",
+                    lines.heading, step.name
+                ));
+            }
+        }
+    }
+}
+
+/// A glossary term on a step's screen must be taught (`@terms`) by that step or an earlier
+/// one, so that its meaning is printed where the class first reads it.
+fn check_terms(
+    steps: &[Step],
+    lines: &[StepLines],
+    shown: &[Vec<String>],
+    errors: &mut Vec<String>,
+) {
+    for (i, (step, said)) in steps.iter().zip(shown).enumerate() {
+        for term in TERMS {
+            let capital = capitalized(term.term);
+            let Some(sentence) = said
+                .iter()
+                .find(|s| find_word(s, term.term).is_some() || find_word(s, &capital).is_some())
+            else {
+                continue;
+            };
+            let teacher = steps.iter().position(|s| s.terms.contains(&term.term));
+            let line = lines[i].heading;
+            match teacher {
+                Some(t) if t <= i => {}
+                Some(t) => errors.push(format!(
+                    "line {line}: step `{}` uses \u{201c}{}\u{201d} before step `{}` teaches it \
+                     (its @terms, line {}): \u{201c}{sentence}\u{201d}",
+                    step.name,
+                    term.term,
+                    steps[t].name,
+                    lines[t].terms.unwrap_or(lines[t].heading)
+                )),
+                None => errors.push(format!(
+                    "line {line}: step `{}` uses \u{201c}{}\u{201d}, which no step teaches: add \
+                     it to this step's @terms (its meaning is then printed under the text): \
+                     \u{201c}{sentence}\u{201d}",
+                    step.name, term.term
+                )),
+            }
+        }
+    }
+}
+
+/// `jitter` as a sentence or a title starts with it: `Jitter`.
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map_or(String::new(), |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+fn check_step(
+    number: usize,
+    step: &Step,
+    lines: &StepLines,
+    checked: &mut Checked,
+    said: &mut Vec<String>,
+) {
     let Checked { report, errors } = checked;
     report.push(format!(
         "{number:>2} {} (line {}, plays to {}): {}",
@@ -93,6 +188,7 @@ fn check_step(number: usize, step: &Step, lines: &StepLines, checked: &mut Check
     };
     for sentence in step.notices(&page) {
         report.push(format!("     notice: {sentence}"));
+        said.push(sentence);
     }
     let reading = Reading {
         run,
@@ -108,6 +204,15 @@ fn check_step(number: usize, step: &Step, lines: &StepLines, checked: &mut Check
             _ => None,
         })
         .collect();
+    said.extend(
+        step.text
+            .iter()
+            .flat_map(|p| pieces(p).unwrap_or_default())
+            .filter_map(|piece| match piece {
+                Piece::Live(live) => Some(live.text(&reading)),
+                _ => None,
+            }),
+    );
     if !figures.is_empty() {
         report.push(format!("     live: {}", figures.join(", ")));
     }
@@ -276,11 +381,15 @@ mod tests {
         for file in [
             include_str!("../../../../../lessons/km0.md"),
             include_str!("../../../../../lessons/northwind.md"),
+            include_str!("../../../../../lessons/challenges.md"),
         ] {
             let checked = check(file);
             assert_eq!(checked.errors, Vec::<String>::new());
             assert!(
-                checked.report.iter().any(|l| l.contains("asks:")),
+                checked
+                    .report
+                    .iter()
+                    .any(|l| l.contains("asks:") || l.contains("challenge, with the solution")),
                 "{checked:?}"
             );
         }
@@ -408,5 +517,71 @@ Text.
             unreadable.errors[0].starts_with("line 4: `@nome`"),
             "{unreadable:?}"
         );
+    }
+
+    #[test]
+    fn a_term_used_before_the_step_that_teaches_it_is_named() {
+        let two = |first: &str, second_terms: &str| {
+            format!(
+                "# Mine\n\n## One\n\n@name one\n@run preset=timeout\n@play-to 12 s\n\
+                 @views load\n\n{first}\n\n## Two\n\n@name two\n@run preset=timeout\n\
+                 @play-to 12 s\n@views load\n{second_terms}\nThe back-off, again.\n"
+            )
+        };
+        let early = check(&two("Each retry waits its back-off.", "@terms back-off\n"));
+        assert!(
+            early.errors.iter().any(|e| e.starts_with(
+                "line 3: step `one` uses \u{201c}back-off\u{201d} before step `two` teaches it"
+            )),
+            "{early:?}"
+        );
+        let never = check(&two("Nothing yet.", ""));
+        assert!(
+            never
+                .errors
+                .iter()
+                .any(|e| e
+                    .contains("step `two` uses \u{201c}back-off\u{201d}, which no step teaches")),
+            "{never:?}"
+        );
+        let capital = check(&two("Back-off first.", "@terms back-off\n"));
+        assert!(
+            capital
+                .errors
+                .iter()
+                .any(|e| e.contains("before step `two` teaches it")),
+            "a term starting a sentence is the same term: {capital:?}"
+        );
+        let fine = check(&two("Nothing yet.", "@terms back-off\n"));
+        assert_eq!(fine.errors, Vec::<String>::new());
+        let unknown = check(&two("Nothing yet.", "@terms backoff\n"));
+        assert!(
+            unknown.errors[0].contains("`backoff` is no term of the glossary"),
+            "{unknown:?}"
+        );
+    }
+
+    #[test]
+    fn only_before_a_whole_is_named() {
+        let text = |says: &str| {
+            format!(
+                "# Mine\n\n## One\n\n@name one\n@run preset=timeout\n@play-to 12 s\n\
+                 @views load\n\n{says}\n"
+            )
+        };
+        for whole in ["only 100%", "Only all", "only none", "only 0%"] {
+            let checked = check(&text(&format!("By 12 s {whole} of the calls came back.")));
+            assert!(
+                checked
+                    .errors
+                    .iter()
+                    .any(|e| e.contains("a whole is \u{201c}all\u{201d}")),
+                "{whole}: {checked:?}"
+            );
+        }
+        let part = check(&text(
+            "By 12 s only 26% of the calls came back, only a few.",
+        ));
+        assert_eq!(part.errors, Vec::<String>::new());
     }
 }

@@ -42,6 +42,8 @@ pub struct StepLines {
     pub solution: Option<usize>,
     /// Its `@controls`, if it is a challenge.
     pub controls: Option<usize>,
+    /// Its `@terms`, if it teaches any.
+    pub terms: Option<usize>,
 }
 
 /// What is wrong with a lesson's text, and on which line (from 1).
@@ -62,8 +64,8 @@ impl fmt::Display for FormatError {
 impl std::error::Error for FormatError {}
 
 /// The directives a step takes.
-const DIRECTIVES: &str = "@name, @run, @play-to, @try, @views, @notice, @ask, @choice, @number, \
-                          @hint, @goal, @controls, @solution, @tip or @why";
+const DIRECTIVES: &str = "@name, @run, @play-to, @try, @views, @notice, @terms, @ask, @choice, \
+                          @number, @hint, @goal, @controls, @solution, @tip or @why";
 
 /// Steps hold `&'static` text, as the page's views borrow it for as long as the page lives:
 /// a lesson is read once (the built-in ones on first use) and kept.
@@ -114,6 +116,7 @@ struct Draft {
     knob: Option<String>,
     views: Vec<View>,
     notice: Vec<Rule>,
+    terms: Vec<&'static str>,
     /// Each paragraph with the line it starts on.
     paragraphs: Vec<(usize, String)>,
     /// The paragraph being read, its lines joined, and the line it starts on.
@@ -308,6 +311,22 @@ fn control_key(word: &str, key: &str) -> Result<(), String> {
     }
 }
 
+/// A term of the glossary, by the words it is written with.
+fn glossary_term(text: &str) -> Result<&'static str, String> {
+    use crate::page::glossary::TERMS;
+    TERMS
+        .iter()
+        .find(|t| t.term == text)
+        .map(|t| t.term)
+        .ok_or_else(|| {
+            let known: Vec<&str> = TERMS.iter().map(|t| t.term).collect();
+            format!(
+                "`{text}` is no term of the glossary (one of {})",
+                known.join(", ")
+            )
+        })
+}
+
 /// `queue-peak < 50`, `ok-share >= 90`, `50 <= queue-peak < 500`.
 pub(super) fn claim(text: &str) -> Result<Claim, String> {
     let tokens: Vec<&str> = text.split_whitespace().collect();
@@ -420,6 +439,15 @@ fn read_directive(step: &mut Draft, line: usize, directive: &str) -> Result<(), 
                 .map(|r| Rule::from_name(r))
                 .collect::<Result<_, _>>()
                 .map_err(at)?;
+        }
+        "terms" => {
+            needs_value("the glossary's terms the step teaches: `back-off, jitter`")?;
+            step.terms = list(value)
+                .iter()
+                .map(|t| glossary_term(t))
+                .collect::<Result<_, _>>()
+                .map_err(at)?;
+            step.lines.terms = Some(line);
         }
         "ask" => {
             needs_value("the question the class answers before the run plays")?;
@@ -565,6 +593,7 @@ fn finish(mut draft: Draft) -> Result<Step, FormatError> {
         knob: draft.knob.map(keep),
         views: keep_all(draft.views),
         notice: keep_all(draft.notice),
+        terms: keep_all(draft.terms),
         question,
         challenge,
     })
@@ -688,6 +717,9 @@ pub fn write(title: &str, steps: &[Step]) -> String {
         if !step.notice.is_empty() {
             let rules: Vec<String> = step.notice.iter().map(|r| r.name()).collect();
             directive(&mut out, "notice", &rules.join(", "));
+        }
+        if !step.terms.is_empty() {
+            directive(&mut out, "terms", &step.terms.join(", "));
         }
         for paragraph in step.text {
             out.push('\n');

@@ -147,6 +147,9 @@ pub struct Step {
     pub views: &'static [View],
     /// What to notice.
     pub notice: &'static [Rule],
+    /// The glossary's terms the step teaches (`@terms`): their meanings are printed under its
+    /// text, and no earlier step may use them.
+    pub terms: &'static [&'static str],
     /// What the class predicts before the run plays, if the step asks.
     pub question: Option<Question>,
     /// Goals the student meets with the step's controls, if the step is a challenge.

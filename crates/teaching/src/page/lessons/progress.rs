@@ -276,8 +276,9 @@ impl Progress {
         }
     }
 
-    /// The summary at the lesson's end, in words.
-    pub fn summary(&self, lesson: Lesson) -> String {
+    /// The summary at the lesson's end, in words: to the student, or on the projector to the
+    /// class (`class`), whose predictions were the room's.
+    pub fn summary(&self, lesson: Lesson, class: bool) -> String {
         let s = self.score(lesson);
         let predicted = match (s.questions, s.predictions) {
             (0, _) => String::new(),
@@ -292,8 +293,9 @@ impl Progress {
             0 => String::new(),
             n => format!(" {} of its {n} challenges passed.", s.challenges_passed),
         };
+        let who = if class { "Together we" } else { "You" };
         format!(
-            "You reached {} of the {} steps.{predicted}{challenges}",
+            "{who} reached {} of the {} steps.{predicted}{challenges}",
             s.steps_reached, s.steps
         )
     }
@@ -355,7 +357,10 @@ mod tests {
         assert_eq!(score.steps, lesson.steps().len());
         assert_eq!((score.predictions, score.predictions_right), (2, 2));
         assert!(score.questions >= 5);
-        let summary = p.summary(lesson);
+        let summary = p.summary(lesson, false);
+        assert!(p
+            .summary(lesson, true)
+            .starts_with("Together we reached 2 of the 17 steps."));
         assert!(
             summary.starts_with("You reached 2 of the 17 steps."),
             "{summary}"

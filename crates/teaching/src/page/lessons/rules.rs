@@ -89,6 +89,63 @@ fn times(n: u64) -> String {
     }
 }
 
+/// A part of a whole as a sentence says it: "all 312 attempts", "none of the 312
+/// attempts", or "107 of 312 attempts (34%)"; `noun` may be empty.
+fn of_whole(part: u64, whole: u64, noun: &str) -> String {
+    let noun = if noun.is_empty() {
+        String::new()
+    } else {
+        format!(" {noun}")
+    };
+    if whole > 0 && part >= whole {
+        format!("all {}{noun}", count(whole))
+    } else if part == 0 {
+        format!("none of the {}{noun}", count(whole))
+    } else {
+        format!(
+            "{} of {}{noun} ({})",
+            count(part),
+            count(whole),
+            percent(part, whole)
+        )
+    }
+}
+
+/// The same of a whole that belongs to someone: "all 631 of its lookups", "none of its 410
+/// lookups", "274 of its 410 lookups (67%)".
+fn of_its(part: u64, whole: u64, noun: &str) -> String {
+    if whole > 0 && part >= whole {
+        format!("all {} of its {noun}", count(whole))
+    } else if part == 0 {
+        format!("none of its {} {noun}", count(whole))
+    } else {
+        format!(
+            "{} of its {} {noun} ({})",
+            count(part),
+            count(whole),
+            percent(part, whole)
+        )
+    }
+}
+
+/// "No call was", "1 call was", "12 calls were": the start of a sentence counting calls.
+fn calls_were(n: u64) -> String {
+    match n {
+        0 => "No call was".into(),
+        1 => "1 call was".into(),
+        n => format!("{} calls were", count(n)),
+    }
+}
+
+/// A count that may be nothing: "none" for 0.
+fn count_or_none(n: u64) -> String {
+    if n == 0 {
+        "none".into()
+    } else {
+        count(n)
+    }
+}
+
 /// What became of `GET /catalog` by `at`: a share says "all" or "none" for a whole or
 /// nothing, and "only" just before a part of it.
 fn catalog_answered(at: &str, answered: u64, sent: u64, refused: u64) -> String {
@@ -143,12 +200,7 @@ fn route_fared(r: &RouteAt) -> String {
     let p99 = r.p99.map_or("none answered yet".to_string(), |p| {
         format!("end-to-end p99 {}", duration(p))
     });
-    format!(
-        "{} of {} answered ({}), {p99}",
-        count(r.ok),
-        count(r.arrived),
-        percent(r.ok, r.arrived)
-    )
+    format!("{} answered, {p99}", of_whole(r.ok, r.arrived, ""))
 }
 
 impl Reading<'_> {
@@ -574,7 +626,7 @@ impl Reading<'_> {
                 Some(format!(
                     "{}, at most {} of {} permits were taken, so at most {} of the {} workers \
                      waited on inventory; the busiest moment had {} workers busy, leaving {} \
-                     free. {} calls were {}.",
+                     free. {} {}.",
                     self.by(),
                     count(in_use.into()),
                     count(b.permits.into()),
@@ -582,7 +634,7 @@ impl Reading<'_> {
                     count(cfg.service.threads.into()),
                     count(busy.into()),
                     count(cfg.service.threads.saturating_sub(busy).into()),
-                    count(f.finished.bulkhead_full),
+                    calls_were(f.finished.bulkhead_full),
                     outcome_words(Outcome::BulkheadFull)
                 ))
             }
@@ -591,13 +643,10 @@ impl Reading<'_> {
                 let (_, refused) = self.route_ended(Route::OrderHistory, Outcome::BulkheadFull);
                 (sent > 0).then(|| {
                     format!(
-                        "Order history never calls inventory: by {}, {} of its {} lookups were \
-                         answered ({}) and {} {}.",
+                        "Order history never calls inventory: by {}, {} were answered and {} {}.",
                         self.at(self.now),
-                        count(answered),
-                        count(sent),
-                        percent(answered, sent),
-                        count(refused),
+                        of_its(answered, sent, "lookups"),
+                        count_or_none(refused),
                         outcome_words(Outcome::BulkheadFull)
                     )
                 })
@@ -685,6 +734,22 @@ impl Reading<'_> {
                         self.by(),
                         count(first_tries)
                     )
+                } else if frontend > 0 {
+                    // The counter `arrived` holds the front end's resends too: name both.
+                    let others = &parts[1..];
+                    let beyond = if others.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; retries on top of those: {}", others.join(", "))
+                    };
+                    format!(
+                        "{}, clients sent {} requests and the front end resent them {} times \
+                         (the counter \u{201c}arrived\u{201d} holds both: {}){beyond}.",
+                        self.by(),
+                        count(first_tries),
+                        count(frontend),
+                        count(f.arrived)
+                    )
                 } else {
                     format!(
                         "{}, retries on top of {} requests: {}.",
@@ -695,11 +760,22 @@ impl Reading<'_> {
                 })
             }
             Rule::Shed => {
-                cfg.service.load_shed.as_ref()?;
+                let limits = cfg.service.load_shed.as_ref()?;
                 let start = self
                     .mark(MarkerKind::SheddingStarts)
                     .map(|at| format!(" since {}", self.at(at)))
                     .unwrap_or_default();
+                if f.finished.shed == 0 {
+                    return Some(format!(
+                        "{}, shedding has turned no request away: orders never held as many \
+                         requests as a priority's limit (low {}, normal {}, high {}) when one \
+                         of that priority came.",
+                        self.by(),
+                        count(limits.low.into()),
+                        count(limits.normal.into()),
+                        count(limits.high.into())
+                    ));
+                }
                 Some(format!(
                     "{}, shedding has turned away {} requests{start}, each in an instant \
                      instead of a wait, the lowest priority first.",
@@ -710,7 +786,13 @@ impl Reading<'_> {
             Rule::RateLimit => {
                 let limit = cfg.service.rate_limit.as_ref()?;
                 let resent: u64 = passed.iter().map(|b| b.frontend_retries).sum();
-                let resends = if cfg.traffic.frontend_retries > 0 {
+                let limited = f.finished.rate_limited;
+                let resends = if cfg.traffic.frontend_retries > 0 && limited == 0 {
+                    format!(
+                        "; the clients resent {} after an error or a wait",
+                        count(resent)
+                    )
+                } else if cfg.traffic.frontend_retries > 0 {
                     format!(
                         "; the clients resent {}, each refused one after its Retry-After (1 s \
                          or more)",
@@ -720,13 +802,12 @@ impl Reading<'_> {
                     String::new()
                 };
                 Some(format!(
-                    "{}, the rate limit at the door ({} a second, a burst of {}) answered {} of \
-                     {} attempts with 429{resends}.",
+                    "{}, the rate limit at the door ({} a second, a burst of {}) answered {} \
+                     with 429{resends}.",
                     self.by(),
                     limit.rate_per_sec,
                     count(limit.burst.into()),
-                    count(f.finished.rate_limited),
-                    count(f.arrived)
+                    of_whole(limited, f.arrived, "attempts")
                 ))
             }
             Rule::AdaptiveLimit => {
@@ -769,14 +850,19 @@ impl Reading<'_> {
             Rule::StaleWork => {
                 let resent: u64 = passed.iter().map(|b| b.frontend_retries).sum();
                 let stale: u64 = passed.iter().map(|b| b.stale_work).sum();
+                // Not the counter of clients who gave up: a client may leave a request that
+                // orders never finishes, and the counter counts clients, not work done.
                 Some(format!(
                     "{}, the front end had sent {} requests again after an error or a wait, \
-                     and orders had finished {} requests whose client had already left: each \
-                     an order made for nobody, and made twice if it is sent again without an \
-                     idempotency key.",
+                     and orders had finished {} requests whose client had already left, each \
+                     an order made for nobody (made twice if sent again without an idempotency \
+                     key). The counter \u{201c}{}\u{201d} ({}) counts clients who left, \
+                     whether or not orders finished their request.",
                     self.by(),
                     count(resent),
-                    count(stale)
+                    count(stale),
+                    outcome_words(Outcome::ClientGaveUp),
+                    count(f.finished.client_gave_up)
                 ))
             }
             Rule::Duplicates => {

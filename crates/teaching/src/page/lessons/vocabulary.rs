@@ -107,7 +107,22 @@ pub fn vocabulary() -> String {
             .collect::<Vec<_>>()
             .join(", ")
             + ".",
+        String::new(),
+        "### Terms of `@terms`".into(),
+        String::new(),
+        "The words a step teaches. Their meanings are printed under the step's text; \
+         `cascade lesson check` names a term that a step's screen (its text, question or \
+         sentences) uses before the step that teaches it, or that no step teaches."
+            .into(),
+        String::new(),
+        "| Term | What it means |".into(),
+        "| --- | --- |".into(),
     ]);
+    out.extend(
+        crate::page::glossary::TERMS
+            .iter()
+            .map(|t| format!("| `{}` | {} |", t.term, cell(t.meaning))),
+    );
     out.join("\n")
 }
 
