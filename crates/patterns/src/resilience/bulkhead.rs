@@ -63,10 +63,16 @@ impl BulkheadConfig {
         }
     }
 
+    /// `permits`' range, which `validate` and the parameter rows share.
+    pub const PERMITS: (u64, u64) = (1, 10_000);
+    /// `max_wait`'s.
+    pub const MAX_WAIT: (Micros, Micros) = (0, 60 * SECOND);
+
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_u64("permits", self.permits.into(), 1, 10_000, "")?;
-        ParamError::check_micros("max_wait", self.max_wait, 0, 60 * SECOND)?;
+        let ((min, max), (least, most)) = (Self::PERMITS, Self::MAX_WAIT);
+        ParamError::check_u64("permits", self.permits.into(), min, max, "")?;
+        ParamError::check_micros("max_wait", self.max_wait, least, most)?;
         Ok(())
     }
 }

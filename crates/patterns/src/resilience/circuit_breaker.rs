@@ -146,20 +146,41 @@ impl BreakerConfig {
         }
     }
 
+    /// The ranges `validate` accepts, which the parameter rows offer too.
+    pub const WINDOW_SPAN: (Micros, Micros) = (1_000, 3_600 * SECOND);
+    /// A window counted in calls.
+    pub const WINDOW_CALLS: (u64, u64) = (1, 100_000);
+    /// `min_calls`.
+    pub const MIN_CALLS: (u64, u64) = (1, 100_000);
+    /// `cooldown`.
+    pub const COOLDOWN: (Micros, Micros) = (1_000, 3_600 * SECOND);
+    /// `half_open_probes`.
+    pub const PROBES: (u64, u64) = (1, 1_000);
+
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
         match self.window {
-            Window::Time(w) => ParamError::check_micros("window", w, 1_000, 3_600 * SECOND)?,
-            Window::Count(n) => ParamError::check_u64("window", n.into(), 1, 100_000, "calls")?,
+            Window::Time(w) => {
+                ParamError::check_micros("window", w, Self::WINDOW_SPAN.0, Self::WINDOW_SPAN.1)?
+            }
+            Window::Count(n) => ParamError::check_u64(
+                "window",
+                n.into(),
+                Self::WINDOW_CALLS.0,
+                Self::WINDOW_CALLS.1,
+                "calls",
+            )?,
         }
-        ParamError::check_u64("min_calls", self.min_calls.into(), 1, 100_000, "")?;
+        let (min, max) = Self::MIN_CALLS;
+        ParamError::check_u64("min_calls", self.min_calls.into(), min, max, "")?;
         check_ratio("failure_ratio", self.failure_ratio)?;
-        ParamError::check_micros("cooldown", self.cooldown, 1_000, 3_600 * SECOND)?;
+        let (min, max) = Self::COOLDOWN;
+        ParamError::check_micros("cooldown", self.cooldown, min, max)?;
         ParamError::check_u64(
             "half_open_probes",
             self.half_open_probes.into(),
-            1,
-            1_000,
+            Self::PROBES.0,
+            Self::PROBES.1,
             "",
         )?;
         if let Some(t) = self.slow_call_threshold {

@@ -54,10 +54,17 @@ impl HedgePolicy {
         }
     }
 
+    /// `max_hedges`' range, which `validate` and the parameter rows share.
+    pub const MAX_HEDGES: (u64, u64) = (1, 8);
+    /// A fixed delay's.
+    pub const DELAY: (Micros, Micros) = (1, 60 * SECOND);
+
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
         match self.delay {
-            HedgeDelay::Fixed(d) => ParamError::check_micros("delay", d, 1, 60 * SECOND)?,
+            HedgeDelay::Fixed(d) => {
+                ParamError::check_micros("delay", d, Self::DELAY.0, Self::DELAY.1)?
+            }
             HedgeDelay::Percentile {
                 percentile,
                 min_samples,
@@ -72,7 +79,8 @@ impl HedgePolicy {
                 ParamError::check_u64("min_samples", min_samples, 1, 1_000_000, "")?;
             }
         }
-        ParamError::check_u64("max_hedges", self.max_hedges.into(), 1, 8, "")?;
+        let (min, max) = Self::MAX_HEDGES;
+        ParamError::check_u64("max_hedges", self.max_hedges.into(), min, max, "")?;
         Ok(())
     }
 }

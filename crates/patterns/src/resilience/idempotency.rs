@@ -23,9 +23,12 @@ impl IdempotencyConfig {
         }
     }
 
+    /// `ttl`'s range, which `validate` and the parameter rows share.
+    pub const TTL: (Micros, Micros) = (SECOND, 30 * 24 * 3_600 * SECOND);
+
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_micros("ttl", self.ttl, SECOND, 30 * 24 * 3_600 * SECOND)
+        ParamError::check_micros("ttl", self.ttl, Self::TTL.0, Self::TTL.1)
     }
 }
 

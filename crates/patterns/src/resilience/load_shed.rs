@@ -53,9 +53,12 @@ impl LoadShedConfig {
         }
     }
 
+    /// The range of each priority's limit, which `validate` and the parameter rows share.
+    pub const LIMIT: (u64, u64) = (0, 1_000_000);
+
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_u64("high", self.high.into(), 0, 1_000_000, "")?;
+        ParamError::check_u64("high", self.high.into(), Self::LIMIT.0, Self::LIMIT.1, "")?;
         ParamError::check_u64("normal", self.normal.into(), 0, self.high.into(), "")?;
         ParamError::check_u64("low", self.low.into(), 0, self.normal.into(), "")?;
         ParamError::check_micros("retry_after", self.retry_after, 0, 3_600 * SECOND)?;

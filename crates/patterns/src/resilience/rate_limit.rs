@@ -37,16 +37,21 @@ impl TokenBucketConfig {
     }
 
     /// Checks every field against its documented range.
+    /// `burst`'s range, which `validate` and the parameter rows share.
+    pub const BURST: (u64, u64) = (1, 1_000_000);
+    /// `rate_per_sec`'s, its lower end excluded.
+    pub const RATE: (f64, f64) = (0.0, 1_000_000.0);
+
     pub fn validate(&self) -> Result<(), ParamError> {
         let r = self.rate_per_sec;
-        if !(r.is_finite() && r > 0.0 && r <= 1_000_000.0) {
+        if !(r.is_finite() && r > Self::RATE.0 && r <= Self::RATE.1) {
             return Err(ParamError {
                 field: "rate_per_sec",
                 range: "0 (exclusive)..=1000000 /s".to_string(),
                 value: r.to_string(),
             });
         }
-        ParamError::check_u64("burst", self.burst.into(), 1, 1_000_000, "")?;
+        ParamError::check_u64("burst", self.burst.into(), Self::BURST.0, Self::BURST.1, "")?;
         Ok(())
     }
 }

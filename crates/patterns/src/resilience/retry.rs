@@ -120,11 +120,19 @@ impl RetryPolicy {
         }
     }
 
+    /// `attempts`' range, which `validate` and the parameter rows share.
+    pub const ATTEMPTS: (u64, u64) = (1, 10);
+    /// `base`'s.
+    pub const BASE: (Micros, Micros) = (1, 60 * SECOND);
+    /// `cap`'s (and at least `base`).
+    pub const CAP: (Micros, Micros) = (1, 600 * SECOND);
+
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_u64("attempts", self.attempts.into(), 1, 10, "")?;
-        ParamError::check_micros("base", self.base, 1, 60 * SECOND)?;
-        ParamError::check_micros("cap", self.cap, self.base, 600 * SECOND)?;
+        let (min, max) = Self::ATTEMPTS;
+        ParamError::check_u64("attempts", self.attempts.into(), min, max, "")?;
+        ParamError::check_micros("base", self.base, Self::BASE.0, Self::BASE.1)?;
+        ParamError::check_micros("cap", self.cap, self.base.max(Self::CAP.0), Self::CAP.1)?;
         Ok(())
     }
 

@@ -27,10 +27,14 @@ impl RetryBudgetConfig {
         }
     }
 
+    /// `cap`'s range, which `validate` and the parameter rows share (`minimum` is 0 up to
+    /// `cap`).
+    pub const CAP: (u64, u64) = (1, 1_000_000);
+
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
         ParamError::check_f64("ratio", self.ratio, 0.0, 1.0, "")?;
-        ParamError::check_u64("cap", self.cap.into(), 1, 1_000_000, "")?;
+        ParamError::check_u64("cap", self.cap.into(), Self::CAP.0, Self::CAP.1, "")?;
         ParamError::check_u64("minimum", self.minimum.into(), 0, self.cap.into(), "")?;
         Ok(())
     }

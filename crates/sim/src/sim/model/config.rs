@@ -87,9 +87,22 @@ impl GatewayConfig {
         own.or(self.route_timeout)
     }
 
+    /// The ranges `validate` accepts, which the parameter rows offer too: `gateway_pool`.
+    pub const POOL: (u64, u64) = (1, 100_000);
+    /// A route's timeout.
+    pub const TIMEOUT: (Micros, Micros) = (1_000, HOUR);
+    /// `gateway_retries`.
+    pub const RETRIES: (u64, u64) = (0, 10);
+
     /// Checks every field against its range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_u64("gateway_pool", self.pool.into(), 1, 100_000, "")?;
+        ParamError::check_u64(
+            "gateway_pool",
+            self.pool.into(),
+            Self::POOL.0,
+            Self::POOL.1,
+            "",
+        )?;
         let timeouts = [
             ("route_timeout", self.route_timeout),
             ("orders_timeout", self.route_timeouts.orders),
@@ -98,10 +111,11 @@ impl GatewayConfig {
         ];
         for (field, t) in timeouts {
             if let Some(t) = t {
-                ParamError::check_micros(field, t, 1_000, HOUR)?;
+                ParamError::check_micros(field, t, Self::TIMEOUT.0, Self::TIMEOUT.1)?;
             }
         }
-        ParamError::check_u64("gateway_retries", self.retries.into(), 0, 10, "")?;
+        let (min, max) = Self::RETRIES;
+        ParamError::check_u64("gateway_retries", self.retries.into(), min, max, "")?;
         Ok(())
     }
 }
@@ -462,15 +476,36 @@ fn dependency_error(index: usize, name: &str, e: ParamError) -> ParamError {
 }
 
 impl Traffic {
+    /// The ranges `validate` accepts, which the parameter rows offer too: `rate`.
+    pub const RATE: (f64, f64) = (0.1, 10_000.0);
+    /// `duration`.
+    pub const DURATION: (Micros, Micros) = (1_000, 600 * SECOND);
+    /// `client_give_up`.
+    pub const GIVE_UP: (Micros, Micros) = (1_000, HOUR);
+    /// `frontend_retries`.
+    pub const FRONTEND_RETRIES: (u64, u64) = (0, 5);
+    /// `frontend_backoff`.
+    pub const FRONTEND_BACKOFF: (Micros, Micros) = (0, 600 * SECOND);
+
     /// Checks every field against its range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_f64("rate", self.rate, 0.1, 10_000.0, "requests/s")?;
-        ParamError::check_micros("duration", self.duration, 1_000, 600 * SECOND)?;
+        let (min, max) = Self::RATE;
+        ParamError::check_f64("rate", self.rate, min, max, "requests/s")?;
+        let (min, max) = Self::DURATION;
+        ParamError::check_micros("duration", self.duration, min, max)?;
         if let Some(g) = self.client_give_up {
-            ParamError::check_micros("client_give_up", g, 1_000, HOUR)?;
+            ParamError::check_micros("client_give_up", g, Self::GIVE_UP.0, Self::GIVE_UP.1)?;
         }
-        ParamError::check_u64("frontend_retries", self.frontend_retries.into(), 0, 5, "")?;
-        ParamError::check_micros("frontend_backoff", self.frontend_backoff, 0, 600 * SECOND)?;
+        let (min, max) = Self::FRONTEND_RETRIES;
+        ParamError::check_u64(
+            "frontend_retries",
+            self.frontend_retries.into(),
+            min,
+            max,
+            "",
+        )?;
+        let (min, max) = Self::FRONTEND_BACKOFF;
+        ParamError::check_micros("frontend_backoff", self.frontend_backoff, min, max)?;
         check_share("priority_high", self.priority_mix.high)?;
         check_share("priority_low", self.priority_mix.low)?;
         ParamError::check_f64(
@@ -515,11 +550,20 @@ impl Traffic {
 }
 
 impl ServiceConfig {
+    /// The ranges `validate` accepts, which the parameter rows offer too: `threads`.
+    pub const THREADS: (u64, u64) = (1, 10_000);
+    /// `request_budget`.
+    pub const REQUEST_BUDGET: (Micros, Micros) = (1_000, HOUR);
+    /// `queue_limit`.
+    pub const QUEUE_LIMIT: (u64, u64) = (1, 10_000_000);
+
     /// Checks every field against its range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_u64("threads", self.threads.into(), 1, 10_000, "")?;
+        let (min, max) = Self::THREADS;
+        ParamError::check_u64("threads", self.threads.into(), min, max, "")?;
         if let Some(b) = self.request_budget {
-            ParamError::check_micros("request_budget", b, 1_000, HOUR)?;
+            let (min, max) = Self::REQUEST_BUDGET;
+            ParamError::check_micros("request_budget", b, min, max)?;
         }
         if let Some(r) = &self.rate_limit {
             let renames = [
@@ -537,10 +581,12 @@ impl ServiceConfig {
             l.validate().map_err(|e| renamed(e, &renames))?;
         }
         if let Some(q) = self.queue_limit {
-            ParamError::check_u64("queue_limit", q, 1, 10_000_000, "")?;
+            let (min, max) = Self::QUEUE_LIMIT;
+            ParamError::check_u64("queue_limit", q, min, max, "")?;
         }
         if let Some(i) = &self.idempotency {
-            ParamError::check_micros("idempotency_ttl", i.store.ttl, SECOND, 30 * 24 * HOUR)?;
+            let (min, max) = crate::resilience::IdempotencyConfig::TTL;
+            ParamError::check_micros("idempotency_ttl", i.store.ttl, min, max)?;
         }
         Ok(())
     }

@@ -270,14 +270,26 @@ impl SidecarConfig {
         }
     }
 
+    /// The ranges `validate` accepts, which the parameter rows offer too: `sidecar_retries`.
+    pub const RETRIES: (u64, u64) = (0, 5);
+    /// `per_try_timeout`.
+    pub const PER_TRY_TIMEOUT: (Micros, Micros) = (1_000, HOUR);
+    /// `sidecar_base`.
+    pub const BASE: (Micros, Micros) = (1, 60 * SECOND);
+    /// `sidecar_cap` (and at least the base).
+    pub const CAP: (Micros, Micros) = (1, 600 * SECOND);
+
     /// Checks every field against its range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_u64("sidecar_retries", self.retries.into(), 0, 5, "")?;
+        let (min, max) = Self::RETRIES;
+        ParamError::check_u64("sidecar_retries", self.retries.into(), min, max, "")?;
         if let Some(t) = self.per_try_timeout {
-            ParamError::check_micros("per_try_timeout", t, 1_000, HOUR)?;
+            let (min, max) = Self::PER_TRY_TIMEOUT;
+            ParamError::check_micros("per_try_timeout", t, min, max)?;
         }
-        ParamError::check_micros("sidecar_base", self.base, 1, 60 * SECOND)?;
-        ParamError::check_micros("sidecar_cap", self.cap, self.base, 600 * SECOND)?;
+        ParamError::check_micros("sidecar_base", self.base, Self::BASE.0, Self::BASE.1)?;
+        let least = self.base.max(Self::CAP.0);
+        ParamError::check_micros("sidecar_cap", self.cap, least, Self::CAP.1)?;
         Ok(())
     }
 }
@@ -353,22 +365,29 @@ impl FaultSchedule {
         latency(self.slow, self.slow_p99)
     }
 
+    /// The range of each time the schedule holds (`fast`, `slow`, `degrade_at`, `recover_at`),
+    /// which `validate` and the parameter rows share.
+    pub const TIME: (Micros, Micros) = (0, HOUR);
+    /// A p99's (and at least its median).
+    pub const P99: (Micros, Micros) = (1, HOUR);
+
     /// Checks every field against its range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_micros("fast", self.fast, 0, HOUR)?;
-        ParamError::check_micros("slow", self.slow, 0, HOUR)?;
+        let (min, max) = Self::TIME;
+        ParamError::check_micros("fast", self.fast, min, max)?;
+        ParamError::check_micros("slow", self.slow, min, max)?;
         if let Some(d) = self.degrade_at {
-            ParamError::check_micros("degrade_at", d, 0, HOUR)?;
+            ParamError::check_micros("degrade_at", d, min, max)?;
         }
         if let Some(p) = self.fast_p99 {
-            ParamError::check_micros("fast_p99", p, self.fast.max(1), HOUR)?;
+            ParamError::check_micros("fast_p99", p, self.fast.max(Self::P99.0), Self::P99.1)?;
         }
         if let Some(p) = self.slow_p99 {
-            ParamError::check_micros("slow_p99", p, self.slow.max(1), HOUR)?;
+            ParamError::check_micros("slow_p99", p, self.slow.max(Self::P99.0), Self::P99.1)?;
         }
         if let Some(r) = self.recover_at {
-            let from = self.degrade_at.unwrap_or(0);
-            ParamError::check_micros("recover_at", r, from, HOUR)?;
+            let from = self.degrade_at.unwrap_or(min);
+            ParamError::check_micros("recover_at", r, from, max)?;
         }
         super::config::check_share("error_rate", self.error_rate)?;
         super::config::check_share("business_error_rate", self.business_error_rate)?;
@@ -377,6 +396,9 @@ impl FaultSchedule {
 }
 
 impl StackConfig {
+    /// The timeout's range, which `validate` and the parameter rows share.
+    pub const TIMEOUT: (Micros, Micros) = (1_000, HOUR);
+
     /// Checks the order and every layer that is on, naming a parameter by its `--set` key
     /// where the layer's own name for it differs (`probes`, `retry_base`, ...).
     pub fn validate(&self) -> Result<(), ParamError> {
@@ -398,7 +420,7 @@ impl StackConfig {
             });
         }
         if let Some(t) = self.timeout {
-            ParamError::check_micros("timeout", t, 1_000, HOUR)?;
+            ParamError::check_micros("timeout", t, Self::TIMEOUT.0, Self::TIMEOUT.1)?;
         }
         if let Some(b) = &self.breaker {
             b.validate()

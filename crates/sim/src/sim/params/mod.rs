@@ -8,7 +8,7 @@
 mod rows;
 mod switch;
 
-use crate::resilience::{HedgeDelay, Jitter, ParamError};
+use crate::resilience::{HedgeDelay, HedgePolicy, Jitter, ParamError};
 use crate::sim::latency::Micros;
 use crate::sim::model::SimConfig;
 
@@ -17,9 +17,9 @@ pub use rows::PARAMS;
 pub(crate) use switch::lesson_hedge;
 pub use switch::{Dep, Part};
 
-pub(crate) const MS: Micros = 1_000;
 pub(crate) const SECOND: Micros = 1_000_000;
-pub(crate) const HOUR: Micros = 3_600 * SECOND;
+#[cfg(test)]
+pub(crate) const MS: Micros = 1_000;
 
 /// One parameter: a row of [`PARAMS`].
 #[derive(Debug, Clone, Copy)]
@@ -266,7 +266,8 @@ fn parse_hedge_delay(field: &'static str, value: &str) -> Result<HedgeDelay, Par
             min_samples: 100,
         });
     }
-    parse_time(field, value, 1, 60 * SECOND)
+    let (min, max) = HedgePolicy::DELAY;
+    parse_time(field, value, min, max)
         .map(HedgeDelay::Fixed)
         .map_err(|_| bad())
 }
@@ -339,7 +340,7 @@ impl Param {
             ) => v.is_finite() && v >= min && v <= max && !(above_min && v <= min),
             (Kind::Choice { names, .. }, Value::Choice(i)) => i < names.len(),
             (Kind::Delay { .. }, Value::Delay(HedgeDelay::Fixed(t))) => {
-                (1..=60 * SECOND).contains(&t)
+                (HedgePolicy::DELAY.0..=HedgePolicy::DELAY.1).contains(&t)
             }
             (Kind::Delay { .. }, Value::Delay(HedgeDelay::Percentile { percentile, .. })) => {
                 percentile.is_finite() && percentile > 0.0 && percentile <= 100.0
