@@ -26,6 +26,22 @@ impl fmt::Display for ParamError {
 impl std::error::Error for ParamError {}
 
 impl ParamError {
+    /// Accepts a share, `0 <= value <= 1`, else names `field`.
+    pub fn check_share(field: &'static str, value: f64) -> Result<(), ParamError> {
+        ParamError::check_f64(field, value, 0.0, 1.0, "")
+    }
+
+    /// The error with its field named by its key: a layer's own name for a parameter
+    /// (`half_open_probes`) becomes the key a table gives it (`probes`) when `renames` pairs
+    /// them.
+    pub fn renamed(self, renames: &[(&str, &'static str)]) -> ParamError {
+        let field = renames
+            .iter()
+            .find(|(name, _)| *name == self.field)
+            .map_or(self.field, |(_, key)| key);
+        ParamError { field, ..self }
+    }
+
     /// Accepts `value` when `min <= value <= max`, else names `field` and the range.
     pub fn check_u64(
         field: &'static str,

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::latency::Micros;
-use super::model::Pattern;
+use super::pattern::Pattern;
 use super::trace::{Outcome, Route};
 use crate::resilience::BreakerState;
 

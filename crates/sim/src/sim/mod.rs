@@ -9,6 +9,7 @@ pub mod life;
 pub mod load;
 pub mod model;
 pub mod params;
+pub mod pattern;
 pub mod pick;
 pub mod scenario;
 pub mod trace;

@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::latency::Micros;
-pub use super::load::{DependencyLoad, Recovery};
 use crate::resilience::{AdaptiveLimit, BreakerState, LimitChange, TransitionReason};
 
 /// Width of one time-series bucket: 100 ms.
@@ -755,6 +754,54 @@ impl Trace {
             .find(|c| c.to == BreakerState::Open)
             .map(|c| c.at)
     }
+}
+
+/// A dependency with a capacity, over the run. Every call that reached it is counted once:
+/// `served + dropped + refused + left` is its `calls`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DependencyLoad {
+    /// Calls it serves at once.
+    pub slots: u32,
+    /// Calls a slot finished (throughput).
+    pub served: u64,
+    /// Of those, the answers the caller still waited for (goodput), conflicts excepted.
+    pub goodput: u64,
+    /// Of those, with hot items, the calls whose write lost to another call's commit: the
+    /// slot's work was wasted and the caller hears UNAVAILABLE (`None`: no hot items).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflicts: Option<u64>,
+    /// Of those, the calls finished after their caller's deadline: work nobody could use.
+    pub served_late: u64,
+    /// Calls dropped at their deadline, still queued or in service (deadline propagation).
+    pub dropped: u64,
+    /// Calls refused because the queue was full.
+    pub refused: u64,
+    /// Calls still queued or in service when the run stopped.
+    pub left: u64,
+    /// How long served calls waited in the queue.
+    pub wait: Percentiles,
+    /// Calls served in each bucket of the series.
+    pub served_per_bucket: Vec<u64>,
+    /// Answers someone still waited for, in each bucket.
+    pub goodput_per_bucket: Vec<u64>,
+    /// Conflicts in each bucket (empty without hot items).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conflicts_per_bucket: Vec<u64>,
+    /// Slots busy at each bucket's end.
+    pub busy_per_bucket: Vec<u32>,
+    /// Calls queued at each bucket's end.
+    pub queue_per_bucket: Vec<u64>,
+}
+
+/// How long the platform took to recover once its trigger was over.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Recovery {
+    /// When the trigger ended: the latest `recover_at` of the dependencies.
+    pub trigger_end: Micros,
+    /// From `trigger_end` to the first moment from which, for [`Recovery::HEALTHY_SECONDS`]
+    /// seconds in a row, at least 90% of each second's arrivals were answered ok or by a
+    /// fallback; `None` when that did not happen before arrivals stopped.
+    pub recovered_after: Option<Micros>,
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use crate::resilience::{
     TokenBucketConfig,
 };
 use crate::sim::latency::Micros;
-use crate::sim::params::{dependency_key, renamed};
+use crate::sim::params::dependency_key;
 use crate::sim::trace::Route;
 
 /// How requests arrive.
@@ -407,10 +407,6 @@ impl SimConfig {
     }
 }
 
-pub(super) fn check_share(field: &'static str, v: f64) -> Result<(), ParamError> {
-    ParamError::check_f64(field, v, 0.0, 1.0, "")
-}
-
 /// Most dependencies one config may list.
 pub const MAX_DEPENDENCIES: usize = 8;
 
@@ -506,8 +502,8 @@ impl Traffic {
         )?;
         let (min, max) = Self::FRONTEND_BACKOFF;
         ParamError::check_micros("frontend_backoff", self.frontend_backoff, min, max)?;
-        check_share("priority_high", self.priority_mix.high)?;
-        check_share("priority_low", self.priority_mix.low)?;
+        ParamError::check_share("priority_high", self.priority_mix.high)?;
+        ParamError::check_share("priority_low", self.priority_mix.low)?;
         ParamError::check_f64(
             "priority_low",
             self.priority_mix.low,
@@ -570,7 +566,7 @@ impl ServiceConfig {
                 ("rate_per_sec", "rate_limit"),
                 ("burst", "rate_limit_burst"),
             ];
-            r.validate().map_err(|e| renamed(e, &renames))?;
+            r.validate().map_err(|e| e.renamed(&renames))?;
         }
         if let Some(l) = &self.load_shed {
             let renames = [
@@ -578,7 +574,7 @@ impl ServiceConfig {
                 ("normal", "shed_normal"),
                 ("high", "shed_high"),
             ];
-            l.validate().map_err(|e| renamed(e, &renames))?;
+            l.validate().map_err(|e| e.renamed(&renames))?;
         }
         if let Some(q) = self.queue_limit {
             let (min, max) = Self::QUEUE_LIMIT;
@@ -595,8 +591,8 @@ impl ServiceConfig {
 impl RoutesConfig {
     /// Checks every field against its range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        check_share("catalog_share", self.catalog_share)?;
-        check_share("history_share", self.history_share)?;
+        ParamError::check_share("catalog_share", self.catalog_share)?;
+        ParamError::check_share("history_share", self.history_share)?;
         ParamError::check_f64(
             "history_share",
             self.history_share,

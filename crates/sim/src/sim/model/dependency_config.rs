@@ -3,7 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::pattern::Pattern;
 use super::resilience4j::Resilience4jStack;
 use super::{HOUR, SECOND};
 use crate::resilience::{
@@ -11,7 +10,7 @@ use crate::resilience::{
     ParamError, RetryBudgetConfig, RetryPolicy,
 };
 use crate::sim::latency::{LatencyModel, Micros};
-use crate::sim::params::renamed;
+use crate::sim::pattern::Pattern;
 
 /// A dependency `POST /orders` calls.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -389,8 +388,8 @@ impl FaultSchedule {
             let from = self.degrade_at.unwrap_or(min);
             ParamError::check_micros("recover_at", r, from, max)?;
         }
-        super::config::check_share("error_rate", self.error_rate)?;
-        super::config::check_share("business_error_rate", self.business_error_rate)?;
+        ParamError::check_share("error_rate", self.error_rate)?;
+        ParamError::check_share("business_error_rate", self.business_error_rate)?;
         Ok(())
     }
 }
@@ -424,21 +423,21 @@ impl StackConfig {
         }
         if let Some(b) = &self.breaker {
             b.validate()
-                .map_err(|e| renamed(e, &[("half_open_probes", "probes")]))?;
+                .map_err(|e| e.renamed(&[("half_open_probes", "probes")]))?;
         }
         if let Some(b) = &self.bulkhead {
             b.validate()?;
         }
         if let Some(r) = &self.retry {
             r.validate()
-                .map_err(|e| renamed(e, &[("base", "retry_base"), ("cap", "retry_cap")]))?;
+                .map_err(|e| e.renamed(&[("base", "retry_base"), ("cap", "retry_cap")]))?;
         }
         if let Some(r) = &self.retry_budget {
             let renames = [
                 ("ratio", "retry_budget_ratio"),
                 ("minimum", "retry_budget_min"),
             ];
-            r.validate().map_err(|e| renamed(e, &renames))?;
+            r.validate().map_err(|e| e.renamed(&renames))?;
         }
         if let Some(s) = &self.sidecar {
             s.validate()?;

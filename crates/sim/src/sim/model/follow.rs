@@ -4,10 +4,10 @@
 //! the same Trace.
 
 use super::events::Id;
-use super::pattern::Place;
 use super::{Pattern, RunError, Sim, SimConfig, StackConfig, DEFAULT_EVENT_CAP};
 use crate::sim::latency::Micros;
 use crate::sim::life::{Activity, Happening, Hop, Lane, Mark, QueueScene, RequestLife, Span};
+use crate::sim::pattern::Place;
 use crate::sim::trace::{Route, Trace};
 
 /// The recorder of one request's life while the run goes on.

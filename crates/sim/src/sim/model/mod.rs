@@ -29,7 +29,7 @@ mod follow;
 mod gateway;
 mod hot_items;
 mod load_recorder;
-mod pattern;
+
 mod recorder;
 pub mod resilience4j;
 mod servers;
@@ -43,6 +43,7 @@ mod tests;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+pub use crate::sim::pattern::{Descriptor, Pattern, Place};
 pub use config::{
     Arrivals, GatewayConfig, HistoryBulkhead, OrdersIdempotency, PriorityMix, RouteTimeouts,
     RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic, MAX_DEPENDENCIES,
@@ -55,7 +56,6 @@ pub use flat::{
     from_json_naming_the_field, load_config_json, CascadeConfig, ConfigFile, PaymentsConfig,
 };
 pub use follow::follow;
-pub use pattern::{Descriptor, Pattern, Place};
 pub use resilience4j::{Exception, FallbackPlace, Resilience4jStack};
 
 use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};

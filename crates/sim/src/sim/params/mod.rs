@@ -437,16 +437,6 @@ pub fn apply_set(cfg: &mut SimConfig, key: &str, value: &str) -> Result<Applied,
     row.set(cfg, value)
 }
 
-/// `e` with its field named by its key: a layer's own name for a parameter (`half_open_probes`)
-/// becomes the key the table gives it (`probes`) when `renames` pairs them.
-pub fn renamed(e: ParamError, renames: &[(&str, &'static str)]) -> ParamError {
-    let field = renames
-        .iter()
-        .find(|(name, _)| *name == e.field)
-        .map_or(e.field, |(_, key)| key);
-    ParamError { field, ..e }
-}
-
 /// The `--set` key naming a dependency's parameter in an error: the plain key for the first
 /// dependency, `payments_<key>` for payments when the table has that row; `None` otherwise.
 pub fn dependency_key(index: usize, name: &str, field: &'static str) -> Option<&'static str> {
