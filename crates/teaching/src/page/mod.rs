@@ -1,41 +1,24 @@
-//! The playground page without the browser: its state, the knobs it offers, and how it reads a
-//! trace at the playhead. Pure and tested on the host; `ui/` only draws it.
+//! The pages without the browser, a folder per product: the playground (its state, knobs,
+//! links, A/B), the lessons, the exercises, the explorers, what embedding takes (widgets,
+//! snippets, the join code) and the charts' models every view shares. Pure and tested on the
+//! host; `ui/` only draws them.
 
-pub mod action;
-pub mod announce;
-pub mod axis;
-pub mod breaker_labels;
-pub mod chart_table;
-pub mod compare;
-pub mod embed;
-pub mod exercise_charts;
-pub mod exercise_setups;
-pub mod exercise_view;
-pub mod export;
-pub mod glossary;
-pub mod hatch;
-pub mod jitter;
-pub mod join;
-pub mod knobs;
-pub mod latency;
+pub mod charts;
+pub mod embedding;
+pub mod exercises;
+pub mod explorers;
 pub mod lessons;
-pub mod life_story;
-pub mod markers;
-pub mod metastability;
-pub mod metastability_wire;
-pub mod numbers;
-pub mod outcome_look;
-pub mod permalink;
-pub mod playback;
-pub mod pool;
-pub mod replay;
-pub mod requests;
-pub mod runs;
-pub mod settings;
-pub mod site;
-pub mod state;
-pub mod topology;
-pub mod traced;
-pub mod view;
-pub mod widget;
-pub mod widget_look;
+pub mod playground;
+
+// The old paths (`crate::page::state`, `crate::page::exercise_setups`) still name each module.
+pub use charts::{
+    axis, breaker_labels, chart_table, glossary, hatch, latency, markers, numbers, outcome_look,
+    pool, topology,
+};
+pub use embedding::{embed, join, site, widget, widget_look};
+pub use exercises::{charts as exercise_charts, setups as exercise_setups, view as exercise_view};
+pub use explorers::{jitter, metastability, metastability_wire};
+pub use playground::{
+    action, announce, compare, export, knobs, life_story, permalink, playback, replay, requests,
+    runs, settings, state, traced, view,
+};

@@ -3,8 +3,8 @@
 
 use super::compare::Side;
 use super::knobs::Pattern;
-use super::latency::LatencyKind;
 use crate::library_config::resilience4j::{self, Notice, Parsed};
+use crate::page::latency::LatencyKind;
 use crate::sim::latency::Micros;
 use crate::sim::params::Value;
 use crate::sim::pick::Pick;

@@ -2,7 +2,7 @@
 //! the controls that change them, and what a run shows. A fifth exercise is one more type here
 //! (and its view in `ui/exercises/`).
 
-use super::exercise_view::{clamp, solve, Change, Computed, PageExercise};
+use super::view::{clamp, solve, Change, Computed, PageExercise};
 use crate::exercises::{
     Backlog, BreakersRun, BudgetAndRetries, BudgetRun, BulkheadHook, BusinessErrors, Exercise,
     Noise, Northwind, NorthwindRun, Part, Reconciliation, RetryingLayer, ThreeLayers,

@@ -5,10 +5,10 @@
 use super::action::Action;
 use super::compare::{Change, Control, Side};
 use super::knobs::{knob, switched_on_by, with_every_pattern, with_patterns, Pattern, Patterns};
-use super::numbers::refused;
 use super::runs::RunInputs;
 use crate::library_config::resilience4j::{Notice, Parsed};
 use crate::library_config::resilience4j_run;
+use crate::page::numbers::refused;
 use crate::sim::model::SimConfig;
 use crate::sim::params::{param, Value};
 use crate::sim::pick::Pick;

@@ -2,7 +2,7 @@
 //! there are many), the queue against its peak over the run, and the requests refused at
 //! once in the 100 ms before the playhead.
 
-use super::replay::Frame;
+use crate::page::replay::Frame;
 use crate::sim::trace::Trace;
 
 /// Most cells drawn; past it a cell stands for several workers.
@@ -40,7 +40,7 @@ pub fn pool_at(trace: &Trace, threads: u32, f: &Frame) -> PoolAt {
         busy_cells: busy.div_ceil(per_cell),
         queue: f.slice.queue_len,
         queue_peak: {
-            super::replay::passed(trace, f.at)
+            crate::page::replay::passed(trace, f.at)
                 .iter()
                 .map(|b| b.queue_len)
                 .max()

@@ -110,7 +110,7 @@ pub fn spoken_summary(f: &Frame, outcomes: &[Outcome], clock_start: Option<u64>)
         .iter()
         .map(|&o| (o, f.finished.get(o)))
         .filter(|&(_, n)| n > 0)
-        .map(|(o, n)| format!("{} {n}", super::glossary::outcome_words(o)))
+        .map(|(o, n)| format!("{} {n}", crate::page::glossary::outcome_words(o)))
         .collect();
     let ended = if counts.is_empty() {
         "none answered yet".to_string()

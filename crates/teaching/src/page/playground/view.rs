@@ -3,7 +3,7 @@
 use crate::sim::latency::Micros;
 
 use super::action::Action;
-use super::latency::LatencyKind;
+use crate::page::latency::LatencyKind;
 
 /// How the page shows its runs.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

@@ -5,8 +5,8 @@
 //! between); nothing on each frame (WCAG 2.2.2, and a pace a listener can follow). Pure: the
 //! page hands in the playhead and the wall clock.
 
-use super::markers::Marker;
 use super::replay::clock;
+use crate::page::markers::Marker;
 use crate::sim::latency::Micros;
 
 /// The least wall time between two announcements, in milliseconds.

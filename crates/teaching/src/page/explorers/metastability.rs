@@ -3,7 +3,7 @@
 //! runs are [`crate::sim::experiments::metastability`]'s; this file decides what to run next
 //! and how a cell reads ([`super::metastability_wire`] is what a worker is asked and answers).
 
-use super::numbers::refused;
+use crate::page::numbers::refused;
 use crate::resilience::{BreakerConfig, HalfOpenRule};
 use crate::sim::experiments::metastability::{Cell, Grid};
 use crate::sim::scenario::apply_set;

@@ -7,8 +7,8 @@ use crate::sim::latency::Micros;
 use crate::sim::life::{Activity, Happening, Hop, Lane, Mark, RequestLife, Retrier, Span};
 use crate::sim::trace::{Outcome, Route};
 
-use super::glossary::outcome_words;
-use super::numbers::{count, duration};
+use crate::page::glossary::outcome_words;
+use crate::page::numbers::{count, duration};
 
 /// A time of the run, as the timeline's clock reads it.
 pub fn at(m: Micros) -> String {

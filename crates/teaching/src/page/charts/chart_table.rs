@@ -6,8 +6,8 @@
 use super::glossary::outcome_words;
 use super::latency::OutcomeHistogram;
 use super::numbers::{count, duration};
-use super::replay::{clock, Band};
-use super::runs::Run;
+use crate::page::replay::{clock, Band};
+use crate::page::runs::Run;
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
 use crate::sim::trace::{Bucket, Outcome, BUCKET};

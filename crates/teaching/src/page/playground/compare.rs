@@ -8,10 +8,10 @@
 //! the comparison is that only one thing differs.
 
 use super::knobs::{knob, Knob, Pattern, Patterns, KNOBS};
-use super::latency::{histogram_until, LatencyKind, OutcomeHistogram};
-use super::numbers::duration;
 use super::replay::frame;
 use super::runs::Run;
+use crate::page::latency::{histogram_until, LatencyKind, OutcomeHistogram};
+use crate::page::numbers::duration;
 use crate::sim::latency::Micros;
 use crate::sim::model::SimConfig;
 use crate::sim::params::Value;

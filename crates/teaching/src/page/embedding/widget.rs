@@ -1,10 +1,10 @@
 //! What an embedded widget shows and with which settings, read from its element's attributes
 //! (or an `embed.html` query string). Pure: the browser side only hands over the pairs.
 
-use super::jitter::JitterSettings;
-use super::permalink::{from_pairs_or, parse_query};
-use super::state::Page;
 use super::widget_look::WidgetLook;
+use crate::page::jitter::JitterSettings;
+use crate::page::permalink::{from_pairs_or, parse_query};
+use crate::page::state::Page;
 use crate::sim::scenario::{Preset, Scenario};
 
 /// The preset of a widget whose attributes name none: the lesson's timeout and breaker, so a
@@ -88,9 +88,9 @@ impl WidgetKind {
 /// Every kind's attributes besides `kind`, as `docs/embedding.md` lists them: made here from
 /// the lists the readers use, so the page cannot drift from the code (a test compares them).
 pub fn attributes_table() -> String {
-    use super::knobs::every_knob;
-    use super::permalink::OTHER_KEYS;
     use super::widget_look::SCALE_RANGE;
+    use crate::page::knobs::every_knob;
+    use crate::page::permalink::OTHER_KEYS;
     let code = |keys: &[&str]| {
         keys.iter()
             .map(|k| format!("`{k}`"))
@@ -121,7 +121,7 @@ pub fn attributes_table() -> String {
             WidgetKind::Exercise(_) | WidgetKind::Metastability => {
                 ("nothing else".to_string(), look.clone())
             }
-            WidgetKind::Jitter => (code(&super::jitter::JITTER_KEYS), look.clone()),
+            WidgetKind::Jitter => (code(&crate::page::jitter::JITTER_KEYS), look.clone()),
             WidgetKind::LessonStep => (
                 "`lesson` (km0, northwind or challenges), `step` (a step's name or number)"
                     .to_string(),
@@ -244,7 +244,7 @@ impl WidgetSpec {
             )
         {
             let end = page.span();
-            page = page.apply(super::action::Action::Seek(end));
+            page = page.apply(crate::page::action::Action::Seek(end));
         }
         let mut notices = self.notices.clone();
         notices.extend(more);
@@ -263,7 +263,7 @@ mod tests {
 
     #[test]
     fn the_guide_lists_every_kinds_attributes_as_the_code_reads_them() {
-        let guide = include_str!("../../../../docs/embedding.md");
+        let guide = include_str!("../../../../../docs/embedding.md");
         let start = guide
             .find("<!-- attributes: start -->")
             .expect("the guide marks where the table starts")

@@ -340,7 +340,7 @@ mod tests {
 
     #[test]
     fn the_style_sheet_uses_the_checked_colours() {
-        let css = include_str!("../../../../static/style.css");
+        let css = include_str!("../../../../../static/style.css");
         for (var, at) in [
             ("--band-closed", 1),
             ("--band-open", 2),

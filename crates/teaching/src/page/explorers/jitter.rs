@@ -5,10 +5,10 @@
 use std::fmt::Write as _;
 use std::rc::Rc;
 
-use super::axis::tick_label;
-use super::exercise_charts::nice_ticks;
-use super::permalink::bad;
-use super::runs::Shared;
+use crate::page::axis::tick_label;
+use crate::page::exercise_charts::nice_ticks;
+use crate::page::permalink::bad;
+use crate::page::runs::Shared;
 use crate::resilience::{Micros, MS, SECOND};
 use crate::sim::experiments::contention::{
     one_run, Batch, Call, ContentionConfig, Strategy, Tally,

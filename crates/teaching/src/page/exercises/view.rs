@@ -3,7 +3,7 @@
 //! solution is showing. [`ExerciseState::apply`] is the only way it changes; the Yew reducer in
 //! `ui/exercises/mod.rs` only wraps it. What differs from one exercise to the next (its
 //! settings, its controls, what its run shows) is a [`PageExercise`]; the four of the lessons
-//! are in [`super::exercise_setups`].
+//! are in [`super::setups`].
 //!
 //! Runs are made lazily: "Run it", "Check" and "Show the solution" need the run of the current
 //! settings and make it if there is none yet. Moving a control throws the run away and makes
@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::rc::Rc;
 
-use super::runs::Shared;
 use crate::exercises::{read_number, Exercise, Part};
+use crate::page::runs::Shared;
 
 /// What a page needs of one exercise beyond [`Exercise`]: its settings, how its controls
 /// change them, and what a run shows.

@@ -39,7 +39,7 @@ impl Site {
         format!("{}?{query}", self.playground)
     }
 
-    /// A lesson's step, `query` being [`StepRef::query`](super::lessons::StepRef::query).
+    /// A lesson's step, `query` being [`StepRef::query`](crate::page::lessons::StepRef::query).
     pub fn lesson(&self, query: &str) -> String {
         if self.one_file {
             format!("{}?{query}", self.playground)

@@ -6,12 +6,12 @@ use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
 use super::knobs::Patterns;
-use super::latency::Finished;
-use super::markers::{markers, Marker};
-use super::numbers::refused;
 use super::replay::{breaker_bands, shown_outcomes, span, Band};
 use super::requests::finished;
 use super::traced::Traced;
+use crate::page::latency::Finished;
+use crate::page::markers::{markers, Marker};
+use crate::page::numbers::refused;
 use crate::resilience::Window;
 use crate::sim::latency::Micros;
 use crate::sim::model::{run, RunError, SimConfig};

@@ -192,7 +192,8 @@ mod tests {
         &p.runs.a.as_ref().unwrap().trace
     }
 
-    const LESSON_YAML: &str = include_str!("../../../../tests/fixtures/northwind-resilience4j.yml");
+    const LESSON_YAML: &str =
+        include_str!("../../../../../tests/fixtures/northwind-resilience4j.yml");
 
     #[test]
     fn a_pattern_a_resilience4j_stack_refuses_leaves_the_run_and_says_why() {

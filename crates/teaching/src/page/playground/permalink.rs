@@ -5,14 +5,14 @@
 
 use super::action::Action;
 use super::knobs::{every_knob, knob, switched_on_by, Knob, Pattern, KNOBS};
-use super::latency::LatencyKind;
-use super::numbers::readable_range;
 use super::playback::Playback;
 use super::playback::SPEEDS;
 use super::settings::Settings;
 use super::settings::TABLE_WINDOW_RANGE;
 use super::state::{changes_settings, Page};
 use super::view::View;
+use crate::page::latency::LatencyKind;
+use crate::page::numbers::readable_range;
 use crate::resilience::ParamError;
 use crate::sim::model::SimConfig;
 use crate::sim::params::Value;

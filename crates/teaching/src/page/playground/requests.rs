@@ -1,6 +1,6 @@
 //! The per-request log of a trace turned into what the histograms count.
 
-use super::latency::Finished;
+use crate::page::latency::Finished;
 use crate::sim::trace::Trace;
 
 /// Every finished request of `trace`, in order of finishing; empty when the run kept no

@@ -28,7 +28,7 @@ impl Embed {
     /// A widget of `kind` with the attributes of `query` (a link's query string, without `?`;
     /// `projector` is left out, the course page being no stage, and so is `t=0.0`).
     pub fn new(kind: WidgetKind, query: &str) -> Embed {
-        let attributes = super::permalink::parse_query(query)
+        let attributes = crate::page::permalink::parse_query(query)
             .0
             .into_iter()
             .filter(|(key, value)| {

@@ -1,10 +1,10 @@
 //! The knobs the page offers: each one a row of the parameter table
-//! ([`PARAMS`](crate::sim::params::PARAMS)) with a slider range, a unit and the pattern it
+//! ([`PARAMS`]) with a slider range, a unit and the pattern it
 //! belongs to. Values are read and written through the row as typed values
 //! ([`Param::set`]), with no text in between; the CLI's `--set` parses its text into the same
 //! values, so the page and the CLI cannot disagree on what a key means.
 
-use super::numbers::{duration, refused as refused_text};
+use crate::page::numbers::{duration, refused as refused_text};
 use crate::resilience::HedgeDelay;
 use crate::sim::latency::Micros;
 pub use crate::sim::model::Pattern;
@@ -109,7 +109,7 @@ impl Unit {
 }
 
 /// One slider (or select) of the page: a row of the parameter table
-/// ([`PARAMS`](crate::sim::params::PARAMS)) with the
+/// ([`PARAMS`]) with the
 /// label, unit and range the page shows it in. Its hint and its choices are the row's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Knob {
@@ -492,7 +492,7 @@ pub fn knob(key: &str) -> Option<&'static Knob> {
 }
 
 /// Every parameter as a knob: [`KNOBS`] in their order, then a knob made from each row of the
-/// parameter table that the panel does not show ([`row_knob`]).
+/// parameter table that the panel does not show (`row_knob`).
 pub fn every_knob() -> &'static [Knob] {
     static ALL: OnceLock<Vec<Knob>> = OnceLock::new();
     ALL.get_or_init(|| {
