@@ -507,6 +507,139 @@ async fn a_step_counts_only_outcomes_met_and_defines_the_words_it_teaches() {
     .await;
 }
 
+/// A presenter's black screen: `b` (or `.`) covers the whole screen in black, and any key or a
+/// click brings the same step back, that key doing nothing else; `?` lists it.
+#[tokio::test]
+async fn the_black_screen_covers_everything_and_any_key_brings_the_same_step_back() {
+    browser::run("lesson-blackout", |page| async move {
+        let step = named(Lesson::Km0, "capacity");
+        page.open(
+            &format!("lesson.html?{}&projector=on", step.query()),
+            "[data-lesson-step]",
+        )
+        .await;
+        wait_for_step(&page, "km0", "capacity").await;
+        let covered = "const b = document.querySelector('.blackout');
+            if (!b) return null;
+            const r = b.getBoundingClientRect();
+            return [r.width >= innerWidth, r.height >= innerHeight,
+                    document.elementFromPoint(innerWidth / 2, innerHeight / 2) === b,
+                    getComputedStyle(b).backgroundColor];";
+        for black in ['b', '.'] {
+            browser::press_keys(&page, &[black]).await;
+            wait_for(&page, ".blackout").await;
+            assert_eq!(
+                page.eval(covered).await,
+                serde_json::json!([true, true, true, "rgb(0, 0, 0)"]),
+                "{black} blacks the whole screen"
+            );
+            if black == 'b' {
+                page.screenshot("lesson-blackout-1920").await;
+            }
+            // PageDown would advance: while black it only brings the step back.
+            browser::press_keys(&page, &[Key::PageDown.into()]).await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            assert_eq!(page.eval(covered).await, serde_json::Value::Null);
+            wait_for_step(&page, "km0", "capacity").await;
+            assert_eq!(
+                page.text("[id$='clock'] strong").await,
+                "0.0 s",
+                "nothing played"
+            );
+        }
+        browser::press_keys(&page, &['b']).await;
+        wait_for(&page, ".blackout").await;
+        click(&page, ".blackout").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(
+            page.eval(covered).await,
+            serde_json::Value::Null,
+            "a click too"
+        );
+        // Typed into a field, b is a letter.
+        page.eval(
+            "document.querySelector('.lesson-try input[type=number], input[type=text]')?.focus()",
+        )
+        .await;
+        browser::press_keys(&page, &['?']).await;
+        let help = page
+            .eval("return document.body.textContent.includes('black screen')")
+            .await;
+        assert_eq!(help, serde_json::json!(true), "? lists the black screen");
+    })
+    .await;
+}
+
+/// `&worksheet=on` lays out every step for paper (title, setting, the question with its
+/// letters and a box, a line for what happened), prints without controls in a handful of
+/// pages, and `&worksheet=answers` adds each question's answer from its run.
+#[tokio::test]
+async fn the_worksheet_prints_every_step_and_the_teachers_copy_has_the_answers() {
+    browser::run("lesson-worksheet", |page| async move {
+        let steps = Lesson::Km0.steps();
+        page.open("lesson.html?lesson=km0&worksheet=on", ".worksheet-step")
+            .await;
+        let shown = page
+            .eval("return [document.querySelectorAll('.worksheet-step').length,
+                           document.querySelectorAll('.worksheet-question').length,
+                           document.querySelectorAll('.worksheet-answer').length,
+                           [...document.querySelectorAll('.worksheet-choices')][0].textContent]")
+            .await;
+        let questions = steps.iter().filter(|s| s.question.is_some()).count();
+        assert_eq!(shown[0], serde_json::json!(steps.len()));
+        assert_eq!(shown[1], serde_json::json!(questions));
+        assert_eq!(shown[2], serde_json::json!(0), "no answers on the students' copy");
+        assert!(shown[3].as_str().unwrap().starts_with("A"), "{shown}");
+        page.screenshot("lesson-worksheet").await;
+        // Printed: no buttons or navigation, no step split across pages.
+        page.devtools("Emulation.setEmulatedMedia", serde_json::json!({"media": "print"}))
+            .await;
+        let chrome = page
+            .eval("return [...document.querySelectorAll('button, nav, input, select, header, a[href]')]
+                     .filter(e => e.getClientRects().length > 0).length")
+            .await;
+        assert_eq!(chrome, serde_json::json!(0), "nothing to press on paper");
+        page.screenshot("lesson-worksheet-print").await;
+        page.devtools("Emulation.setEmulatedMedia", serde_json::json!({"media": ""}))
+            .await;
+        for (paper, width, height) in [("A4", 8.27, 11.69), ("Letter", 8.5, 11.0)] {
+            let pdf = page
+                .devtools(
+                    "Page.printToPDF",
+                    serde_json::json!({"paperWidth": width, "paperHeight": height}),
+                )
+                .await;
+            let data = pdf["data"].as_str().expect("a PDF");
+            use base64::Engine;
+            let bytes = base64::engine::general_purpose::STANDARD.decode(data).unwrap();
+            let text = String::from_utf8_lossy(&bytes);
+            let pages = text.matches("/Type /Page\n").count()
+                + text.matches("/Type /Page\r").count()
+                + text.matches("/Type /Page ").count()
+                + text.matches("/Type /Page>").count()
+                + text.matches("/Type/Page/").count()
+                + text.matches("/Type/Page>").count();
+            eprintln!("worksheet on {paper}: {pages} pages for {} steps", steps.len());
+            assert!(
+                (2..=steps.len().div_ceil(2) + 1).contains(&pages),
+                "{paper}: {pages} pages for {} steps",
+                steps.len()
+            );
+        }
+        page.open("lesson.html?lesson=km0&worksheet=answers", ".worksheet-answer")
+            .await;
+        let first = page.text(".worksheet-answer").await;
+        assert!(first.contains("C:") && first.contains("998"), "{first}");
+        page.screenshot("lesson-worksheet-answers").await;
+        // A wrong value is named, and the lesson shows as usual.
+        page.open("lesson.html?lesson=km0&worksheet=yes", "[data-lesson-step]")
+            .await;
+        let notice = page.text(".lesson-page-notices").await;
+        assert!(notice.contains("worksheet: `yes`"), "{notice}");
+    })
+    .await;
+}
+
 /// How far the page, the step's text and its views overflow their boxes (CSS px; 0 when
 /// everything is on the screen), the text's font size, and the chart numbers' smallest size.
 const FIT: &str = "

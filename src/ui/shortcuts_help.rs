@@ -83,6 +83,10 @@ pub fn lesson_shortcuts() -> Vec<(AttrValue, AttrValue)> {
             "next or previous step, except on a slider, which they move",
         ),
         ("Space", "play or pause"),
+        (
+            "b / .",
+            "black screen, as a presenter's clicker blacks it; any key brings the step back",
+        ),
         ("?", "this list"),
     ]
     .into_iter()

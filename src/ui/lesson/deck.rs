@@ -4,6 +4,7 @@
 use yew::prelude::*;
 
 use super::absolute;
+use super::blackout::use_blackout;
 use super::open::OpenLessonFile;
 use super::recap::LessonRecap;
 use super::step::{LessonStepView, StepRun};
@@ -211,6 +212,7 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
         use_window_event("popstate", standalone, on_popstate);
     }
     use_root_classes(standalone, deck.projector, props.dark);
+    let (black, back_from_black) = use_blackout(standalone);
     let projector = deck.projector;
     let moved = deck.moved;
     let step = deck.at;
@@ -246,6 +248,10 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
     );
     html! {
         <div {class}>
+            if black {
+                <div class="blackout" id={ids.id("lesson-blackout")} aria-hidden="true"
+                    onclick={back_from_black.reform(|_: MouseEvent| ())}></div>
+            }
             if !props.notices.is_empty() {
                 <ul class="notice lesson-page-notices" role="alert" id={ids.id("lesson-page-notices")}>
                     { for props.notices.iter().map(|n| html! { <li>{ n }</li> }) }
@@ -269,6 +275,10 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                 </label>
                 if let Some(on_read) = props.on_open.clone() {
                     <OpenLessonFile id={ids.id("lesson-open-file")} {on_read} />
+                }
+                if standalone {
+                    <a class="lesson-worksheet" id={ids.id("lesson-worksheet")}
+                        href={props.site.lesson(&format!("{}&worksheet=on", step.query()))}>{ "Worksheet" }</a>
                 }
                 <label class="switch" for={ids.id("lesson-projector")}>
                     <input type="checkbox" role="switch" id={ids.id("lesson-projector")}

@@ -3,12 +3,14 @@
 //! sends). On `lesson.html` it owns the address bar (each step a permalink) and the keyboard;
 //! as a `lesson-step` widget it keeps both to its element.
 
+mod blackout;
 mod challenge;
 mod deck;
 pub(super) mod open;
 mod predict;
 mod recap;
 mod step;
+mod worksheet;
 
 pub(crate) use deck::LessonDeck;
 
@@ -320,6 +322,22 @@ fn lesson_page() -> Html {
         .0
         .iter()
         .any(|(k, v)| k == "projector" && matches!(v.as_str(), "on" | "1" | "true"));
+    // `&worksheet=on` prints the lesson; `answers` is the teacher's copy.
+    let sheet = query.0.iter().rev().find(|(k, _)| k == "worksheet");
+    let mut notices = notices;
+    match sheet.map(|(_, v)| v.as_str()) {
+        Some("on") | Some("answers") => {
+            let answers = sheet.is_some_and(|(_, v)| v == "answers");
+            return html! {
+                <worksheet::LessonWorksheet {lesson} {answers} site={this_site()} />
+            };
+        }
+        Some(other) => notices.push(format!(
+            "worksheet: `{other}` is not one of on (the students' copy) or answers (the \
+             teacher's); the lesson shows as usual"
+        )),
+        None => {}
+    }
     // The "Try it" value a student had moved, when the link carries one.
     let tried = pairs
         .iter()

@@ -95,7 +95,11 @@ pub(super) fn lesson_recap(props: &LessonRecapProps) -> Html {
                 </a>
                 { "; or " }
                 <a href={props.site.playground().to_string()}>{ "the playground" }</a>
-                { ", every control at once." }
+                { ", every control at once. " }
+                <a id={ids.id("lesson-recap-worksheet")}
+                    href={props.site.lesson(&format!("{}&worksheet=on", here.query()))}>
+                    { "A worksheet of this lesson to print" }</a>
+                { "." }
             </p>
         </article>
     }

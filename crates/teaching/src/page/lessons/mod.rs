@@ -13,6 +13,7 @@ pub mod predict;
 pub mod progress;
 pub mod rules;
 pub mod vocabulary;
+pub mod worksheet;
 
 pub use live::Measure;
 pub use predict::{Answer, Asked, Choice, Claim, Prediction, Question, Verdict};
