@@ -478,3 +478,61 @@ async fn on_a_phone_the_run_and_then_the_verdict_come_into_sight() {
     })
     .await;
 }
+
+/// Answer cards (`&cards=on`): a question step's choices as large cards on a phone; a tap fills
+/// the screen with that letter, in its own colour and pattern, and plays nothing; a tap goes
+/// back to the cards. A step without a choice question says so and shows as usual.
+#[tokio::test]
+async fn answer_cards_fill_a_phone_with_the_letter_tapped() {
+    browser::run("phone-cards", |page| async move {
+        browser::emulate_phone(&page.client, WIDTH, HEIGHT).await;
+        page.open(
+            "lesson.html?lesson=km0&step=slow-inventory&cards=on",
+            "[id$='answer-card-0']",
+        )
+        .await;
+        let cards = page
+            .eval("return [...document.querySelectorAll('.answer-card')].map(c => {
+                       const r = c.getBoundingClientRect();
+                       return [c.querySelector('.answer-card-letter').textContent, r.height >= 64, r.width >= 300];
+                   })")
+            .await;
+        assert_eq!(
+            cards,
+            json!([["A", true, true], ["B", true, true], ["C", true, true]])
+        );
+        assert_eq!(page.eval("return !!document.querySelector('.lesson-views, canvas')").await, json!(false), "no run");
+        assert_fits(&page, "phone-cards").await;
+        page.screenshot("phone-cards").await;
+        let looks = "const h = document.querySelector('.answer-card-held');
+            if (!h) return null;
+            const r = h.getBoundingClientRect(), s = getComputedStyle(h);
+            return [h.textContent.trim(), r.width >= innerWidth, r.height >= innerHeight,
+                    s.backgroundColor, s.backgroundImage !== 'none'];";
+        let mut seen = Vec::new();
+        for i in 0..3 {
+            page.eval(&format!("document.querySelector(\"[id$='answer-card-{i}']\").click(); return null"))
+                .await;
+            let held = page.eval(looks).await;
+            assert_eq!(held[0], json!(["A", "B", "C"][i]), "{held}");
+            assert_eq!((held[1].clone(), held[2].clone(), held[4].clone()), (json!(true), json!(true), json!(true)), "{held}");
+            seen.push(held[3].clone());
+            if i == 2 {
+                page.screenshot("phone-card-held").await;
+            }
+            page.eval("document.querySelector('.answer-card-held').click(); return null")
+                .await;
+            assert_eq!(page.eval(looks).await, Value::Null, "a tap goes back to the cards");
+        }
+        assert!(seen[0] != seen[1] && seen[1] != seen[2] && seen[0] != seen[2], "{seen:?}");
+        // The capacity step asks for a number: no cards, a notice, the step as usual.
+        page.open(
+            "lesson.html?lesson=km0&step=capacity&cards=on",
+            "[data-lesson-step]",
+        )
+        .await;
+        let notice = page.text(".lesson-page-notices").await;
+        assert!(notice.contains("cards: step `capacity` asks no choice question"), "{notice}");
+    })
+    .await;
+}

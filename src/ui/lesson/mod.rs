@@ -4,6 +4,7 @@
 //! as a `lesson-step` widget it keeps both to its element.
 
 mod blackout;
+mod cards;
 mod challenge;
 mod deck;
 pub(super) mod open;
@@ -21,7 +22,7 @@ use yew::prelude::*;
 use self::open::{self as lesson_open};
 use crate::page::glossary::{mark_terms, Piece};
 use crate::page::lessons::StepRef;
-use crate::page::lessons::{lesson_path, Lesson, OwnLesson, OwnSource};
+use crate::page::lessons::{lesson_path, Answer, Lesson, OwnLesson, OwnSource};
 use crate::page::permalink::parse_query;
 use crate::page::site::Site;
 use crate::ui::playback::is_shortcut;
@@ -337,6 +338,30 @@ fn lesson_page() -> Html {
              teacher's); the lesson shows as usual"
         )),
         None => {}
+    }
+    // `&cards=on` on a choice question's step: its choices as answer cards for a phone.
+    let cards = query.0.iter().rev().find(|(k, _)| k == "cards");
+    match cards.map(|(_, v)| v.as_str()) {
+        Some("on")
+            if step.is_recap()
+                || !matches!(
+                    step.step().question.map(|q| q.answer),
+                    Some(Answer::Choices(_))
+                ) =>
+        {
+            notices.push(format!(
+                "cards: step `{}` asks no choice question, so it has no cards; the step shows \
+                 as usual",
+                step.name()
+            ));
+        }
+        Some("on") => {
+            return html! { <cards::AnswerCards {step} site={this_site()} /> };
+        }
+        Some("off") | None => {}
+        Some(other) => notices.push(format!(
+            "cards: `{other}` is not one of on or off; the step shows as usual"
+        )),
     }
     // The "Try it" value a student had moved, when the link carries one.
     let tried = pairs
