@@ -169,6 +169,32 @@ fn help_prints_usage() {
     assert!(String::from_utf8(out.stdout).unwrap().contains("usage"));
 }
 
+/// The usage lists each flag with its help, as the flags' own declaration gives them; the
+/// error line for an unknown flag names the same flags.
+#[test]
+fn help_lists_each_flag_the_error_line_names() {
+    let help = String::from_utf8(cascade(&["--help"]).stdout).unwrap();
+    let refused = String::from_utf8(cascade(&["--bogus"]).stderr).unwrap();
+    let allowed = refused
+        .split("(allowed: ")
+        .nth(1)
+        .and_then(|t| t.split(')').next())
+        .expect("the error names the flags");
+    let flags: Vec<&str> = allowed.split(", ").collect();
+    assert_eq!(flags.len(), 9, "{allowed}");
+    for flag in flags {
+        let line = help
+            .lines()
+            .find(|l| l.starts_with(&format!("  {flag}")))
+            .unwrap_or_else(|| panic!("{flag} is not in the usage"));
+        assert!(line.len() > flag.len() + 4, "{flag} has its help: {line}");
+    }
+    assert!(
+        help.contains("  --trace PICK      follow one request of each run"),
+        "{help}"
+    );
+}
+
 #[test]
 fn bad_input_exits_2_naming_the_key() {
     let cases: &[(&[&str], &str)] = &[

@@ -90,59 +90,78 @@ usage: cascade [run] [--scenario LIST] [--preset LIST] [--config FILE.json] [--s
 
 Runs the lesson's cascade: 100 requests/s for 12 s into 32 workers; inventory takes 40 ms,
 then 4 s from second 3. Scenarios: none (no protection), timeout (300 ms), cb (timeout +
-circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).
+circuit breaker), bulkhead (timeout + breaker + bulkhead of 8).";
 
-  --scenario LIST   comma-separated scenarios to run (default: all four)
-  --preset LIST     comma-separated presets (their keys are below)
-  --config FILE     a whole configuration as JSON: grouped (run, traffic, gateway, service,
-                    routes, dependencies), or flat as older files have it; --set and
-                    --resilience4j apply on top of it as on a preset
-  --resilience4j FILE.yml
-                    a Spring Boot `resilience4j:` block (circuitbreaker, retry, bulkhead,
-                    timelimiter instances): lesson 004's annotated reserveStock runs with
-                    the `inventoryReservation` instances under Resilience4j's semantics, on
-                    each preset given (default: northwind-as-written-separate); a bulkhead
-                    `orderHistoryLookup` gives order history its own. What is not simulated
-                    is printed as a notice on stderr
-  --set KEY=VALUE   override a parameter (repeatable; the keys are below)
-  --no-drain        stop at the end of `duration`; requests left are counted as unfinished
-                    (default: drain, as the lesson's code does)
-  --trace PICK      follow one request of each run, hop by hop: where its time went, then
-                    each span and moment in order. PICK is slowest, retried, fell-back,
-                    refused-by-breaker, stuck-lookup (the slowest of that kind) or an arrival
-                    number (0 is the first request sent); the page's `trace=` takes the same
-  --json            one JSON object per scenario per line
-  --help            this text
-
+    /// What the usage says after the flags.
+    const USAGE_TIMES: &str = "\
 p50/p99 are service times (from when a worker takes the request, as the lesson prints);
 the JSON also gives end-to-end times (from arrival, queue wait included).";
 
     /// Widest line of the usage's key list.
     const USAGE_WIDTH: usize = 96;
 
-    /// The usage: the flags, every preset with its title, then every key of the parameter table
-    /// with its range and doc.
+    /// The flags of `run`, as [`Flags`] declares them: each long name with its value's name.
+    fn flags() -> Vec<(String, String)> {
+        let command = <Flags as clap::Args>::augment_args(clap::Command::new("run"));
+        command
+            .get_arguments()
+            .filter_map(|arg| {
+                let long = arg.get_long()?;
+                let value = arg
+                    .get_value_names()
+                    .filter(|_| arg.get_action().takes_values())
+                    .and_then(|names| names.first())
+                    .map_or(String::new(), |n| format!(" {n}"));
+                let help = arg.get_help().map_or(String::new(), ToString::to_string);
+                Some((format!("--{long}{value}"), help))
+            })
+            .collect()
+    }
+
+    /// `words` wrapped to [`USAGE_WIDTH`], its first line after `head` (padded to the text's
+    /// column, or on a line of its own when longer), the others at that column.
+    fn wrapped(head: &str, words: &str, column: usize) -> String {
+        let mut text = String::new();
+        let mut line = if head.len() < column {
+            format!("{head:<column$}")
+        } else {
+            text.push_str(head.trim_end());
+            text.push('\n');
+            " ".repeat(column)
+        };
+        for word in words.split(' ') {
+            if line.len() + 1 + word.len() > USAGE_WIDTH && line.trim().len() > head.trim().len() {
+                text.push_str(line.trim_end());
+                text.push('\n');
+                line = " ".repeat(column);
+            } else if !line.ends_with(' ') {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        text.push_str(line.trim_end());
+        text
+    }
+
+    /// The usage: the flags (each with its doc from [`Flags`]), every preset with its title,
+    /// then every key of the parameter table with its range and doc.
     fn usage() -> String {
         let mut text = USAGE.to_string();
+        text.push('\n');
+        for (flag, help) in flags() {
+            text.push('\n');
+            text.push_str(&wrapped(&format!("  {flag}"), &help, 20));
+        }
+        text.push_str("\n\n");
+        text.push_str(USAGE_TIMES);
         text.push_str("\n\nPresets of --preset:");
         for p in Preset::ALL {
             text.push_str(&format!("\n  {:<31} {}", p.key(), p.title()));
         }
         text.push_str("\n\nKeys of --set (times in seconds, or a number with an ms suffix):");
         for p in PARAMS {
-            let mut line = format!("  {:<20}", p.key);
-            for word in p.summary().split(' ') {
-                if line.len() + 1 + word.len() > USAGE_WIDTH && line.trim().len() > p.key.len() {
-                    text.push('\n');
-                    text.push_str(line.trim_end());
-                    line = " ".repeat(22);
-                } else if !line.ends_with(' ') {
-                    line.push(' ');
-                }
-                line.push_str(word);
-            }
             text.push('\n');
-            text.push_str(line.trim_end());
+            text.push_str(&wrapped(&format!("  {}", p.key), &p.summary(), 22));
         }
         text
     }
@@ -224,38 +243,54 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
     /// `value_parser` names, with the messages users know.
     #[derive(clap::Args, Debug)]
     struct Flags {
-        /// Comma-separated scenarios.
+        /// comma-separated scenarios to run (default: all four)
         #[arg(long, value_name = "LIST", value_parser = scenario_list)]
         scenario: Vec<Vec<Preset>>,
-        /// Comma-separated presets.
+        /// comma-separated presets (their keys are below)
         #[arg(long, value_name = "LIST", value_parser = preset_list)]
         preset: Vec<Vec<Preset>>,
-        /// A configuration file.
-        #[arg(long, value_name = "FILE.json")]
+        /// a whole configuration as JSON: grouped (run, traffic, gateway, service, routes,
+        /// dependencies), or flat as older files have it; --set and --resilience4j apply on
+        /// top of it as on a preset
+        #[arg(long, value_name = "FILE")]
         config: Vec<String>,
-        /// A Spring Boot `resilience4j:` block (the last one given).
+        /// a Spring Boot `resilience4j:` block (circuitbreaker, retry, bulkhead, timelimiter
+        /// instances): lesson 004's annotated reserveStock runs with the
+        /// `inventoryReservation` instances under Resilience4j's semantics, on each preset
+        /// given (default: northwind-as-written-separate); a bulkhead `orderHistoryLookup`
+        /// gives order history its own. What is not simulated is printed as a notice on
+        /// stderr (the last file given counts)
         #[arg(long, value_name = "FILE.yml")]
         resilience4j: Vec<String>,
-        /// `key=value` overrides.
+        /// override a parameter (repeatable; the keys are below)
         #[arg(long = "set", value_name = "KEY=VALUE", value_parser = key_value)]
         set: Vec<(String, String)>,
-        /// Stop at the end of `duration`.
+        /// stop at the end of `duration`; requests left are counted as unfinished (default:
+        /// drain, as the lesson's code does)
         #[arg(long)]
         no_drain: bool,
-        /// The request to follow.
+        /// follow one request of each run, hop by hop: where its time went, then each span
+        /// and moment in order. PICK is slowest, retried, fell-back, refused-by-breaker,
+        /// stuck-lookup (the slowest of that kind) or an arrival number (0 is the first
+        /// request sent); the page's `trace=` takes the same
         #[arg(long, value_name = "PICK", value_parser = trace_pick)]
         trace: Option<Pick>,
-        /// JSON lines.
+        /// one JSON object per scenario per line
         #[arg(long)]
         json: bool,
-        /// The usage.
+        /// this text
         #[arg(short = 'h', long)]
         help: bool,
     }
 
     /// The flags, as the usage's error lines list them.
-    const FLAGS: &str = "--scenario, --preset, --config, --resilience4j, --set, --no-drain, \
-         --trace, --json, --help";
+    fn flag_names() -> String {
+        flags()
+            .iter()
+            .map(|(flag, _)| flag.split(' ').next().unwrap_or_default().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 
     fn trace_pick(text: &str) -> Result<Pick, String> {
         Pick::parse(text)
@@ -311,11 +346,12 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
             ErrorKind::UnknownArgument | ErrorKind::InvalidValue
         ) && !says_what_is_allowed
         {
-            line.push_str(&format!(" (allowed: {FLAGS})"));
+            line.push_str(&format!(" (allowed: {})", flag_names()));
         }
         if e.kind() == ErrorKind::InvalidSubcommand {
             line.push_str(&format!(
-                " (allowed: run, trace, experiment, lesson, or the flags of run: {FLAGS})"
+                " (allowed: run, trace, experiment, lesson, or the flags of run: {})",
+                flag_names()
             ));
         }
         line
