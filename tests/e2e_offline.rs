@@ -175,9 +175,16 @@ async fn the_single_file_carries_the_lessons_and_the_exercises() {
             serde_json::json!([
                 "resilience-playground.html?exercises",
                 "resilience-playground.html?lesson=northwind&step=the-incident",
-                "resilience-playground.html"
+                "resilience-playground.html",
+                "resilience-playground.html?lesson=km0&step=end&worksheet=on"
             ])
         );
+        // The worksheet opens inside the file as well.
+        page.client
+            .goto(&format!("{url}?lesson=km0&step=end&worksheet=on"))
+            .await
+            .expect("the worksheet opens");
+        wait_until(&page, "return document.querySelectorAll('.worksheet-step').length > 10", "no worksheet").await;
 
         // The exercises: four of them, each on its own instance, answering from the file.
         page.client
