@@ -318,14 +318,13 @@ fn lesson_page() -> Html {
         Lesson::Own(_) => StepRef::from_pairs_in(lesson, pairs),
         _ => StepRef::from_pairs(pairs),
     };
-    let notices: Vec<String> = notices.into_iter().chain(more).collect();
+    let mut notices: Vec<String> = notices.into_iter().chain(more).collect();
     let projector = query
         .0
         .iter()
         .any(|(k, v)| k == "projector" && matches!(v.as_str(), "on" | "1" | "true"));
     // `&worksheet=on` prints the lesson; `answers` is the teacher's copy.
     let sheet = query.0.iter().rev().find(|(k, _)| k == "worksheet");
-    let mut notices = notices;
     match sheet.map(|(_, v)| v.as_str()) {
         Some("on") | Some("answers") => {
             let answers = sheet.is_some_and(|(_, v)| v == "answers");
