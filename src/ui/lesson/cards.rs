@@ -4,6 +4,7 @@
 
 use yew::prelude::*;
 
+use crate::page::lessons::predict::choice_letter as letter;
 use crate::page::lessons::{Answer, StepRef};
 use crate::page::site::Site;
 use crate::ui::ids::use_ids;
@@ -65,8 +66,4 @@ pub(super) fn answer_cards(props: &AnswerCardsProps) -> Html {
                 <a href={lesson_link}>{ "The step itself" }</a></p>
         </article>
     }
-}
-
-fn letter(index: usize) -> char {
-    char::from(b'A' + (index as u8).min(25))
 }

@@ -7,6 +7,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::exercises::number::read_number;
+use crate::page::lessons::predict::choice_letter;
 use crate::page::lessons::{Answer, Asked, Prediction, Question, Verdict};
 use crate::ui::ids::use_ids;
 
@@ -32,7 +33,7 @@ pub fn lesson_question(props: &LessonQuestionProps) -> Html {
                 let onclick = props
                     .on_ask
                     .reform(move |_: MouseEvent| Asked::Predicted(Prediction::Choice(i)));
-                let letter = char::from(b'A' + i as u8);
+                let letter = choice_letter(i);
                 html! {
                     <button type="button" class="lesson-choice" id={ids.id(&format!("lesson-choice-{i}"))} {onclick}>
                         <span class="choice-letter" aria-hidden="true">{ letter }</span>

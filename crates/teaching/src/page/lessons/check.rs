@@ -5,7 +5,7 @@
 use super::challenge::{Challenge, Judged};
 use super::format::{parse, StepLines};
 use super::live::{pieces, Piece};
-use super::predict::Answer;
+use super::predict::{choice_letter, Answer};
 use super::rules::Reading;
 use super::Step;
 use crate::page::glossary::{find_word, TERMS};
@@ -195,24 +195,21 @@ fn check_step(
         now: step.moment(),
         b: None,
     };
-    let figures: Vec<String> = step
+    // Each live figure as the page shows it (the screen's words) and by its name (the report).
+    let live: Vec<(String, String)> = step
         .text
         .iter()
         .flat_map(|p| pieces(p).unwrap_or_default())
         .filter_map(|piece| match piece {
-            Piece::Live(live) => Some(format!("{{{}}} {}", live.name(), live.text(&reading))),
+            Piece::Live(live) => Some((live.name(), live.text(&reading))),
             _ => None,
         })
         .collect();
-    said.extend(
-        step.text
-            .iter()
-            .flat_map(|p| pieces(p).unwrap_or_default())
-            .filter_map(|piece| match piece {
-                Piece::Live(live) => Some(live.text(&reading)),
-                _ => None,
-            }),
-    );
+    let figures: Vec<String> = live
+        .iter()
+        .map(|(name, text)| format!("{{{name}}} {text}"))
+        .collect();
+    said.extend(live.into_iter().map(|(_, text)| text));
     if !figures.is_empty() {
         report.push(format!("     live: {}", figures.join(", ")));
     }
@@ -228,8 +225,7 @@ fn check_step(
     match question.answer {
         Answer::Choices(choices) => {
             let right = question.right_choices(&reading);
-            let measure = choices[0].holds.measure;
-            let fact = measure.describe(measure.value(&reading), reading.now);
+            let fact = question.fact(&reading);
             let letters: Vec<String> = right.iter().map(|&i| letter(i)).collect();
             match right.as_slice() {
                 [one] => report.push(format!(
@@ -364,7 +360,7 @@ fn check_challenge(
 
 /// A, B, C, D: how the page labels the choices.
 fn letter(i: usize) -> String {
-    char::from(b'A' + (i.min(25) as u8)).to_string()
+    choice_letter(i).to_string()
 }
 
 fn trim(v: f64) -> String {

@@ -126,7 +126,26 @@ impl Claim {
     }
 }
 
+/// A, B, C, D: how the page, the worksheet and the cards label the choice at `index`.
+pub fn choice_letter(index: usize) -> char {
+    char::from(b'A' + (index.min(25) as u8))
+}
+
 impl Question {
+    /// The figure the question is about, read from the run `r` in words, as the verdict and
+    /// the teacher's copy quote it ("the queue in front of the workers reached 998 requests
+    /// by 12.0 s").
+    pub fn fact(&self, r: &Reading) -> String {
+        let measure = match self.answer {
+            Answer::Choices(choices) => match choices.first() {
+                Some(c) => c.holds.measure,
+                None => return String::new(),
+            },
+            Answer::Number { measure, .. } => measure,
+        };
+        measure.describe(measure.value(r), r.now)
+    }
+
     /// The verdict on `prediction` for the run `r` reads, or `None` for a prediction the
     /// question does not take (a choice it has not, a number that is not finite).
     pub fn judge(&self, prediction: Prediction, r: &Reading) -> Option<Verdict> {

@@ -92,39 +92,34 @@ fn times(n: u64) -> String {
 /// A part of a whole as a sentence says it: "all 312 attempts", "none of the 312
 /// attempts", or "107 of 312 attempts (34%)"; `noun` may be empty.
 fn of_whole(part: u64, whole: u64, noun: &str) -> String {
-    let noun = if noun.is_empty() {
-        String::new()
-    } else {
-        format!(" {noun}")
-    };
-    if whole > 0 && part >= whole {
-        format!("all {}{noun}", count(whole))
-    } else if part == 0 {
-        format!("none of the {}{noun}", count(whole))
-    } else {
-        format!(
-            "{} of {}{noun} ({})",
-            count(part),
-            count(whole),
-            percent(part, whole)
-        )
-    }
+    share(part, whole, noun, false)
 }
 
 /// The same of a whole that belongs to someone: "all 631 of its lookups", "none of its 410
 /// lookups", "274 of its 410 lookups (67%)".
 fn of_its(part: u64, whole: u64, noun: &str) -> String {
-    if whole > 0 && part >= whole {
-        format!("all {} of its {noun}", count(whole))
-    } else if part == 0 {
-        format!("none of its {} {noun}", count(whole))
+    share(part, whole, noun, true)
+}
+
+/// "All" for a whole, "none" for nothing, else the part with its share.
+fn share(part: u64, whole: u64, noun: &str, its: bool) -> String {
+    let noun = if noun.is_empty() {
+        String::new()
     } else {
+        format!(" {noun}")
+    };
+    let (whole_n, of) = (count(whole), if its { "of its " } else { "of " });
+    if whole > 0 && part >= whole {
+        let its = if its { " of its" } else { "" };
+        format!("all {whole_n}{its}{noun}")
+    } else if part == 0 {
         format!(
-            "{} of its {} {noun} ({})",
-            count(part),
-            count(whole),
-            percent(part, whole)
+            "none {}{whole_n}{noun}",
+            if its { "of its " } else { "of the " }
         )
+    } else {
+        let pct = percent(part, whole);
+        format!("{} {of}{whole_n}{noun} ({pct})", count(part))
     }
 }
 

@@ -3,7 +3,7 @@
 //! teacher's copy the answer the step's own run gives.
 
 use super::live::{pieces, Piece};
-use super::predict::Answer;
+use super::predict::{choice_letter, Answer};
 use super::rules::Reading;
 use super::{Lesson, Step};
 use crate::page::knobs::knob;
@@ -51,7 +51,7 @@ pub fn worksheet(lesson: Lesson, answers: bool) -> Vec<Sheet> {
                     Answer::Choices(choices) => choices
                         .iter()
                         .enumerate()
-                        .map(|(i, c)| (letter(i), c.text))
+                        .map(|(i, c)| (choice_letter(i), c.text))
                         .collect(),
                     Answer::Number { .. } => Vec::new(),
                 },
@@ -63,11 +63,6 @@ pub fn worksheet(lesson: Lesson, answers: bool) -> Vec<Sheet> {
             }),
         })
         .collect()
-}
-
-/// The letter of the choice at `index`: A, B, C, D.
-fn letter(index: usize) -> char {
-    char::from(b'A' + (index as u8).min(25))
 }
 
 /// The step's first paragraph as paper shows it.
@@ -101,21 +96,18 @@ fn answer(step: &Step) -> Option<String> {
         now: step.moment(),
         b: None,
     };
-    match question.answer {
-        Answer::Choices(choices) => {
-            let measure = choices.first()?.holds.measure;
-            let fact = measure.describe(measure.value(&reading), reading.now);
+    let fact = question.fact(&reading);
+    Some(match question.answer {
+        Answer::Choices(_) => {
             let right: Vec<String> = question
                 .right_choices(&reading)
                 .into_iter()
-                .map(|i| letter(i).to_string())
+                .map(|i| choice_letter(i).to_string())
                 .collect();
-            Some(format!("{}: {fact}", right.join(", ")))
+            format!("{}: {fact}", right.join(", "))
         }
-        Answer::Number { measure, .. } => {
-            Some(measure.describe(measure.value(&reading), reading.now))
-        }
-    }
+        Answer::Number { .. } => fact,
+    })
 }
 
 #[cfg(test)]
