@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::key::Key;
 use fantoccini::Locator;
+use resilience_playground::page::lessons::vote::{Round, StepVotes};
 use resilience_playground::page::lessons::{live, rules, Lesson, Prediction, StepRef, Verdict};
 use resilience_playground::page::replay::clock;
 
@@ -1712,6 +1713,184 @@ async fn a_clicker_drives_a_whole_lesson_with_pagedown_and_back_with_pageup() {
             assert_eq!(back[0].as_u64(), Some(last.moment() / BUCKET), "{back}");
             assert_eq!(back[1], "20", "{back}");
         }
+    })
+    .await;
+}
+
+/// What the verdict says after the two rounds typed below, as the host reads the step's run.
+fn host_outcome(here: StepRef) -> String {
+    let (host_page, _) = here.step().page();
+    let (revealed, fact) = here.step().reveal(&host_page).expect("a run");
+    assert_eq!(revealed.right, vec![2], "the lesson's run: more than 500");
+    let mut votes = StepVotes::new("slow-inventory");
+    votes.rounds = vec![
+        Round {
+            counts: vec![Some(30), Some(20), Some(10)],
+            shown: true,
+            ..Round::default()
+        },
+        Round {
+            counts: vec![Some(5), Some(15), Some(40)],
+            shown: true,
+            ..Round::default()
+        },
+    ];
+    votes.outcome(&here.step().question.unwrap(), &fact, &revealed)
+}
+
+/// The teacher's votes, in the order typed, for the choices of a round.
+async fn type_votes(page: &browser::Page, votes: &[&str]) {
+    for (i, v) in votes.iter().enumerate() {
+        page.eval(&browser::set_value(&format!("lesson-votes-{i}"), v))
+            .await;
+    }
+}
+
+/// Peer instruction on the projector: with the class vote on, a question takes the counts of
+/// hands per choice in rounds (a bad count refused, naming its field), shows each round's
+/// spread without the answer, plays nothing until the reveal, and at the step's moment names
+/// the run's figure and each round's share that was right. The rounds survive a reload, the
+/// recap offers them as CSV, and another lesson keeps its own.
+#[tokio::test]
+async fn a_class_votes_in_rounds_and_the_reveal_names_each_rounds_share() {
+    browser::run("lesson-vote", |page| async move {
+        page.devtools(
+            "Emulation.setDeviceMetricsOverride",
+            serde_json::json!({"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": false}),
+        )
+        .await;
+        let here = named(Lesson::Km0, "slow-inventory");
+        let address = format!("lesson.html?{}&projector=on&vote=on", here.query());
+        page.open(&address, "[id$='lesson-votes-2']").await;
+        let names = "return [...document.querySelectorAll('.vote-count')].map(i => i.getAttribute('aria-label'))";
+        assert_eq!(
+            page.eval(names).await,
+            serde_json::json!(["Votes for A", "Votes for B", "Votes for C"])
+        );
+        assert_eq!(
+            page.eval("return document.getElementById('lesson-vote-switch').checked").await,
+            serde_json::json!(true)
+        );
+        // No choice plays the run: there is none to click, and space does nothing.
+        assert_eq!(
+            page.eval("return document.querySelectorAll('.lesson-choice').length").await,
+            serde_json::json!(0)
+        );
+        type_votes(&page, &["30", "20", "10"]).await;
+        page.eval("document.getElementById('lesson-step-title').focus()")
+            .await;
+        press(&page, Key::Space).await;
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert_eq!(page.text("#clock strong").await, "0.0 s", "held until the reveal");
+        // A bad count is refused, naming its field; the field keeps its last good value.
+        for bad in ["-3", "2.5", "twenty", "10001"] {
+            let kept = page.eval(&browser::set_value("lesson-votes-1", bad)).await;
+            assert_eq!(kept, serde_json::json!("20"), "{bad}");
+            let problem = page.text("#lesson-vote-problem").await;
+            assert!(problem.starts_with("Votes for B:") && problem.contains("0 to 10,000"), "{problem}");
+        }
+        // The spread, without the answer.
+        click(&page, "#lesson-vote-show").await;
+        wait_for(&page, "td.vote-round-1 .vote-bar-label").await;
+        let bars = "return [...document.querySelectorAll(SEL + ' .vote-bar-label')].map(b => b.textContent)";
+        let spread = |n: usize| bars.replace("SEL", &format!("'td.vote-round-{n}'"));
+        assert_eq!(
+            page.eval(&spread(1)).await,
+            serde_json::json!(["30 of 60: 50%", "20 of 60: 33%", "10 of 60: 17%"])
+        );
+        assert_eq!(
+            page.eval("return document.querySelectorAll('.lesson-vote .right, .lesson-vote .wrong, .lesson-verdict').length").await,
+            serde_json::json!(0),
+            "nothing marks the right answer"
+        );
+        // Round 2 with empty fields, round 1 still on screen.
+        click(&page, "#lesson-vote-again").await;
+        wait_for(&page, "td.vote-round-2 .vote-count").await;
+        assert_eq!(
+            page.eval("return [...document.querySelectorAll('.vote-count')].map(i => i.value)").await,
+            serde_json::json!(["", "", ""])
+        );
+        assert!(page.text("#lesson-vote-title").await.ends_with("round 2"));
+        type_votes(&page, &["5", "15", "40"]).await;
+        click(&page, "#lesson-vote-show").await;
+        wait_for(&page, "td.vote-round-2 .vote-bar-label").await;
+        assert_eq!(page.text("#clock strong").await, "0.0 s");
+        page.screenshot("lesson-vote-two-rounds-1920").await;
+        // The question alone, for docs/teaching.md.
+        let question = page.client.find(Locator::Css(".lesson-vote")).await.expect("the vote");
+        let png = question.screenshot().await.expect("a screenshot of the vote");
+        std::fs::write(browser::artefacts_dir().join("lesson-vote-question.png"), png)
+            .expect("write the screenshot");
+        // A reload shows the rounds again.
+        page.open(&address, "td.vote-round-2 .vote-bar-label").await;
+        assert_eq!(
+            page.eval(&spread(2)).await,
+            serde_json::json!(["5 of 60: 8%", "15 of 60: 25%", "40 of 60: 67%"])
+        );
+        assert_eq!(page.eval(&spread(1)).await.as_array().map(Vec::len), Some(3));
+        // While the class votes, the join code opens the answer cards.
+        let join = page.eval("return document.getElementById('join-link').textContent").await;
+        assert!(join.as_str().unwrap_or_default().ends_with("&cards=on"), "{join}");
+        // The reveal plays the run; at the moment, the verdict quotes it and both rounds.
+        page.eval(&browser::set_value("speed", "5")).await;
+        click(&page, "#lesson-vote-reveal").await;
+        let want = host_outcome(here);
+        assert!(want.contains("Round 1: 10 of 60 (17%) chose C; round 2: 40 of 60 (67%)."), "{want}");
+        let start = Instant::now();
+        loop {
+            let got = page.eval("const v = document.getElementById('lesson-vote-outcome'); return v ? v.textContent : null").await;
+            if got.as_str().is_some() {
+                assert_eq!(got, serde_json::json!(want));
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(30), "no outcome");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(page.text("#clock strong").await, clock(here.step().moment(), None));
+        page.screenshot("lesson-vote-revealed-1920").await;
+        for (width, height) in [(1920u32, 1080u32), (1280, 800)] {
+            page.devtools(
+                "Emulation.setDeviceMetricsOverride",
+                serde_json::json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
+            )
+            .await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let fit = page.eval(FIT).await;
+            for key in ["page", "text", "bottom"] {
+                let over = fit[key].as_f64().unwrap();
+                assert!(over <= 1.0, "{key} overflows at {width}x{height}: {fit}");
+            }
+        }
+        // The recap offers the votes as CSV; another lesson keeps its own (none).
+        page.open("lesson.html?lesson=km0&step=end&vote=on", "#lesson-votes-download").await;
+        let csv = page
+            .eval("const a = document.getElementById('lesson-votes-download');
+                   return [a.getAttribute('download'), decodeURIComponent(a.href.split(',').slice(1).join(','))]")
+            .await;
+        assert_eq!(csv[0], serde_json::json!("votes-km0.csv"));
+        let text = csv[1].as_str().unwrap_or_default();
+        for row in [
+            "lesson,step,round,choice,votes,right",
+            "km0,slow-inventory,1,A,30,no",
+            "km0,slow-inventory,1,C,10,yes",
+            "km0,slow-inventory,2,C,40,yes",
+        ] {
+            assert!(text.lines().any(|l| l == row), "no row {row} in {text}");
+        }
+        page.open("lesson.html?lesson=northwind&step=end&vote=on", "[data-lesson-step='end']").await;
+        assert_eq!(
+            page.eval("return !!document.getElementById('lesson-votes-download')").await,
+            serde_json::json!(false)
+        );
+        // A wrong value is named, and the lesson shows without the class vote.
+        let breaker = named(Lesson::Km0, "circuit-breaker");
+        page.open(&format!("lesson.html?{}&vote=yes", breaker.query()), "[id$='lesson-choice-0']").await;
+        let notice = page.text(".lesson-page-notices").await;
+        assert!(notice.contains("vote: `yes` is not one of on or off"), "{notice}");
+        assert_eq!(
+            page.eval("return [!!document.querySelector('.vote-table'), document.getElementById('lesson-vote-switch').checked]").await,
+            serde_json::json!([false, false])
+        );
     })
     .await;
 }

@@ -44,6 +44,9 @@ pub struct LessonDeckProps {
     /// Projector mode at the start.
     #[prop_or_default]
     pub projector: bool,
+    /// The class vote at the start (`&vote=on`).
+    #[prop_or_default]
+    pub vote: bool,
     /// The first step's "Try it" value from the link, when a student had moved it.
     #[prop_or_default]
     pub tried: Option<AttrValue>,
@@ -140,6 +143,7 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
     let state = {
         let start = props.start;
         let projector = props.projector;
+        let vote = props.vote;
         let tried = props.tried.as_ref().map(ToString::to_string);
         use_reducer_eq(move || {
             let deck = match platform_record() {
@@ -148,7 +152,8 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                     let stored = stored(&Progress::storage_key(start.lesson));
                     Deck::new(start, projector, tried, stored.as_deref())
                 }
-            };
+            }
+            .voting(vote);
             let effects = deck.opening_effects().into_iter().map(|e| (0, e)).collect();
             DeckState {
                 deck,
@@ -224,6 +229,23 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                 .checked(),
         )
     });
+    let on_vote = on_deck.reform(|e: Event| {
+        DeckAction::SetVote(
+            e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                .checked(),
+        )
+    });
+    // While the class votes, a phone that joins a choice question gets its answer cards.
+    let has_choices = !step.is_recap()
+        && matches!(
+            step.step().question.map(|q| q.answer),
+            Some(crate::page::lessons::Answer::Choices(_))
+        );
+    let join = if deck.vote && has_choices {
+        format!("{}&cards=on", step.query())
+    } else {
+        step.query()
+    };
     let on_pick = {
         let go = go.clone();
         Callback::from(move |e: Event| {
@@ -280,6 +302,13 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                     <a class="lesson-worksheet" id={ids.id("lesson-worksheet")}
                         href={props.site.lesson(&format!("{}&worksheet=on", step.query()))}>{ "Worksheet" }</a>
                 }
+                if standalone {
+                    <label class="switch" for={ids.id("lesson-vote-switch")}>
+                        <input type="checkbox" role="switch" id={ids.id("lesson-vote-switch")}
+                            checked={deck.vote} onchange={on_vote} />
+                        <span>{ "Class vote" }</span>
+                    </label>
+                }
                 <label class="switch" for={ids.id("lesson-projector")}>
                     <input type="checkbox" role="switch" id={ids.id("lesson-projector")}
                         checked={projector} onchange={on_projector} />
@@ -290,7 +319,7 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                     <EmbedThis embed={Embed::new(WidgetKind::LessonStep, &step.query())} />
                 }
                 if projector && standalone {
-                    <JoinCode link={AttrValue::from(absolute(&props.site.lesson(&step.query())))} />
+                    <JoinCode link={AttrValue::from(absolute(&props.site.lesson(&join)))} />
                 }
             </nav>
             if step.is_recap() {
@@ -304,6 +333,7 @@ pub fn lesson_deck(props: &LessonDeckProps) -> Html {
                     standalone={standalone} site={props.site.clone()} dark={props.dark}
                     projector={projector} tried={deck.tried.clone()} asked={deck.asked}
                     recalled={deck.recalled} holding={deck.holding()}
+                    vote={deck.vote} votes={deck.votes().cloned()}
                     passed_with={deck.passed_with()} speed={deck.speed} left_at={deck.left_at()}
                     {run} {on_deck} />
             }

@@ -11,6 +11,7 @@ pub(super) mod open;
 mod predict;
 mod recap;
 mod step;
+mod vote;
 mod worksheet;
 
 pub(crate) use deck::LessonDeck;
@@ -323,6 +324,23 @@ fn lesson_page() -> Html {
         .0
         .iter()
         .any(|(k, v)| k == "projector" && matches!(v.as_str(), "on" | "1" | "true"));
+    // `&vote=on`: the class votes on each question in rounds before its run plays.
+    let vote = match query
+        .0
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "vote")
+        .map(|(_, v)| v.as_str())
+    {
+        Some("on") => true,
+        Some("off") | None => false,
+        Some(other) => {
+            notices.push(format!(
+                "vote: `{other}` is not one of on or off; the lesson shows without the class vote"
+            ));
+            false
+        }
+    };
     // `&worksheet=on` prints the lesson; `answers` is the teacher's copy.
     let sheet = query.0.iter().rev().find(|(k, _)| k == "worksheet");
     match sheet.map(|(_, v)| v.as_str()) {
@@ -371,7 +389,7 @@ fn lesson_page() -> Html {
     html! {
         <div class="lesson-drop" ondrop={on_drop} ondragover={on_drag_over}>
             <LessonDeck key={*openings} start={step} {notices} standalone=true
-                site={this_site()} dark={prefers_dark()} {projector} {tried}
+                site={this_site()} dark={prefers_dark()} {projector} {vote} {tried}
                 on_open={Some(on_read)} />
         </div>
     }

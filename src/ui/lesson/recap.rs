@@ -40,6 +40,14 @@ pub(super) fn lesson_recap(props: &LessonRecapProps) -> Html {
             }
         })
     };
+    // The class's votes, one row per step, round and choice: a link the browser saves.
+    let votes_csv = (!props.progress.votes.is_empty()).then(|| {
+        let csv = crate::page::lessons::vote::csv(lesson, &props.progress.votes);
+        format!(
+            "data:text/csv;charset=utf-8,{}",
+            String::from(js_sys::encode_uri_component(&csv))
+        )
+    });
     let here = StepRef {
         lesson,
         index: lesson.steps().len(),
@@ -85,6 +93,12 @@ pub(super) fn lesson_recap(props: &LessonRecapProps) -> Html {
                 <button type="button" id={ids.id("lesson-progress-download")} onclick={on_download}>
                     { if props.projector { "Download the class's progress (JSON)" } else { "Download my progress (JSON)" } }
                 </button>
+                if let Some(href) = votes_csv {
+                    { " " }
+                    <a id={ids.id("lesson-votes-download")} class="button-link" {href}
+                        download={format!("votes-{}.csv", lesson.key())}>
+                        { "Download the class's votes (CSV)" }</a>
+                }
             </div>
             <p class="recap-next" id={ids.id("lesson-recap-next")}>
                 { "Next: " }

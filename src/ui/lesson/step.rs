@@ -7,12 +7,14 @@ use yew::prelude::*;
 
 use super::challenge::ChallengePanel;
 use super::predict::{LessonQuestion, LessonVerdict};
+use super::vote::{ClassVote, VoteVerdict};
 use super::{lesson_key, use_arrival_focus, with_terms, LessonKey};
 use crate::page::action::Action;
 use crate::page::glossary::meaning;
 use crate::page::knobs::knob;
 use crate::page::lessons::deck::{admits, pause_at, DeckAction};
 use crate::page::lessons::live::{pieces, Piece as Part};
+use crate::page::lessons::vote::StepVotes;
 use crate::page::lessons::Reading;
 use crate::page::lessons::{playground_query, Asked, Prediction, StepRef, Verdict, View};
 use crate::page::replay::clock;
@@ -61,6 +63,12 @@ pub(super) struct LessonStepViewProps {
     /// The deck holds the step's run: its question waits for an answer.
     #[prop_or_default]
     pub(super) holding: bool,
+    /// A class vote: the question takes rounds of votes, and the run plays at the reveal.
+    #[prop_or_default]
+    pub(super) vote: bool,
+    /// The class's votes on the step.
+    #[prop_or_default]
+    pub(super) votes: Option<StepVotes>,
     /// The latest actions the deck gave the step's run, with their number.
     #[prop_or_default]
     pub(super) run: StepRun,
@@ -191,7 +199,7 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
             },
         );
         let root = root.clone();
-        let verdict_due = matches!(props.asked, Some(Asked::Predicted(_)))
+        let verdict_due = matches!(props.asked, Some(Asked::Predicted(_) | Asked::Voted))
             && !props.recalled
             && page.playback.playhead >= moment;
         use_effect_with(verdict_due, move |&due| {
@@ -392,8 +400,46 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     };
     let widget_keys = (!props.standalone).then_some(keys);
     let question = step.question.filter(|_| holding).map(|question| {
-        html! { <LessonQuestion {question} on_ask={on_ask.clone()} /> }
+        if props.vote {
+            html! { <ClassVote {question} votes={props.votes.clone()}
+            playing={page.playback.playing} on_deck={props.on_deck.clone()} /> }
+        } else {
+            html! { <LessonQuestion {question} on_ask={on_ask.clone()} /> }
+        }
     });
+    // A class vote is judged on the run once revealed: the choices that held and the run's
+    // figure, and the class's answer (its last round's) as its progress records it.
+    let revealed = {
+        let page = page.clone();
+        use_memo(
+            (page.runs.a.clone().ok(), asked == Some(Asked::Voted)),
+            move |(_, voted)| voted.then(|| step.reveal(&page)).flatten(),
+        )
+    };
+    {
+        let on_deck = props.on_deck.clone();
+        let page = page.clone();
+        use_effect_with(
+            ((*revealed).clone(), props.votes.clone()),
+            move |(revealed, votes)| {
+                let Some((revealed, _)) = revealed else {
+                    return;
+                };
+                let class = match (step.question, votes.as_ref().and_then(StepVotes::answer)) {
+                    (Some(q), Some(answer)) => step
+                        .judge(&page, answer)
+                        .zip(q.said(answer))
+                        .map(|(v, said)| (said, v.right)),
+                    _ => None,
+                };
+                on_deck.emit(DeckAction::VotesJudged {
+                    right: revealed.right.clone(),
+                    measured: revealed.measured,
+                    class,
+                });
+            },
+        );
+    }
     // Read from the run once per run and answer, not on every playback frame; shown once
     // the playhead has reached the moment it speaks of.
     let verdict = {
@@ -434,6 +480,15 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                 .flatten();
             Some(html! {
                 <LessonVerdict {question} prediction={Some(prediction)} {verdict} {take_focus}
+                    moment={clock(moment, page.clock_start())} />
+            })
+        }
+        (Some(question), Some(Asked::Voted)) => {
+            let shown = (props.recalled || page.playback.playhead >= moment)
+                .then(|| (*revealed).clone())
+                .flatten();
+            Some(html! {
+                <VoteVerdict {question} votes={props.votes.clone()} revealed={shown}
                     moment={clock(moment, page.clock_start())} />
             })
         }

@@ -7,6 +7,7 @@
 
 use super::predict::Asked;
 use super::progress::{Progress, Score};
+use super::vote::{Revealed, Round, StepVotes};
 use super::{Lesson, StepRef};
 use crate::page::action::Action;
 use crate::sim::latency::Micros;
@@ -20,6 +21,9 @@ pub struct Deck {
     pub moved: bool,
     /// Projector mode.
     pub projector: bool,
+    /// A class vote: a question takes the class's votes in rounds, and the run plays only at
+    /// the reveal (see [`super::vote`]).
+    pub vote: bool,
     /// The shown step's "Try it" value, while a student has it off the step's own (a link
     /// carries it, so a phone opens what the projector shows).
     pub tried: Option<String>,
@@ -60,6 +64,37 @@ pub enum DeckAction {
     },
     /// The projector switch.
     SetProjector(bool),
+    /// The "Class vote" switch.
+    SetVote(bool),
+    /// The votes for the choice at this index in the current round (`None`: the field
+    /// emptied).
+    CastVotes {
+        /// The choice.
+        choice: usize,
+        /// Its votes.
+        votes: Option<u32>,
+    },
+    /// The class's guesses on a number question, in the current round.
+    Guesses(Vec<f64>),
+    /// "Show the votes": the current round's spread.
+    ShowVotes,
+    /// "Vote again": a new round, the earlier ones kept.
+    VoteAgain,
+    /// "Reveal: play the run", the step's run `playing` then.
+    Reveal {
+        /// Whether the step's run was playing.
+        playing: bool,
+    },
+    /// The revealed run, judged: the choices that held, the value a number question asked
+    /// for, and the class's answer (its last round's) in words with whether it held.
+    VotesJudged {
+        /// The choices that held, by index.
+        right: Vec<usize>,
+        /// The measured value of a number question.
+        measured: Option<f64>,
+        /// The class's answer in words and whether it held, if the class voted at all.
+        class: Option<(String, bool)>,
+    },
     /// The shown step's "Try it" value left the step's own (`None`: back on it).
     Tried(Option<String>),
     /// The class answered the shown step's question (or the teacher showed the run); the
@@ -156,6 +191,7 @@ impl Deck {
             at: start,
             moved: false,
             projector,
+            vote: false,
             tried: None,
             asked: None,
             recalled: false,
@@ -191,6 +227,15 @@ impl Deck {
         }
         deck.tried = tried;
         deck
+    }
+
+    /// The deck with the class vote on or off (a link's `&vote=on`).
+    pub fn voting(mut self, on: bool) -> Deck {
+        let tried = self.tried.take();
+        self.vote = on;
+        self.show(self.at);
+        self.tried = tried;
+        self
     }
 
     /// What the page does once the deck opens: the address names the step shown (whatever
@@ -232,6 +277,68 @@ impl Deck {
             DeckAction::SetProjector(on) => {
                 next.projector = on;
                 effects.push(Effect::ReplaceAddress(next.address()));
+            }
+            DeckAction::SetVote(on) => {
+                next.vote = on;
+                next.show(next.at);
+                next.tried = self.tried.clone();
+                effects.push(Effect::ReplaceAddress(next.address()));
+            }
+            DeckAction::CastVotes { choice, votes } => {
+                if let Some(round) = next.round_open() {
+                    if round.counts.len() <= choice {
+                        round.counts.resize(choice + 1, None);
+                    }
+                    round.counts[choice] = votes;
+                }
+            }
+            DeckAction::Guesses(guesses) => {
+                if let Some(round) = next.round_open() {
+                    round.guesses = guesses;
+                }
+            }
+            DeckAction::ShowVotes => {
+                if let Some(round) = next.round_open() {
+                    round.shown = true;
+                }
+            }
+            DeckAction::VoteAgain => {
+                if next.round_open().is_some_and(|r| r.total() > 0) {
+                    let name = next.at.name().to_string();
+                    next.progress.votes_mut(&name).rounds.push(Round::default());
+                }
+            }
+            DeckAction::Reveal { playing } => {
+                if self.vote && self.holding() {
+                    next.asked = Some(Asked::Voted);
+                    next.recalled = false;
+                    if let Some(round) = next.round_open_any() {
+                        round.shown = true;
+                    }
+                    let mut run = vec![Action::Seek(0)];
+                    if !playing {
+                        run.push(Action::TogglePlay);
+                    }
+                    effects.push(Effect::Run(run));
+                }
+            }
+            DeckAction::VotesJudged {
+                right,
+                measured,
+                class,
+            } => {
+                if !next.at.is_recap() && next.asked == Some(Asked::Voted) {
+                    let name = next.at.name().to_string();
+                    let votes = next.progress.votes_mut(&name);
+                    let revealed = Revealed { right, measured };
+                    if votes.revealed.as_ref() != Some(&revealed) {
+                        votes.revealed = Some(revealed);
+                        let answer = votes.answer();
+                        if let Some((said, right)) = class {
+                            next.progress.predict(&name, &said, right, answer);
+                        }
+                    }
+                }
             }
             DeckAction::Tried(value) => {
                 if value != next.tried {
@@ -282,7 +389,9 @@ impl Deck {
                     return (next, effects);
                 }
                 let moment = self.at.step().moment();
-                if self.holding() {
+                if self.holding() && self.vote {
+                    return self.apply(DeckAction::Reveal { playing });
+                } else if self.holding() {
                     return self.apply(DeckAction::Answer {
                         asked: Asked::Skipped,
                         playing,
@@ -334,6 +443,15 @@ impl Deck {
         self.recalled = false;
         if !to.is_recap() {
             self.progress.reach(to.name());
+            let revealed = self
+                .progress
+                .votes_on(to.name())
+                .is_some_and(|v| v.revealed.is_some());
+            if self.vote && revealed {
+                self.asked = Some(Asked::Voted);
+                self.recalled = true;
+                return;
+            }
             let again = !self.projector || self.answers_shown_again.iter().any(|s| s == to.name());
             if let Some(p) = self.progress.prediction_on(to.name()).filter(|_| again) {
                 self.asked = Some(Asked::Predicted(p));
@@ -348,6 +466,30 @@ impl Deck {
         if !self.answers_shown_again.iter().any(|s| s == name) {
             self.answers_shown_again.push(name.to_string());
         }
+    }
+
+    /// The current round of the class vote on the shown step, while it takes votes (a class
+    /// vote on a question not yet revealed); a first round is opened if need be.
+    fn round_open(&mut self) -> Option<&mut Round> {
+        if !(self.vote && self.holding()) {
+            return None;
+        }
+        self.round_open_any()
+    }
+
+    fn round_open_any(&mut self) -> Option<&mut Round> {
+        if self.at.is_recap() || self.at.step().question.is_none() {
+            return None;
+        }
+        let name = self.at.name().to_string();
+        Some(self.progress.votes_mut(&name).current())
+    }
+
+    /// The class's votes on the shown step.
+    pub fn votes(&self) -> Option<&StepVotes> {
+        (!self.at.is_recap())
+            .then(|| self.progress.votes_on(self.at.name()))
+            .flatten()
     }
 
     /// Where the shown step's run was left, when the class has been there before.
@@ -407,6 +549,9 @@ impl Deck {
         }
         if self.projector {
             q.push_str("&projector=on");
+        }
+        if self.vote {
+            q.push_str("&vote=on");
         }
         q
     }
@@ -509,6 +654,118 @@ mod tests {
                 verdict: None,
             });
         assert!(plain.asked.is_none() && effects.is_empty() && !plain.holding());
+    }
+
+    #[test]
+    fn a_class_vote_takes_rounds_holds_the_run_until_the_reveal_and_keeps_the_rounds() {
+        let deck = Deck::new(km0("slow-inventory"), true, None, None).voting(true);
+        assert!(
+            deck.address().ends_with("&projector=on&vote=on"),
+            "{}",
+            deck.address()
+        );
+        let apply = |deck: &Deck, action| deck.apply(action);
+        // Votes are counted; nothing plays.
+        let (deck, _) = apply(
+            &deck,
+            DeckAction::CastVotes {
+                choice: 0,
+                votes: Some(30),
+            },
+        );
+        let (deck, _) = apply(
+            &deck,
+            DeckAction::CastVotes {
+                choice: 2,
+                votes: Some(10),
+            },
+        );
+        let (deck, effects) = apply(&deck, DeckAction::ShowVotes);
+        assert!(deck.holding() && !deck.admits(&Action::TogglePlay));
+        assert!(!effects.iter().any(|e| matches!(e, Effect::Run(_))));
+        assert!(
+            effects
+                .iter()
+                .any(|e| matches!(e, Effect::Store { json, .. } if json.contains("votes"))),
+            "the rounds are kept with the progress: {effects:?}"
+        );
+        let votes = deck.votes().expect("votes on the step");
+        assert_eq!(votes.rounds.len(), 1);
+        assert!(votes.rounds[0].shown);
+        assert_eq!(votes.rounds[0].spread(3)[0].label, "30 of 40: 75%");
+        // A second round, the first kept; an empty round is not doubled.
+        let (deck, _) = apply(&deck, DeckAction::VoteAgain);
+        let (deck, _) = apply(&deck, DeckAction::VoteAgain);
+        assert_eq!(deck.votes().map(|v| v.rounds.len()), Some(2));
+        let (deck, _) = apply(
+            &deck,
+            DeckAction::CastVotes {
+                choice: 2,
+                votes: Some(35),
+            },
+        );
+        let (deck, _) = apply(
+            &deck,
+            DeckAction::CastVotes {
+                choice: 1,
+                votes: Some(5),
+            },
+        );
+        // A clicker's PageDown reveals; the run plays from its start.
+        let (revealed, effects) = apply(
+            &deck,
+            DeckAction::Advance {
+                playhead: 0,
+                playing: false,
+            },
+        );
+        assert_eq!(revealed.asked, Some(Asked::Voted));
+        assert!(effects.contains(&Effect::Run(vec![Action::Seek(0), Action::TogglePlay])));
+        // Votes after the reveal change nothing.
+        let (after, _) = apply(
+            &revealed,
+            DeckAction::CastVotes {
+                choice: 0,
+                votes: Some(99),
+            },
+        );
+        assert_eq!(after.votes(), revealed.votes());
+        let (judged, _) = apply(
+            &revealed,
+            DeckAction::VotesJudged {
+                right: vec![2],
+                measured: None,
+                class: Some(("More than 500".into(), true)),
+            },
+        );
+        assert_eq!(
+            judged.progress.prediction_on("slow-inventory"),
+            Some(Prediction::Choice(2))
+        );
+        assert_eq!(judged.progress.score(Lesson::Km0).predictions_right, 1);
+        // A reload of the same lesson shows the rounds and the reveal again.
+        let json = serde_json::to_string(&judged.progress).expect("json");
+        let again = Deck::new(km0("slow-inventory"), true, None, Some(&json)).voting(true);
+        assert_eq!(again.asked, Some(Asked::Voted));
+        assert_eq!(again.votes(), judged.votes());
+        // Without the class vote, the votes take nothing and the question answers as before.
+        let plain = Deck::new(km0("slow-inventory"), false, None, None);
+        let (plain, _) = apply(
+            &plain,
+            DeckAction::CastVotes {
+                choice: 0,
+                votes: Some(3),
+            },
+        );
+        assert!(plain.votes().is_none());
+        let (switched, effects) = apply(&plain, DeckAction::SetVote(true));
+        assert!(switched.vote);
+        assert_eq!(
+            effects,
+            [Effect::ReplaceAddress(
+                "?lesson=km0&step=slow-inventory&vote=on".into()
+            )]
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod predict;
 pub mod progress;
 pub mod rules;
 pub mod vocabulary;
+pub mod vote;
 pub mod worksheet;
 
 pub use live::Measure;
@@ -536,6 +537,28 @@ impl Step {
             b: None,
         };
         self.question?.judge(prediction, &reading)
+    }
+
+    /// What a class vote is judged on, read from `page`'s run at the step's moment: the
+    /// choices that held (or the value a number question asks for), and the run's figure in
+    /// words. `None` without a question or a run.
+    pub fn reveal(&self, page: &Page) -> Option<(vote::Revealed, String)> {
+        let run = page.runs.a.as_ref().ok()?;
+        let reading = Reading {
+            run,
+            now: self.moment(),
+            b: None,
+        };
+        let question = self.question?;
+        let measured = match question.answer {
+            Answer::Number { measure, .. } => measure.value(&reading),
+            Answer::Choices(_) => None,
+        };
+        let revealed = vote::Revealed {
+            right: question.right_choices(&reading),
+            measured,
+        };
+        Some((revealed, question.fact(&reading)))
     }
 
     /// What to notice in `page`'s run at its playhead: one sentence per rule that has

@@ -76,6 +76,8 @@ pub enum Asked {
     Predicted(Prediction),
     /// The teacher showed the run without a prediction.
     Skipped,
+    /// The class voted (see [`super::vote`]) and the run was revealed.
+    Voted,
 }
 
 /// The verdict on a prediction, read from the run.

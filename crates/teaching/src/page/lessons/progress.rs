@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::predict::Prediction;
+use super::vote::StepVotes;
 use super::Lesson;
 
 /// What a student has done in one lesson.
@@ -25,6 +26,9 @@ pub struct Progress {
     /// writes them), by step name: the step comes back with them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub passed_with: Vec<(String, Vec<(String, String)>)>,
+    /// The class's votes, by step (a class vote on the projector: see [`super::vote`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub votes: Vec<StepVotes>,
 }
 
 /// One prediction and its verdict.
@@ -192,6 +196,23 @@ impl Progress {
             Some(old) => *old = record,
             None => self.predictions.push(record),
         }
+    }
+
+    /// The class's votes on the step `step`, if it voted there.
+    pub fn votes_on(&self, step: &str) -> Option<&StepVotes> {
+        self.votes.iter().find(|v| v.step == step)
+    }
+
+    /// The class's votes on the step `step`, a first empty round opened if it has none.
+    pub fn votes_mut(&mut self, step: &str) -> &mut StepVotes {
+        let index = match self.votes.iter().position(|v| v.step == step) {
+            Some(i) => i,
+            None => {
+                self.votes.push(StepVotes::new(step));
+                self.votes.len() - 1
+            }
+        };
+        &mut self.votes[index]
     }
 
     /// The answer recorded on the step `step`, if the class gave one.
