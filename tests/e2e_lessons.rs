@@ -660,6 +660,13 @@ const FIT: &str = "
       chart: Math.min(innerHeight, ...[...document.querySelectorAll('.lesson-views canvas.chart, .lesson-views svg.state-diagram')]
         .map(e => { const r = e.getBoundingClientRect();
           return e.tagName === 'CANVAS' ? Math.min(r.height, r.width * e.height / e.width) : r.height; })) / innerHeight,
+      // Each chart's drawing's height in px, in the page's order (a canvas, a diagram).
+      charts: [...document.querySelectorAll('.lesson-views canvas.chart, .lesson-views svg.state-diagram')]
+        .map(e => { const r = e.getBoundingClientRect();
+          return Math.round(e.tagName === 'CANVAS' ? Math.min(r.height, r.width * e.height / e.width) : r.height); }),
+      // The smallest text of the charts' legends, px.
+      legend: Math.min(99, ...[...document.querySelectorAll('.lesson-views .chart-legend')]
+        .map(e => parseFloat(getComputedStyle(e).fontSize))),
       // How much a chart's drawing is scaled to fit its box (1: drawn at the box's width).
       drawn: Math.min(1, ...[...document.querySelectorAll('.lesson-views canvas.chart')].map(c => {
         const r = c.getBoundingClientRect();
@@ -746,6 +753,18 @@ async fn every_step_fits_one_projector_screen_and_follows_its_run() {
                     let want_font = if width == 1920 { 24.0 } else { 16.0 };
                     assert!(fit["font"].as_f64().unwrap() >= want_font, "{name}: {fit}");
                     if width == 1920 {
+                        // A back row reads every chart: each at least 300 px tall, its legends
+                        // at least 18 px (its axes' labels are drawn at 20 px at least).
+                        eprintln!("chart heights {name}: {}", fit["charts"]);
+                        let canvases = page
+                            .eval("return [...document.querySelectorAll('.lesson-views canvas.chart')].map(c => {
+                                     const r = c.getBoundingClientRect();
+                                     return Math.round(Math.min(r.height, r.width * c.height / c.width)); })")
+                            .await;
+                        for px in canvases.as_array().unwrap() {
+                            assert!(px.as_f64().unwrap() >= 300.0, "{name}: a chart under 300 px: {canvases}");
+                        }
+                        assert!(fit["legend"].as_f64().unwrap() >= 18.0, "{name}: {fit}");
                         page.screenshot(&format!("lesson-{}-{}-1920", lesson.key(), step.name))
                             .await;
                     }

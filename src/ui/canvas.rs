@@ -69,10 +69,11 @@ pub(super) fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
-/// The canvas's ref; `draw` paints it from `deps` each time they change or the canvas's width
+/// The canvas's ref; `draw` paints it from `deps` each time they change or the canvas's size
 /// on the page does. `design` is the size the chart is laid out for (its `width` and
 /// `height` attributes); the backing store gets the same shape at the page's width times the
-/// device pixel ratio. The width comes from a `ResizeObserver`, so drawing never asks the
+/// device pixel ratio, or, when `fill` (the lesson's projector, whose cells give each canvas
+/// a height of its own), the canvas's own height on the page, up to a square. The width comes from a `ResizeObserver`, so drawing never asks the
 /// page for its layout (which, after a render, costs a layout of the whole page). While
 /// `live` (playing), draws are spaced (see [`LIVE_MIN_INTERVAL_MS`]); the last change is
 /// always drawn. A chart that cannot be drawn says why on the console (naming it `what`)
@@ -83,13 +84,15 @@ pub fn use_canvas<D>(
     live: bool,
     what: &'static str,
     design: (u32, u32),
+    fill: bool,
     draw: fn(HtmlCanvasElement, ChartScale, &D) -> Result<(), String>,
 ) -> NodeRef
 where
     D: PartialEq + Clone + 'static,
 {
     let canvas_ref = use_node_ref();
-    let css_width = use_content_width(canvas_ref.clone());
+    let (css_width, css_height) = use_content_size(canvas_ref.clone());
+    let css_width = (css_width, fill.then_some(css_height));
     let last_drawn = use_mut_ref(|| f64::NEG_INFINITY);
     let pending = use_mut_ref(|| None::<gloo_timers::callback::Timeout>);
     {
@@ -143,13 +146,20 @@ where
 /// `ResizeObserver` (no layout asked for); 0 until it is laid out.
 #[hook]
 pub fn use_content_width(node: NodeRef) -> f64 {
-    let css_width = use_state_eq(|| 0.0f64);
+    use_content_size(node).0
+}
+
+/// The content width and height, in CSS pixels, of the element `node` refers to, kept
+/// current by a `ResizeObserver` (no layout asked for); 0 until it is laid out.
+#[hook]
+pub fn use_content_size(node: NodeRef) -> (f64, f64) {
+    let css_size = use_state_eq(|| (0.0f64, 0.0f64));
     {
-        let css_width = css_width.clone();
+        let css_size = css_size.clone();
         use_effect_with((), move |_| {
             let observer = node
                 .cast::<web_sys::Element>()
-                .and_then(|element| observe_width(&element, css_width));
+                .and_then(|element| observe_size(&element, css_size));
             move || {
                 if let Some((observer, callback)) = observer {
                     observer.disconnect();
@@ -158,21 +168,22 @@ pub fn use_content_width(node: NodeRef) -> f64 {
             }
         });
     }
-    *css_width
+    *css_size
 }
 
 /// What a `ResizeObserver` calls with its entries.
 type ResizeCallback = Closure<dyn Fn(js_sys::Array)>;
 
-/// A `ResizeObserver` keeping `css_width` at the element's content width; the callback is
-/// returned with it, to live as long as the observer.
-fn observe_width(
+/// A `ResizeObserver` keeping `css_size` at the element's content width and height; the
+/// callback is returned with it, to live as long as the observer.
+fn observe_size(
     element: &web_sys::Element,
-    css_width: UseStateHandle<f64>,
+    css_size: UseStateHandle<(f64, f64)>,
 ) -> Option<(ResizeObserver, ResizeCallback)> {
     let callback = ResizeCallback::new(move |entries: js_sys::Array| {
         if let Ok(entry) = entries.get(0).dyn_into::<ResizeObserverEntry>() {
-            css_width.set(entry.content_rect().width());
+            let rect = entry.content_rect();
+            css_size.set((rect.width(), rect.height()));
         }
     });
     let observer = ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
@@ -181,12 +192,12 @@ fn observe_width(
 }
 
 /// Sizes the canvas's backing store for `css_width` CSS pixels at the device pixel ratio, in
-/// the shape of `design`, and says how the design maps onto it; `None` while the canvas is
-/// not laid out (hidden, or not measured yet).
+/// the shape of `design` (or `css_height` tall, up to a square, when given), and says how the
+/// design maps onto it; `None` while the canvas is not laid out (hidden, or not measured yet).
 fn fit_backing_store(
     canvas: &HtmlCanvasElement,
     (design_w, design_h): (u32, u32),
-    css_width: f64,
+    (css_width, css_height): (f64, Option<f64>),
 ) -> Option<ChartScale> {
     if css_width.is_nan() || css_width <= 0.0 {
         return None;
@@ -196,7 +207,10 @@ fn fit_backing_store(
         .filter(|r| r.is_finite() && *r > 0.0)
         .unwrap_or(1.0);
     let width = (css_width * dpr).round().max(1.0);
-    let height = (width * f64::from(design_h) / f64::from(design_w)).round();
+    let height = match css_height.filter(|h| h.is_finite() && *h >= 1.0) {
+        Some(h) => (h * dpr).min(width).round(),
+        None => (width * f64::from(design_h) / f64::from(design_w)).round(),
+    };
     // Setting a size clears the canvas even when it is unchanged: only when it changes.
     if f64::from(canvas.width()) != width || f64::from(canvas.height()) != height {
         canvas.set_width(width as u32);

@@ -87,6 +87,7 @@ pub fn histogram(props: &HistogramProps) -> Html {
         props.playing,
         "histogram",
         DESIGN,
+        props.projector,
         |canvas, scale, (data, b, dark, projector, area)| {
             let runs: Vec<&OutcomeHistogram> =
                 std::iter::once(&**data).chain(b.as_deref()).collect();

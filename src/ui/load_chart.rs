@@ -82,6 +82,7 @@ pub fn load_chart(props: &LoadChartProps) -> Html {
         props.playing,
         "load chart",
         DESIGN,
+        props.projector,
         |canvas, scale, (run, b, span, slice, dark, projector)| {
             let runs: Vec<&Run> = std::iter::once(&**run).chain(b.as_deref()).collect();
             draw(canvas, scale, &runs, *span, *slice, *dark, *projector)
@@ -209,7 +210,10 @@ fn draw(
     let backend = ChartBackend::new(canvas).ok_or("no 2d context")?;
     let root = backend.into_drawing_area();
     root.fill(&theme.background).map_err(|e| e.to_string())?;
-    let (upper, lower) = root.split_vertically(scale.px(230.0));
+    // The panels share the height as the design does (230 of 380), whatever the canvas's
+    // shape (on the projector it fills its cell).
+    let upper_px = f64::from(root.dim_in_pixel().1) * 230.0 / f64::from(DESIGN.1);
+    let (upper, lower) = root.split_vertically(upper_px.round() as u32);
     let slices = usize::try_from(span / BUCKET).unwrap_or(1).max(1);
     // Two runs draw a pair per bar: half as many pairs, so each half stays as wide.
     let per_bar = slices.div_ceil(MAX_BARS / runs.len().max(1)).max(1);
