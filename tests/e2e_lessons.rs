@@ -604,22 +604,7 @@ async fn the_worksheet_prints_every_step_and_the_teachers_copy_has_the_answers()
         page.devtools("Emulation.setEmulatedMedia", serde_json::json!({"media": ""}))
             .await;
         for (paper, width, height) in [("A4", 8.27, 11.69), ("Letter", 8.5, 11.0)] {
-            let pdf = page
-                .devtools(
-                    "Page.printToPDF",
-                    serde_json::json!({"paperWidth": width, "paperHeight": height}),
-                )
-                .await;
-            let data = pdf["data"].as_str().expect("a PDF");
-            use base64::Engine;
-            let bytes = base64::engine::general_purpose::STANDARD.decode(data).unwrap();
-            let text = String::from_utf8_lossy(&bytes);
-            let pages = text.matches("/Type /Page\n").count()
-                + text.matches("/Type /Page\r").count()
-                + text.matches("/Type /Page ").count()
-                + text.matches("/Type /Page>").count()
-                + text.matches("/Type/Page/").count()
-                + text.matches("/Type/Page>").count();
+            let pages = printed_pages(&page, width, height).await;
             eprintln!("worksheet on {paper}: {pages} pages for {} steps", steps.len());
             assert!(
                 (2..=steps.len().div_ceil(2) + 1).contains(&pages),
@@ -631,7 +616,26 @@ async fn the_worksheet_prints_every_step_and_the_teachers_copy_has_the_answers()
             .await;
         let first = page.text(".worksheet-answer").await;
         assert!(first.contains("C:") && first.contains("998"), "{first}");
+        // Each step's load chart at its moment, drawn (not blank), a figure per step.
+        wait_for(&page, ".worksheet-chart canvas.chart").await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let charts = page
+            .eval("return [...document.querySelectorAll('.worksheet-chart canvas.chart')].map(c => {
+                     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                     const colours = new Set();
+                     for (let i = 0; i < d.length; i += 4 * 97) colours.add(d[i] + ',' + d[i + 1] + ',' + d[i + 2]);
+                     return [c.getBoundingClientRect().height > 100, colours.size > 3];
+                   })")
+            .await;
+        assert_eq!(
+            charts,
+            serde_json::json!(vec![[true, true]; steps.len()]),
+            "a drawn chart per step"
+        );
         page.screenshot("lesson-worksheet-answers").await;
+        let pages = printed_pages(&page, 8.27, 11.69).await;
+        eprintln!("the teacher's copy on A4: {pages} pages for {} steps", steps.len());
+        assert!((2..=steps.len() + 1).contains(&pages), "{pages} pages");
         // A wrong value is named, and the lesson shows as usual.
         page.open("lesson.html?lesson=km0&worksheet=yes", "[data-lesson-step]")
             .await;
@@ -1734,6 +1738,29 @@ async fn a_clicker_drives_a_whole_lesson_with_pagedown_and_back_with_pageup() {
         }
     })
     .await;
+}
+
+/// The pages the page prints on paper `width` x `height` inches (Chromium's PDF, its pages
+/// counted).
+async fn printed_pages(page: &browser::Page, width: f64, height: f64) -> usize {
+    let pdf = page
+        .devtools(
+            "Page.printToPDF",
+            serde_json::json!({"paperWidth": width, "paperHeight": height}),
+        )
+        .await;
+    let data = pdf["data"].as_str().expect("a PDF");
+    use base64::Engine;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .unwrap();
+    let text = String::from_utf8_lossy(&bytes);
+    text.matches("/Type /Page\n").count()
+        + text.matches("/Type /Page\r").count()
+        + text.matches("/Type /Page ").count()
+        + text.matches("/Type /Page>").count()
+        + text.matches("/Type/Page/").count()
+        + text.matches("/Type/Page>").count()
 }
 
 /// What the verdict says after the two rounds typed below, as the host reads the step's run.

@@ -6,7 +6,8 @@ use yew::prelude::*;
 use crate::page::lessons::worksheet::worksheet;
 use crate::page::lessons::{Lesson, StepRef};
 use crate::page::site::Site;
-use crate::ui::ids::use_ids;
+use crate::ui::ids::{use_ids, IdScope};
+use crate::ui::load_chart::LoadChart;
 
 /// Properties of [`LessonWorksheet`].
 #[derive(Properties, PartialEq)]
@@ -69,9 +70,39 @@ pub(super) fn lesson_worksheet(props: &LessonWorksheetProps) -> Html {
                             }
                         </div>
                     }
+                    if answers {
+                        <WorksheetChart step={StepRef { lesson, index: s.number - 1 }} />
+                    }
                     <p class="worksheet-line">{ "What happened:" }</p>
                 </section>
             }) }
         </article>
+    }
+}
+
+/// Properties of [`WorksheetChart`].
+#[derive(Properties, PartialEq)]
+struct WorksheetChartProps {
+    step: StepRef,
+}
+
+/// The step's load over time, drawn at its moment from its own run, for the teacher's copy
+/// (a canvas prints as the image it holds).
+#[function_component(WorksheetChart)]
+fn worksheet_chart(props: &WorksheetChartProps) -> Html {
+    let page = use_memo(props.step, |s| s.step().page_at_moment().0);
+    let Ok(run) = page.runs.a.as_ref() else {
+        return Html::default();
+    };
+    let moment = props.step.step().moment();
+    // Each chart's ids apart from the others' (and from the page's).
+    let scope = IdScope::widget(900 + props.step.index as u32, 3, "worksheet chart");
+    html! {
+        <figure class="worksheet-chart" data-step={props.step.name().to_string()}>
+            <ContextProvider<IdScope> context={scope}>
+                <LoadChart run={run.clone()} span={Some(page.span())} playhead={moment} dark=false />
+            </ContextProvider<IdScope>>
+            <figcaption>{ format!("The step's run at {:.1} s: requests per second by outcome, the workers and the queue.", moment as f64 / 1e6) }</figcaption>
+        </figure>
     }
 }
