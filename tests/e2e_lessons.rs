@@ -1928,6 +1928,20 @@ async fn a_class_votes_in_rounds_and_the_reveal_names_each_rounds_share() {
             page.eval("return !!document.getElementById('lesson-votes-download')").await,
             serde_json::json!(false)
         );
+        // A number question takes the class's guesses as a list; the verdict counts those
+        // within its tolerance.
+        let capacity = named(Lesson::Km0, "capacity");
+        page.open(&format!("lesson.html?{}&vote=on", capacity.query()), "[id$='lesson-vote-guesses']").await;
+        let kept = page.eval(&browser::set_value("lesson-vote-guesses", "300, lots")).await;
+        assert_eq!(kept, serde_json::json!(""));
+        let problem = page.text("#lesson-vote-problem").await;
+        assert!(problem.starts_with("The class's guesses, in requests:"), "{problem}");
+        page.eval(&browser::set_value("lesson-vote-guesses", "300, 600, 620, 1000")).await;
+        page.eval(&browser::set_value("speed", "20")).await;
+        click(&page, "#lesson-vote-reveal").await;
+        wait_for(&page, "#lesson-vote-outcome").await;
+        let outcome = page.text("#lesson-vote-outcome").await;
+        assert!(outcome.contains("Round 1: 2 of 4 (50%) guesses within"), "{outcome}");
         // A wrong value is named, and the lesson shows without the class vote.
         let breaker = named(Lesson::Km0, "circuit-breaker");
         page.open(&format!("lesson.html?{}&vote=yes", breaker.query()), "[id$='lesson-choice-0']").await;
