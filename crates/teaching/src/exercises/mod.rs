@@ -15,6 +15,7 @@ pub mod ex3_layers;
 pub mod ex4_northwind;
 pub mod grading;
 pub mod number;
+pub mod view;
 
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,7 @@
-//! The lessons' exercises on the page: each exercise's setup (`setups.rs`), its charts' arithmetic (`charts.rs`) and the view model the widget draws (`view.rs`).
+//! The lessons' exercises on the page: each exercise's setup (in its own folder under
+//! `exercises/`, named here by `setups.rs`), the charts' arithmetic (`charts.rs`) and the view
+//! model every widget draws (`exercises/view.rs`, named here as `view`).
 
 pub mod charts;
 pub mod setups;
-pub mod view;
+pub use crate::exercises::view;

@@ -26,6 +26,8 @@
 //! `lookback` not closed (open or half open), and that has stayed true for `hold`, evaluated
 //! every `every`, as a metrics system would evaluate a rule on the state gauge.
 
+pub mod setup;
+
 use std::collections::VecDeque;
 
 use rand::{Rng, SeedableRng};

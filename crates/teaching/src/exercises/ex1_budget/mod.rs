@@ -11,6 +11,8 @@
 //! median is about 304 ms). The share of calls slower than the timeout is computed in closed
 //! form, and checked against a seeded sample that also feeds the histogram.
 
+pub mod setup;
+
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, LogNormal};

@@ -9,6 +9,8 @@
 //! each repeat writes and charges again; with one, [`IdempotencyStore`] answers the repeat with
 //! the stored response.
 
+pub mod setup;
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};

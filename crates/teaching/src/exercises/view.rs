@@ -3,7 +3,7 @@
 //! solution is showing. [`ExerciseState::apply`] is the only way it changes; the Yew reducer in
 //! `ui/exercises/mod.rs` only wraps it. What differs from one exercise to the next (its
 //! settings, its controls, what its run shows) is a [`PageExercise`]; the four of the lessons
-//! are in [`super::setups`].
+//! are each in their own folder beside their logic (`exercises/ex1_budget/setup.rs`, ...).
 //!
 //! Runs are made lazily: "Run it", "Check" and "Show the solution" need the run of the current
 //! settings and make it if there is none yet. Moving a control throws the run away and makes

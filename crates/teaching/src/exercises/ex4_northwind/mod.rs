@@ -15,6 +15,8 @@
 //!   `northwind-separate`). [`BulkheadHook`] is where a view puts the order-history success rate
 //!   read from those runs' Traces; this module never fills it.
 
+pub mod setup;
+
 use std::collections::VecDeque;
 
 use rand::SeedableRng;
