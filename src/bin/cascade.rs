@@ -576,16 +576,11 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         let mut line = serde_json::Map::new();
         line.insert("scenario".into(), s.key().into());
         line.insert("sent".into(), t.sent.into());
-        for o in Outcome::ALL {
-            // A limit's refusals are printed where there is a limit (no run before it had one).
-            if o != Outcome::ConcurrencyLimited || t.adaptive_limit.is_some() {
-                line.insert(o.name().into(), t.outcomes.get(o).into());
-            }
+        for o in Outcome::ALL.into_iter().filter(|&o| t.could_end_in(o)) {
+            line.insert(o.name().into(), t.outcomes.get(o).into());
         }
-        if let Some(l) = &t.adaptive_limit {
-            line.insert("limit_lowest".into(), l.lowest.into());
-            line.insert("limit_last".into(), l.last.into());
-            line.insert("limit_changes".into(), l.changes.len().into());
+        for (key, value) in t.pattern_figures() {
+            line.insert(key.into(), value.into());
         }
         let figures = [
             ("p50_ms", opt_ms(t.service.p50)),
@@ -604,10 +599,6 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         line.insert("frontend_retries".into(), t.frontend_retries.into());
         line.insert("gateway_retries".into(), t.gateway_retries.into());
         line.insert("stale_work".into(), t.stale_work.into());
-        if let Some(h) = t.hedges {
-            line.insert("hedges_sent".into(), h.sent.into());
-            line.insert("hedges_won".into(), h.won.into());
-        }
         if let Some(kind) = cfg.service.fallback.as_ref().and_then(|p| p.on_failure()) {
             line.insert("fallback_kind".into(), kind.label().into());
         }

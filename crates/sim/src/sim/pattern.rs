@@ -57,8 +57,11 @@ pub struct Descriptor {
     pub key: &'static str,
     /// Its name on a switch.
     pub label: &'static str,
-    /// Its name inside a sentence (`inventory's circuit breaker`, `no retry budget`).
+    /// Its name inside a sentence (`inventory's circuit breaker`).
     pub name: &'static str,
+    /// What a config lacks while it is off (`no retry budget`): the words a key that needs it
+    /// is refused with.
+    pub missing: &'static str,
     /// Where it sits.
     pub place: Place,
     /// Whether the page's panel offers a switch for it.
@@ -69,118 +72,108 @@ pub struct Descriptor {
 
 /// Every pattern's descriptor, in [`Pattern::ALL`]'s order.
 const DESCRIPTORS: [Descriptor; 10] = [
-    d(
-        Pattern::Timeout,
-        "timeout",
-        "Timeout",
-        "timeout",
-        Place::Layer,
-        true,
-        true,
-    ),
-    d(
-        Pattern::Retry,
-        "retries",
-        "Retries",
-        "retries",
-        Place::Layer,
-        true,
-        true,
-    ),
-    d(
-        Pattern::RetryBudget,
-        "retry_budget",
-        "Retry budget",
-        "retry budget",
-        Place::WithinRetries,
-        true,
-        false,
-    ),
-    d(
-        Pattern::Breaker,
-        "breaker",
-        "Circuit breaker",
-        "circuit breaker",
-        Place::Layer,
-        true,
-        true,
-    ),
-    d(
-        Pattern::Bulkhead,
-        "bulkhead",
-        "Bulkhead",
-        "bulkhead",
-        Place::Layer,
-        true,
-        true,
-    ),
-    // The sidecar is set by its keys only: exercise 3's, not a pattern the playground offers.
-    d(
-        Pattern::Sidecar,
-        "sidecar",
-        "Sidecar retries",
-        "sidecar",
-        Place::Layer,
-        false,
-        false,
-    ),
-    d(
-        Pattern::Hedge,
-        "hedge",
-        "Hedging",
-        "hedge",
-        Place::Layer,
-        true,
-        false,
-    ),
-    d(
-        Pattern::LoadShed,
-        "load_shed",
-        "Load shedding",
-        "load shedding",
-        Place::Door,
-        true,
-        true,
-    ),
-    d(
-        Pattern::RateLimit,
-        "rate_limit",
-        "Rate limit",
-        "rate limit",
-        Place::Door,
-        true,
-        true,
-    ),
-    d(
-        Pattern::AdaptiveLimit,
-        "adaptive_limit",
-        "Adaptive concurrency limit",
-        "adaptive concurrency limit",
-        Place::Outermost,
-        true,
-        false,
-    ),
-];
-
-const fn d(
-    pattern: Pattern,
-    key: &'static str,
-    label: &'static str,
-    name: &'static str,
-    place: Place,
-    switch: bool,
-    with_resilience4j: bool,
-) -> Descriptor {
     Descriptor {
-        pattern,
-        key,
-        label,
-        name,
-        place,
-        switch,
-        with_resilience4j,
-    }
-}
+        pattern: Pattern::Timeout,
+        key: "timeout",
+        label: "Timeout",
+        name: "timeout",
+        missing: "no timeout",
+        place: Place::Layer,
+        switch: true,
+        with_resilience4j: true,
+    },
+    Descriptor {
+        pattern: Pattern::Retry,
+        key: "retries",
+        label: "Retries",
+        name: "retries",
+        missing: "no retries",
+        place: Place::Layer,
+        switch: true,
+        with_resilience4j: true,
+    },
+    Descriptor {
+        pattern: Pattern::RetryBudget,
+        key: "retry_budget",
+        label: "Retry budget",
+        name: "retry budget",
+        missing: "no retry budget",
+        place: Place::WithinRetries,
+        switch: true,
+        with_resilience4j: false,
+    },
+    Descriptor {
+        pattern: Pattern::Breaker,
+        key: "breaker",
+        label: "Circuit breaker",
+        name: "circuit breaker",
+        missing: "no circuit breaker",
+        place: Place::Layer,
+        switch: true,
+        with_resilience4j: true,
+    },
+    Descriptor {
+        pattern: Pattern::Bulkhead,
+        key: "bulkhead",
+        label: "Bulkhead",
+        name: "bulkhead",
+        missing: "no bulkhead",
+        place: Place::Layer,
+        switch: true,
+        with_resilience4j: true,
+    },
+    // The sidecar is set by its keys only: exercise 3's, not a pattern the playground offers.
+    Descriptor {
+        pattern: Pattern::Sidecar,
+        key: "sidecar",
+        label: "Sidecar retries",
+        name: "sidecar",
+        missing: "no sidecar",
+        place: Place::Layer,
+        switch: false,
+        with_resilience4j: false,
+    },
+    Descriptor {
+        pattern: Pattern::Hedge,
+        key: "hedge",
+        label: "Hedging",
+        name: "hedge",
+        missing: "no hedge",
+        place: Place::Layer,
+        switch: true,
+        with_resilience4j: false,
+    },
+    Descriptor {
+        pattern: Pattern::LoadShed,
+        key: "load_shed",
+        label: "Load shedding",
+        name: "load shedding",
+        missing: "no load shedding",
+        place: Place::Door,
+        switch: true,
+        with_resilience4j: true,
+    },
+    Descriptor {
+        pattern: Pattern::RateLimit,
+        key: "rate_limit",
+        label: "Rate limit",
+        name: "rate limit",
+        missing: "no rate limit",
+        place: Place::Door,
+        switch: true,
+        with_resilience4j: true,
+    },
+    Descriptor {
+        pattern: Pattern::AdaptiveLimit,
+        key: "adaptive_limit",
+        label: "Adaptive concurrency limit",
+        name: "adaptive concurrency limit",
+        missing: "no adaptive concurrency limit",
+        place: Place::Outermost,
+        switch: true,
+        with_resilience4j: false,
+    },
+];
 
 impl Pattern {
     /// Every pattern.
@@ -255,6 +248,7 @@ mod tests {
             assert_eq!(d.pattern, p, "DESCRIPTORS is in ALL's order");
             assert_eq!(p as usize, i);
             assert!(!d.key.is_empty() && !d.label.is_empty() && !d.name.is_empty());
+            assert_eq!(d.missing, format!("no {}", d.name), "{}", d.key);
             assert_eq!(Pattern::SWITCHES.contains(&p), d.switch, "{}", d.key);
             keys.push(d.key);
         }

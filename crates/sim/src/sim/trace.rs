@@ -747,6 +747,29 @@ fn is_zero(v: &u64) -> bool {
 }
 
 impl Trace {
+    /// What the patterns with figures of their own did, by the names `cascade --json` prints
+    /// them under; a pattern that was off says nothing (so a run without it reads as before).
+    pub fn pattern_figures(&self) -> Vec<(&'static str, u64)> {
+        let mut figures = Vec::new();
+        if let Some(h) = self.hedges {
+            figures.extend([("hedges_sent", h.sent), ("hedges_won", h.won)]);
+        }
+        if let Some(l) = &self.adaptive_limit {
+            figures.extend([
+                ("limit_lowest", u64::from(l.lowest)),
+                ("limit_last", u64::from(l.last)),
+                ("limit_changes", l.changes.len() as u64),
+            ]);
+        }
+        figures
+    }
+
+    /// Whether the run could end a request in `outcome`: the adaptive limit's refusals only
+    /// with a limit (a run without one reads as before it existed), every other outcome always.
+    pub fn could_end_in(&self, outcome: Outcome) -> bool {
+        outcome != Outcome::ConcurrencyLimited || self.adaptive_limit.is_some()
+    }
+
     /// The first time the breaker opened, if it did.
     pub fn first_open(&self) -> Option<Micros> {
         self.transitions
