@@ -284,7 +284,8 @@ impl CascadeConfig {
                 timeout: self.timeout,
                 sidecar: self.sidecar.clone(),
                 hedge: self.hedge.clone(),
-                adaptive_limit: None,
+                // A layer the flat files never had stays off.
+                ..StackConfig::default()
             },
             capacity: self.capacity.clone(),
         };
