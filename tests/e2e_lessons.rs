@@ -798,6 +798,24 @@ async fn every_step_fits_one_projector_screen_and_follows_its_run() {
     .await;
 }
 
+/// The step shown fits the projector's screen at 1920x1080 and at 1280x800: nothing below the
+/// screen's edge, the text column not scrolled.
+async fn fits_both_projector_screens(page: &browser::Page) {
+    for (width, height) in [(1920u32, 1080u32), (1280, 800)] {
+        page.devtools(
+            "Emulation.setDeviceMetricsOverride",
+            serde_json::json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let fit = page.eval(FIT).await;
+        for key in ["page", "text", "bottom"] {
+            let over = fit[key].as_f64().unwrap();
+            assert!(over <= 1.0, "{key} overflows at {width}x{height}: {fit}");
+        }
+    }
+}
+
 /// The judge's sentence on the host for `prediction` at `here`'s moment.
 fn host_verdict(here: StepRef, prediction: Prediction) -> Verdict {
     let (page, _) = here.step().page();
@@ -869,19 +887,7 @@ async fn a_question_holds_the_run_until_the_class_predicts_and_the_run_gives_the
         );
         page.screenshot("lesson-predict-verdict-1920").await;
         // With the verdict, the step still fits the projector's screen, at both sizes.
-        for (width, height) in [(1920u32, 1080u32), (1280, 800)] {
-            page.devtools(
-                "Emulation.setDeviceMetricsOverride",
-                serde_json::json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
-            )
-            .await;
-            tokio::time::sleep(Duration::from_millis(300)).await;
-            let fit = page.eval(FIT).await;
-            for key in ["page", "text", "bottom"] {
-                let over = fit[key].as_f64().unwrap();
-                assert!(over <= 1.0, "{key} overflows at {width}x{height}: {fit}");
-            }
-        }
+        fits_both_projector_screens(&page).await;
         // A number, typed wrong, then off the mark: the verdict says so, read from the run.
         let capacity = named(Lesson::Km0, "capacity");
         page.open(
@@ -1890,19 +1896,7 @@ async fn a_class_votes_in_rounds_and_the_reveal_names_each_rounds_share() {
         }
         assert_eq!(page.text("#clock strong").await, clock(here.step().moment(), None));
         page.screenshot("lesson-vote-revealed-1920").await;
-        for (width, height) in [(1920u32, 1080u32), (1280, 800)] {
-            page.devtools(
-                "Emulation.setDeviceMetricsOverride",
-                serde_json::json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
-            )
-            .await;
-            tokio::time::sleep(Duration::from_millis(300)).await;
-            let fit = page.eval(FIT).await;
-            for key in ["page", "text", "bottom"] {
-                let over = fit[key].as_f64().unwrap();
-                assert!(over <= 1.0, "{key} overflows at {width}x{height}: {fit}");
-            }
-        }
+        fits_both_projector_screens(&page).await;
         // The recap offers the votes as CSV; another lesson keeps its own (none).
         page.open("lesson.html?lesson=km0&step=end&vote=on", "#lesson-votes-download").await;
         let csv = page

@@ -154,12 +154,7 @@ impl Goal {
             Compare::Above => "over",
             Compare::AtLeast => "at least",
         };
-        let what = self.live.what();
-        let mut chars = what.chars();
-        let what = chars
-            .next()
-            .map(|c| c.to_uppercase().chain(chars).collect::<String>())
-            .unwrap_or_default();
+        let what = super::capitalized(self.live.what());
         format!(
             "{what}: {words} {}",
             bound_text(self.live.quantity(), self.bound)

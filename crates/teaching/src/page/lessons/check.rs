@@ -7,7 +7,7 @@ use super::format::{parse, StepLines};
 use super::live::{pieces, Piece};
 use super::predict::{choice_letter, Answer};
 use super::rules::Reading;
-use super::Step;
+use super::{capitalized, Step};
 use crate::page::glossary::{find_word, TERMS};
 use crate::page::knobs::{knob, KNOBS};
 use crate::page::replay::clock;
@@ -121,14 +121,6 @@ fn check_terms(
             }
         }
     }
-}
-
-/// `jitter` as a sentence or a title starts with it: `Jitter`.
-fn capitalized(word: &str) -> String {
-    let mut chars = word.chars();
-    chars.next().map_or(String::new(), |first| {
-        first.to_uppercase().chain(chars).collect()
-    })
 }
 
 fn check_step(

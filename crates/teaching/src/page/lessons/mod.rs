@@ -17,6 +17,15 @@ pub mod vote;
 pub mod worksheet;
 
 pub use live::Measure;
+
+/// A sentence or a title that starts with `text`: its first letter upper-case (`jitter` ->
+/// `Jitter`).
+pub(crate) fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or(String::new(), |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
 pub use predict::{Answer, Asked, Choice, Claim, Prediction, Question, Verdict};
 pub use rules::{Reading, Rule};
 

@@ -216,7 +216,7 @@ fn verdict(said: &str, fact: &str, right: bool, hint: &'static str) -> Verdict {
 }
 
 /// A typed number as the student wrote it, without a trailing `.0`.
-fn trim_number(n: f64) -> String {
+pub(crate) fn trim_number(n: f64) -> String {
     if n.fract() == 0.0 && n.abs() < 1e15 {
         format!("{}", n as i64)
     } else {

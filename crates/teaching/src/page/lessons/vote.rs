@@ -5,7 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::predict::{choice_letter, Answer, Prediction, Question};
+use super::capitalized;
+use super::predict::{choice_letter, trim_number, Answer, Prediction, Question};
 use super::Lesson;
 
 /// The most votes a field takes: more than any lecture hall holds.
@@ -273,14 +274,6 @@ fn rounds_sentence(said: &[String]) -> String {
     format!(" {}.", capitalized(&said.join("; ")))
 }
 
-fn capitalized(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
 fn trim(n: f64) -> String {
     if n.fract() == 0.0 && n.abs() < 1e15 {
         format!("{}", n as i64)
@@ -337,21 +330,13 @@ pub fn csv(lesson: Lesson, votes: &[StepVotes]) -> String {
                             .as_ref()
                             .and_then(|r| r.measured)
                             .map(|m| within(g, m, tolerance));
-                        row(&trim_guess(g), count, right);
+                        row(&trim_number(g), count, right);
                     }
                 }
             }
         }
     }
     out
-}
-
-fn trim_guess(n: f64) -> String {
-    if n.fract() == 0.0 && n.abs() < 1e15 {
-        format!("{}", n as i64)
-    } else {
-        format!("{n}")
-    }
 }
 
 /// A CSV cell, quoted when it holds a comma, a quote or a line break.
