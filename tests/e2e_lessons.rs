@@ -1897,6 +1897,21 @@ async fn a_class_votes_in_rounds_and_the_reveal_names_each_rounds_share() {
         assert_eq!(page.text("#clock strong").await, clock(here.step().moment(), None));
         page.screenshot("lesson-vote-revealed-1920").await;
         fits_both_projector_screens(&page).await;
+        // A revealed step comes back revealed; clearing its votes asks afresh, the run at 0.
+        page.open(&address, "#lesson-vote-outcome").await;
+        click(&page, "#lesson-vote-clear").await;
+        wait_for(&page, "[id$='lesson-votes-0']").await;
+        assert_eq!(
+            page.eval("return [...document.querySelectorAll('.vote-count')].map(i => i.value)").await,
+            serde_json::json!(["", "", ""])
+        );
+        assert!(page.text("#lesson-vote-title").await.ends_with("round 1"));
+        assert_eq!(page.text("#clock strong").await, "0.0 s");
+        type_votes(&page, &["30", "20", "10"]).await;
+        click(&page, "#lesson-vote-again").await;
+        type_votes(&page, &["5", "15", "40"]).await;
+        click(&page, "#lesson-vote-reveal").await;
+        wait_for(&page, "#lesson-vote-outcome").await;
         // The recap offers the votes as CSV; another lesson keeps its own (none).
         page.open("lesson.html?lesson=km0&step=end&vote=on", "#lesson-votes-download").await;
         let csv = page

@@ -489,7 +489,8 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                 .flatten();
             Some(html! {
                 <VoteVerdict {question} votes={props.votes.clone()} revealed={shown}
-                    moment={clock(moment, page.clock_start())} />
+                    moment={clock(moment, page.clock_start())} playing={page.playback.playing}
+                    on_deck={props.on_deck.clone()} />
             })
         }
         (Some(question), Some(Asked::Skipped)) => Some(html! {

@@ -96,6 +96,10 @@ pub(super) fn class_vote(props: &ClassVoteProps) -> Html {
     let reveal = props
         .on_deck
         .reform(move |_: MouseEvent| DeckAction::Reveal { playing });
+    let clear = props
+        .on_deck
+        .reform(move |_: MouseEvent| DeckAction::ClearVotes { playing });
+    let any_votes = votes.rounds.iter().any(|r| r.total() > 0);
     html! {
         <section class="lesson-predict lesson-vote" id={ids.id("lesson-vote")}
             aria-labelledby={ids.id("lesson-vote-title")}>
@@ -112,6 +116,8 @@ pub(super) fn class_vote(props: &ClassVoteProps) -> Html {
                     disabled={current.total() == 0}>{ "Vote again" }</button>
                 <button type="button" id={ids.id("lesson-vote-reveal")} class="next" onclick={reveal}>
                     { "Reveal: play the run" }</button>
+                <button type="button" id={ids.id("lesson-vote-clear")} onclick={clear}
+                    disabled={!any_votes}>{ "Clear the votes" }</button>
             </div>
         </section>
     }
@@ -232,6 +238,9 @@ pub(super) struct VoteVerdictProps {
     pub(super) revealed: Option<(Revealed, String)>,
     /// The moment the run plays to, as the page writes it ("12.0 s").
     pub(super) moment: AttrValue,
+    /// Whether the step's run is playing (clearing the votes stops it).
+    pub(super) playing: bool,
+    pub(super) on_deck: Callback<DeckAction>,
 }
 
 /// The rounds, then, at the step's moment, the run's figure and each round's share that was
@@ -241,13 +250,26 @@ pub(super) fn vote_verdict(props: &VoteVerdictProps) -> Html {
     let ids = use_ids();
     let votes = props.votes.clone().unwrap_or_else(|| StepVotes::new(""));
     let q = props.question;
+    let playing = props.playing;
+    // Small, at the sentence's end: the room reads the sentence, the teacher finds the button.
+    let clear = html! {
+        <>
+            { " " }
+            <button type="button" class="lesson-why lesson-vote-clear" id={ids.id("lesson-vote-clear")}
+                onclick={props.on_deck.reform(move |_: MouseEvent| DeckAction::ClearVotes { playing })}>
+                { "Clear the votes and ask again" }</button>
+        </>
+    };
     let status = match &props.revealed {
         None => html! {
-            <p class="lesson-said">{ format!("The class voted. Watch the run to {}.", props.moment) }</p>
+            <p class="lesson-said">
+                { format!("The class voted. Watch the run to {}.", props.moment) }{ clear }
+            </p>
         },
         Some((revealed, fact)) => html! {
-            <p class="lesson-verdict vote-outcome" id={ids.id("lesson-vote-outcome")}>
-                { votes.outcome(&q, fact, revealed) }
+            <p class="lesson-verdict vote-outcome">
+                <span id={ids.id("lesson-vote-outcome")}>{ votes.outcome(&q, fact, revealed) }</span>
+                { clear }
             </p>
         },
     };

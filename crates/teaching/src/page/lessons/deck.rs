@@ -85,6 +85,13 @@ pub enum DeckAction {
         /// Whether the step's run was playing.
         playing: bool,
     },
+    /// "Clear the votes": the shown step's rounds and the class's answer are forgotten and its
+    /// question is asked afresh (a rehearsal's votes gone before the class votes), the step's
+    /// run `playing` then.
+    ClearVotes {
+        /// Whether the step's run was playing.
+        playing: bool,
+    },
     /// The revealed run, judged: the choices that held, the value a number question asked
     /// for, and the class's answer (its last round's) in words with whether it held.
     VotesJudged {
@@ -320,6 +327,22 @@ impl Deck {
                         run.push(Action::TogglePlay);
                     }
                     effects.push(Effect::Run(run));
+                }
+            }
+            DeckAction::ClearVotes { playing } => {
+                if self.vote && !self.at.is_recap() && self.at.step().question.is_some() {
+                    let name = next.at.name().to_string();
+                    next.progress.votes.retain(|v| v.step != name);
+                    if next.asked == Some(Asked::Voted) {
+                        next.progress.predictions.retain(|p| p.step != name);
+                        next.asked = None;
+                        next.recalled = false;
+                        let mut run = vec![Action::Seek(0)];
+                        if playing {
+                            run.insert(0, Action::TogglePlay);
+                        }
+                        effects.push(Effect::Run(run));
+                    }
                 }
             }
             DeckAction::VotesJudged {
@@ -748,6 +771,16 @@ mod tests {
         let again = Deck::new(km0("slow-inventory"), true, None, Some(&json)).voting(true);
         assert_eq!(again.asked, Some(Asked::Voted));
         assert_eq!(again.votes(), judged.votes());
+        // Clearing the votes forgets the rounds and the class's answer and asks afresh, the run
+        // back at 0.
+        let (cleared, effects) = apply(&again, DeckAction::ClearVotes { playing: false });
+        assert!(cleared.holding() && cleared.votes().is_none());
+        assert_eq!(cleared.progress.prediction_on("slow-inventory"), None);
+        assert!(
+            effects.contains(&Effect::Run(vec![Action::Seek(0)])),
+            "{effects:?}"
+        );
+        assert!(effects.iter().any(|e| matches!(e, Effect::Store { .. })));
         // Without the class vote, the votes take nothing and the question answers as before.
         let plain = Deck::new(km0("slow-inventory"), false, None, None);
         let (plain, _) = apply(
