@@ -54,8 +54,6 @@ pub struct StepVotes {
 pub struct Bar {
     /// The choice's letter.
     pub letter: char,
-    /// Its votes.
-    pub votes: u32,
     /// Its share of the round's votes, in percent (0 when nobody voted).
     pub percent: f64,
     /// "30 of 60: 50%".
@@ -149,7 +147,6 @@ impl Round {
                 let p = percent(votes.into(), total);
                 Bar {
                     letter: choice_letter(i),
-                    votes,
                     percent: p,
                     label: format!("{votes} of {total}: {}%", p.round()),
                 }
