@@ -7,7 +7,8 @@
 //! page's thread); `make measure-load` runs `load` (the time to the first drawn view on a slow
 //! link, served plain and precompressed). Both serve `dist/` (`make dist` first).
 //!
-//! `cargo run --features e2e --example measure_page -- page|load|explorer [lesson=km0&step=NAME]`
+//! `cargo run --features e2e --example measure_page -- page|load|explorer [lesson=km0&step=NAME]`;
+//! `... -- load [playground|lesson|course] [br]` measures some pages of `load` alone.
 
 #[allow(dead_code)]
 #[path = "../tests/support/browser.rs"]
@@ -177,14 +178,23 @@ async fn jitter_sweep(page: &browser::Page) {
     );
 }
 
-/// Milliseconds from navigation to the playground's first drawn view (its first region), on a
-/// slow link (1.6 Mbit/s, 150 ms round trip, CPU 4x slower), cache off; `runs` loads.
+/// What [`time_to_first_view`] measured: the milliseconds from navigation to the first drawn
+/// view of each load, the wasm bytes the last load fetched (as sent, so compressed when served
+/// `.br`), and that load's resources in the order they started.
+struct Loads {
+    times: serde_json::Value,
+    wasm_bytes: u64,
+    waterfall: Vec<String>,
+}
+
+/// Loads `address` `runs` times on a slow link (1.6 Mbit/s, 150 ms round trip, CPU 4x
+/// slower), cache off, each until `drawn` appears.
 async fn time_to_first_view(
     page: &browser::Page,
     runs: usize,
     address: &str,
     drawn: &str,
-) -> serde_json::Value {
+) -> Loads {
     let c = &page.client;
     browser::devtools(c, "Network.enable", serde_json::json!({})).await;
     browser::devtools(
@@ -216,12 +226,45 @@ async fn time_to_first_view(
     )
     .await;
     let mut times = Vec::new();
+    let mut last = serde_json::Value::Null;
     for _ in 0..runs {
         page.open(address, drawn).await;
         times.push(page.eval("return window.__viewAt || null").await);
+        last = page
+            .eval(
+                "return performance.getEntriesByType('resource').map((e) => [
+                   e.name.split('?')[0].split('/').pop(), Math.round(e.startTime),
+                   Math.round(e.responseEnd), e.encodedBodySize]).concat(
+                   performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime),
+                   Math.round(m.startTime), 0]), [['first view', Math.round(window.__viewAt),
+                   Math.round(window.__viewAt), 0]])",
+            )
+            .await;
         let _ = page.client.goto("about:blank").await;
     }
-    serde_json::Value::Array(times)
+    let resources = last.as_array().cloned().unwrap_or_default();
+    let wasm_bytes = resources
+        .iter()
+        .filter(|r| r[0].as_str().is_some_and(|n| n.ends_with(".wasm")))
+        .filter_map(|r| r[3].as_u64())
+        .sum();
+    let waterfall = resources
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {}..{} ms, {} B",
+                r[0].as_str().unwrap_or("?"),
+                r[1],
+                r[2],
+                r[3]
+            )
+        })
+        .collect();
+    Loads {
+        times: serde_json::Value::Array(times),
+        wasm_bytes,
+        waterfall,
+    }
 }
 
 /// Waits until the explorer's grid has `cells` cells done.
@@ -392,7 +435,9 @@ async fn main() {
             .await;
         }
         "load" => {
-            // Each page loads its own module: the playground's and the lesson's.
+            // Each page loads its own module: the playground's, the lesson's; the course page
+            // those of its widgets. Its first drawn widget is the diagram's or the histogram's
+            // canvas.
             let pages = [
                 (
                     "the playground",
@@ -404,20 +449,56 @@ async fn main() {
                     "lesson.html?lesson=km0",
                     "[data-lesson-step] [id$='scrub']",
                 ),
+                (
+                    "a course page with two widgets",
+                    "",
+                    "resilience-widget canvas",
+                ),
             ];
+            // `load lesson` measures the pages whose name holds "lesson"; `load lesson br`
+            // only as precompressed.
+            let only = std::env::args().nth(2).unwrap_or_default();
+            let served = match std::env::args().nth(3).as_deref() {
+                Some("br") => vec![true],
+                _ => vec![false, true],
+            };
             for (name, address, drawn) in pages {
-                for precompressed in [false, true] {
+                if !name.contains(&only) {
+                    continue;
+                }
+                for precompressed in served.clone() {
                     browser::run_serving("measure-load", precompressed, move |page| async move {
-                        let times = time_to_first_view(&page, 5, address, drawn).await;
+                        // The course page is of another origin, as a course platform's is.
+                        let (_widgets, _course, address) = if address.is_empty() {
+                            let dist =
+                                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
+                            let widgets =
+                                browser::StaticServer::start_for(dist, precompressed, &[], true);
+                            let dir = browser::artefacts_dir().join("measure-load-course");
+                            browser::course_page(
+                                &dir,
+                                &format!("http://127.0.0.1:{}/", widgets.port),
+                                browser::TWO_WIDGETS,
+                            );
+                            let course = browser::StaticServer::start(dir, false, &[]);
+                            let address = format!("http://127.0.0.1:{}/index.html", course.port);
+                            (Some(widgets), Some(course), address)
+                        } else {
+                            (None, None, address.to_string())
+                        };
+                        let loads = time_to_first_view(&page, 5, &address, drawn).await;
                         let served = if precompressed {
                             "precompressed (.br)"
                         } else {
                             "uncompressed"
                         };
                         println!(
-                            "{name}: time to the first drawn view on a slow link, {served}: {}",
-                            summary(&times).replace("moves", "loads")
+                            "{name}: time to the first drawn view on a slow link, {served}: {}; \
+                             wasm fetched: {} B",
+                            summary(&loads.times).replace("moves", "loads"),
+                            loads.wasm_bytes
                         );
+                        println!("  the last load: {}", loads.waterfall.join("; "));
                     })
                     .await;
                 }

@@ -44,6 +44,9 @@ async function download(url) {
       }
       controller.enqueue(piece);
     },
+    flush() {
+      performance.mark("rp-downloaded");
+    },
   }));
   return new Response(counted, { headers: { "Content-Type": "application/wasm" } });
 }
@@ -57,9 +60,13 @@ function stillReceiving() {
 }
 
 try {
+  // The wasm's download starts before the glue is imported: the page preloads both.
+  const response = download(new URL(module + "_bg.wasm", import.meta.url));
+  response.catch(() => {}); // a failed download is reported where it is awaited
   const glue = await import(new URL(module + ".js", import.meta.url).href);
-  const response = await download(new URL(module + "_bg.wasm", import.meta.url));
-  const wasm = await glue.default({ module_or_path: response });
+  const wasm = await glue.default({ module_or_path: await response });
+  // For `make measure-load`: when the module had compiled and its main had run.
+  performance.mark("rp-started");
   // For `make soak`: the simulator's memory, to follow its size.
   window.resiliencePlaygroundMemory = wasm.memory;
 } catch (error) {

@@ -8,11 +8,19 @@
 // uses its default. Changing an attribute later mounts the widget again with the new settings;
 // so does a host page that switches between light and dark under a widget whose theme is auto.
 // The simulator is downloaded and compiled once, from next to this file, however many widgets
-// a page holds (while it downloads, each widget shows how far it has got); each widget then
+// a page holds (a page of circuit diagrams, histograms and lesson tables alone gets a smaller
+// module that draws just those) (while it downloads, each widget shows how far it has got); each widget then
 // runs an instance of its own, so a widget that fails leaves the others working.
 
 const here = new URL(".", import.meta.url);
-let compiled = null;
+// The kinds the charts module draws (ChartKinds in src/ui/widget.rs): a page whose widgets
+// are all of these downloads that module alone; any other kind takes the whole module, which
+// then serves the page's charts too, so no page fetches a module twice.
+const CHART_KINDS = ["circuit-diagram", "histogram", "lesson-table"];
+const CHARTS = "widget-charts";
+const WHOLE = "resilience-playground";
+// Each module's compilation, started once per page.
+const compiled = new Map();
 let instances = 0;
 const waiting = new Set();
 
@@ -54,34 +62,43 @@ async function fetchWasm(url) {
   return bytes;
 }
 
-// The simulator's WebAssembly, downloaded and compiled once for the whole page.
-function compileSimulator() {
-  if (!compiled) {
-    if (!document.querySelector("link[data-resilience-playground]")) {
-      const css = document.createElement("link");
-      css.rel = "stylesheet";
-      css.href = new URL("style.css", here).href;
-      css.dataset.resiliencePlayground = "";
-      document.head.append(css);
-    }
-    compiled = fetchWasm(new URL("resilience-playground_bg.wasm", here)).then((bytes) =>
-      WebAssembly.compile(bytes));
-  }
-  return compiled;
+// The module a widget of `kind` runs on: the charts module when every widget on the page is a
+// chart (embed.html holds none: its one widget decides), else the whole one.
+function moduleFor(kind) {
+  if (!CHART_KINDS.includes(kind) || compiled.has(WHOLE)) return WHOLE;
+  const kinds = [...document.querySelectorAll("resilience-widget")]
+    .map((w) => (w.getAttribute("kind") ?? "").trim());
+  return kinds.every((k) => CHART_KINDS.includes(k)) ? CHARTS : WHOLE;
 }
 
-// A fresh instance of the simulator for one widget. Importing the glue under a URL of its own
+// A module's WebAssembly, downloaded and compiled once for the whole page.
+function compileModule(name) {
+  if (!document.querySelector("link[data-resilience-playground]")) {
+    const css = document.createElement("link");
+    css.rel = "stylesheet";
+    css.href = new URL("style.css", here).href;
+    css.dataset.resiliencePlayground = "";
+    document.head.append(css);
+  }
+  if (!compiled.has(name)) {
+    compiled.set(name, fetchWasm(new URL(name + "_bg.wasm", here)).then((bytes) =>
+      WebAssembly.compile(bytes)));
+  }
+  return compiled.get(name);
+}
+
+// A fresh instance of module `name` for one widget. Importing the glue under a URL of its own
 // gives it its own module state, and so its own WebAssembly instance and memory: a panic (the
 // build aborts, it cannot unwind) stops that widget alone, never the others on the page.
-async function newSimulator() {
-  const module = await compileSimulator();
+async function newSimulator(name) {
   instances += 1;
   const number = instances;
-  const glue = new URL("resilience-playground.js", here);
+  const glue = new URL(name + ".js", here);
   glue.searchParams.set("instance", String(number));
-  const wasm = await import(glue.href);
+  // The glue is fetched while the wasm downloads, not after it.
+  const [module, wasm] = await Promise.all([compileModule(name), import(glue.href)]);
   const exports = await wasm.default({ module_or_path: module });
-  return { wasm, exports, number };
+  return { name, wasm, exports, number };
 }
 
 // The host page's background where the widget sits: the first ancestor that paints one, else
@@ -121,7 +138,8 @@ function keepOwnRem(host) {
 
 // Mounts a widget into `host`; `settings` is a query string (`kind=histogram&preset=cb`).
 // `simulator` is the host's own instance when it has one already (a widget mounted again with
-// new attributes keeps its instance); a new one is made otherwise. Resolves to
+// new attributes keeps its instance, unless its new kind needs the other module); a new one is
+// made otherwise. Resolves to
 // `{ simulator, handle }`, where `handle.destroy()` unmounts the widget, or null if it could
 // not start.
 export async function mount(host, settings, simulator = null) {
@@ -137,7 +155,9 @@ export async function mount(host, settings, simulator = null) {
   host.replaceChildren(loading);
   waiting.add(bar);
   try {
-    const own = simulator ?? (await newSimulator());
+    // A widget mounted again keeps its instance while its kind needs no other module.
+    const name = moduleFor((new URLSearchParams(settings).get("kind") ?? "").trim());
+    const own = simulator?.name === name ? simulator : await newSimulator(name);
     // For measurements: the bytes of this widget's own WebAssembly memory.
     host.simulatorMemory = own.exports.memory;
     // The number makes the widget's element ids unique on the page.

@@ -612,6 +612,53 @@ async fn each_page_loads_the_module_with_its_own_views() {
     .await;
 }
 
+/// A course page on another origin fetches the modules its widgets need, each once: a circuit
+/// diagram and a histogram the charts module alone, and both draw; add an exercise and the
+/// page fetches the whole module alone, whose charts serve the other two.
+#[tokio::test]
+async fn a_course_page_fetches_only_the_modules_its_widgets_need() {
+    let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
+    browser::run("widgets-modules", |page| async move {
+        let playground = browser::StaticServer::start_for(dist, false, &[], true);
+        let base = format!("http://127.0.0.1:{}/", playground.port);
+        let exercise = "<resilience-widget kind=\"exercise-1\"></resilience-widget>";
+        for (widgets, modules, drawn) in [
+            (browser::TWO_WIDGETS.to_string(), ["widget-charts_bg.wasm"], 2),
+            (
+                format!("{}{exercise}", browser::TWO_WIDGETS),
+                ["resilience-playground_bg.wasm"],
+                2,
+            ),
+        ] {
+            let dir = browser::artefacts_dir().join("widgets-modules-course");
+            browser::course_page(&dir, &base, &widgets);
+            let course = browser::StaticServer::start(dir, false, &[]);
+            page.open(
+                &format!("http://127.0.0.1:{}/index.html", course.port),
+                "resilience-widget [id$='-latency-chart']",
+            )
+            .await;
+            wait_until(
+                &page,
+                "return [...document.querySelectorAll('resilience-widget')]
+                   .filter((w) => w.querySelector('canvas, svg')).length >= 2",
+                &Value::Bool(true),
+            )
+            .await;
+            assert_eq!(wasm_fetched(&page).await, serde_json::json!(modules), "{widgets}");
+            let charts = page
+                .eval(
+                    "return [...document.querySelectorAll('resilience-widget')].slice(0, 2)
+                       .map((w) => !!w.querySelector('canvas, svg') && !w.querySelector('.widget-notices'))",
+                )
+                .await;
+            assert_eq!(charts, serde_json::json!(vec![true; drawn]), "{widgets}");
+        }
+        page.screenshot("widgets-modules-course").await;
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn the_metastability_widget_fills_its_grid_and_a_retry_budget_moves_the_boundary() {
     browser::run("widgets-metastability", |page| async move {

@@ -44,7 +44,7 @@ mod window_events;
 
 pub use app::App;
 pub use exercises::ExerciseView;
-pub use widget::Widget;
+pub use widget::{AllKinds, ChartKinds, Widget};
 
 use wasm_bindgen::JsValue;
 
@@ -183,16 +183,17 @@ fn prepare(id: &str) -> Option<web_sys::Element> {
 }
 
 /// Mounts one widget into `host` (a `<resilience-widget>` element, or `embed.html`'s root),
-/// described by its attributes as a query string. `n` numbers it on the page (each widget has
-/// an instance of the module of its own, so the page counts them) and prefixes its ids. `playground_url` is the full playground's
-/// address for the widget's "open in the playground" link. Never fails: bad attributes become
-/// notices inside the widget. The handle unmounts it (to mount it again with new attributes).
-pub fn mount_widget(
+/// described by its attributes as a query string, with the views of the kinds `K` holds. `n`
+/// numbers it on the page (each widget has an instance of the module of its own, so the page
+/// counts them) and prefixes its ids. `playground_url` is the full playground's address for the
+/// widget's "open in the playground" link. Never fails: bad attributes become notices inside
+/// the widget. The handle unmounts it (to mount it again with new attributes).
+pub fn mount_widget<K: widget::Kinds>(
     host: web_sys::Element,
     attributes: &str,
     playground_url: &str,
     n: u32,
-) -> yew::AppHandle<widget::Widget> {
+) -> yew::AppHandle<widget::Widget<K>> {
     let spec = crate::page::widget::WidgetSpec::from_query(attributes);
     let scope = ids::IdScope::widget(n, spec.look.headings(), &spec.kind.name());
     let props = widget::WidgetProps {
@@ -203,5 +204,44 @@ pub fn mount_widget(
     host.set_inner_html("");
     HOST.with(|h| *h.borrow_mut() = Some(host.clone()));
     ASSETS.with(|a| *a.borrow_mut() = Some(playground_url.to_string()));
-    yew::Renderer::<widget::Widget>::with_root_and_props(host, props).render()
+    yew::Renderer::<widget::Widget<K>>::with_root_and_props(host, props).render()
+}
+
+/// Exports `mountWidget` for `widgets.js` and `embed.html`: mounts a widget of the kinds
+/// `$kinds` holds ([`AllKinds`] in the whole module, [`ChartKinds`] in the charts module) and
+/// gives a handle that unmounts it.
+#[macro_export]
+macro_rules! export_widgets {
+    ($kinds:ty) => {
+        /// A mounted widget, for `widgets.js` to unmount when the element's attributes change.
+        #[wasm_bindgen::prelude::wasm_bindgen]
+        pub struct WidgetHandle(Option<yew::AppHandle<$crate::ui::Widget<$kinds>>>);
+
+        #[wasm_bindgen::prelude::wasm_bindgen]
+        impl WidgetHandle {
+            /// Unmounts the widget (its timers and listeners go with it); twice is harmless.
+            pub fn destroy(&mut self) {
+                if let Some(app) = self.0.take() {
+                    app.destroy();
+                }
+            }
+        }
+
+        /// Mounts widget number `number` of the page into `host`; see
+        /// `resilience_playground::ui::mount_widget`.
+        #[wasm_bindgen::prelude::wasm_bindgen(js_name = mountWidget)]
+        pub fn mount_widget(
+            host: web_sys::Element,
+            attributes: &str,
+            playground_url: &str,
+            number: u32,
+        ) -> WidgetHandle {
+            WidgetHandle(Some($crate::ui::mount_widget::<$kinds>(
+                host,
+                attributes,
+                playground_url,
+                number,
+            )))
+        }
+    };
 }

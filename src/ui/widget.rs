@@ -31,9 +31,70 @@ pub struct WidgetProps {
     pub playground_url: AttrValue,
 }
 
-/// One embedded widget: its notices, then its view.
+/// The widget kinds a module can mount, and each one's view. A module names one of these
+/// (`export_widgets!`), so a module for course pages' charts holds none of the other views.
+pub trait Kinds: 'static {
+    /// The view of `kind`, or `None` when this module does not hold it.
+    fn body(kind: WidgetKind, props: &WidgetProps, initial: &Shared<Page>) -> Option<Html>;
+}
+
+/// Every kind: the whole module's widgets (`resilience-playground.js`).
+pub struct AllKinds;
+
+/// The views of one run ([`WidgetKind::CHARTS`]): the charts module's widgets
+/// (`widget-charts.js`), which course pages with these alone load (`widgets.js`).
+pub struct ChartKinds;
+
+impl Kinds for ChartKinds {
+    fn body(kind: WidgetKind, props: &WidgetProps, initial: &Shared<Page>) -> Option<Html> {
+        WidgetKind::CHARTS.contains(&kind).then(|| {
+            html! {
+                <Views initial={initial.clone()} kind={kind} chrome={props.spec.look.chrome}
+                    playground_url={props.playground_url.clone()}
+                    panic_on_play={props.spec.panic_on_play} />
+            }
+        })
+    }
+}
+
+impl Kinds for AllKinds {
+    fn body(kind: WidgetKind, props: &WidgetProps, initial: &Shared<Page>) -> Option<Html> {
+        if let Some(chart) = ChartKinds::body(kind, props, initial) {
+            return Some(chart);
+        }
+        Some(match kind {
+            WidgetKind::Playground => html! { <Playground initial={initial.clone()} /> },
+            WidgetKind::Exercise(n) => html! {
+                <super::ExerciseView number={n} heading_level={props.spec.look.headings()} />
+            },
+            WidgetKind::Jitter => html! {
+                <div class="widget-body jitter-widget">
+                    <@{props.scope.heading_tag()} class="widget-title">{ "Backoff and jitter, side by side" }</@>
+                    <JitterView settings={props.spec.jitter()} autostart=true />
+                </div>
+            },
+            WidgetKind::Metastability => html! {
+                <div class="widget-body metastability-widget">
+                    <@{props.scope.heading_tag()} class="widget-title">{ "Metastability explorer: does it come back?" }</@>
+                    <super::metastability::MetastabilityView autostart=true />
+                </div>
+            },
+            WidgetKind::LessonStep => html! {
+                <ShippedLessons site={Site::files(&props.playground_url)}>
+                    <LessonStep spec={props.spec.clone()} playground_url={props.playground_url.clone()}
+                        dark={initial.view.dark} projector={initial.view.projector} />
+                </ShippedLessons>
+            },
+            WidgetKind::CircuitDiagram | WidgetKind::Histogram | WidgetKind::LessonTable => {
+                return None
+            }
+        })
+    }
+}
+
+/// One embedded widget: its notices, then its view, of the kinds `K` holds.
 #[function_component(Widget)]
-pub fn widget(props: &WidgetProps) -> Html {
+pub fn widget<K: Kinds>(props: &WidgetProps) -> Html {
     let spec = props.spec.clone();
     let start = use_memo((), move |_| {
         let (page, notices) = spec.page(prefers_dark());
@@ -50,35 +111,14 @@ pub fn widget(props: &WidgetProps) -> Html {
     let chrome = look.chrome;
     let zoom = look.zoom(initial.view.projector);
     let style = (zoom != 1.0).then(|| format!("zoom: {zoom}; --rp-scale: {zoom};"));
-    let body = match kind {
-        WidgetKind::Playground => html! { <Playground initial={initial.clone()} /> },
-        WidgetKind::CircuitDiagram | WidgetKind::Histogram | WidgetKind::LessonTable => html! {
-            <Views initial={initial.clone()} kind={kind} chrome={chrome}
-                playground_url={props.playground_url.clone()}
-                panic_on_play={props.spec.panic_on_play} />
-        },
-        WidgetKind::Exercise(n) => html! {
-            <super::ExerciseView number={n} heading_level={props.spec.look.headings()} />
-        },
-        WidgetKind::Jitter => html! {
-            <div class="widget-body jitter-widget">
-                <@{props.scope.heading_tag()} class="widget-title">{ "Backoff and jitter, side by side" }</@>
-                <JitterView settings={props.spec.jitter()} autostart=true />
-            </div>
-        },
-        WidgetKind::Metastability => html! {
-            <div class="widget-body metastability-widget">
-                <@{props.scope.heading_tag()} class="widget-title">{ "Metastability explorer: does it come back?" }</@>
-                <super::metastability::MetastabilityView autostart=true />
-            </div>
-        },
-        WidgetKind::LessonStep => html! {
-            <ShippedLessons site={Site::files(&props.playground_url)}>
-                <LessonStep spec={props.spec.clone()} playground_url={props.playground_url.clone()}
-                    dark={initial.view.dark} projector={initial.view.projector} />
-            </ShippedLessons>
-        },
-    };
+    let body = K::body(kind, props, initial).unwrap_or_else(|| {
+        // widgets.js never asks a module for a kind it does not hold.
+        notices.push(format!(
+            "kind: this module does not draw \"{}\"; widgets.js loads the one that does.",
+            kind.key()
+        ));
+        Html::default()
+    });
     html! {
         <ContextProvider<IdScope> context={props.scope.clone()}>
             <div class={classes!("rp", "widget", initial.view.dark.then_some("theme-dark"),

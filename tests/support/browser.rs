@@ -175,6 +175,8 @@ fn answer(
         respond(root, precompressed, missing, target, &accept_encoding);
     if allow_origin {
         headers.push(("Access-Control-Allow-Origin", "*"));
+        // So that a course page's resource timings give the sizes (`make measure-load`).
+        headers.push(("Timing-Allow-Origin", "*"));
     }
     let mut head = format!(
         "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n",
@@ -389,13 +391,16 @@ pub struct Page {
 }
 
 impl Page {
-    /// Opens `path` (relative to `dist/`) and waits until the element `ready_css` exists.
+    /// Opens `path` (relative to `dist/`, or a whole `http://` address) and waits until the
+    /// element `ready_css` exists.
     #[allow(dead_code)] // not every suite uses every helper
     pub async fn open(&self, path: &str, ready_css: &str) {
-        self.client
-            .goto(&format!("{}{}", self.base_url, path))
-            .await
-            .expect("page loads");
+        let address = if path.starts_with("http://") {
+            path.to_string()
+        } else {
+            format!("{}{}", self.base_url, path)
+        };
+        self.client.goto(&address).await.expect("page loads");
         let started = Instant::now();
         let script = format!("return !!document.querySelector({});", json!(ready_css));
         while self.eval(&script).await != Value::Bool(true) {
@@ -456,6 +461,30 @@ impl Page {
         std::fs::write(&path, png).expect("write screenshot");
         path
     }
+}
+
+/// A course page's widgets: a circuit diagram and a histogram (`make measure-load`'s two-widget
+/// page).
+#[allow(dead_code)] // not every suite uses every helper
+pub const TWO_WIDGETS: &str =
+    "<resilience-widget kind=\"circuit-diagram\" preset=\"cb\"></resilience-widget>\
+     <resilience-widget kind=\"histogram\" preset=\"timeout\"></resilience-widget>";
+
+/// Writes `dir/index.html`: a course page holding `widgets`, which loads `widgets.js` from
+/// `playground` (an address ending in `/`), as a course platform's page on its own origin does.
+#[allow(dead_code)] // not every suite uses every helper
+pub fn course_page(dir: &Path, playground: &str, widgets: &str) {
+    std::fs::create_dir_all(dir).expect("course page directory");
+    std::fs::write(
+        dir.join("index.html"),
+        format!(
+            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+             <title>Week 3</title><link rel=\"icon\" href=\"data:,\">\
+             <script type=\"module\" src=\"{playground}widgets.js\"></script></head><body>\
+             <h1>Week 3: the breaker</h1>{widgets}</body></html>"
+        ),
+    )
+    .expect("course page");
 }
 
 /// Serves `dist/`, starts chromedriver and a headless Chromium, runs `body`, then checks the

@@ -49,6 +49,15 @@ impl WidgetKind {
         WidgetKind::Metastability,
     ];
 
+    /// The kinds that show one run each, which the charts module (`widget-charts.js`) draws
+    /// alone: a course page whose widgets are all of these downloads that module, not the
+    /// whole one (`widgets.js` keeps the same list).
+    pub const CHARTS: [WidgetKind; 3] = [
+        WidgetKind::CircuitDiagram,
+        WidgetKind::Histogram,
+        WidgetKind::LessonTable,
+    ];
+
     /// The value of the `kind` attribute.
     pub fn key(self) -> String {
         match self {
@@ -260,6 +269,21 @@ impl WidgetSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn widgets_js_sends_the_chart_kinds_to_the_charts_module() {
+        let script = include_str!("../../../../../static/widgets.js");
+        let listed = script
+            .lines()
+            .find_map(|l| l.strip_prefix("const CHART_KINDS = ["))
+            .and_then(|l| l.strip_suffix("];"))
+            .expect("widgets.js lists CHART_KINDS on one line");
+        let keys: Vec<String> = WidgetKind::CHARTS
+            .iter()
+            .map(|k| format!("\"{}\"", k.key()))
+            .collect();
+        assert_eq!(listed, keys.join(", "));
+    }
 
     #[test]
     fn the_guide_lists_every_kinds_attributes_as_the_code_reads_them() {
