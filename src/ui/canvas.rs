@@ -128,11 +128,14 @@ where
             } else {
                 0.0
             };
-            if wait <= 0.0 {
+            // A chart's first draw waits for a task of its own, so the page's text and frames
+            // are painted before the charts are (docs/measurements.md: first view).
+            let first = last_drawn.borrow().is_infinite();
+            if wait <= 0.0 && !first {
                 paint();
             } else {
                 *pending.borrow_mut() = Some(gloo_timers::callback::Timeout::new(
-                    wait.ceil() as u32,
+                    wait.max(0.0).ceil() as u32,
                     paint,
                 ));
             }

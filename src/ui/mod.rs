@@ -66,8 +66,8 @@ thread_local! {
 /// The modules whose pages show the metastability explorer, whose worker imports the page's
 /// own glue. The whole one mounts any widget (course pages, `embed.html`, the exercises) and
 /// makes the single offline file; the playground's page loads a module with its own views
-/// alone. The lesson page's module has no explorer, so no worker imports it (`make dist`
-/// prints the three sizes).
+/// alone. The lesson page's module and the charts module (`widget-charts`) have no explorer,
+/// so no worker imports them (`make dist` prints the four sizes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Glue {
     /// `resilience-playground.js`: every view.
