@@ -267,6 +267,69 @@ async fn time_to_first_view(
     }
 }
 
+/// Prints the functions a load of `address` spent the most CPU in (self time, CPU 4x slower,
+/// the link not throttled) until `drawn` appears: names where the wasm keeps them.
+async fn first_view_profile(page: &browser::Page, address: &str, drawn: &str) {
+    let c = &page.client;
+    browser::devtools(
+        c,
+        "Emulation.setCPUThrottlingRate",
+        serde_json::json!({"rate": 4}),
+    )
+    .await;
+    browser::devtools(c, "Profiler.enable", serde_json::json!({})).await;
+    browser::devtools(
+        c,
+        "Profiler.setSamplingInterval",
+        serde_json::json!({"interval": 200}),
+    )
+    .await;
+    browser::devtools(c, "Profiler.start", serde_json::json!({})).await;
+    page.open(address, drawn).await;
+    let profile = browser::devtools(c, "Profiler.stop", serde_json::json!({})).await;
+    let profile = &profile["profile"];
+    let nodes = profile["nodes"].as_array().cloned().unwrap_or_default();
+    let name_of: std::collections::HashMap<u64, String> = nodes
+        .iter()
+        .map(|n| {
+            let f = &n["callFrame"];
+            let url = f["url"]
+                .as_str()
+                .unwrap_or("")
+                .rsplit('/')
+                .next()
+                .unwrap_or("");
+            (
+                n["id"].as_u64().unwrap_or(0),
+                format!("{} ({url})", f["functionName"].as_str().unwrap_or("")),
+            )
+        })
+        .collect();
+    let mut self_ms: std::collections::HashMap<String, f64> = Default::default();
+    let samples = profile["samples"].as_array().cloned().unwrap_or_default();
+    let deltas = profile["timeDeltas"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    for (sample, delta) in samples
+        .iter()
+        .zip(deltas.iter().skip(1).chain([&serde_json::json!(0)]))
+    {
+        let name = name_of
+            .get(&sample.as_u64().unwrap_or(0))
+            .cloned()
+            .unwrap_or_default();
+        *self_ms.entry(name).or_default() += delta.as_f64().unwrap_or(0.0) / 1000.0;
+    }
+    let mut top: Vec<_> = self_ms.into_iter().collect();
+    top.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let total: f64 = top.iter().map(|t| t.1).sum();
+    println!("{address}: {total:.0} ms sampled until {drawn}");
+    for (name, ms) in top.iter().take(40) {
+        println!("  {ms:8.1} ms  {name}");
+    }
+}
+
 /// Waits until the explorer's grid has `cells` cells done.
 async fn metastability_complete(page: &browser::Page, cells: u64) {
     for _ in 0..1_200 {
@@ -304,7 +367,12 @@ const EXPLORER_PROBE: &str = "
 /// What one run of the explorer measured: wall time from its start to 144 cells, ms; the long
 /// tasks that began in that time; the longest of them, ms.
 async fn explorer_run(page: &browser::Page, path: &str, click: bool) -> (f64, usize, f64) {
-    page.open(path, "[id$='meta-grid']").await;
+    let ready = if click {
+        "[id$='meta-start']"
+    } else {
+        "[id$='meta-grid']"
+    };
+    page.open(path, ready).await;
     if click {
         // As a student would: once the page has drawn, not in the middle of its loading.
         tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
@@ -505,6 +573,19 @@ async fn main() {
             }
         }
         "explorer" => metastability_explorer().await,
+        "profile" => {
+            // Where a page's first view spends the CPU: `profile ADDRESS SELECTOR`.
+            let address = std::env::args()
+                .nth(2)
+                .unwrap_or_else(|| "index.html".into());
+            let drawn = std::env::args()
+                .nth(3)
+                .unwrap_or_else(|| "#resilience-app section.region".into());
+            browser::run_serving("measure-profile", true, move |page| async move {
+                first_view_profile(&page, &address, &drawn).await;
+            })
+            .await;
+        }
         other => {
             eprintln!(
                 "measure_page: unknown measurement '{other}' (allowed: page, load, explorer)"

@@ -8,16 +8,18 @@
 // uses its default. Changing an attribute later mounts the widget again with the new settings;
 // so does a host page that switches between light and dark under a widget whose theme is auto.
 // The simulator is downloaded and compiled once, from next to this file, however many widgets
-// a page holds (a page of circuit diagrams, histograms and lesson tables alone gets a smaller
-// module that draws just those) (while it downloads, each widget shows how far it has got); each widget then
+// a page holds (a page of circuit diagrams, histograms and lesson tables alone, or of explorers
+// alone, gets a smaller module that draws just those) (while it downloads, each widget shows how far it has got); each widget then
 // runs an instance of its own, so a widget that fails leaves the others working.
 
 const here = new URL(".", import.meta.url);
-// The kinds the charts module draws (ChartKinds in src/ui/widget.rs): a page whose widgets
-// are all of these downloads that module alone; any other kind takes the whole module, which
-// then serves the page's charts too, so no page fetches a module twice.
+// The kinds the charts module and the explorers module draw (ChartKinds and ExplorerKinds in
+// src/ui/widget.rs): a page whose widgets are all of one family downloads that family's module
+// alone; a page with any other kind, or with both families, takes the whole module, which then
+// serves every widget of the page, so no page fetches a module twice.
 const CHART_KINDS = ["circuit-diagram", "histogram", "lesson-table"];
-const CHARTS = "widget-charts";
+const EXPLORER_KINDS = ["jitter", "metastability"];
+const FAMILIES = [["widget-charts", CHART_KINDS], ["widget-explorers", EXPLORER_KINDS]];
 const WHOLE = "resilience-playground";
 // Each module's compilation, started once per page.
 const compiled = new Map();
@@ -62,21 +64,26 @@ async function fetchWasm(url) {
   return bytes;
 }
 
-// The module a widget of `kind` runs on: the charts module when every widget on the page is a
-// chart (embed.html holds none: its one widget decides), else the whole one.
+// The module a widget of `kind` runs on: its family's when every widget on the page is of that
+// family (embed.html holds no element: its one widget decides), else the whole one.
 function moduleFor(kind) {
-  if (!CHART_KINDS.includes(kind) || compiled.has(WHOLE)) return WHOLE;
-  const kinds = [...document.querySelectorAll("resilience-widget")]
+  const family = FAMILIES.find(([, kinds]) => kinds.includes(kind));
+  if (!family || compiled.has(WHOLE)) return WHOLE;
+  const [name, kinds] = family;
+  const onPage = [...document.querySelectorAll("resilience-widget")]
     .map((w) => (w.getAttribute("kind") ?? "").trim());
-  return kinds.every((k) => CHART_KINDS.includes(k)) ? CHARTS : WHOLE;
+  return onPage.every((k) => kinds.includes(k)) ? name : WHOLE;
 }
 
 // A module's WebAssembly, downloaded and compiled once for the whole page.
 function compileModule(name) {
-  if (!document.querySelector("link[data-resilience-playground]")) {
+  const style = new URL("style.css", here).href;
+  // The playground's own page has the style sheet already.
+  const styled = [...document.styleSheets].some((sheet) => sheet.href === style);
+  if (!styled && !document.querySelector("link[data-resilience-playground]")) {
     const css = document.createElement("link");
     css.rel = "stylesheet";
-    css.href = new URL("style.css", here).href;
+    css.href = style;
     css.dataset.resiliencePlayground = "";
     document.head.append(css);
   }
@@ -199,7 +206,10 @@ class ResilienceWidget extends HTMLElement {
   connectedCallback() {
     if (this.started) return;
     this.started = true;
-    this.remount();
+    // After the current task's scripts: a framework that inserts the element before setting
+    // its attributes (Yew, React) has set them by then, `kind` included, which picks the
+    // module.
+    this.scheduleRemount();
     // Any attribute, including settings added after this file was written.
     this.observer = new MutationObserver(() => this.scheduleRemount());
     this.observer.observe(this, { attributes: true });

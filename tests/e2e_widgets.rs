@@ -409,7 +409,16 @@ async fn widgets_follow_the_host_page_and_attributes_set_later() {
 /// point is computed; returns its progress line.
 async fn jitter_complete(page: &browser::Page, scope: &str) -> String {
     for _ in 0..600 {
-        let text = page.text(&format!("{scope}[id$='jitter-progress']")).await;
+        // The view may still be on its way (its module downloading).
+        let text = page
+            .eval(&format!(
+                "return document.querySelector(\"{scope}[id$='jitter-progress']\")?.textContent ?? ''"
+            ))
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .trim()
+            .to_string();
         if text.starts_with("All 50 points computed") {
             return text;
         }
@@ -587,8 +596,9 @@ async fn wasm_fetched(page: &browser::Page) -> Value {
 }
 
 /// Each page loads the module with its own views alone: the playground's and the lesson's
-/// pages their smaller ones, the widgets the whole one (the playground's explorer, whose worker
-/// runs the page's module, is `the_playground_explorer_starts_its_worker_when_asked`).
+/// pages their smaller ones, the exercises the whole one (the playground's explorers, which
+/// come with a module of their own when started, are
+/// `the_playground_explorer_starts_its_worker_when_asked`).
 #[tokio::test]
 async fn each_page_loads_the_module_with_its_own_views() {
     browser::run("modules", |page| async move {
@@ -677,7 +687,11 @@ async fn the_metastability_widget_fills_its_grid_and_a_retry_budget_moves_the_bo
         // which the widget started from its script beside the glue, with no second wasm.
         assert_eq!(engine(&page).await, Value::from("worker"));
         assert_eq!(fetched(&page, "metastability-worker.js").await, 1);
-        assert_eq!(fetched(&page, "resilience-playground_bg.wasm").await, 1);
+        // A page of explorers alone gets the explorers' module, never the whole one.
+        assert_eq!(
+            wasm_fetched(&page).await,
+            serde_json::json!(["widget-explorers_bg.wasm"])
+        );
         page.screenshot("widget-metastability").await;
         page.eval(
             "const el = document.querySelector(\"[id$='meta-budget']\");
@@ -740,25 +754,46 @@ async fn the_metastability_explorer_falls_back_to_the_page_when_its_worker_canno
     .await;
 }
 
-/// The playground's explorer fetches nothing until the student asks for the grid, then
-/// computes it in the worker.
+/// The playground's explorers fetch nothing until the student starts one; then the explorers'
+/// module comes, once for both, and the grid is computed in its worker.
 #[tokio::test]
 async fn the_playground_explorer_starts_its_worker_when_asked() {
     browser::run("playground-metastability", |page| async move {
         page.open("index.html", ".metastability-region #meta-start")
             .await;
         assert_eq!(fetched(&page, "metastability-worker.js").await, 0);
+        // The page's module holds no explorer: the explorers' module comes when one starts.
+        assert_eq!(
+            wasm_fetched(&page).await,
+            serde_json::json!(["playground-page_bg.wasm"])
+        );
         page.eval("document.getElementById('meta-start').click()")
             .await;
         let status = metastability_complete(&page, 144).await;
         assert!(status.starts_with("Done: 144 runs"), "{status}");
         assert_eq!(engine(&page).await, Value::from("worker"));
         assert_eq!(fetched(&page, "metastability-worker.js").await, 1);
-        // The worker runs the page's own module, already compiled: no other wasm is fetched.
+        // The worker runs the explorers' module, already compiled: it is fetched once.
         assert_eq!(
             wasm_fetched(&page).await,
-            serde_json::json!(["playground-page_bg.wasm"])
+            serde_json::json!(["playground-page_bg.wasm", "widget-explorers_bg.wasm"])
         );
+        // The other explorer shares it.
+        page.eval("document.getElementById('jitter-start').click()")
+            .await;
+        jitter_complete(&page, "").await;
+        assert_eq!(
+            wasm_fetched(&page).await,
+            serde_json::json!(["playground-page_bg.wasm", "widget-explorers_bg.wasm"])
+        );
+        assert_eq!(
+            fetched(&page, "style.css").await,
+            1,
+            "the page's own style sheet serves"
+        );
+        page.eval("document.querySelector('.metastability-region').scrollIntoView()")
+            .await;
+        page.screenshot("playground-explorer-on-demand").await;
     })
     .await;
 }

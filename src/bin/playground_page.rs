@@ -1,12 +1,12 @@
-//! The playground page's module (`playground-page.js`): the playground's views alone. The whole module
-//! (`resilience-playground`, src/main.rs) serves the widgets.
-
-#[cfg(target_arch = "wasm32")]
-resilience_playground::export_metastability_cell!();
+//! The playground page's module (`playground-page.js`): the playground's views alone. Its two
+//! explorers come from the explorers module when the student starts one
+//! (src/bin/widget_explorers.rs); the whole module (`resilience-playground`, src/main.rs) serves
+//! the other widgets.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    resilience_playground::ui::start_playground(resilience_playground::ui::Glue::Playground);
+    use resilience_playground::ui;
+    ui::start_playground(ui::Glue::Playground, ui::EXPLORERS_ON_DEMAND);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

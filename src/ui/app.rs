@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::announcer::Announcements;
-use super::ids::use_ids;
+use super::ids::{use_ids, IdScope};
 use super::playback::{shortcut_keys, use_playback, use_shortcuts};
 use super::regions;
 use super::share::{Export, Share};
@@ -40,13 +40,34 @@ pub fn use_page(initial: &Shared<Page>) -> (UseReducerHandle<PageState>, Callbac
     (state, dispatch)
 }
 
+/// How the playground shows its explorers (the jitter sweep and the metastability grid, each
+/// computed apart from the page's run): drawn by the module itself
+/// ([`regions::explorers`], the whole module), or fetched when the student opens one
+/// ([`regions::explorers_on_demand`], the playground page's module, which holds none of
+/// their code).
+#[derive(Clone, Copy)]
+pub struct Explorers(pub fn(&IdScope) -> Html);
+
+impl PartialEq for Explorers {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::fn_addr_eq(self.0, other.0)
+    }
+}
+
+/// Properties of [`App`].
+#[derive(Properties, PartialEq)]
+pub struct AppProps {
+    /// How its explorers are shown.
+    pub explorers: Explorers,
+}
+
 /// The playground on its own page, restored from the address bar.
 #[function_component(App)]
-pub fn app() -> Html {
+pub fn app(props: &AppProps) -> Html {
     let initial = use_memo((), |_| {
         Shared(std::rc::Rc::new(PageState::from_location().0))
     });
-    html! { <Playground initial={(*initial).clone()} standalone=true /> }
+    html! { <Playground initial={(*initial).clone()} standalone=true explorers={props.explorers} /> }
 }
 
 /// Properties of [`Playground`].
@@ -58,6 +79,8 @@ pub struct PlaygroundProps {
     /// everywhere), or a widget inside someone else's page.
     #[prop_or_default]
     pub standalone: bool,
+    /// How its explorers are shown.
+    pub explorers: Explorers,
 }
 
 /// Every region of the playground.
@@ -126,8 +149,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
                 { regions::load(&ids, page, run) }
                 { regions::follow(&ids, page, run, &dispatch, true) }
                 { regions::lesson_table(&ids, page, &dispatch) }
-                { regions::jitter(&ids) }
-                { regions::metastability(&ids) }
+                { (props.explorers.0)(&ids) }
             </>
         },
         Err(message) => html! {

@@ -24,6 +24,7 @@ mod lesson_table;
 mod load_chart;
 mod metastability;
 mod modal;
+mod on_demand;
 mod palette;
 mod playback;
 mod pool;
@@ -42,9 +43,9 @@ mod topology;
 mod widget;
 mod window_events;
 
-pub use app::App;
+pub use app::{App, Explorers};
 pub use exercises::ExerciseView;
-pub use widget::{AllKinds, ChartKinds, Widget};
+pub use widget::{AllKinds, ChartKinds, ExplorerKinds, Widget};
 
 use wasm_bindgen::JsValue;
 
@@ -74,6 +75,10 @@ pub enum Glue {
     Whole,
     /// `playground-page.js`: the playground's page.
     Playground,
+    /// `widget-charts.js`: the charts' widgets (no explorer; never asked for).
+    Charts,
+    /// `widget-explorers.js`: the explorers' widgets.
+    Explorers,
 }
 
 impl Glue {
@@ -82,6 +87,8 @@ impl Glue {
         match self {
             Glue::Whole => "resilience-playground.js",
             Glue::Playground => "playground-page.js",
+            Glue::Charts => "widget-charts.js",
+            Glue::Explorers => "widget-explorers.js",
         }
     }
 }
@@ -142,18 +149,22 @@ pub fn start() {
     if page_root(lesson::LESSON_ROOT_ID).is_some() {
         start_lesson();
     } else {
-        start_playground(Glue::Whole);
+        start_playground(Glue::Whole, app::Explorers(regions::explorers));
     }
 }
 
-/// Mounts the playground into the page's root element, if it has one.
-pub fn start_playground(glue: Glue) {
+/// Mounts the playground into the page's root element, if it has one, with its explorers
+/// shown as `explorers` does (drawn here, or fetched when started; see [`app::Explorers`]).
+pub fn start_playground(glue: Glue, explorers: app::Explorers) {
     GLUE.with(|g| g.set(glue));
     if let Some(root) = prepare(ROOT_ID) {
         HOST.with(|h| *h.borrow_mut() = Some(root.clone()));
-        yew::Renderer::<App>::with_root(root).render();
+        yew::Renderer::<App>::with_root_and_props(root, app::AppProps { explorers }).render();
     }
 }
+
+/// The playground page's explorers, fetched when the student starts one.
+pub const EXPLORERS_ON_DEMAND: app::Explorers = app::Explorers(regions::explorers_on_demand);
 
 /// Mounts the guided lesson into the page's lesson element, if it has one.
 pub fn start_lesson() {
@@ -202,6 +213,7 @@ pub fn mount_widget<K: widget::Kinds>(
         playground_url: playground_url.to_string().into(),
     };
     host.set_inner_html("");
+    GLUE.with(|g| g.set(K::GLUE));
     HOST.with(|h| *h.borrow_mut() = Some(host.clone()));
     ASSETS.with(|a| *a.borrow_mut() = Some(playground_url.to_string()));
     yew::Renderer::<widget::Widget<K>>::with_root_and_props(host, props).render()

@@ -14,6 +14,7 @@ use super::knob_panel::KnobPanel;
 use super::lesson_table::LessonTable;
 use super::load_chart::LoadChart;
 use super::metastability::MetastabilityView;
+use super::on_demand::ExplorerOnDemand;
 use super::pool::PoolSlots;
 use super::request_life::FollowRequest;
 use super::resilience4j_paste::Resilience4jPaste;
@@ -28,6 +29,7 @@ use crate::page::pool::pool_at;
 use crate::page::replay::{breaker_at, frame, produced_outcomes, route_at};
 use crate::page::runs::{Run, Shared};
 use crate::page::state::Page;
+use crate::page::widget::WidgetKind;
 use crate::sim::pick::Pick;
 use crate::sim::trace::Route;
 
@@ -300,6 +302,39 @@ pub fn lesson_table(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> 
         <LessonTable rows={page.table().clone()} window={page.settings.table_window} on_action={dispatch.clone()} />
     };
     region(ids, "table", "table", "The lesson's table", deferred(body))
+}
+
+/// The explorers drawn by this module: the jitter sweep, then the metastability grid (the
+/// whole module's playground; see [`super::app::Explorers`]).
+pub fn explorers(ids: &IdScope) -> Html {
+    html! { <>{ jitter(ids) }{ metastability(ids) }</> }
+}
+
+/// What the jitter sweep computes, before its module is here.
+const JITTER_WHAT: &str = "Clients updating one row with optimistic concurrency back off five \
+    ways (none, exponential, full, equal and decorrelated jitter): the calls each way makes, and \
+    the time until every client is done.";
+
+/// What the metastability grid computes, before its module is here.
+const METASTABILITY_WHAT: &str = "A grid of runs of the retry storm, by how long the trigger \
+    lasts and how much load arrives: how many seconds each took to recover, or never. Then \
+    switch on a cure (a retry budget, a breaker, deadline propagation) and watch the boundary \
+    move.";
+
+/// The explorers fetched when the student starts one (the playground page's module): each
+/// region shows what it computes and its start button, which downloads the explorers module
+/// (`widget-explorers_bg.wasm`, once) and puts the explorer, started, in its place.
+pub fn explorers_on_demand(ids: &IdScope) -> Html {
+    html! {
+        <>
+            <ExplorerOnDemand kind={WidgetKind::Jitter} class="jitter-region"
+                title="Backoff and jitter, side by side" what={JITTER_WHAT}
+                start="Run the experiment" start_id={ids.id("jitter-start")} />
+            <ExplorerOnDemand kind={WidgetKind::Metastability} class="metastability-region"
+                title="Metastability explorer: does it come back?" what={METASTABILITY_WHAT}
+                start="Compute the grid" start_id={ids.id("meta-start")} />
+        </>
+    }
 }
 
 /// The metastability explorer, computed when the student asks.

@@ -5,13 +5,14 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::app::{use_page, Playground};
+use super::app::{use_page, Explorers, Playground};
 use super::ids::{use_ids, IdScope};
 use super::jitter::JitterView;
 use super::playback::shortcut_keys;
 use super::regions;
 use super::shipped_lessons::ShippedLessons;
 use super::state::prefers_dark;
+use super::Glue;
 use crate::page::permalink::to_query;
 use crate::page::runs::Shared;
 use crate::page::site::Site;
@@ -34,6 +35,8 @@ pub struct WidgetProps {
 /// The widget kinds a module can mount, and each one's view. A module names one of these
 /// (`export_widgets!`), so a module for course pages' charts holds none of the other views.
 pub trait Kinds: 'static {
+    /// The glue of the module these kinds are mounted by (the explorer's worker imports it).
+    const GLUE: Glue;
     /// The view of `kind`, or `None` when this module does not hold it.
     fn body(kind: WidgetKind, props: &WidgetProps, initial: &Shared<Page>) -> Option<Html>;
 }
@@ -45,7 +48,14 @@ pub struct AllKinds;
 /// (`widget-charts.js`), which course pages with these alone load (`widgets.js`).
 pub struct ChartKinds;
 
+/// The explorers ([`WidgetKind::EXPLORERS`]): the explorers module's widgets
+/// (`widget-explorers.js`), which course pages with these alone load, and the playground's
+/// page when the student opens one.
+pub struct ExplorerKinds;
+
 impl Kinds for ChartKinds {
+    const GLUE: Glue = Glue::Charts;
+
     fn body(kind: WidgetKind, props: &WidgetProps, initial: &Shared<Page>) -> Option<Html> {
         WidgetKind::CHARTS.contains(&kind).then(|| {
             html! {
@@ -57,38 +67,52 @@ impl Kinds for ChartKinds {
     }
 }
 
-impl Kinds for AllKinds {
-    fn body(kind: WidgetKind, props: &WidgetProps, initial: &Shared<Page>) -> Option<Html> {
-        if let Some(chart) = ChartKinds::body(kind, props, initial) {
-            return Some(chart);
-        }
-        Some(match kind {
-            WidgetKind::Playground => html! { <Playground initial={initial.clone()} /> },
-            WidgetKind::Exercise(n) => html! {
-                <super::ExerciseView number={n} heading_level={props.spec.look.headings()} />
-            },
-            WidgetKind::Jitter => html! {
+impl Kinds for ExplorerKinds {
+    const GLUE: Glue = Glue::Explorers;
+
+    fn body(kind: WidgetKind, props: &WidgetProps, _: &Shared<Page>) -> Option<Html> {
+        let title = |text: &str| {
+            html! { <@{props.scope.heading_tag()} class="widget-title">{ text.to_string() }</@> }
+        };
+        match kind {
+            WidgetKind::Jitter => Some(html! {
                 <div class="widget-body jitter-widget">
-                    <@{props.scope.heading_tag()} class="widget-title">{ "Backoff and jitter, side by side" }</@>
+                    { title("Backoff and jitter, side by side") }
                     <JitterView settings={props.spec.jitter()} autostart=true />
                 </div>
-            },
-            WidgetKind::Metastability => html! {
+            }),
+            WidgetKind::Metastability => Some(html! {
                 <div class="widget-body metastability-widget">
-                    <@{props.scope.heading_tag()} class="widget-title">{ "Metastability explorer: does it come back?" }</@>
+                    { title("Metastability explorer: does it come back?") }
                     <super::metastability::MetastabilityView autostart=true />
                 </div>
-            },
-            WidgetKind::LessonStep => html! {
-                <ShippedLessons site={Site::files(&props.playground_url)}>
-                    <LessonStep spec={props.spec.clone()} playground_url={props.playground_url.clone()}
-                        dark={initial.view.dark} projector={initial.view.projector} />
-                </ShippedLessons>
-            },
-            WidgetKind::CircuitDiagram | WidgetKind::Histogram | WidgetKind::LessonTable => {
-                return None
-            }
-        })
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl Kinds for AllKinds {
+    const GLUE: Glue = Glue::Whole;
+
+    fn body(kind: WidgetKind, props: &WidgetProps, initial: &Shared<Page>) -> Option<Html> {
+        ChartKinds::body(kind, props, initial)
+            .or_else(|| ExplorerKinds::body(kind, props, initial))
+            .or_else(|| match kind {
+                WidgetKind::Playground => Some(html! {
+                    <Playground initial={initial.clone()} explorers={Explorers(regions::explorers)} />
+                }),
+                WidgetKind::Exercise(n) => Some(html! {
+                    <super::ExerciseView number={n} heading_level={props.spec.look.headings()} />
+                }),
+                WidgetKind::LessonStep => Some(html! {
+                    <ShippedLessons site={Site::files(&props.playground_url)}>
+                        <LessonStep spec={props.spec.clone()} playground_url={props.playground_url.clone()}
+                            dark={initial.view.dark} projector={initial.view.projector} />
+                    </ShippedLessons>
+                }),
+                _ => None,
+            })
     }
 }
 

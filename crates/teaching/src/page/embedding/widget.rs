@@ -58,6 +58,12 @@ impl WidgetKind {
         WidgetKind::LessonTable,
     ];
 
+    /// The explorers, each computing a grid of runs of its own (not the page's run), which the
+    /// explorers module (`widget-explorers.js`) draws alone: a course page whose widgets are all
+    /// of these downloads that module, and the playground's page loads it when the student
+    /// opens one (`widgets.js` keeps the same list).
+    pub const EXPLORERS: [WidgetKind; 2] = [WidgetKind::Jitter, WidgetKind::Metastability];
+
     /// The value of the `kind` attribute.
     pub fn key(self) -> String {
         match self {
@@ -271,18 +277,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn widgets_js_sends_the_chart_kinds_to_the_charts_module() {
+    fn widgets_js_sends_each_family_of_kinds_to_its_module() {
         let script = include_str!("../../../../../static/widgets.js");
-        let listed = script
-            .lines()
-            .find_map(|l| l.strip_prefix("const CHART_KINDS = ["))
-            .and_then(|l| l.strip_suffix("];"))
-            .expect("widgets.js lists CHART_KINDS on one line");
-        let keys: Vec<String> = WidgetKind::CHARTS
-            .iter()
-            .map(|k| format!("\"{}\"", k.key()))
-            .collect();
-        assert_eq!(listed, keys.join(", "));
+        for (name, kinds) in [
+            ("CHART_KINDS", &WidgetKind::CHARTS[..]),
+            ("EXPLORER_KINDS", &WidgetKind::EXPLORERS[..]),
+        ] {
+            let listed = script
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("const {name} = [")))
+                .and_then(|l| l.strip_suffix("];"))
+                .unwrap_or_else(|| panic!("widgets.js lists {name} on one line"));
+            let keys: Vec<String> = kinds.iter().map(|k| format!("\"{}\"", k.key())).collect();
+            assert_eq!(listed, keys.join(", "), "{name}");
+        }
     }
 
     #[test]
