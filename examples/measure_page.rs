@@ -165,8 +165,11 @@ async fn jitter_sweep(page: &browser::Page) {
     )
     .await;
     for _ in 0..600 {
-        let text = page.text("[id$='jitter-progress']").await;
-        if text.starts_with("All 50 points computed") {
+        // The explorer's module may still be downloading: no view yet.
+        let text = page
+            .eval("return document.querySelector(\"[id$='jitter-progress']\")?.textContent.trim() ?? ''")
+            .await;
+        if text.as_str().unwrap_or("").starts_with("All 50 points computed") {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
