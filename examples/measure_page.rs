@@ -169,7 +169,11 @@ async fn jitter_sweep(page: &browser::Page) {
         let text = page
             .eval("return document.querySelector(\"[id$='jitter-progress']\")?.textContent.trim() ?? ''")
             .await;
-        if text.as_str().unwrap_or("").starts_with("All 50 points computed") {
+        if text
+            .as_str()
+            .unwrap_or("")
+            .starts_with("All 50 points computed")
+        {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
