@@ -1395,7 +1395,8 @@ async fn a_prediction_an_inline_control_and_a_challenge_need_no_mouse() {
 /// module holds no YAML reader: the page reads a pasted block at its edge
 /// (`Action::paste_resilience4j`), not in the settings' reducer, which every module links. Nor
 /// does it show the metastability explorer, so it exports no `metastabilityCell` for its
-/// worker. The playground's module has both.
+/// worker. The playground's module has the YAML reader; its explorers come from a module of
+/// their own.
 #[test]
 fn the_lesson_pages_module_holds_no_yaml_reader_and_no_explorer() {
     let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
@@ -1416,10 +1417,20 @@ fn the_lesson_pages_module_holds_no_yaml_reader_and_no_explorer() {
                 "{wasm} and the YAML reader's {message:?}"
             );
         }
+    }
+    // The explorer's worker runs the module that drew it: the explorers' one (which the
+    // playground's page fetches when an explorer starts) or the whole one, never a page's own.
+    for (module, explorer) in [
+        ("lesson-page", false),
+        ("playground-page", false),
+        ("widget-charts", false),
+        ("widget-explorers", true),
+        ("resilience-playground", true),
+    ] {
         let glue = format!("{module}.js");
         assert_eq!(
             holds(&glue, "metastabilityCell"),
-            playground,
+            explorer,
             "{glue} and the explorer's metastabilityCell"
         );
     }
