@@ -8,8 +8,8 @@
 // uses its default. Changing an attribute later mounts the widget again with the new settings;
 // so does a host page that switches between light and dark under a widget whose theme is auto.
 // The simulator is downloaded and compiled once, from next to this file, however many widgets
-// a page holds (a page of circuit diagrams, histograms and lesson tables alone, or of explorers
-// alone, gets a smaller module that draws just those) (while it downloads, each widget shows how far it has got); each widget then
+// a page holds (while it downloads, each widget shows how far it has got); a page of charts
+// alone, or of explorers alone, gets a smaller module that draws just those. Each widget then
 // runs an instance of its own, so a widget that fails leaves the others working.
 
 const here = new URL(".", import.meta.url);

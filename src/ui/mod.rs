@@ -64,11 +64,11 @@ thread_local! {
     static GLUE: std::cell::Cell<Glue> = const { std::cell::Cell::new(Glue::Whole) };
 }
 
-/// The modules whose pages show the metastability explorer, whose worker imports the page's
-/// own glue. The whole one mounts any widget (course pages, `embed.html`, the exercises) and
-/// makes the single offline file; the playground's page loads a module with its own views
-/// alone. The lesson page's module and the charts module (`widget-charts`) have no explorer,
-/// so no worker imports them (`make dist` prints the four sizes).
+/// The glue of each module, for the metastability explorer's worker, which imports the glue of
+/// the module that drew the explorer: the whole one (any widget, the single offline file) or
+/// the explorers' one (a page of explorers, and the playground's page once one is started).
+/// The playground's, the lesson's and the charts' modules hold no explorer, so no worker
+/// imports them (`make dist` prints every module's size).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Glue {
     /// `resilience-playground.js`: every view.

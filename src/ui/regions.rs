@@ -310,6 +310,12 @@ pub fn explorers(ids: &IdScope) -> Html {
     html! { <>{ jitter(ids) }{ metastability(ids) }</> }
 }
 
+/// The jitter sweep's title, as its region and its widget give it.
+pub(super) const JITTER_TITLE: &str = "Backoff and jitter, side by side";
+
+/// The metastability grid's title, as its region and its widget give it.
+pub(super) const METASTABILITY_TITLE: &str = "Metastability explorer: does it come back?";
+
 /// What the jitter sweep computes, before its module is here.
 const JITTER_WHAT: &str = "Clients updating one row with optimistic concurrency back off five \
     ways (none, exponential, full, equal and decorrelated jitter): the calls each way makes, and \
@@ -328,10 +334,10 @@ pub fn explorers_on_demand(ids: &IdScope) -> Html {
     html! {
         <>
             <ExplorerOnDemand kind={WidgetKind::Jitter} class="jitter-region"
-                title="Backoff and jitter, side by side" what={JITTER_WHAT}
+                title={JITTER_TITLE} what={JITTER_WHAT}
                 start="Run the experiment" start_id={ids.id("jitter-start")} />
             <ExplorerOnDemand kind={WidgetKind::Metastability} class="metastability-region"
-                title="Metastability explorer: does it come back?" what={METASTABILITY_WHAT}
+                title={METASTABILITY_TITLE} what={METASTABILITY_WHAT}
                 start="Compute the grid" start_id={ids.id("meta-start")} />
         </>
     }
@@ -344,7 +350,7 @@ pub fn metastability(ids: &IdScope) -> Html {
         ids,
         "metastability-region",
         "metastability",
-        "Metastability explorer: does it come back?",
+        METASTABILITY_TITLE,
         body,
     )
 }
@@ -352,11 +358,5 @@ pub fn metastability(ids: &IdScope) -> Html {
 /// The backoff blog's contention experiment, computed once the student asks.
 pub fn jitter(ids: &IdScope) -> Html {
     let body = deferred(html! { <JitterView settings={JitterSettings::default()} /> });
-    region(
-        ids,
-        "jitter-region",
-        "jitter",
-        "Backoff and jitter, side by side",
-        body,
-    )
+    region(ids, "jitter-region", "jitter", JITTER_TITLE, body)
 }

@@ -77,13 +77,13 @@ impl Kinds for ExplorerKinds {
         match kind {
             WidgetKind::Jitter => Some(html! {
                 <div class="widget-body jitter-widget">
-                    { title("Backoff and jitter, side by side") }
+                    { title(regions::JITTER_TITLE) }
                     <JitterView settings={props.spec.jitter()} autostart=true />
                 </div>
             }),
             WidgetKind::Metastability => Some(html! {
                 <div class="widget-body metastability-widget">
-                    { title("Metastability explorer: does it come back?") }
+                    { title(regions::METASTABILITY_TITLE) }
                     <super::metastability::MetastabilityView autostart=true />
                 </div>
             }),
