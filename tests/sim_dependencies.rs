@@ -148,7 +148,7 @@ const OLD_FLAT_CONFIGS: &[(&str, &str)] = &[
 ];
 
 /// Presets added after the flat configs above were written: they have no old file.
-const NEWER_PRESETS: [&str; 14] = [
+const NEWER_PRESETS: [&str; 16] = [
     "retry-herd",
     "retry-herd-contention",
     "story-none",
@@ -163,6 +163,8 @@ const NEWER_PRESETS: [&str; 14] = [
     "northwind-as-meant-separate",
     "story-resend",
     "story-adaptive-limit",
+    "zoo-fifo-overload",
+    "zoo-open-loop",
 ];
 
 #[test]

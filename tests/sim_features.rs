@@ -510,6 +510,27 @@ fn presets_key_figures() {
                 (Outcome::Unfinished, 2),
             ],
         ),
+        // 200 a second for 60 s, each sent up to three times: after the overload nearly every
+        // client gives up before a worker takes its request.
+        (
+            "zoo-fifo-overload",
+            33_616,
+            &[
+                (Outcome::Ok, 1_059),
+                (Outcome::ClientGaveUp, 31_919),
+                (Outcome::Unfinished, 638),
+            ],
+        ),
+        // The retry storm's 100 a second, Poisson, stopped at 60 s.
+        (
+            "zoo-open-loop",
+            5_962,
+            &[
+                (Outcome::Ok, 287),
+                (Outcome::Timeout, 5_577),
+                (Outcome::Unfinished, 98),
+            ],
+        ),
     ];
     assert_eq!(golden.len(), Preset::ALL.len());
     for (key, sent, counts) in golden {

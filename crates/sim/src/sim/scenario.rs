@@ -3,8 +3,8 @@
 
 use super::latency::Micros;
 use super::model::{
-    Abandon, CapacityConfig, GatewayConfig, HistoryBulkhead, OrdersIdempotency, Resilience4jStack,
-    SidecarConfig, SimConfig, StackConfig,
+    Abandon, Arrivals, CapacityConfig, GatewayConfig, HistoryBulkhead, OrdersIdempotency,
+    Resilience4jStack, SidecarConfig, SimConfig, StackConfig,
 };
 use crate::resilience::{
     AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule,
@@ -149,11 +149,18 @@ pub enum Preset {
     /// The story with an adaptive concurrency limit on inventory and nothing else: the limit
     /// falls as inventory slows, and the lookups keep their workers without a number to tune.
     StoryAdaptiveLimit,
+    /// The failure zoo: a 2 s overload of `orders`' FIFO queue whose clients give up after 1 s
+    /// and resend; the workers serve requests nobody waits for, so goodput stays near 0 after
+    /// the overload (`--set queue_order=lifo` cures it).
+    ZooFifoOverload,
+    /// The failure zoo: the retry storm under open-loop (Poisson) arrivals, which keep coming
+    /// whatever the answers take (`--set arrivals=closed` cures it: clients that wait).
+    ZooOpenLoop,
 }
 
 impl Preset {
     /// Every preset, in the order a list shows them.
-    pub const ALL: [Preset; 24] = [
+    pub const ALL: [Preset; 26] = [
         Preset::Lesson(Scenario::None),
         Preset::Lesson(Scenario::Timeout),
         Preset::Lesson(Scenario::Cb),
@@ -178,6 +185,8 @@ impl Preset {
         Preset::NorthwindAsMeantSeparate,
         Preset::StoryResend,
         Preset::StoryAdaptiveLimit,
+        Preset::ZooFifoOverload,
+        Preset::ZooOpenLoop,
     ];
 
     /// The preset the playground opens on: the story from its start, the cascade with no
@@ -203,6 +212,8 @@ impl Preset {
             Preset::StoryBulkhead => "story-bulkhead",
             Preset::StoryResend => "story-resend",
             Preset::StoryAdaptiveLimit => "story-adaptive-limit",
+            Preset::ZooFifoOverload => "zoo-fifo-overload",
+            Preset::ZooOpenLoop => "zoo-open-loop",
             Preset::CbLikeTable => "cb-like-table",
             Preset::NorthwindAsWrittenShared => "northwind-as-written-shared",
             Preset::NorthwindAsWrittenSeparate => "northwind-as-written-separate",
@@ -258,6 +269,10 @@ impl Preset {
                 "Resends after 3 s without an idempotency key: orders made twice"
             }
             Preset::CbLikeTable => "Timeout + breaker with a 1 s window, like the printed table",
+            Preset::ZooFifoOverload => {
+                "Zoo: a FIFO queue after a short overload serves clients who have left"
+            }
+            Preset::ZooOpenLoop => "Zoo: the retry storm under open-loop arrivals",
         }
     }
 
@@ -358,6 +373,12 @@ impl Preset {
                     store: IdempotencyConfig::lesson_000(),
                 });
             }),
+            Preset::ZooFifoOverload => zoo_fifo_overload(),
+            Preset::ZooOpenLoop => with(retry_storm(), |c| {
+                c.traffic.arrivals = Arrivals::Poisson;
+                c.run.drain = false;
+                c.run.seed = 1;
+            }),
             Preset::CbLikeTable => with(Scenario::Cb.config(), |c| {
                 c.first_stack_mut().breaker = Some(BreakerConfig {
                     window: Window::Time(SECOND),
@@ -402,6 +423,28 @@ fn retry_storm() -> SimConfig {
         inventory.stack.retry = Some(RetryPolicy::reserve_stock());
         inventory.capacity = Some(capacity(6, false));
         c.run.seed = 6;
+    })
+}
+
+/// 200 orders/s (Poisson) into 10 workers, inventory 40 ms (250 requests/s at most), 150 ms
+/// from 5 s to 7 s (about 67 a second); clients give up after 1 s and the front end sends again
+/// at once, twice. The queue grown in those 2 s holds requests whose clients have left; served
+/// oldest first, each is served after its client left, and their resends keep the queue long.
+/// Stopped at 60 s.
+fn zoo_fifo_overload() -> SimConfig {
+    with(SimConfig::default(), |c| {
+        c.traffic.rate = 200.0;
+        c.traffic.arrivals = Arrivals::Poisson;
+        c.traffic.duration = 60 * SECOND;
+        c.traffic.client_give_up = Some(SECOND);
+        c.traffic.frontend_retries = 2;
+        c.service.threads = 10;
+        let inventory = c.first_mut();
+        inventory.faults.degrade_at = Some(5 * SECOND);
+        inventory.faults.recover_at = Some(7 * SECOND);
+        inventory.faults.slow = 150 * MS;
+        c.run.drain = false;
+        c.run.seed = 1;
     })
 }
 

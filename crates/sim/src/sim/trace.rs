@@ -692,8 +692,8 @@ pub struct Trace {
     /// bucket.
     #[serde(default)]
     pub dependencies: Vec<DependencyTrace>,
-    /// How long the platform took to recover after its trigger; present when some dependency
-    /// has a capacity.
+    /// How long the platform took to recover after its trigger (every run has it; a trace
+    /// written before that may not).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recovery: Option<Recovery>,
     /// Queued requests a worker skipped because their client had gone (`orders_abandon=drop`).

@@ -1,18 +1,21 @@
-//! The open loop of clients: when the next request arrives, on which route, with which
-//! priority. It schedules its own arrivals, one at a time, so memory does not grow with the
-//! number of requests.
+//! The clients: when the next request arrives, on which route, with which priority. An open
+//! loop (evenly spaced or Poisson) schedules its own arrivals, one at a time, so memory does
+//! not grow with the number of requests; a closed loop's client sends its next request once
+//! its last one is over.
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Exp};
 
-use super::config::{Arrivals, PriorityMix, RoutesConfig, Traffic};
+use super::config::{Arrivals, ClosedLoop, PriorityMix, RoutesConfig, Traffic};
 use super::events::Event;
 use super::{HOUR, MAX_REQUESTS};
 use crate::resilience::{ParamError, Priority};
 use crate::sim::engine::EventQueue;
 use crate::sim::latency::Micros;
 use crate::sim::trace::Route;
+
+const SECOND_F: f64 = 1_000_000.0;
 
 /// The arrival process and the mix of routes and priorities.
 pub(super) struct ArrivalProcess {
@@ -23,19 +26,42 @@ pub(super) struct ArrivalProcess {
     catalog_share: f64,
     history_share: f64,
     priority_mix: PriorityMix,
+    closed: Option<Clients>,
+}
+
+/// A closed loop's clients: how long each thinks, and the next request's number.
+struct Clients {
+    loop_: ClosedLoop,
+    think: Option<Exp<f64>>,
+    next_op: u64,
+}
+
+impl Clients {
+    fn think_time(&self, rng: &mut ChaCha8Rng) -> Micros {
+        self.think
+            .map_or(0, |exp| ArrivalProcess::exp_gap(exp, rng))
+    }
 }
 
 impl ArrivalProcess {
     pub fn new(traffic: &Traffic, routes: &RoutesConfig) -> Result<Self, ParamError> {
         let poisson = match traffic.arrivals {
-            Arrivals::Even => None,
+            Arrivals::Even | Arrivals::Closed => None,
             Arrivals::Poisson => Some(Exp::new(traffic.rate).map_err(|_| ParamError {
                 field: "rate",
                 range: "0.1..=10000 requests/s".to_string(),
                 value: traffic.rate.to_string(),
             })?),
         };
+        let closed = (traffic.arrivals == Arrivals::Closed).then(|| Clients {
+            loop_: traffic.closed_loop,
+            think: (traffic.closed_loop.think_time > 0)
+                .then(|| Exp::new(SECOND_F / traffic.closed_loop.think_time as f64).ok())
+                .flatten(),
+            next_op: u64::from(traffic.closed_loop.clients),
+        });
         Ok(ArrivalProcess {
+            closed,
             interval: traffic.interval(),
             open_loop_requests: traffic.requests(),
             duration: traffic.duration,
@@ -51,8 +77,17 @@ impl ArrivalProcess {
         (seconds * 1_000_000.0).round().clamp(0.0, HOUR as f64) as Micros
     }
 
-    /// Schedules the first arrival.
+    /// Schedules the first arrival (a closed loop's: each client's first).
     pub fn schedule_first(&self, q: &mut EventQueue<Event>, rng: &mut ChaCha8Rng) {
+        if let Some(clients) = &self.closed {
+            for op in 0..u64::from(clients.loop_.clients) {
+                let at = clients.think_time(rng);
+                if at < self.duration {
+                    q.schedule_first(at, Event::Arrival(op));
+                }
+            }
+            return;
+        }
         match self.poisson {
             None => {
                 if self.open_loop_requests > 0 {
@@ -76,6 +111,9 @@ impl ArrivalProcess {
         now: Micros,
         n: u64,
     ) {
+        if self.closed.is_some() {
+            return;
+        }
         let next = n + 1;
         match self.poisson {
             None => {
@@ -89,6 +127,20 @@ impl ArrivalProcess {
                     q.schedule_first(at, Event::Arrival(next));
                 }
             }
+        }
+    }
+
+    /// A client's request is over at `now` (answered, or given up on for good): in a closed
+    /// loop, that client sends its next one after thinking, while arrivals last.
+    pub fn client_done(&mut self, q: &mut EventQueue<Event>, rng: &mut ChaCha8Rng, now: Micros) {
+        let duration = self.duration;
+        let Some(clients) = self.closed.as_mut() else {
+            return;
+        };
+        let at = now.saturating_add(clients.think_time(rng));
+        if at < duration && clients.next_op < 2 * MAX_REQUESTS {
+            q.schedule_first(at, Event::Arrival(clients.next_op));
+            clients.next_op += 1;
         }
     }
 

@@ -25,6 +25,80 @@ pub enum Arrivals {
     Even,
     /// A Poisson process of intensity `rate` (exponential gaps, from the run's seeded stream).
     Poisson,
+    /// A closed loop: [`ClosedLoop::clients`] clients, each sending its next request only once
+    /// the last one is over (answered, or given up on after the front end's resends), after a
+    /// think time; `rate` is not used.
+    Closed,
+}
+
+/// The clients of a closed loop ([`Arrivals::Closed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClosedLoop {
+    /// How many clients (1..=100000).
+    pub clients: u32,
+    /// The mean of a client's think time between the end of one request and its next
+    /// (exponential, from the run's seeded stream; 0..=600 s). The first request of each
+    /// client goes out within one think time of the start.
+    pub think_time: Micros,
+}
+
+impl Default for ClosedLoop {
+    /// 50 clients thinking 0.5 s: about 92 requests a second while answers take 40 ms.
+    fn default() -> Self {
+        ClosedLoop {
+            clients: 50,
+            think_time: SECOND / 2,
+        }
+    }
+}
+
+impl ClosedLoop {
+    /// `clients`.
+    pub const CLIENTS: (u64, u64) = (1, 100_000);
+    /// `think_time`.
+    pub const THINK_TIME: (Micros, Micros) = (0, 600 * SECOND);
+
+    /// True for the default (left out of a config's JSON).
+    pub fn is_default(&self) -> bool {
+        *self == ClosedLoop::default()
+    }
+
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let (min, max) = Self::CLIENTS;
+        ParamError::check_u64("clients", self.clients.into(), min, max, "")?;
+        let (min, max) = Self::THINK_TIME;
+        ParamError::check_micros("think_time", self.think_time, min, max)
+    }
+}
+
+/// Which queued request a free worker of `orders` takes next.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueueOrder {
+    /// The oldest first, as the lesson's service (and most thread pools) do.
+    #[default]
+    Fifo,
+    /// The newest first: after an overload, the requests whose clients are still waiting are
+    /// served before those whose clients have likely left.
+    Lifo,
+    /// Oldest first while the queue holds no more requests than there are workers, newest
+    /// first beyond that (the adaptive LIFO of Facebook's queues, with the workers' count as
+    /// its line).
+    Adaptive,
+}
+
+impl QueueOrder {
+    /// Every order, by its `--set queue_order=` value.
+    pub const NAMES: [&'static str; 3] = ["fifo", "lifo", "adaptive"];
+    /// Every order, in the order of [`QueueOrder::NAMES`].
+    pub const ALL: [QueueOrder; 3] = [QueueOrder::Fifo, QueueOrder::Lifo, QueueOrder::Adaptive];
+
+    /// True for the default, [`QueueOrder::Fifo`] (left out of a config's JSON).
+    pub fn is_fifo(&self) -> bool {
+        *self == QueueOrder::Fifo
+    }
 }
 
 /// The gateway (Kong) in front of every route.
@@ -218,9 +292,12 @@ pub struct Traffic {
     pub rate: f64,
     /// How long requests keep arriving (1 ms..=600 s).
     pub duration: Micros,
-    /// Evenly spaced (the lesson) or Poisson arrivals.
+    /// Evenly spaced (the lesson) or Poisson arrivals, or a closed loop of clients.
     #[serde(default)]
     pub arrivals: Arrivals,
+    /// The clients when `arrivals` is a closed loop.
+    #[serde(default, skip_serializing_if = "ClosedLoop::is_default")]
+    pub closed_loop: ClosedLoop,
     /// Priorities of the requests.
     #[serde(default)]
     pub priority_mix: PriorityMix,
@@ -244,6 +321,10 @@ pub struct ServiceConfig {
     /// Longest the queue may get; arrivals past it are shed (1..=10000000; `None`: unbounded).
     #[serde(default)]
     pub queue_limit: Option<u64>,
+    /// Which queued request a free worker takes: the oldest (FIFO), the newest (LIFO) or
+    /// adaptive.
+    #[serde(default, skip_serializing_if = "QueueOrder::is_fifo")]
+    pub queue_order: QueueOrder,
     /// Load shedding by priority at the door (in flight = busy + queued).
     #[serde(default)]
     pub load_shed: Option<LoadShedConfig>,
@@ -303,6 +384,7 @@ impl Default for SimConfig {
                 rate: 100.0,
                 duration: 12 * SECOND,
                 arrivals: Arrivals::Even,
+                closed_loop: ClosedLoop::default(),
                 priority_mix: PriorityMix::default(),
                 client_give_up: None,
                 frontend_retries: 0,
@@ -312,6 +394,7 @@ impl Default for SimConfig {
             service: ServiceConfig {
                 threads: 32,
                 queue_limit: None,
+                queue_order: QueueOrder::Fifo,
                 load_shed: None,
                 rate_limit: None,
                 request_budget: None,
@@ -489,6 +572,7 @@ impl Traffic {
         ParamError::check_f64("rate", self.rate, min, max, "requests/s")?;
         let (min, max) = Self::DURATION;
         ParamError::check_micros("duration", self.duration, min, max)?;
+        self.closed_loop.validate()?;
         if let Some(g) = self.client_give_up {
             ParamError::check_micros("client_give_up", g, Self::GIVE_UP.0, Self::GIVE_UP.1)?;
         }

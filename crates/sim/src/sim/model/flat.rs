@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::config::{
-    fallback_policy, Arrivals, GatewayConfig, HistoryBulkhead, OrdersIdempotency, PriorityMix,
-    RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic,
+    fallback_policy, Arrivals, ClosedLoop, GatewayConfig, HistoryBulkhead, OrdersIdempotency,
+    PriorityMix, QueueOrder, RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic,
 };
 use super::dependency_config::{
     Abandon, CapacityConfig, DependencyConfig, FaultSchedule, HedgeConfig, SidecarConfig,
@@ -301,6 +301,7 @@ impl CascadeConfig {
                 rate: self.rate,
                 duration: self.duration,
                 arrivals: self.arrivals,
+                closed_loop: ClosedLoop::default(),
                 priority_mix: self.priority_mix,
                 client_give_up: self.client_give_up,
                 frontend_retries: self.frontend_retries,
@@ -310,6 +311,7 @@ impl CascadeConfig {
             service: ServiceConfig {
                 threads: self.threads,
                 queue_limit: self.queue_limit,
+                queue_order: QueueOrder::Fifo,
                 load_shed: self.load_shed.clone(),
                 rate_limit: self.rate_limit.clone(),
                 request_budget: self.request_budget,

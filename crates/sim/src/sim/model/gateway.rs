@@ -202,7 +202,9 @@ impl Sim<'_> {
                 t.open(Hop::Client, Activity::ClientBackoff, now);
             }
         }
-        if again {
+        if !again {
+            self.arrivals.client_done(&mut self.q, &mut self.rng, now);
+        } else {
             if route == Route::Orders {
                 self.service.order_copied(op);
             }

@@ -45,8 +45,9 @@ use rand_chacha::ChaCha8Rng;
 
 pub use crate::sim::pattern::{Descriptor, Pattern, Place};
 pub use config::{
-    Arrivals, GatewayConfig, HistoryBulkhead, OrdersIdempotency, PriorityMix, RouteTimeouts,
-    RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic, MAX_DEPENDENCIES,
+    Arrivals, ClosedLoop, GatewayConfig, HistoryBulkhead, OrdersIdempotency, PriorityMix,
+    QueueOrder, RouteTimeouts, RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic,
+    MAX_DEPENDENCIES,
 };
 pub use dependency_config::{
     Abandon, CapacityConfig, DependencyConfig, FaultSchedule, HedgeConfig, SidecarConfig,

@@ -54,9 +54,9 @@ pub(super) struct Recorder {
     dependencies: Vec<DependencyTotals>,
     /// Each dependency's servers, for those with a capacity.
     loads: Vec<Option<LoadTally>>,
-    /// Per bucket of arrival, the requests that ended ok or with a fallback (kept while some
-    /// dependency has a capacity, for the recovery).
-    good_by_arrival: Option<Vec<u64>>,
+    /// Per bucket of arrival, the requests that ended ok or with a fallback, for the
+    /// recovery.
+    good_by_arrival: Vec<u64>,
     stale_skipped: u64,
 }
 
@@ -130,16 +130,15 @@ impl Recorder {
             orders: OrderCounts::default(),
             dependencies: vec![DependencyTotals::default(); dependencies],
             loads: (0..dependencies).map(|_| None).collect(),
-            good_by_arrival: None,
+            good_by_arrival: Vec::new(),
             stale_skipped: 0,
         }
     }
 
     /// Dependency `dep` has `slots` servers (and hot items calls may conflict on): its load is
-    /// recorded, and so is the recovery.
+    /// recorded.
     pub fn watch_load(&mut self, dep: usize, slots: u32, hot_items: bool) {
         self.loads[dep] = Some(LoadTally::new(slots, hot_items));
-        self.good_by_arrival.get_or_insert_with(Vec::new);
     }
 
     fn load(&mut self, dep: usize) -> Option<&mut LoadTally> {
@@ -431,14 +430,13 @@ impl Recorder {
         if let Some(b) = self.bucket(now) {
             b.completions.add(outcome);
         }
-        if let Some(good) = self.good_by_arrival.as_mut() {
-            if matches!(outcome, Outcome::Ok | Outcome::Fallback) {
-                if let Some(idx) = bucket_index(arrived) {
-                    if good.len() <= idx {
-                        good.resize(idx + 1, 0);
-                    }
-                    good[idx] += 1;
+        if matches!(outcome, Outcome::Ok | Outcome::Fallback) {
+            if let Some(idx) = bucket_index(arrived) {
+                let good = &mut self.good_by_arrival;
+                if good.len() <= idx {
+                    good.resize(idx + 1, 0);
                 }
+                good[idx] += 1;
             }
         }
         if let Some(rec) = record.and_then(|i| self.records.get_mut(i)) {
@@ -487,9 +485,12 @@ impl Recorder {
             .map(|d| d.transitions.clone())
             .unwrap_or_default();
         let payments = payments.and_then(|i| self.dependencies.get(i).cloned());
-        let recovery = self.good_by_arrival.as_ref().map(|good| {
-            Recovery::find(&self.series, good, ending.trigger_end, ending.arrivals_end)
-        });
+        let recovery = Some(Recovery::find(
+            &self.series,
+            &self.good_by_arrival,
+            ending.trigger_end,
+            ending.arrivals_end,
+        ));
         let dependencies = ending
             .names
             .into_iter()

@@ -1,11 +1,11 @@
-//! The service `orders`: its workers and their FIFO queue, a rate limit and load shedding at
+//! The service `orders`: its workers and their queue (oldest or newest first), a rate limit and load shedding at
 //! the door, the
 //! idempotency keys of `POST /orders`, and what it answers when a worker is done.
 
 use std::collections::{BTreeMap, VecDeque};
 
 use super::call_end::CallEnd;
-use super::config::{HistoryBulkhead, ServiceConfig};
+use super::config::{HistoryBulkhead, QueueOrder, ServiceConfig};
 use super::dependency_config::Abandon;
 use super::events::{Event, Id};
 use super::follow::trail;
@@ -63,6 +63,7 @@ enum KeyLookup {
 pub(super) struct Service {
     threads: u32,
     queue_limit: Option<u64>,
+    queue_order: QueueOrder,
     busy: u32,
     queue: VecDeque<Id>,
     shedder: Option<LoadShedder>,
@@ -83,6 +84,7 @@ impl Service {
         Ok(Service {
             threads: cfg.threads,
             queue_limit: cfg.queue_limit,
+            queue_order: cfg.queue_order,
             busy: 0,
             queue: VecDeque::new(),
             shedder: cfg.load_shed.clone().map(LoadShedder::new).transpose()?,
@@ -158,9 +160,19 @@ impl Service {
         }
     }
 
-    /// A worker is free: the next queued request, or one worker fewer busy.
+    /// A worker is free: the next queued request (the oldest, or the newest as the queue's
+    /// order says), or one worker fewer busy.
     fn next_queued(&mut self) -> Option<Id> {
-        let next = self.queue.pop_front();
+        let newest_first = match self.queue_order {
+            QueueOrder::Fifo => false,
+            QueueOrder::Lifo => true,
+            QueueOrder::Adaptive => self.queue.len() > self.threads as usize,
+        };
+        let next = if newest_first {
+            self.queue.pop_back()
+        } else {
+            self.queue.pop_front()
+        };
         if next.is_none() {
             self.busy = self.busy.saturating_sub(1);
         }

@@ -18,9 +18,9 @@ use crate::resilience::{
     RetryPolicy, TokenBucketConfig, Window,
 };
 use crate::sim::model::{
-    Abandon, Arrivals, CapacityConfig, DependencyConfig, FaultSchedule, GatewayConfig, HedgeConfig,
-    HistoryBulkhead, Pattern, Resilience4jStack, ServiceConfig, SidecarConfig, SimConfig,
-    StackConfig, Traffic,
+    Abandon, Arrivals, CapacityConfig, ClosedLoop, DependencyConfig, FaultSchedule, GatewayConfig,
+    HedgeConfig, HistoryBulkhead, Pattern, QueueOrder, Resilience4jStack, ServiceConfig,
+    SidecarConfig, SimConfig, StackConfig, Traffic,
 };
 
 const INV: Dep = Dep::First;
@@ -262,9 +262,14 @@ pub const PARAMS: &[Param] = &[
     Param { key: "seed", doc: "Seed of the run's one random stream.", unit: "",
         kind: Kind::Count { min: 0, max: u64::MAX, write: |c, v| c.run.seed = v },
         needs: Needs::Nothing, read: |c| Some(Value::Count(c.run.seed)) },
-    Param { key: "arrivals", doc: "Evenly spaced arrivals (the lesson) or a Poisson process.", unit: "",
-        kind: Kind::Choice { names: &["even", "poisson"], write: |c, i| c.traffic.arrivals = if i == 0 { Arrivals::Even } else { Arrivals::Poisson } },
-        needs: Needs::Nothing, read: |c| Some(Value::Choice(usize::from(c.traffic.arrivals == Arrivals::Poisson))) },
+    Param { key: "arrivals", doc: "Evenly spaced arrivals (the lesson), a Poisson process (both an open loop at `rate`), or a closed loop of `clients` that each wait for their answer and think before sending again.", unit: "",
+        kind: Kind::Choice { names: &["even", "poisson", "closed"], write: |c, i| c.traffic.arrivals = [Arrivals::Even, Arrivals::Poisson, Arrivals::Closed][i] },
+        needs: Needs::Nothing, read: |c| Some(Value::Choice(match c.traffic.arrivals { Arrivals::Even => 0, Arrivals::Poisson => 1, Arrivals::Closed => 2 })) },
+    Param { key: "clients", doc: "Clients of a closed loop (`arrivals=closed`): each sends its next request once its last one is over.", unit: "clients",
+        kind: Kind::Count { min: ClosedLoop::CLIENTS.0, max: ClosedLoop::CLIENTS.1, write: |c, n| c.traffic.closed_loop.clients = n as u32 },
+        needs: Needs::Nothing, read: |c| Some(Value::Count(c.traffic.closed_loop.clients.into())) },
+    time("think_time", "The mean pause of a closed loop's client between the end of one request and its next (exponential).", ClosedLoop::THINK_TIME.0, ClosedLoop::THINK_TIME.1,
+        |c, t| c.traffic.closed_loop.think_time = t, |c| Some(Value::Time(c.traffic.closed_loop.think_time))),
     // Inventory, the first dependency: how it answers.
     Param { key: "degrade_at", doc: "Calls that start after this time get the degraded latency.", unit: "s",
         kind: Kind::Time { min: FaultSchedule::TIME.0, max: FaultSchedule::TIME.1, write: |c, t| INV.get(c).faults.degrade_at = Some(t) },
@@ -394,6 +399,9 @@ pub const PARAMS: &[Param] = &[
     Param { key: "queue_limit", doc: "Longest the queue of orders may get; arrivals past it are shed.", unit: "requests",
         kind: Kind::Count { min: ServiceConfig::QUEUE_LIMIT.0, max: ServiceConfig::QUEUE_LIMIT.1, write: |c, n| c.service.queue_limit = Some(n) },
         needs: Needs::Nothing, read: |c| c.service.queue_limit.map(Value::Count) },
+    Param { key: "queue_order", doc: "Which queued request a free worker of orders takes: the oldest (fifo), the newest (lifo), or the oldest until the queue is longer than the workers and the newest beyond (adaptive).", unit: "",
+        kind: Kind::Choice { names: &QueueOrder::NAMES, write: |c, i| c.service.queue_order = QueueOrder::ALL[i] },
+        needs: Needs::Nothing, read: |c| QueueOrder::ALL.iter().position(|o| *o == c.service.queue_order).map(Value::Choice) },
     Param { key: "shed_normal", doc: "With this many requests in orders (busy or queued), a normal request is turned away at once.", unit: "requests",
         kind: Kind::Count { min: LoadShedConfig::LIMIT.0, max: LoadShedConfig::LIMIT.1, write: |c, n| if let Some(s) = shed_mut(c) { let n = n as u32; s.normal = n; s.low = s.low.min(n); s.high = s.high.max(n) } },
         needs: Needs::SwitchesOn(Part::LoadShed), read: |c| shed(c).map(|s| Value::Count(s.normal.into())) },
