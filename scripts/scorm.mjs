@@ -12,7 +12,7 @@ if (!distDir || !lesson || !outDir) {
   process.exit(2);
 }
 if (!/^[a-z0-9_-]+$/.test(lesson) || !existsSync(join(distDir, "lessons", `${lesson}.md`))) {
-  console.error(`LESSON: "${lesson}" is not a lesson in ${distDir}/lessons (km0, northwind or challenges)`);
+  console.error(`LESSON: "${lesson}" is not a lesson in ${distDir}/lessons (km0, northwind, challenges or zoo)`);
   process.exit(2);
 }
 const title = (readFileSync(join(distDir, "lessons", `${lesson}.md`), "utf8").match(/^# (.+)$/m) || [])[1] || lesson;

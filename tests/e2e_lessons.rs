@@ -1445,7 +1445,7 @@ async fn the_lessons_are_files_the_page_fetches() {
     let modules = ["lesson-page", "playground-page", "resilience-playground"];
     for (module, file) in modules
         .iter()
-        .flat_map(|m| ["km0", "northwind", "challenges"].map(|f| (m, f)))
+        .flat_map(|m| ["km0", "northwind", "challenges", "zoo"].map(|f| (m, f)))
     {
         let wasm = std::fs::read(dist.join(format!("{module}_bg.wasm")))
             .unwrap_or_else(|e| panic!("dist/ has {module}'s wasm: {e}"));

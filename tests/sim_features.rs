@@ -510,6 +510,16 @@ fn presets_key_figures() {
                 (Outcome::Unfinished, 2),
             ],
         ),
+        // 100 a second for 60 s: once the pauses set in, nearly every client gives up.
+        (
+            "zoo-gc-spiral",
+            6_045,
+            &[
+                (Outcome::Ok, 345),
+                (Outcome::ClientGaveUp, 5_509),
+                (Outcome::Unfinished, 191),
+            ],
+        ),
         // 200 a second for 60 s, each sent up to three times: after the overload nearly every
         // client gives up before a worker takes its request.
         (

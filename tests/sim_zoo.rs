@@ -1,6 +1,6 @@
 //! The failure zoo: each preset is a metastable failure that stays down after its trigger
-//! ended, and its cure is one `--set` key. Also the rooms the cures live in: the queue of
-//! `orders` served newest first, and a closed loop of clients.
+//! ended, and its cure is one `--set` key. Also the rooms the failures and cures live in: the
+//! queue of `orders` served newest first, a closed loop of clients, the heap's pauses.
 
 use resilience_playground::sim::model::{run, Arrivals, QueueOrder, SimConfig};
 use resilience_playground::sim::scenario::{apply_set, Preset, Scenario};
@@ -10,6 +10,7 @@ const SECOND: u64 = 1_000_000;
 
 /// Each zoo preset and the `--set` that cures it.
 const ZOO: &[(&str, &str, &str)] = &[
+    ("zoo-gc-spiral", "queue_limit", "50"),
     ("zoo-fifo-overload", "queue_order", "lifo"),
     ("zoo-open-loop", "arrivals", "closed"),
 ];
@@ -153,5 +154,28 @@ fn the_new_keys_refuse_a_value_out_of_range_by_name() {
         cfg,
         Scenario::None.config(),
         "a refused value changes nothing"
+    );
+}
+
+#[test]
+fn the_heap_pauses_the_workers_only_past_its_threshold() {
+    // The spiral's run without its heap, then with it switched on by its pause.
+    let mut cfg = preset("zoo-gc-spiral");
+    apply_set(&mut cfg, "gc_threshold", "off").expect("off");
+    assert_eq!(cfg.service.gc, None);
+    let plain = traced(&cfg);
+    apply_set(&mut cfg, "gc_pause", "0.2").expect("gc_pause switches the heap on");
+    assert!(cfg.service.gc.is_some());
+    let paused = traced(&cfg);
+    let finished = |t: &Trace, slices: std::ops::Range<usize>| -> u64 {
+        t.series[slices].iter().map(|b| b.completions.total()).sum()
+    };
+    // Until the slowdown at 3 s the queue stays short: no pause, the same run.
+    assert_eq!(finished(&plain, 0..30), finished(&paused, 0..30));
+    assert!(
+        paused.outcomes.ok * 2 < plain.outcomes.ok,
+        "{} ok with pauses, {} without",
+        paused.outcomes.ok,
+        plain.outcomes.ok
     );
 }

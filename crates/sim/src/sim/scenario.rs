@@ -3,7 +3,7 @@
 
 use super::latency::Micros;
 use super::model::{
-    Abandon, Arrivals, CapacityConfig, GatewayConfig, HistoryBulkhead, OrdersIdempotency,
+    Abandon, Arrivals, CapacityConfig, GatewayConfig, GcConfig, HistoryBulkhead, OrdersIdempotency,
     Resilience4jStack, SidecarConfig, SimConfig, StackConfig,
 };
 use crate::resilience::{
@@ -149,6 +149,10 @@ pub enum Preset {
     /// The story with an adaptive concurrency limit on inventory and nothing else: the limit
     /// falls as inventory slows, and the lookups keep their workers without a number to tune.
     StoryAdaptiveLimit,
+    /// The failure zoo: `orders`' heap pauses its workers once it holds 100 requests; a 2 s
+    /// slowdown of inventory fills the queue past that, and the pauses keep it growing
+    /// (`--set queue_limit=50` cures it: a bounded queue bounds the heap).
+    ZooGcSpiral,
     /// The failure zoo: a 2 s overload of `orders`' FIFO queue whose clients give up after 1 s
     /// and resend; the workers serve requests nobody waits for, so goodput stays near 0 after
     /// the overload (`--set queue_order=lifo` cures it).
@@ -160,7 +164,7 @@ pub enum Preset {
 
 impl Preset {
     /// Every preset, in the order a list shows them.
-    pub const ALL: [Preset; 26] = [
+    pub const ALL: [Preset; 27] = [
         Preset::Lesson(Scenario::None),
         Preset::Lesson(Scenario::Timeout),
         Preset::Lesson(Scenario::Cb),
@@ -185,6 +189,7 @@ impl Preset {
         Preset::NorthwindAsMeantSeparate,
         Preset::StoryResend,
         Preset::StoryAdaptiveLimit,
+        Preset::ZooGcSpiral,
         Preset::ZooFifoOverload,
         Preset::ZooOpenLoop,
     ];
@@ -212,6 +217,7 @@ impl Preset {
             Preset::StoryBulkhead => "story-bulkhead",
             Preset::StoryResend => "story-resend",
             Preset::StoryAdaptiveLimit => "story-adaptive-limit",
+            Preset::ZooGcSpiral => "zoo-gc-spiral",
             Preset::ZooFifoOverload => "zoo-fifo-overload",
             Preset::ZooOpenLoop => "zoo-open-loop",
             Preset::CbLikeTable => "cb-like-table",
@@ -269,6 +275,7 @@ impl Preset {
                 "Resends after 3 s without an idempotency key: orders made twice"
             }
             Preset::CbLikeTable => "Timeout + breaker with a 1 s window, like the printed table",
+            Preset::ZooGcSpiral => "Zoo: garbage collection pauses that feed on the queue",
             Preset::ZooFifoOverload => {
                 "Zoo: a FIFO queue after a short overload serves clients who have left"
             }
@@ -372,6 +379,18 @@ impl Preset {
                     key: false,
                     store: IdempotencyConfig::lesson_000(),
                 });
+            }),
+            Preset::ZooGcSpiral => with(SimConfig::default(), |c| {
+                c.traffic.arrivals = Arrivals::Poisson;
+                c.traffic.duration = 60 * SECOND;
+                c.traffic.client_give_up = Some(2 * SECOND);
+                c.service.threads = 16;
+                c.service.gc = Some(GcConfig::spiral());
+                let inventory = c.first_mut();
+                inventory.faults.slow = SECOND;
+                inventory.faults.recover_at = Some(5 * SECOND);
+                c.run.drain = false;
+                c.run.seed = 1;
             }),
             Preset::ZooFifoOverload => zoo_fifo_overload(),
             Preset::ZooOpenLoop => with(retry_storm(), |c| {

@@ -101,6 +101,42 @@ impl QueueOrder {
     }
 }
 
+/// The heap of `orders` and its garbage collector: every request `orders` holds (busy or
+/// queued) keeps memory; beyond `threshold` requests, collections pause the workers, and each
+/// request a worker starts waits out its share of the pause first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GcConfig {
+    /// Requests held (busy or queued) from which collections pause work (1..=1000000).
+    pub threshold: u64,
+    /// The pause a worker waits out before each request it starts, for every `threshold`
+    /// requests held beyond `threshold` (1 ms..=60 s); at most 10 s a request.
+    pub pause: Micros,
+}
+
+impl GcConfig {
+    /// `gc_threshold`.
+    pub const THRESHOLD: (u64, u64) = (1, 1_000_000);
+    /// `gc_pause`.
+    pub const PAUSE: (Micros, Micros) = (1_000, 60 * SECOND);
+
+    /// A heap that starts pausing at 100 requests held: 200 ms a request at 200 held.
+    pub fn spiral() -> Self {
+        GcConfig {
+            threshold: 100,
+            pause: 200_000,
+        }
+    }
+
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let (min, max) = Self::THRESHOLD;
+        ParamError::check_u64("gc_threshold", self.threshold, min, max, "")?;
+        let (min, max) = Self::PAUSE;
+        ParamError::check_micros("gc_pause", self.pause, min, max)
+    }
+}
+
 /// The gateway (Kong) in front of every route.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GatewayConfig {
@@ -325,6 +361,9 @@ pub struct ServiceConfig {
     /// adaptive.
     #[serde(default, skip_serializing_if = "QueueOrder::is_fifo")]
     pub queue_order: QueueOrder,
+    /// Garbage collection pauses that grow with the requests held (`None`: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gc: Option<GcConfig>,
     /// Load shedding by priority at the door (in flight = busy + queued).
     #[serde(default)]
     pub load_shed: Option<LoadShedConfig>,
@@ -395,6 +434,7 @@ impl Default for SimConfig {
                 threads: 32,
                 queue_limit: None,
                 queue_order: QueueOrder::Fifo,
+                gc: None,
                 load_shed: None,
                 rate_limit: None,
                 request_budget: None,
@@ -659,6 +699,9 @@ impl ServiceConfig {
                 ("high", "shed_high"),
             ];
             l.validate().map_err(|e| e.renamed(&renames))?;
+        }
+        if let Some(gc) = &self.gc {
+            gc.validate()?;
         }
         if let Some(q) = self.queue_limit {
             let (min, max) = Self::QUEUE_LIMIT;

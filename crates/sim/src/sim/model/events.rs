@@ -20,6 +20,8 @@ pub(super) enum Event {
     },
     /// A worker reserved for the request starts on it.
     Start(Id),
+    /// The worker that took the request has waited out a garbage collection pause.
+    Resume(Id),
     /// The request holds its bulkhead permit (or needs none): on to the breaker.
     Proceed(Id),
     /// The request's wait for a bulkhead permit has run out.

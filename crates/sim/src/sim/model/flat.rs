@@ -312,6 +312,7 @@ impl CascadeConfig {
                 threads: self.threads,
                 queue_limit: self.queue_limit,
                 queue_order: QueueOrder::Fifo,
+                gc: None,
                 load_shed: self.load_shed.clone(),
                 rate_limit: self.rate_limit.clone(),
                 request_budget: self.request_budget,

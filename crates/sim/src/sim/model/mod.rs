@@ -10,7 +10,7 @@
 //!
 //! The model is split into rooms, each owning its state: `arrivals` (the open loop),
 //! `gateway` (the edge and the client's answer), `service` (workers, queue, shedding,
-//! idempotency), `stack` (the layers around a call), `dependency` (how a dependency
+//! idempotency), `heap` (its garbage collection pauses), `stack` (the layers around a call), `dependency` (how a dependency
 //! answers), the request `slab`, and the `recorder`, which owns every figure. This file
 //! holds the run loop and dispatches each event to its room.
 //!
@@ -27,6 +27,7 @@ mod events;
 mod flat;
 mod follow;
 mod gateway;
+mod heap;
 mod hot_items;
 mod load_recorder;
 
@@ -45,7 +46,7 @@ use rand_chacha::ChaCha8Rng;
 
 pub use crate::sim::pattern::{Descriptor, Pattern, Place};
 pub use config::{
-    Arrivals, ClosedLoop, GatewayConfig, HistoryBulkhead, OrdersIdempotency, PriorityMix,
+    Arrivals, ClosedLoop, GatewayConfig, GcConfig, HistoryBulkhead, OrdersIdempotency, PriorityMix,
     QueueOrder, RouteTimeouts, RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic,
     MAX_DEPENDENCIES,
 };
@@ -280,6 +281,7 @@ impl<'a> Sim<'a> {
                 op,
             } => self.arrive(now, route, priority, attempt, op),
             Event::Start(id) => self.start(now, id),
+            Event::Resume(id) => self.resume(now, id),
             Event::BulkheadExpire(id) => self.bulkhead_expire(now, id),
             Event::Proceed(id) => self.proceed(now, id),
             Event::RetryCall(id) => self.retry_call(now, id),

@@ -9,6 +9,7 @@ use super::config::{HistoryBulkhead, QueueOrder, ServiceConfig};
 use super::dependency_config::Abandon;
 use super::events::{Event, Id};
 use super::follow::trail;
+use super::heap::Heap;
 use super::slab::{Pool, Server};
 use super::Sim;
 use crate::resilience::{
@@ -64,6 +65,7 @@ pub(super) struct Service {
     threads: u32,
     queue_limit: Option<u64>,
     queue_order: QueueOrder,
+    heap: Option<Heap>,
     busy: u32,
     queue: VecDeque<Id>,
     shedder: Option<LoadShedder>,
@@ -85,6 +87,7 @@ impl Service {
             threads: cfg.threads,
             queue_limit: cfg.queue_limit,
             queue_order: cfg.queue_order,
+            heap: cfg.gc.as_ref().map(Heap::new),
             busy: 0,
             queue: VecDeque::new(),
             shedder: cfg.load_shed.clone().map(LoadShedder::new).transpose()?,
@@ -112,6 +115,13 @@ impl Service {
     /// Workers busy and requests queued.
     pub fn load(&self) -> (u32, u64) {
         (self.busy, self.queue.len() as u64)
+    }
+
+    /// The garbage collection pause a worker waits out before the request it starts now.
+    fn gc_pause(&self) -> Micros {
+        self.heap.as_ref().map_or(0, |h| {
+            h.pause(u64::from(self.busy) + self.queue.len() as u64)
+        })
     }
 
     /// Requests refused by load shedding, by priority: `[low, normal, high]`.
@@ -359,6 +369,25 @@ impl Sim<'_> {
                 }
             }
         }
+        let pause = self.service.gc_pause();
+        if pause > 0 {
+            self.q
+                .schedule(now.saturating_add(pause), Event::Resume(id));
+        } else {
+            self.enter_stack(now, id, pool);
+        }
+    }
+
+    /// The worker has waited out the collector's pause: on to the request's first bulkhead.
+    pub(super) fn resume(&mut self, now: Micros, id: Id) {
+        let shared_history = matches!(self.cfg.routes.history_bulkhead, HistoryBulkhead::Shared);
+        let Some(r) = self.requests.get(id) else {
+            return;
+        };
+        let pool = match r.route {
+            Route::OrderHistory if !shared_history => Pool::History,
+            _ => Pool::Dependency,
+        };
         self.enter_stack(now, id, pool);
     }
 

@@ -19,7 +19,7 @@ use crate::resilience::{
 };
 use crate::sim::model::{
     Abandon, Arrivals, CapacityConfig, ClosedLoop, DependencyConfig, FaultSchedule, GatewayConfig,
-    HedgeConfig, HistoryBulkhead, Pattern, QueueOrder, Resilience4jStack, ServiceConfig,
+    GcConfig, HedgeConfig, HistoryBulkhead, Pattern, QueueOrder, Resilience4jStack, ServiceConfig,
     SidecarConfig, SimConfig, StackConfig, Traffic,
 };
 
@@ -402,6 +402,12 @@ pub const PARAMS: &[Param] = &[
     Param { key: "queue_order", doc: "Which queued request a free worker of orders takes: the oldest (fifo), the newest (lifo), or the oldest until the queue is longer than the workers and the newest beyond (adaptive).", unit: "",
         kind: Kind::Choice { names: &QueueOrder::NAMES, write: |c, i| c.service.queue_order = QueueOrder::ALL[i] },
         needs: Needs::Nothing, read: |c| QueueOrder::ALL.iter().position(|o| *o == c.service.queue_order).map(Value::Choice) },
+    Param { key: "gc_threshold", doc: "Requests orders holds (working or queued) from which garbage collection pauses its workers (off: no pauses).", unit: "requests",
+        kind: Kind::CountOrOff { min: GcConfig::THRESHOLD.0, max: GcConfig::THRESHOLD.1, write: |c, n| c.service.gc = n.map(|threshold| GcConfig { threshold, ..c.service.gc.unwrap_or_else(GcConfig::spiral) }) },
+        needs: Needs::Nothing, read: |c| Some(c.service.gc.map_or(Value::Off, |g| Value::Count(g.threshold))) },
+    Param { key: "gc_pause", doc: "The pause a worker of orders waits out before each request it starts, for every gc_threshold requests held beyond gc_threshold (at most 10 s a request).", unit: "s",
+        kind: Kind::Time { min: GcConfig::PAUSE.0, max: GcConfig::PAUSE.1, write: |c, t| if let Some(g) = c.service.gc.as_mut() { g.pause = t } },
+        needs: Needs::SwitchesOn(Part::Gc), read: |c| c.service.gc.map(|g| Value::Time(g.pause)) },
     Param { key: "shed_normal", doc: "With this many requests in orders (busy or queued), a normal request is turned away at once.", unit: "requests",
         kind: Kind::Count { min: LoadShedConfig::LIMIT.0, max: LoadShedConfig::LIMIT.1, write: |c, n| if let Some(s) = shed_mut(c) { let n = n as u32; s.normal = n; s.low = s.low.min(n); s.high = s.high.max(n) } },
         needs: Needs::SwitchesOn(Part::LoadShed), read: |c| shed(c).map(|s| Value::Count(s.normal.into())) },

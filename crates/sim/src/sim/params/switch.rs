@@ -6,8 +6,8 @@ use crate::resilience::{
     IdempotencyConfig, Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
 };
 use crate::sim::model::{
-    Abandon, CapacityConfig, DependencyConfig, GatewayConfig, HedgeConfig, OrdersIdempotency,
-    Pattern, SidecarConfig, SimConfig, StackConfig,
+    Abandon, CapacityConfig, DependencyConfig, GatewayConfig, GcConfig, HedgeConfig,
+    OrdersIdempotency, Pattern, SidecarConfig, SimConfig, StackConfig,
 };
 
 /// Which dependency a parameter tunes.
@@ -37,6 +37,8 @@ pub enum Part {
     RateLimit,
     /// Idempotency keys on `POST /orders`.
     Idempotency,
+    /// Garbage collection pauses in `orders`.
+    Gc,
 }
 
 /// Lesson 000's timeout on the call to inventory, as `cascade.py` has it.
@@ -195,6 +197,7 @@ impl Part {
             Part::LoadShed => cfg.service.load_shed.is_some(),
             Part::RateLimit => cfg.service.rate_limit.is_some(),
             Part::Idempotency => cfg.service.idempotency.is_some(),
+            Part::Gc => cfg.service.gc.is_some(),
         }
     }
 
@@ -227,6 +230,9 @@ impl Part {
                     .rate_limit
                     .get_or_insert_with(TokenBucketConfig::orders_door);
             }
+            Part::Gc => {
+                cfg.service.gc.get_or_insert_with(GcConfig::spiral);
+            }
             Part::Idempotency => {
                 cfg.service
                     .idempotency
@@ -258,6 +264,7 @@ impl Part {
             Part::LoadShed => cfg.service.load_shed = None,
             Part::RateLimit => cfg.service.rate_limit = None,
             Part::Idempotency => cfg.service.idempotency = None,
+            Part::Gc => cfg.service.gc = None,
         }
     }
 
@@ -272,6 +279,7 @@ impl Part {
             Part::Capacity(_) => "no capacity (it serves every call at once)",
             Part::Gateway => "no gateway",
             Part::Idempotency => "no idempotency keys",
+            Part::Gc => "no garbage collection pauses",
         }
     }
 
@@ -288,6 +296,7 @@ impl Part {
             Part::LoadShed => "load shedding".to_string(),
             Part::RateLimit => "the rate limit at the door of orders".to_string(),
             Part::Idempotency => "idempotency keys".to_string(),
+            Part::Gc => "the garbage collection pauses of orders".to_string(),
         }
     }
 }

@@ -8,6 +8,7 @@ use crate::page::numbers::count;
 use crate::page::replay::{clock, frame, passed, route_at};
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
+use crate::sim::load::Recovery;
 use crate::sim::trace::Route;
 use crate::sim::trace::BUCKET;
 
@@ -127,6 +128,10 @@ pub enum Live {
     Limit,
     /// Calls the adaptive concurrency limit refused so far.
     Limited,
+    /// How long after its trigger ended the run recovered (ten seconds in a row with 90% of
+    /// arrivals answered well), once those ten seconds are behind the playhead; none before,
+    /// or if it never did.
+    Recovered,
 }
 
 /// What kind of quantity a figure is, which says how a bound on it is written.
@@ -154,6 +159,7 @@ const NAMED: &[(&str, Live)] = &[
     ("retries-per-second", Live::RetriesPerSecond),
     ("inventory-calls", Live::InventoryCalls),
     ("ok-per-second", Live::OkPerSecond),
+    ("recovered", Live::Recovered),
 ];
 
 /// A piece of a paragraph.
@@ -203,9 +209,11 @@ impl Live {
     /// What kind of quantity it is.
     pub fn quantity(self) -> Quantity {
         match self {
-            Live::Measure(Measure::FirstOpening) | Live::P50 | Live::P99 | Live::P99EndToEnd => {
-                Quantity::Duration
-            }
+            Live::Measure(Measure::FirstOpening)
+            | Live::P50
+            | Live::P99
+            | Live::P99EndToEnd
+            | Live::Recovered => Quantity::Duration,
             Live::Measure(Measure::LookupsAnswered | Measure::OkShare) => Quantity::Percent,
             _ => Quantity::Count,
         }
@@ -216,6 +224,13 @@ impl Live {
     pub fn describe(self, value: Option<f64>, now: Micros) -> String {
         match self {
             Live::Measure(m) => m.describe(value, now),
+            Live::Recovered => match value {
+                Some(_) => format!(
+                    "the platform recovered {} after its trigger ended",
+                    self.shown(value)
+                ),
+                None => format!("the platform had not recovered by {}", clock(now, None)),
+            },
             _ if value.is_none() => {
                 format!("the run had no {} by {}", self.what(), clock(now, None))
             }
@@ -249,6 +264,7 @@ impl Live {
             Live::OkPerSecond => "requests answered ok in the last second",
             Live::Limit => "the adaptive concurrency limit",
             Live::Limited => "the number of calls the adaptive limit refused",
+            Live::Recovered => "how long after its trigger ended the platform recovered",
         }
     }
 
@@ -330,6 +346,15 @@ impl Live {
                 t.adaptive_limit.as_ref()?;
                 Some(frame(t, r.now).finished.concurrency_limited as f64)
             }
+            Live::Recovered => {
+                let recovery = t.recovery?;
+                let after = recovery.recovered_after?;
+                let known = recovery
+                    .trigger_end
+                    .saturating_add(after)
+                    .saturating_add(Recovery::HEALTHY_SECONDS * 1_000_000);
+                (known <= r.now).then_some(after as f64 / 1e6)
+            }
             Live::OkPerSecond => {
                 let slices = passed(t, r.now);
                 let last = &slices[slices.len().saturating_sub((1_000_000 / BUCKET) as usize)..];
@@ -368,7 +393,9 @@ impl Live {
             Live::Limit => format!("{} in flight", count(whole)),
             Live::Limited => format!("{} call{}", count(whole), if whole == 1 { "" } else { "s" }),
             Live::RetriesPerSecond => format!("{v:.0} a second"),
-            Live::P50 | Live::P99 | Live::P99EndToEnd => duration((v * 1e6).round() as u64),
+            Live::P50 | Live::P99 | Live::P99EndToEnd | Live::Recovered => {
+                duration((v * 1e6).round() as u64)
+            }
         }
     }
 }

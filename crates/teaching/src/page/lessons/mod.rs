@@ -48,6 +48,8 @@ pub enum Lesson {
     Northwind,
     /// Challenges: broken systems to mend with the patterns, each judged on several seeds.
     Challenges,
+    /// The failure zoo: metastable failures beside the retry storm, each with its cure.
+    Zoo,
     /// A lesson a teacher opened from a file, kept for as long as the page lives.
     Own(&'static OwnLesson),
 }
@@ -59,7 +61,8 @@ impl PartialEq for Lesson {
             (Lesson::Own(a), Lesson::Own(b)) => std::ptr::eq(*a, *b),
             (Lesson::Km0, Lesson::Km0)
             | (Lesson::Northwind, Lesson::Northwind)
-            | (Lesson::Challenges, Lesson::Challenges) => true,
+            | (Lesson::Challenges, Lesson::Challenges)
+            | (Lesson::Zoo, Lesson::Zoo) => true,
             _ => false,
         }
     }
@@ -169,7 +172,12 @@ pub struct Step {
 
 impl Lesson {
     /// Both lessons.
-    pub const ALL: [Lesson; 3] = [Lesson::Km0, Lesson::Northwind, Lesson::Challenges];
+    pub const ALL: [Lesson; 4] = [
+        Lesson::Km0,
+        Lesson::Northwind,
+        Lesson::Challenges,
+        Lesson::Zoo,
+    ];
 
     /// The value of `lesson=` in the address and of the widget's `lesson` attribute (`own`
     /// for a teacher's lesson).
@@ -178,6 +186,7 @@ impl Lesson {
             Lesson::Km0 => "km0",
             Lesson::Northwind => "northwind",
             Lesson::Challenges => "challenges",
+            Lesson::Zoo => "zoo",
             Lesson::Own(_) => "own",
         }
     }
@@ -218,10 +227,12 @@ impl Lesson {
         static KM0: OnceLock<format::LessonText> = OnceLock::new();
         static NORTHWIND: OnceLock<format::LessonText> = OnceLock::new();
         static CHALLENGES: OnceLock<format::LessonText> = OnceLock::new();
+        static ZOO: OnceLock<format::LessonText> = OnceLock::new();
         match self {
             Lesson::Km0 => Some(&KM0),
             Lesson::Northwind => Some(&NORTHWIND),
             Lesson::Challenges => Some(&CHALLENGES),
+            Lesson::Zoo => Some(&ZOO),
             Lesson::Own(_) => None,
         }
     }
@@ -233,6 +244,7 @@ impl Lesson {
             Lesson::Km0 => include_str!("../../../../../lessons/km0.md"),
             Lesson::Northwind => include_str!("../../../../../lessons/northwind.md"),
             Lesson::Challenges => include_str!("../../../../../lessons/challenges.md"),
+            Lesson::Zoo => include_str!("../../../../../lessons/zoo.md"),
             Lesson::Own(_) => "",
         }
     }
@@ -304,14 +316,14 @@ impl Lesson {
                 "worst-case",
                 "fallback",
             ],
-            Lesson::Challenges | Lesson::Own(_) => &[],
+            Lesson::Challenges | Lesson::Zoo | Lesson::Own(_) => &[],
         }
     }
 
     /// The step `number` (1-based, as links before names wrote it) opens; see
     /// `Lesson::numbered`. A teacher's lesson counts its steps as they stand.
     pub fn by_number(self, number: usize) -> Option<usize> {
-        if let Lesson::Own(_) | Lesson::Challenges = self {
+        if let Lesson::Own(_) | Lesson::Challenges | Lesson::Zoo = self {
             let index = number.checked_sub(1)?;
             return (index < self.steps().len()).then_some(index);
         }
@@ -322,7 +334,7 @@ impl Lesson {
     /// How many numbers an address may give for a step.
     fn numbers(self) -> usize {
         match self {
-            Lesson::Own(_) | Lesson::Challenges => self.steps().len(),
+            Lesson::Own(_) | Lesson::Challenges | Lesson::Zoo => self.steps().len(),
             _ => self.numbered().len(),
         }
     }
@@ -631,7 +643,7 @@ impl Lesson {
     pub fn other(self) -> Lesson {
         match self {
             Lesson::Km0 => Lesson::Northwind,
-            Lesson::Northwind | Lesson::Challenges | Lesson::Own(_) => Lesson::Km0,
+            Lesson::Northwind | Lesson::Challenges | Lesson::Zoo | Lesson::Own(_) => Lesson::Km0,
         }
     }
 }
@@ -726,6 +738,7 @@ mod tests {
             (super::Lesson::Km0, 17),
             (super::Lesson::Northwind, 5),
             (super::Lesson::Challenges, 9),
+            (super::Lesson::Zoo, 6),
         ];
         for (lesson, steps) in counts {
             assert_eq!(lesson.steps().len(), steps, "{}", lesson.key());
@@ -1017,7 +1030,7 @@ mod tests {
                 Lesson::Km0 => &["herd-on-hot-items", "adaptive-limit", "rate-limit"],
                 Lesson::Northwind | Lesson::Own(_) => &[],
                 // Numbered as they stand.
-                Lesson::Challenges => continue,
+                Lesson::Challenges | Lesson::Zoo => continue,
             };
             assert_eq!(unnumbered, added_later, "{}", lesson.key());
         }

@@ -169,7 +169,7 @@ mod tests {
             assert!(super::super::format::claim(&claim).is_ok(), "{claim}");
         }
         // Every switch goes on and off through its part, and a run reads every measure: the
-        // story with the limit, the lesson's breaker, or the lookups' story.
+        // story with the limit, the lesson's breaker, or the herd, which recovers.
         for p in Pattern::SWITCHES {
             let mut cfg = Preset::StoryNone.config();
             p.part().switch_on(&mut cfg);
@@ -180,6 +180,7 @@ mod tests {
         let runs: Vec<crate::page::runs::Run> = [
             Preset::StoryAdaptiveLimit,
             Preset::Lesson(crate::sim::scenario::Scenario::Cb),
+            Preset::RetryHerd,
         ]
         .into_iter()
         .map(|p| crate::page::runs::Run::of(p.config()).expect("a preset runs"))
@@ -188,7 +189,7 @@ mod tests {
             let read = runs.iter().any(|run| {
                 let reading = super::super::rules::Reading {
                     run,
-                    now: 12_000_000,
+                    now: run.span.max(12_000_000),
                     b: None,
                 };
                 live.value(&reading).is_some_and(f64::is_finite)
