@@ -1003,3 +1003,45 @@ async fn a_followed_request_reads_as_the_cli_prints_it() {
     })
     .await;
 }
+
+/// A zoo preset draws its feedback loop, lit while the loop drives at the playhead and still
+/// once the cure is on; other presets draw none.
+#[tokio::test]
+async fn a_zoo_preset_lights_its_loop_while_it_drives() {
+    browser::run("zoo-loop", |page| async move {
+        let state = "const f = document.querySelector('.feedback-loop');
+                     return f ? [f.classList.contains('driving'), f.querySelectorAll('li').length,
+                                 document.querySelector('.loop-region h2').textContent] : null;";
+        page.open("?preset=zoo-gc-spiral&t=1", ".feedback-loop").await;
+        assert_eq!(
+            page.eval(state).await,
+            serde_json::json!([false, 4, "The loop: collection pauses"])
+        );
+        page.eval(&seek(40.0)).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(page.eval(state).await[0], serde_json::json!(true));
+        page.screenshot("zoo-loop-driving-1366").await;
+        // The cure from a link: the loop stays still at the same moment.
+        page.open("?preset=zoo-gc-spiral&queue_limit=50&t=40", ".feedback-loop")
+            .await;
+        assert_eq!(page.eval(state).await[0], serde_json::json!(false));
+        page.open("?preset=zoo-fifo-overload&t=40", ".feedback-loop").await;
+        assert_eq!(page.eval(state).await[0], serde_json::json!(true));
+        page.open("?preset=cb&t=5", "#scrub").await;
+        assert_eq!(page.eval(state).await, serde_json::Value::Null);
+        // On the projector the loop sits under the topology, on the first screen.
+        page.devtools(
+            "Emulation.setDeviceMetricsOverride",
+            serde_json::json!({"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": false}),
+        )
+        .await;
+        page.open("?preset=zoo-open-loop&t=40&projector=on", ".feedback-loop")
+            .await;
+        let bottom = page
+            .eval("return document.querySelector('.loop-region').getBoundingClientRect().bottom")
+            .await;
+        assert!(bottom.as_f64().unwrap() <= 1080.0, "{bottom}");
+        page.screenshot("zoo-loop-projector-1920").await;
+    })
+    .await;
+}

@@ -1476,7 +1476,7 @@ async fn the_lessons_are_files_the_page_fetches() {
             .await;
         assert_eq!(
             fetched,
-            serde_json::json!(["challenges.md", "km0.md", "northwind.md"])
+            serde_json::json!(["challenges.md", "km0.md", "northwind.md", "zoo.md"])
         );
     })
     .await;

@@ -144,6 +144,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
                 { controls }
                 { regions::timeline(&ids, page, run, &dispatch) }
                 { regions::topology(&ids, page, run) }
+                { regions::feedback_loop(&ids, page, run) }
                 { regions::diagram(&ids, page, run) }
                 { regions::latency(&ids, page, run, &dispatch, true) }
                 { regions::load(&ids, page, run) }
@@ -172,7 +173,13 @@ pub fn playground(props: &PlaygroundProps) -> Html {
         .a
         .as_ref()
         .is_ok_and(|r| r.config.first_breaker().is_none());
-    let layout = classes!("layout", no_breaker.then_some("no-breaker"));
+    // A zoo preset's feedback loop takes a row of its own under the timeline.
+    let with_loop = crate::page::feedback_loop::FeedbackLoop::of(page.settings.preset).is_some();
+    let layout = classes!(
+        "layout",
+        no_breaker.then_some("no-breaker"),
+        with_loop.then_some("with-loop")
+    );
     html! {
         <div {class} tabindex={(!standalone).then_some("0")} {onkeydown}
             role={(!standalone).then_some("group")}

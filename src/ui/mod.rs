@@ -11,6 +11,7 @@ mod controls;
 mod drawer;
 mod embed_this;
 mod exercises;
+mod feedback_loop;
 mod frames;
 mod histogram;
 mod ids;

@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use super::compare::AbCounters;
 use super::drawer::Drawer;
+use super::feedback_loop::LoopDiagram;
 use super::histogram::Histogram;
 use super::ids::IdScope;
 use super::jitter::JitterView;
@@ -23,6 +24,7 @@ use super::timeline::Timeline;
 use super::topology::Topology;
 use crate::page::action::Action;
 use crate::page::compare::{ab_outcomes, counters, histograms, Side};
+use crate::page::feedback_loop::FeedbackLoop;
 use crate::page::jitter::JitterSettings;
 use crate::page::latency::{histogram_until, in_bar, LatencyKind};
 use crate::page::pool::pool_at;
@@ -191,6 +193,17 @@ pub fn topology(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
         &of_a(page, "Where the requests are"),
         body,
     )
+}
+
+/// The feedback loop of a failure-zoo preset, lit while it drives at the playhead; nothing for
+/// the other presets.
+pub fn feedback_loop(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
+    let Some(shape) = FeedbackLoop::of(page.settings.preset) else {
+        return Html::default();
+    };
+    let driving = shape.drives(&run.config, &run.trace, page.playback.playhead);
+    let body = html! { <LoopDiagram {shape} {driving} /> };
+    region(ids, "loop-region", "loop", &of_a(page, shape.title), body)
 }
 
 /// The breaker's state diagram at the playhead.

@@ -12,8 +12,8 @@ pub mod playground;
 
 // The old paths (`crate::page::state`, `crate::page::exercise_setups`) still name each module.
 pub use charts::{
-    axis, breaker_labels, chart_table, glossary, hatch, latency, markers, numbers, outcome_look,
-    pool, topology,
+    axis, breaker_labels, chart_table, feedback_loop, glossary, hatch, latency, markers, numbers,
+    outcome_look, pool, topology,
 };
 pub use embedding::{embed, join, site, widget, widget_look};
 pub use exercises::{charts as exercise_charts, setups as exercise_setups, view as exercise_view};

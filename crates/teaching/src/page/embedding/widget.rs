@@ -138,7 +138,7 @@ pub fn attributes_table() -> String {
             }
             WidgetKind::Jitter => (code(&crate::page::jitter::JITTER_KEYS), look.clone()),
             WidgetKind::LessonStep => (
-                "`lesson` (km0, northwind or challenges), `step` (a step's name or number)"
+                "`lesson` (km0, northwind, challenges or zoo), `step` (a step's name or number)"
                     .to_string(),
                 look.clone(),
             ),

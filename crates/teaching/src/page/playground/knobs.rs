@@ -130,7 +130,7 @@ pub struct Knob {
 }
 
 /// Every knob, grouped by what it tunes.
-pub const KNOBS: [Knob; 38] = [
+pub const KNOBS: [Knob; 41] = [
     Knob {
         key: "rate",
         label: "Arrival rate",
@@ -425,6 +425,33 @@ pub const KNOBS: [Knob; 38] = [
         unit: Unit::Count,
         min: 0.0,
         max: 1.0,
+        step: 1.0,
+        pattern: None,
+    },
+    Knob {
+        key: "queue_limit",
+        label: "Orders' queue bound (0: unbounded)",
+        unit: Unit::Count,
+        min: 0.0,
+        max: 1000.0,
+        step: 10.0,
+        pattern: None,
+    },
+    Knob {
+        key: "queue_order",
+        label: "Orders' queue: which request a free worker takes",
+        unit: Unit::Count,
+        min: 0.0,
+        max: 2.0,
+        step: 1.0,
+        pattern: None,
+    },
+    Knob {
+        key: "arrivals",
+        label: "Arrivals",
+        unit: Unit::Count,
+        min: 0.0,
+        max: 2.0,
         step: 1.0,
         pattern: None,
     },
