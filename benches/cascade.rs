@@ -64,6 +64,33 @@ fn million_requests_with_capacity(c: &mut Criterion) {
     group.finish();
 }
 
+/// About a million requests through the failure zoo's parts at once: 500 clients in a closed
+/// loop (each thinking 10 ms, about 10,000 requests/s while inventory is quick), orders' queue
+/// adaptive (newest first when long) and its heap pausing from 1,500 requests held.
+fn million_requests_zoo_parts(c: &mut Criterion) {
+    let mut cfg = Scenario::Bulkhead.config();
+    for (key, value) in [
+        ("duration", "100"),
+        ("threads", "1000"),
+        ("arrivals", "closed"),
+        ("clients", "500"),
+        ("think_time", "0.01"),
+        ("queue_order", "adaptive"),
+        ("gc_threshold", "1500"),
+        ("gc_pause", "0.01"),
+    ] {
+        apply_set(&mut cfg, key, value).expect("valid override");
+    }
+    let events = run(&cfg).expect("large run").events;
+    let mut group = c.benchmark_group("scale");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(events));
+    group.bench_function("one_million_requests_zoo_parts", |b| {
+        b.iter(|| std::hint::black_box(run(&cfg).expect("large run")))
+    });
+    group.finish();
+}
+
 /// Following one request as the page does when a student picks "slowest": the run's log is
 /// already there, so this is finding the request in it and re-running with a recorder for it.
 fn follow_one_request(c: &mut Criterion) {
@@ -109,6 +136,7 @@ criterion_group!(
     four_scenario_table,
     million_requests,
     million_requests_with_capacity,
+    million_requests_zoo_parts,
     follow_one_request,
     metastability_grid
 );

@@ -439,7 +439,7 @@ pub const KNOBS: [Knob; 41] = [
     },
     Knob {
         key: "queue_order",
-        label: "Orders' queue: which request a free worker takes",
+        label: "Orders' queue order",
         unit: Unit::Count,
         min: 0.0,
         max: 2.0,
