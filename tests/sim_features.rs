@@ -520,6 +520,16 @@ fn presets_key_figures() {
                 (Outcome::Unfinished, 191),
             ],
         ),
+        // 100 a second for 60 s: after the flush at 5 s nearly every call times out.
+        (
+            "zoo-cold-cache",
+            6_001,
+            &[
+                (Outcome::Ok, 1_152),
+                (Outcome::Timeout, 4_763),
+                (Outcome::Unfinished, 86),
+            ],
+        ),
         // 200 a second for 60 s, each sent up to three times: after the overload nearly every
         // client gives up before a worker takes its request.
         (

@@ -11,9 +11,10 @@ use resilience_playground::resilience::{
 use resilience_playground::sim::engine::EngineError;
 use resilience_playground::sim::life::{Activity, Happening};
 use resilience_playground::sim::model::{
-    follow, run, run_with_cap, Abandon, Arrivals, CapacityConfig, CascadeConfig, ClosedLoop,
-    GatewayConfig, GcConfig, HedgeConfig, HistoryBulkhead, OrdersIdempotency, PaymentsConfig,
-    PriorityMix, QueueOrder, Resilience4jStack, RunError, SidecarConfig,
+    follow, run, run_with_cap, Abandon, Arrivals, CacheConfig, CacheFill, CapacityConfig,
+    CascadeConfig, ClosedLoop, GatewayConfig, GcConfig, HedgeConfig, HistoryBulkhead,
+    OrdersIdempotency, PaymentsConfig, PriorityMix, QueueOrder, Resilience4jStack, RunError,
+    SidecarConfig,
 };
 use resilience_playground::sim::trace::{Outcome, Trace};
 
@@ -152,6 +153,7 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
                         abandon: if drop { Abandon::Drop } else { Abandon::Keep },
                         restart_at_recovery: restart,
                         hot_items,
+                        cache: None,
                     })
                 };
                 let (
@@ -408,8 +410,9 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
         } else {
             0
         };
+        // (Those its cache took never reached a slot.)
         assert_eq!(
-            load.served + load.dropped + load.refused + load.left,
+            load.served + load.dropped + load.refused + load.left + load.cached.unwrap_or(0),
             d.totals.calls + hedges,
             "{}: {load:?}",
             d.name
@@ -584,8 +587,19 @@ proptest! {
         clients in 1u32..200,
         think in 0u64..2_000,
         gc in prop::option::of((1u64..500, 1u64..500)),
+        cache in prop::option::of((1u32..500, 0u64..50, prop::option::of(0u64..20_000), any::<bool>())),
     ) {
         let mut cfg = c.to_sim();
+        if let (Some(capacity), Some((items, hit, flush, coalesce))) =
+            (cfg.first_mut().capacity.as_mut(), cache)
+        {
+            capacity.cache = Some(CacheConfig {
+                items,
+                hit: hit * MS,
+                flush_at: flush.map(|f| f * MS),
+                fill: if coalesce { CacheFill::Coalesce } else { CacheFill::Caller },
+            });
+        }
         cfg.service.queue_order = QueueOrder::ALL[order];
         if closed {
             cfg.traffic.arrivals = Arrivals::Closed;

@@ -1,6 +1,7 @@
 //! The failure zoo: each preset is a metastable failure that stays down after its trigger
 //! ended, and its cure is one `--set` key. Also the rooms the failures and cures live in: the
-//! queue of `orders` served newest first, a closed loop of clients, the heap's pauses.
+//! queue of `orders` served newest first, a closed loop of clients, the heap's pauses, the
+//! cache in front of inventory.
 
 use resilience_playground::sim::model::{run, Arrivals, QueueOrder, SimConfig};
 use resilience_playground::sim::scenario::{apply_set, Preset, Scenario};
@@ -11,6 +12,7 @@ const SECOND: u64 = 1_000_000;
 /// Each zoo preset and the `--set` that cures it.
 const ZOO: &[(&str, &str, &str)] = &[
     ("zoo-gc-spiral", "queue_limit", "50"),
+    ("zoo-cold-cache", "cache_fill", "coalesce"),
     ("zoo-fifo-overload", "queue_order", "lifo"),
     ("zoo-open-loop", "arrivals", "closed"),
 ];
@@ -178,4 +180,37 @@ fn the_heap_pauses_the_workers_only_past_its_threshold() {
         paused.outcomes.ok,
         plain.outcomes.ok
     );
+}
+
+#[test]
+fn a_coalescing_cache_fetches_each_item_once_after_its_flush() {
+    // The cold cache of 300 items: once coalescing, the database serves one fetch per item
+    // (every order's item is among the 300), however many calls miss; filled by the callers,
+    // it serves far more and the cache stays cold.
+    let served = |fill: &str| {
+        let mut cfg = preset("zoo-cold-cache");
+        apply_set(&mut cfg, "cache_fill", fill).expect("a fill");
+        let t = traced(&cfg);
+        t.dependencies[0].load.as_ref().expect("a capacity").served
+    };
+    assert_eq!(served("coalesce"), 300);
+    assert!(served("caller") > 2_000, "{}", served("caller"));
+    // Without a flush the cache answers every call and the database serves none.
+    let mut warm = preset("zoo-cold-cache");
+    warm.first_mut()
+        .capacity
+        .as_mut()
+        .unwrap()
+        .cache
+        .as_mut()
+        .unwrap()
+        .flush_at = None;
+    let t = traced(&warm);
+    assert_eq!(t.dependencies[0].load.as_ref().unwrap().served, 0);
+    assert_eq!(t.outcomes.ok, t.sent - t.outcomes.unfinished);
+    // `cache_fill` switches a cache on where there is none, with a capacity under it.
+    let mut cfg = Scenario::None.config();
+    apply_set(&mut cfg, "cache_fill", "coalesce").expect("switches the cache on");
+    let cache = cfg.first().unwrap().capacity.as_ref().unwrap().cache;
+    assert!(cache.is_some_and(|c| c.flush_at.is_none()), "{cache:?}");
 }

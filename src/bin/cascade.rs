@@ -648,6 +648,9 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
             if let Some(conflicts) = load.conflicts {
                 line.insert(format!("{name}_conflicts"), conflicts.into());
             }
+            if let Some(cached) = load.cached {
+                line.insert(format!("{name}_cached"), cached.into());
+            }
             let peak_queue = load.queue_per_bucket.iter().max().copied().unwrap_or(0);
             line.insert(format!("{name}_peak_queue"), peak_queue.into());
         }

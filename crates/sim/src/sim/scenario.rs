@@ -3,8 +3,8 @@
 
 use super::latency::Micros;
 use super::model::{
-    Abandon, Arrivals, CapacityConfig, GatewayConfig, GcConfig, HistoryBulkhead, OrdersIdempotency,
-    Resilience4jStack, SidecarConfig, SimConfig, StackConfig,
+    Abandon, Arrivals, CacheConfig, CapacityConfig, GatewayConfig, GcConfig, HistoryBulkhead,
+    OrdersIdempotency, Resilience4jStack, SidecarConfig, SimConfig, StackConfig,
 };
 use crate::resilience::{
     AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule,
@@ -153,6 +153,10 @@ pub enum Preset {
     /// slowdown of inventory fills the queue past that, and the pauses keep it growing
     /// (`--set queue_limit=50` cures it: a bounded queue bounds the heap).
     ZooGcSpiral,
+    /// The failure zoo: inventory's database sits behind a cache of 300 items and serves 50
+    /// calls a second; the cache is emptied at 5 s, the misses queue past the timeout, and a
+    /// caller that timed out never fills the cache (`--set cache_fill=coalesce` cures it).
+    ZooColdCache,
     /// The failure zoo: a 2 s overload of `orders`' FIFO queue whose clients give up after 1 s
     /// and resend; the workers serve requests nobody waits for, so goodput stays near 0 after
     /// the overload (`--set queue_order=lifo` cures it).
@@ -164,7 +168,7 @@ pub enum Preset {
 
 impl Preset {
     /// Every preset, in the order a list shows them.
-    pub const ALL: [Preset; 27] = [
+    pub const ALL: [Preset; 28] = [
         Preset::Lesson(Scenario::None),
         Preset::Lesson(Scenario::Timeout),
         Preset::Lesson(Scenario::Cb),
@@ -190,6 +194,7 @@ impl Preset {
         Preset::StoryResend,
         Preset::StoryAdaptiveLimit,
         Preset::ZooGcSpiral,
+        Preset::ZooColdCache,
         Preset::ZooFifoOverload,
         Preset::ZooOpenLoop,
     ];
@@ -218,6 +223,7 @@ impl Preset {
             Preset::StoryResend => "story-resend",
             Preset::StoryAdaptiveLimit => "story-adaptive-limit",
             Preset::ZooGcSpiral => "zoo-gc-spiral",
+            Preset::ZooColdCache => "zoo-cold-cache",
             Preset::ZooFifoOverload => "zoo-fifo-overload",
             Preset::ZooOpenLoop => "zoo-open-loop",
             Preset::CbLikeTable => "cb-like-table",
@@ -276,6 +282,7 @@ impl Preset {
             }
             Preset::CbLikeTable => "Timeout + breaker with a 1 s window, like the printed table",
             Preset::ZooGcSpiral => "Zoo: garbage collection pauses that feed on the queue",
+            Preset::ZooColdCache => "Zoo: a flushed cache that late answers never fill",
             Preset::ZooFifoOverload => {
                 "Zoo: a FIFO queue after a short overload serves clients who have left"
             }
@@ -392,6 +399,21 @@ impl Preset {
                 c.run.drain = false;
                 c.run.seed = 1;
             }),
+            Preset::ZooColdCache => with(SimConfig::default(), |c| {
+                c.traffic.arrivals = Arrivals::Poisson;
+                c.traffic.duration = 60 * SECOND;
+                c.service.threads = 200;
+                let inventory = c.first_mut();
+                inventory.faults.degrade_at = None;
+                inventory.stack.timeout = Some(300 * MS);
+                inventory.stack.retry = Some(RetryPolicy::reserve_stock());
+                inventory.capacity = Some(CapacityConfig {
+                    cache: Some(CacheConfig::zoo()),
+                    ..capacity(2, false)
+                });
+                c.run.drain = false;
+                c.run.seed = 1;
+            }),
             Preset::ZooFifoOverload => zoo_fifo_overload(),
             Preset::ZooOpenLoop => with(retry_storm(), |c| {
                 c.traffic.arrivals = Arrivals::Poisson;
@@ -423,6 +445,7 @@ fn capacity(slots: u32, restart_at_recovery: bool) -> CapacityConfig {
         abandon: Abandon::Keep,
         restart_at_recovery,
         hot_items: None,
+        cache: None,
     }
 }
 

@@ -793,6 +793,10 @@ pub struct DependencyLoad {
     /// slot's work was wasted and the caller hears UNAVAILABLE (`None`: no hot items).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conflicts: Option<u64>,
+    /// With a cache in front of it, the calls the cache took: answered from it, or held for an
+    /// item it was fetching; none of them reached a slot (`None`: no cache).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached: Option<u64>,
     /// Of those, the calls finished after their caller's deadline: work nobody could use.
     pub served_late: u64,
     /// Calls dropped at their deadline, still queued or in service (deadline propagation).

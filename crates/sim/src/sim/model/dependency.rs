@@ -10,6 +10,7 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+use super::cache::{Cache, Lookup};
 use super::call_end::{CallEnd, Failure};
 use super::dependency_config::{Abandon, DependencyConfig, FaultSchedule};
 use super::events::{Event, Id};
@@ -74,6 +75,8 @@ pub(super) struct Dependency {
     pub stack: Stack,
     /// Its servers, when it has a capacity.
     pub servers: Option<Servers>,
+    /// The cache in front of its servers, if it has one.
+    pub cache: Option<Cache>,
 }
 
 impl Dependency {
@@ -83,6 +86,11 @@ impl Dependency {
             faults: Faults::new(&cfg.faults),
             stack: Stack::new(&cfg.stack)?,
             servers: cfg.capacity.as_ref().map(Servers::new),
+            cache: cfg
+                .capacity
+                .as_ref()
+                .and_then(|c| c.cache.as_ref())
+                .map(Cache::new),
         })
     }
 
@@ -137,6 +145,24 @@ impl Sim<'_> {
         deadline: Option<Micros>,
         hedge: bool,
     ) {
+        let mut item = None;
+        let op = self.requests.get(id).map_or(0, |r| r.op);
+        if let Some(cache) = self.deps[dep].cache.as_mut() {
+            let drawn = cache.item_of(op);
+            match cache.lookup(drawn, id, try_no) {
+                Lookup::Hit => {
+                    let at = now.saturating_add(cache.hit);
+                    self.q.schedule(at, Event::CacheHit { id, try_no });
+                    self.recorder.dependency_cached(dep);
+                    return;
+                }
+                Lookup::Wait => {
+                    self.recorder.dependency_cached(dep);
+                    return;
+                }
+                Lookup::Fetch => item = Some(drawn),
+            }
+        }
         let Some(servers) = self.deps[dep].servers.as_mut() else {
             return;
         };
@@ -146,6 +172,7 @@ impl Sim<'_> {
             arrived: now,
             deadline,
             hedge,
+            item,
         };
         match servers.admit(job) {
             Admit::Serve => self.serve(now, dep, job),
@@ -239,14 +266,23 @@ impl Sim<'_> {
         if let Some(job) = next {
             self.serve(now, dep, job);
         }
-        if work.stopped {
-            self.recorder.dependency_dropped(dep, 1);
-            return;
-        }
         let caller = work.job.caller;
         let waiting = self.requests.get(caller).is_some_and(|r| {
             r.call.waiting && r.call.dep == dep && r.call.try_no == work.job.try_no
         });
+        if let Some(item) = work.job.item {
+            let answered = !work.stopped && !conflict && work.end == CallEnd::Answered;
+            let end = if work.stopped {
+                CallEnd::Failed(Failure::Unavailable)
+            } else {
+                work.end
+            };
+            self.fetch_over(now, dep, item, answered, waiting, end);
+        }
+        if work.stopped {
+            self.recorder.dependency_dropped(dep, 1);
+            return;
+        }
         let late = work.job.deadline.is_some_and(|d| now > d);
         self.recorder
             .dependency_served(now, dep, waiting && !conflict, late);
@@ -282,13 +318,60 @@ impl Sim<'_> {
         self.send_to_servers(now, id, dep, try_no, deadline, true);
     }
 
+    /// The fetch of `item` by dependency `dep`'s cache is over (`answered`, or not; its caller
+    /// `waiting` for it, or not): the cache is filled as it fills, and the tries that waited
+    /// for the fetch get its answer (`end`) if they still wait.
+    fn fetch_over(
+        &mut self,
+        now: Micros,
+        dep: usize,
+        item: u32,
+        answered: bool,
+        waiting: bool,
+        end: CallEnd,
+    ) {
+        let Some(cache) = self.deps[dep].cache.as_mut() else {
+            return;
+        };
+        for (caller, try_no) in cache.fetched(item, answered, waiting) {
+            self.cache_answer(now, caller, try_no, end);
+        }
+    }
+
+    /// Try `try_no` of `id` gets `end` from the cache (a hit, or the fetch it waited for), if
+    /// it still waits for it.
+    pub(super) fn cache_answer(&mut self, now: Micros, id: Id, try_no: u32, end: CallEnd) {
+        let Some(r) = self.requests.get(id) else {
+            return;
+        };
+        if !(r.call.waiting && r.call.try_no == try_no) {
+            return;
+        }
+        r.call.try_end = end;
+        r.call.waiting = false;
+        self.call_done(now, id);
+    }
+
     /// Dependency `dep` restarts: every call it held fails at once with UNAVAILABLE (counted
     /// as refused), and every caller still waiting hears it now.
     pub(super) fn restart(&mut self, now: Micros, dep: usize) {
         let Some(servers) = self.deps[dep].servers.as_mut() else {
             return;
         };
-        for job in servers.restart() {
+        let jobs = servers.restart();
+        for job in &jobs {
+            if let Some(item) = job.item {
+                self.fetch_over(
+                    now,
+                    dep,
+                    item,
+                    false,
+                    false,
+                    CallEnd::Failed(Failure::Unavailable),
+                );
+            }
+        }
+        for job in jobs {
             self.recorder.dependency_refused(dep);
             let waiting = self.requests.get(job.caller).is_some_and(|r| {
                 r.call.waiting && r.call.dep == dep && r.call.try_no == job.try_no

@@ -52,6 +52,79 @@ pub struct CapacityConfig {
     /// meanwhile (1..=100000; `None`: calls never conflict).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hot_items: Option<u32>,
+    /// A cache in front of the servers (a database behind its cache): a call whose item is
+    /// cached is answered by the cache and never reaches a slot (`None`: no cache).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<CacheConfig>,
+}
+
+/// A cache in front of a dependency's servers. It starts warm, with every item; a miss is
+/// fetched from the servers, and the answer fills the cache as `fill` says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CacheConfig {
+    /// Items the calls look up, each call one drawn uniformly (1..=1000000).
+    pub items: u32,
+    /// How long a hit takes (0..=60 s).
+    pub hit: Micros,
+    /// When the cache is emptied, if it is (0..=3600 s).
+    #[serde(default)]
+    pub flush_at: Option<Micros>,
+    /// Who fills the cache after a miss.
+    #[serde(default)]
+    pub fill: CacheFill,
+}
+
+/// Who fills a cache after a miss.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CacheFill {
+    /// The caller, with the answer it got: a caller that stopped waiting (its try timed out)
+    /// never fills it, and every miss goes to the servers.
+    #[default]
+    Caller,
+    /// The cache itself, once per item: a miss for an item already being fetched waits for
+    /// that fetch, and the fetch fills the cache whether its first caller still waits or not.
+    Coalesce,
+}
+
+impl CacheFill {
+    /// Every way, by its `--set cache_fill=` value.
+    pub const NAMES: [&'static str; 2] = ["caller", "coalesce"];
+    /// Every way, in the order of [`CacheFill::NAMES`].
+    pub const ALL: [CacheFill; 2] = [CacheFill::Caller, CacheFill::Coalesce];
+}
+
+impl CacheConfig {
+    /// `cache_items`.
+    pub const ITEMS: (u64, u64) = (1, 1_000_000);
+    /// `cache_hit`.
+    pub const HIT: (Micros, Micros) = (0, 60_000_000);
+    /// `cache_flush_at`.
+    pub const FLUSH_AT: (Micros, Micros) = (0, 3_600_000_000);
+
+    /// 300 items answered in 1 ms, emptied at 5 s, filled by the callers.
+    pub fn zoo() -> Self {
+        CacheConfig {
+            items: 300,
+            hit: 1_000,
+            flush_at: Some(5_000_000),
+            fill: CacheFill::Caller,
+        }
+    }
+
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let (min, max) = Self::ITEMS;
+        ParamError::check_u64("cache_items", self.items.into(), min, max, "")?;
+        let (min, max) = Self::HIT;
+        ParamError::check_micros("cache_hit", self.hit, min, max)?;
+        if let Some(at) = self.flush_at {
+            let (min, max) = Self::FLUSH_AT;
+            ParamError::check_micros("cache_flush_at", at, min, max)?;
+        }
+        Ok(())
+    }
 }
 
 /// What a server does with work nobody waits for any more.
@@ -108,6 +181,9 @@ impl CapacityConfig {
         }
         if let Some(k) = self.hot_items {
             ParamError::check_u64("hot_items", k.into(), 1, Self::MAX_HOT_ITEMS.into(), "")?;
+        }
+        if let Some(c) = &self.cache {
+            c.validate()?;
         }
         Ok(())
     }

@@ -46,6 +46,10 @@ pub(super) enum Event {
     TryTimedOut { id: Id, try_no: u32 },
     /// A hedge of try `try_no` is due at a dependency with a capacity.
     HedgeCopy { id: Id, try_no: u32 },
+    /// The cache of a dependency answers try `try_no` of the request (a hit).
+    CacheHit { id: Id, try_no: u32 },
+    /// The cache of dependency `n` is emptied.
+    CacheFlush(usize),
     /// The catalog service answers.
     CatalogDone(Id),
     /// The gateway's route timeout.

@@ -26,11 +26,12 @@ fn bump(series: &mut Vec<u64>, at: Micros) {
 }
 
 impl LoadTally {
-    pub fn new(slots: u32, hot_items: bool) -> Self {
+    pub fn new(slots: u32, hot_items: bool, cache: bool) -> Self {
         LoadTally {
             load: DependencyLoad {
                 slots,
                 conflicts: hot_items.then_some(0),
+                cached: cache.then_some(0),
                 ..DependencyLoad::default()
             },
             wait: LessonPercentiles::default(),
@@ -55,6 +56,13 @@ impl LoadTally {
         if let Some(c) = self.load.conflicts.as_mut() {
             *c += 1;
             bump(&mut self.load.conflicts_per_bucket, now);
+        }
+    }
+
+    /// The cache took a call (a hit, or a wait for its fetch).
+    pub fn cached(&mut self) {
+        if let Some(c) = self.load.cached.as_mut() {
+            *c += 1;
         }
     }
 

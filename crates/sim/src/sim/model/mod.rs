@@ -19,6 +19,7 @@
 //! optional per-request log grows.
 
 mod arrivals;
+mod cache;
 pub mod call_end;
 pub mod config;
 mod dependency;
@@ -51,8 +52,8 @@ pub use config::{
     MAX_DEPENDENCIES,
 };
 pub use dependency_config::{
-    Abandon, CapacityConfig, DependencyConfig, FaultSchedule, HedgeConfig, SidecarConfig,
-    StackConfig,
+    Abandon, CacheConfig, CacheFill, CapacityConfig, DependencyConfig, FaultSchedule, HedgeConfig,
+    SidecarConfig, StackConfig,
 };
 pub use flat::{
     from_json_naming_the_field, load_config_json, CascadeConfig, ConfigFile, PaymentsConfig,
@@ -137,7 +138,8 @@ impl<'a> Sim<'a> {
         );
         for (index, dep) in deps.iter().enumerate() {
             if let Some(servers) = &dep.servers {
-                recorder.watch_load(index, servers.slots(), servers.hot.is_some());
+                let (slots, hot) = (servers.slots(), servers.hot.is_some());
+                recorder.watch_load(index, slots, hot, dep.cache.is_some());
             }
         }
         Ok(Sim {
@@ -162,6 +164,9 @@ impl<'a> Sim<'a> {
             let restarts = d.capacity.as_ref().is_some_and(|c| c.restart_at_recovery);
             if let (true, Some(at)) = (restarts, d.faults.recover_at) {
                 self.q.schedule(at, Event::Restart(dep));
+            }
+            if let Some(at) = d.capacity.as_ref().and_then(|c| c.cache?.flush_at) {
+                self.q.schedule(at, Event::CacheFlush(dep));
             }
         }
         let duration = self.cfg.traffic.duration;
@@ -242,14 +247,21 @@ impl<'a> Sim<'a> {
         self.recorder.finish(ending)
     }
 
-    /// When the trigger ends: the latest `recover_at` of a dependency that degrades (`None`
-    /// when one degrades and never recovers; 0 when none degrades).
+    /// When the trigger ends: the latest `recover_at` of a dependency that degrades, or the
+    /// latest flush of a cache if later (`None` when one degrades and never recovers; 0 when
+    /// nothing happens).
     fn trigger_end(&self) -> Option<Micros> {
-        self.cfg
-            .dependencies
+        let deps = &self.cfg.dependencies;
+        let flushed = deps
             .iter()
+            .filter_map(|d| d.capacity.as_ref()?.cache?.flush_at)
+            .max()
+            .unwrap_or(0);
+        deps.iter()
             .filter(|d| d.faults.degrade_at.is_some())
-            .try_fold(0, |end: Micros, d| Some(end.max(d.faults.recover_at?)))
+            .try_fold(flushed, |end: Micros, d| {
+                Some(end.max(d.faults.recover_at?))
+            })
     }
 
     /// Frees the request once nothing is left to happen to it.
@@ -293,6 +305,14 @@ impl<'a> Sim<'a> {
             Event::Restart(dep) => self.restart(now, dep),
             Event::TryTimedOut { id, try_no } => self.try_timed_out(now, id, try_no),
             Event::HedgeCopy { id, try_no } => self.hedge_copy(now, id, try_no),
+            Event::CacheHit { id, try_no } => {
+                self.cache_answer(now, id, try_no, call_end::CallEnd::Answered)
+            }
+            Event::CacheFlush(dep) => {
+                if let Some(cache) = self.deps.get_mut(dep).and_then(|d| d.cache.as_mut()) {
+                    cache.flush();
+                }
+            }
             Event::CatalogDone(id) => {
                 self.answer(now, id, Outcome::Ok);
                 self.release_connection(now, id);

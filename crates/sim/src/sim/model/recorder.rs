@@ -137,8 +137,8 @@ impl Recorder {
 
     /// Dependency `dep` has `slots` servers (and hot items calls may conflict on): its load is
     /// recorded.
-    pub fn watch_load(&mut self, dep: usize, slots: u32, hot_items: bool) {
-        self.loads[dep] = Some(LoadTally::new(slots, hot_items));
+    pub fn watch_load(&mut self, dep: usize, slots: u32, hot_items: bool, cache: bool) {
+        self.loads[dep] = Some(LoadTally::new(slots, hot_items, cache));
     }
 
     fn load(&mut self, dep: usize) -> Option<&mut LoadTally> {
@@ -164,6 +164,13 @@ impl Recorder {
     pub fn dependency_dropped(&mut self, dep: usize, calls: u64) {
         if let Some(l) = self.load(dep).filter(|_| calls > 0) {
             l.dropped(calls);
+        }
+    }
+
+    /// `dep`'s cache took a call (a hit, or a wait for its fetch).
+    pub fn dependency_cached(&mut self, dep: usize) {
+        if let Some(l) = self.load(dep) {
+            l.cached();
         }
     }
 

@@ -25,6 +25,8 @@ pub(super) struct Job {
     pub deadline: Option<Micros>,
     /// A hedge: a copy of the try, not the try itself.
     pub hedge: bool,
+    /// The item it fetches for the dependency's cache, when it missed there.
+    pub item: Option<u32>,
 }
 
 /// A call being served: its answer, and whether the server stops it at its deadline instead
@@ -166,6 +168,7 @@ mod tests {
             abandon: Abandon::Drop,
             restart_at_recovery: true,
             hot_items: None,
+            cache: None,
         })
     }
 
@@ -176,6 +179,7 @@ mod tests {
             arrived: 0,
             deadline,
             hedge: false,
+            item: None,
         }
     }
 

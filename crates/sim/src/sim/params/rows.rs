@@ -18,9 +18,9 @@ use crate::resilience::{
     RetryPolicy, TokenBucketConfig, Window,
 };
 use crate::sim::model::{
-    Abandon, Arrivals, CapacityConfig, ClosedLoop, DependencyConfig, FaultSchedule, GatewayConfig,
-    GcConfig, HedgeConfig, HistoryBulkhead, Pattern, QueueOrder, Resilience4jStack, ServiceConfig,
-    SidecarConfig, SimConfig, StackConfig, Traffic,
+    Abandon, Arrivals, CacheConfig, CacheFill, CapacityConfig, ClosedLoop, DependencyConfig,
+    FaultSchedule, GatewayConfig, GcConfig, HedgeConfig, HistoryBulkhead, Pattern, QueueOrder,
+    Resilience4jStack, ServiceConfig, SidecarConfig, SimConfig, StackConfig, Traffic,
 };
 
 const INV: Dep = Dep::First;
@@ -67,6 +67,26 @@ fn capacity_mut(c: &mut SimConfig, d: Dep) -> Option<&mut CapacityConfig> {
     d.get(c).capacity.as_mut()
 }
 
+fn cache_of(c: &SimConfig) -> Option<CacheConfig> {
+    capacity(c, INV)?.cache
+}
+
+fn cache_mut(c: &mut SimConfig) -> Option<&mut CacheConfig> {
+    capacity_mut(c, INV)?.cache.as_mut()
+}
+
+fn set_cache_items(c: &mut SimConfig, items: Option<u64>) {
+    if let Some(k) = capacity_mut(c, INV) {
+        k.cache = items.map(|n| CacheConfig {
+            items: u32::try_from(n).unwrap_or(u32::MAX),
+            ..k.cache.unwrap_or(CacheConfig {
+                flush_at: None,
+                ..CacheConfig::zoo()
+            })
+        });
+    }
+}
+
 fn capacity_of(c: &SimConfig, d: Dep) -> Option<Value> {
     dep(c, d)?;
     Some(capacity(c, d).map_or(Value::Off, |k| Value::Count(k.slots.into())))
@@ -97,6 +117,7 @@ fn set_capacity(c: &mut SimConfig, d: Dep, slots: Option<u64>) {
             abandon: Abandon::Keep,
             restart_at_recovery: false,
             hot_items: None,
+            cache: None,
         })
     });
 }
@@ -390,6 +411,18 @@ pub const PARAMS: &[Param] = &[
     Param { key: "hot_items", doc: "Hot items inventory's calls reserve (a sale): a call whose item another call committed while it was served fails as UNAVAILABLE, its work wasted (off: calls never conflict).", unit: "items",
         kind: Kind::CountOrOff { min: 1, max: CapacityConfig::MAX_HOT_ITEMS as u64, write: |c, n| set_hot_items(c, INV, n) },
         needs: Needs::OnlyWith(Part::Capacity(INV)), read: |c| hot_items_of(c, INV) },
+    Param { key: "cache_items", doc: "A cache in front of inventory's servers: the items calls look up, each order one of them (off: no cache).", unit: "items",
+        kind: Kind::CountOrOff { min: CacheConfig::ITEMS.0, max: CacheConfig::ITEMS.1, write: |c, n| set_cache_items(c, n) },
+        needs: Needs::OnlyWith(Part::Capacity(INV)), read: |c| capacity(c, INV).map(|k| k.cache.map_or(Value::Off, |h| Value::Count(h.items.into()))) },
+    Param { key: "cache_hit", doc: "How long inventory's cache takes to answer a call whose item it holds.", unit: "s",
+        kind: Kind::Time { min: CacheConfig::HIT.0, max: CacheConfig::HIT.1, write: |c, t| if let Some(h) = cache_mut(c) { h.hit = t } },
+        needs: Needs::SwitchesOn(Part::Cache(INV)), read: |c| cache_of(c).map(|h| Value::Time(h.hit)) },
+    Param { key: "cache_flush_at", doc: "When inventory's cache is emptied (it starts with every item).", unit: "s",
+        kind: Kind::Time { min: CacheConfig::FLUSH_AT.0, max: CacheConfig::FLUSH_AT.1, write: |c, t| if let Some(h) = cache_mut(c) { h.flush_at = Some(t) } },
+        needs: Needs::SwitchesOn(Part::Cache(INV)), read: |c| cache_of(c).and_then(|h| h.flush_at).map(Value::Time) },
+    Param { key: "cache_fill", doc: "Who fills inventory's cache after a miss: the caller with the answer it still waits for (caller), or the cache itself, fetching each item once for every caller and keeping a late answer (coalesce).", unit: "",
+        kind: Kind::Choice { names: &CacheFill::NAMES, write: |c, i| if let Some(h) = cache_mut(c) { h.fill = CacheFill::ALL[i] } },
+        needs: Needs::SwitchesOn(Part::Cache(INV)), read: |c| cache_of(c).map(|h| Value::Choice(usize::from(h.fill == CacheFill::Coalesce))) },
     Param { key: "orders_abandon", doc: "What a worker of orders does with a queued request whose client has gone: work on it anyway (keep) or skip it (drop).", unit: "",
         kind: Kind::Choice { names: ABANDON_NAMES, write: |c, i| c.service.abandon = abandon(i) },
         needs: Needs::Nothing, read: |c| Some(Value::Choice(usize::from(c.service.abandon == Abandon::Drop))) },

@@ -6,7 +6,7 @@ use crate::resilience::{
     IdempotencyConfig, Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
 };
 use crate::sim::model::{
-    Abandon, CapacityConfig, DependencyConfig, GatewayConfig, GcConfig, HedgeConfig,
+    Abandon, CacheConfig, CapacityConfig, DependencyConfig, GatewayConfig, GcConfig, HedgeConfig,
     OrdersIdempotency, Pattern, SidecarConfig, SimConfig, StackConfig,
 };
 
@@ -29,6 +29,9 @@ pub enum Part {
     Layer(Dep, Pattern),
     /// A dependency's capacity (its servers and their queue).
     Capacity(Dep),
+    /// A cache in front of a dependency's servers (switching it on gives the dependency a
+    /// capacity too).
+    Cache(Dep),
     /// The gateway.
     Gateway,
     /// Load shedding in `orders`.
@@ -193,6 +196,9 @@ impl Part {
             Part::Dependency(d) => d.find(cfg).is_some(),
             Part::Layer(d, l) => d.find(cfg).is_some_and(|d| l.is_on_in_stack(&d.stack)),
             Part::Capacity(d) => d.find(cfg).is_some_and(|d| d.capacity.is_some()),
+            Part::Cache(d) => d
+                .find(cfg)
+                .is_some_and(|d| d.capacity.as_ref().is_some_and(|c| c.cache.is_some())),
             Part::Gateway => cfg.gateway.is_some(),
             Part::LoadShed => cfg.service.load_shed.is_some(),
             Part::RateLimit => cfg.service.rate_limit.is_some(),
@@ -215,7 +221,17 @@ impl Part {
                     abandon: Abandon::Keep,
                     restart_at_recovery: false,
                     hot_items: None,
+                    cache: None,
                 });
+            }
+            Part::Cache(d) => {
+                Part::Capacity(d).switch_on(cfg);
+                if let Some(capacity) = d.get(cfg).capacity.as_mut() {
+                    capacity.cache.get_or_insert(CacheConfig {
+                        flush_at: None,
+                        ..CacheConfig::zoo()
+                    });
+                }
             }
             Part::Gateway => {
                 cfg.gateway.get_or_insert(GatewayConfig::new(200, None));
@@ -260,6 +276,13 @@ impl Part {
                     d.get(cfg).capacity = None;
                 }
             }
+            Part::Cache(d) => {
+                if Part::Dependency(d).is_on(cfg) {
+                    if let Some(capacity) = d.get(cfg).capacity.as_mut() {
+                        capacity.cache = None;
+                    }
+                }
+            }
             Part::Gateway => cfg.gateway = None,
             Part::LoadShed => cfg.service.load_shed = None,
             Part::RateLimit => cfg.service.rate_limit = None,
@@ -277,6 +300,7 @@ impl Part {
             Part::LoadShed => Pattern::LoadShed.describe().missing,
             Part::RateLimit => Pattern::RateLimit.describe().missing,
             Part::Capacity(_) => "no capacity (it serves every call at once)",
+            Part::Cache(_) => "no cache",
             Part::Gateway => "no gateway",
             Part::Idempotency => "no idempotency keys",
             Part::Gc => "no garbage collection pauses",
@@ -292,6 +316,8 @@ impl Part {
             Part::Layer(Dep::Payments, l) => format!("payments' {}", l.name()),
             Part::Capacity(Dep::First) => "inventory's capacity".to_string(),
             Part::Capacity(Dep::Payments) => "payments' capacity".to_string(),
+            Part::Cache(Dep::First) => "inventory's cache".to_string(),
+            Part::Cache(Dep::Payments) => "payments' cache".to_string(),
             Part::Gateway => "the gateway".to_string(),
             Part::LoadShed => "load shedding".to_string(),
             Part::RateLimit => "the rate limit at the door of orders".to_string(),

@@ -47,6 +47,17 @@ impl FeedbackLoop {
                 cure: "queue_limit=50",
                 rule: Drives::HeapPastThreshold,
             },
+            Preset::ZooColdCache => FeedbackLoop {
+                title: "The loop: a cache nobody fills",
+                stations: [
+                    "a cold cache",
+                    "every call goes to the database",
+                    "its queue passes the timeout",
+                    "answers too late to fill the cache",
+                ],
+                cure: "cache_fill=coalesce",
+                rule: Drives::Timeouts,
+            },
             Preset::ZooFifoOverload => FeedbackLoop {
                 title: "The loop: serving clients who left",
                 stations: [
@@ -99,6 +110,7 @@ mod tests {
     fn each_zoo_loop_drives_after_its_trigger_and_not_once_cured() {
         for (preset, cure, value) in [
             (Preset::ZooGcSpiral, "queue_limit", "50"),
+            (Preset::ZooColdCache, "cache_fill", "coalesce"),
             (Preset::ZooFifoOverload, "queue_order", "lifo"),
             (Preset::ZooOpenLoop, "arrivals", "closed"),
         ] {
