@@ -66,7 +66,8 @@ fn million_requests_with_capacity(c: &mut Criterion) {
 
 /// About a million requests through the failure zoo's parts at once: 500 clients in a closed
 /// loop (each thinking 10 ms, about 10,000 requests/s while inventory is quick), orders' queue
-/// adaptive (newest first when long) and its heap pausing from 1,500 requests held.
+/// adaptive (newest first when long), its heap pausing from 1,500 requests held, and inventory
+/// (500 calls at once) behind a coalescing cache of 20,000 items flushed at 50 s.
 fn million_requests_zoo_parts(c: &mut Criterion) {
     let mut cfg = Scenario::Bulkhead.config();
     for (key, value) in [
@@ -78,6 +79,10 @@ fn million_requests_zoo_parts(c: &mut Criterion) {
         ("queue_order", "adaptive"),
         ("gc_threshold", "1500"),
         ("gc_pause", "0.01"),
+        ("capacity", "500"),
+        ("cache_items", "20000"),
+        ("cache_flush_at", "50"),
+        ("cache_fill", "coalesce"),
     ] {
         apply_set(&mut cfg, key, value).expect("valid override");
     }
@@ -86,6 +91,30 @@ fn million_requests_zoo_parts(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(events));
     group.bench_function("one_million_requests_zoo_parts", |b| {
+        b.iter(|| std::hint::black_box(run(&cfg).expect("large run")))
+    });
+    group.finish();
+}
+
+/// A million requests to inventory on eight hosts behind the balancer, one failing from 50 s,
+/// with outlier detection.
+fn million_requests_hosts(c: &mut Criterion) {
+    let mut cfg = Scenario::Bulkhead.config();
+    for (key, value) in [
+        ("rate", "10000"),
+        ("duration", "100"),
+        ("threads", "1000"),
+        ("hosts", "8"),
+        ("host_fails_at", "50"),
+        ("outlier_detection", "on"),
+    ] {
+        apply_set(&mut cfg, key, value).expect("valid override");
+    }
+    let events = run(&cfg).expect("large run").events;
+    let mut group = c.benchmark_group("scale");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(events));
+    group.bench_function("one_million_requests_hosts", |b| {
         b.iter(|| std::hint::black_box(run(&cfg).expect("large run")))
     });
     group.finish();
@@ -137,6 +166,7 @@ criterion_group!(
     million_requests,
     million_requests_with_capacity,
     million_requests_zoo_parts,
+    million_requests_hosts,
     follow_one_request,
     metastability_grid
 );

@@ -530,6 +530,16 @@ fn presets_key_figures() {
                 (Outcome::Unfinished, 86),
             ],
         ),
+        // 100 a second for 60 s: from 5 s the failing host draws nearly every try.
+        (
+            "zoo-lb-sinkhole",
+            6_106,
+            &[
+                (Outcome::Ok, 1_945),
+                (Outcome::DependencyError, 4_154),
+                (Outcome::Unfinished, 7),
+            ],
+        ),
         // 200 a second for 60 s, each sent up to three times: after the overload nearly every
         // client gives up before a worker takes its request.
         (

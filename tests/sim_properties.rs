@@ -12,9 +12,9 @@ use resilience_playground::sim::engine::EngineError;
 use resilience_playground::sim::life::{Activity, Happening};
 use resilience_playground::sim::model::{
     follow, run, run_with_cap, Abandon, Arrivals, CacheConfig, CacheFill, CapacityConfig,
-    CascadeConfig, ClosedLoop, GatewayConfig, GcConfig, HedgeConfig, HistoryBulkhead,
-    OrdersIdempotency, PaymentsConfig, PriorityMix, QueueOrder, Resilience4jStack, RunError,
-    SidecarConfig,
+    CascadeConfig, ClosedLoop, GatewayConfig, GcConfig, HedgeConfig, HistoryBulkhead, HostsConfig,
+    OrdersIdempotency, OutlierDetection, PaymentsConfig, PriorityMix, QueueOrder,
+    Resilience4jStack, RunError, SidecarConfig,
 };
 use resilience_playground::sim::trace::{Outcome, Trace};
 
@@ -588,8 +588,19 @@ proptest! {
         think in 0u64..2_000,
         gc in prop::option::of((1u64..500, 1u64..500)),
         cache in prop::option::of((1u32..500, 0u64..50, prop::option::of(0u64..20_000), any::<bool>())),
+        hosts in prop::option::of((2u32..8, prop::option::of(0u64..20_000), prop::option::of((1u32..10, 1u64..5_000)))),
     ) {
         let mut cfg = c.to_sim();
+        if let Some((count, fails, detection)) = hosts {
+            cfg.first_mut().hosts = Some(HostsConfig {
+                count,
+                one_fails_at: fails.map(|f| f * MS),
+                outlier_detection: detection.map(|(errors, ejection)| OutlierDetection {
+                    consecutive_errors: errors,
+                    base_ejection: ejection * MS,
+                }),
+            });
+        }
         if let (Some(capacity), Some((items, hit, flush, coalesce))) =
             (cfg.first_mut().capacity.as_mut(), cache)
         {

@@ -13,6 +13,7 @@ const SECOND: u64 = 1_000_000;
 const ZOO: &[(&str, &str, &str)] = &[
     ("zoo-gc-spiral", "queue_limit", "50"),
     ("zoo-cold-cache", "cache_fill", "coalesce"),
+    ("zoo-lb-sinkhole", "outlier_detection", "on"),
     ("zoo-fifo-overload", "queue_order", "lifo"),
     ("zoo-open-loop", "arrivals", "closed"),
 ];

@@ -4,7 +4,7 @@
 use super::latency::Micros;
 use super::model::{
     Abandon, Arrivals, CacheConfig, CapacityConfig, GatewayConfig, GcConfig, HistoryBulkhead,
-    OrdersIdempotency, Resilience4jStack, SidecarConfig, SimConfig, StackConfig,
+    HostsConfig, OrdersIdempotency, Resilience4jStack, SidecarConfig, SimConfig, StackConfig,
 };
 use crate::resilience::{
     AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule,
@@ -157,6 +157,10 @@ pub enum Preset {
     /// calls a second; the cache is emptied at 5 s, the misses queue past the timeout, and a
     /// caller that timed out never fills the cache (`--set cache_fill=coalesce` cures it).
     ZooColdCache,
+    /// The failure zoo: inventory on four hosts (200 ms a call) behind a
+    /// least-outstanding-requests balancer; from 5 s one fails every call in 1 ms, so it always has the fewest in flight and draws
+    /// nearly every call and retry (`--set outlier_detection=on` cures it).
+    ZooLbSinkhole,
     /// The failure zoo: a 2 s overload of `orders`' FIFO queue whose clients give up after 1 s
     /// and resend; the workers serve requests nobody waits for, so goodput stays near 0 after
     /// the overload (`--set queue_order=lifo` cures it).
@@ -168,7 +172,7 @@ pub enum Preset {
 
 impl Preset {
     /// Every preset, in the order a list shows them.
-    pub const ALL: [Preset; 28] = [
+    pub const ALL: [Preset; 29] = [
         Preset::Lesson(Scenario::None),
         Preset::Lesson(Scenario::Timeout),
         Preset::Lesson(Scenario::Cb),
@@ -195,6 +199,7 @@ impl Preset {
         Preset::StoryAdaptiveLimit,
         Preset::ZooGcSpiral,
         Preset::ZooColdCache,
+        Preset::ZooLbSinkhole,
         Preset::ZooFifoOverload,
         Preset::ZooOpenLoop,
     ];
@@ -224,6 +229,7 @@ impl Preset {
             Preset::StoryAdaptiveLimit => "story-adaptive-limit",
             Preset::ZooGcSpiral => "zoo-gc-spiral",
             Preset::ZooColdCache => "zoo-cold-cache",
+            Preset::ZooLbSinkhole => "zoo-lb-sinkhole",
             Preset::ZooFifoOverload => "zoo-fifo-overload",
             Preset::ZooOpenLoop => "zoo-open-loop",
             Preset::CbLikeTable => "cb-like-table",
@@ -283,6 +289,7 @@ impl Preset {
             Preset::CbLikeTable => "Timeout + breaker with a 1 s window, like the printed table",
             Preset::ZooGcSpiral => "Zoo: garbage collection pauses that feed on the queue",
             Preset::ZooColdCache => "Zoo: a flushed cache that late answers never fill",
+            Preset::ZooLbSinkhole => "Zoo: the failing host that draws every call",
             Preset::ZooFifoOverload => {
                 "Zoo: a FIFO queue after a short overload serves clients who have left"
             }
@@ -411,6 +418,19 @@ impl Preset {
                     cache: Some(CacheConfig::zoo()),
                     ..capacity(2, false)
                 });
+                c.run.drain = false;
+                c.run.seed = 1;
+            }),
+            Preset::ZooLbSinkhole => with(SimConfig::default(), |c| {
+                c.traffic.arrivals = Arrivals::Poisson;
+                c.traffic.duration = 60 * SECOND;
+                c.service.threads = 200;
+                let inventory = c.first_mut();
+                inventory.faults.degrade_at = None;
+                inventory.faults.fast = 200 * MS;
+                inventory.stack.timeout = Some(300 * MS);
+                inventory.stack.retry = Some(RetryPolicy::reserve_stock());
+                inventory.hosts = Some(HostsConfig::zoo());
                 c.run.drain = false;
                 c.run.seed = 1;
             }),

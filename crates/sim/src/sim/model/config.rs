@@ -466,6 +466,7 @@ impl DependencyConfig {
             },
             stack: StackConfig::default(),
             capacity: None,
+            hosts: None,
         }
     }
 }
@@ -494,6 +495,7 @@ impl DependencyConfig {
                 ..StackConfig::default()
             },
             capacity: None,
+            hosts: None,
         }
     }
 }

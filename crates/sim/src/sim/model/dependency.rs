@@ -15,6 +15,7 @@ use super::call_end::{CallEnd, Failure};
 use super::dependency_config::{Abandon, DependencyConfig, FaultSchedule};
 use super::events::{Event, Id};
 use super::follow::trail;
+use super::hosts::{Hosts, FAIL_FAST};
 use super::servers::{Admit, InService, Job, Servers};
 use super::stack::Stack;
 use super::Sim;
@@ -77,6 +78,8 @@ pub(super) struct Dependency {
     pub servers: Option<Servers>,
     /// The cache in front of its servers, if it has one.
     pub cache: Option<Cache>,
+    /// Its hosts behind a balancer, if it has several.
+    pub hosts: Option<Hosts>,
 }
 
 impl Dependency {
@@ -91,6 +94,7 @@ impl Dependency {
                 .as_ref()
                 .and_then(|c| c.cache.as_ref())
                 .map(Cache::new),
+            hosts: cfg.hosts.as_ref().map(Hosts::new),
         })
     }
 
@@ -99,26 +103,51 @@ impl Dependency {
     /// copy due once the try has timed out), each copy drawn as it goes out, and a
     /// [`Event::HedgeSent`] for each hedge actually sent.
     pub fn answer_of_try(
-        &self,
+        &mut self,
         me: usize,
         now: Micros,
         try_ends: Micros,
         rng: &mut ChaCha8Rng,
         q: &mut EventQueue<Event>,
     ) -> (Micros, CallEnd, bool) {
-        let Some(plan) = self.stack.hedge_plan() else {
-            let (latency, end) = self.faults.draw(now, rng);
+        let Dependency {
+            faults,
+            hosts,
+            stack,
+            ..
+        } = self;
+        // One call going out at `at`: to the host the balancer picks, when there are hosts.
+        let mut call = |at: Micros, rng: &mut ChaCha8Rng| -> (Micros, CallEnd) {
+            let Some(hosts) = hosts.as_mut() else {
+                return faults.draw(at, rng);
+            };
+            let host = hosts.pick(at, rng);
+            let (latency, end) = if hosts.failing(host, at) {
+                (FAIL_FAST, CallEnd::Failed(Failure::Unavailable))
+            } else {
+                faults.draw(at, rng)
+            };
+            let event = Event::HostDone {
+                dep: me as u32,
+                host: host as u32,
+                failed: matches!(end, CallEnd::Failed(_)),
+            };
+            q.schedule(at.saturating_add(latency), event);
+            (latency, end)
+        };
+        let Some(plan) = stack.hedge_plan() else {
+            let (latency, end) = call(now, rng);
             return (latency, end, false);
         };
         let plan = plan.before(try_ends);
         let mut ends = Vec::with_capacity(plan.offsets.len());
         let outcome = plan.resolve_with(|_, offset| {
-            let (latency, end) = self.faults.draw(now.saturating_add(offset), rng);
+            let (latency, end) = call(now.saturating_add(offset), rng);
             ends.push(end);
             latency
         });
         let Some(outcome) = outcome else {
-            let (latency, end) = self.faults.draw(now, rng);
+            let (latency, end) = call(now, rng);
             return (latency, end, false);
         };
         for &offset in plan.offsets.iter().take(outcome.copies_sent).skip(1) {

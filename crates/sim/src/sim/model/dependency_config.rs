@@ -26,6 +26,85 @@ pub struct DependencyConfig {
     /// How much it can serve at once (`None`: without limit, as lesson 000's scenarios assume).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capacity: Option<CapacityConfig>,
+    /// Several hosts behind a balancer, one of which may fail (`None`: one host, as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hosts: Option<HostsConfig>,
+}
+
+/// A dependency run on several hosts behind a balancer that sends each call to the host with
+/// the fewest calls in flight (least outstanding requests; ties to one drawn at random).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostsConfig {
+    /// How many hosts (2..=64).
+    pub count: u32,
+    /// From this moment one host fails every call at once (UNAVAILABLE in 1 ms), if ever
+    /// (0..=3600 s).
+    #[serde(default)]
+    pub one_fails_at: Option<Micros>,
+    /// The balancer ejects a host that failed calls in a row (`None`: it never does).
+    #[serde(default)]
+    pub outlier_detection: Option<OutlierDetection>,
+}
+
+/// Envoy's outlier detection by consecutive errors: a host whose calls failed
+/// `consecutive_errors` times in a row is ejected for `base_ejection` times the number of times
+/// it has been ejected (at most 300 s), and at most a tenth of the hosts (at least one) are
+/// ejected at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutlierDetection {
+    /// Failed calls in a row that eject a host (1..=1000; Envoy's default 5).
+    pub consecutive_errors: u32,
+    /// The first ejection's length (1 ms..=600 s; Envoy's default 30 s).
+    pub base_ejection: Micros,
+}
+
+impl OutlierDetection {
+    /// Envoy's defaults: 5 errors in a row, 30 s.
+    pub fn envoy() -> Self {
+        OutlierDetection {
+            consecutive_errors: 5,
+            base_ejection: 30_000_000,
+        }
+    }
+}
+
+impl HostsConfig {
+    /// `hosts`.
+    pub const COUNT: (u64, u64) = (2, 64);
+    /// `host_fails_at`.
+    pub const FAILS_AT: (Micros, Micros) = (0, 3_600_000_000);
+    /// `outlier_errors`.
+    pub const ERRORS: (u64, u64) = (1, 1_000);
+    /// `outlier_ejection`.
+    pub const EJECTION: (Micros, Micros) = (1_000, 600_000_000);
+
+    /// Four hosts, one failing from 5 s, no outlier detection.
+    pub fn zoo() -> Self {
+        HostsConfig {
+            count: 4,
+            one_fails_at: Some(5_000_000),
+            outlier_detection: None,
+        }
+    }
+
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let (min, max) = Self::COUNT;
+        ParamError::check_u64("hosts", self.count.into(), min, max, "")?;
+        if let Some(at) = self.one_fails_at {
+            let (min, max) = Self::FAILS_AT;
+            ParamError::check_micros("host_fails_at", at, min, max)?;
+        }
+        if let Some(o) = &self.outlier_detection {
+            let (min, max) = Self::ERRORS;
+            ParamError::check_u64("outlier_errors", o.consecutive_errors.into(), min, max, "")?;
+            let (min, max) = Self::EJECTION;
+            ParamError::check_micros("outlier_ejection", o.base_ejection, min, max)?;
+        }
+        Ok(())
+    }
 }
 
 /// A dependency that can be overloaded: `slots` calls served at once, the others waiting in its
@@ -587,6 +666,9 @@ impl DependencyConfig {
         }
         self.faults.validate()?;
         self.stack.validate()?;
+        if let Some(h) = &self.hosts {
+            h.validate()?;
+        }
         if let Some(c) = &self.capacity {
             c.validate()?;
             if self.stack.is_resilience4j() {
@@ -596,6 +678,22 @@ impl DependencyConfig {
                             dependency with a capacity is not simulated yet)"
                         .to_string(),
                     value: c.slots.to_string(),
+                });
+            }
+        }
+        if let Some(h) = &self.hosts {
+            let clash = if self.capacity.is_some() {
+                Some("off with a capacity (hosts are simulated for a dependency without one)")
+            } else if self.stack.is_resilience4j() {
+                Some("off with stack=resilience4j")
+            } else {
+                None
+            };
+            if let Some(range) = clash {
+                return Err(ParamError {
+                    field: "hosts",
+                    range: range.to_string(),
+                    value: h.count.to_string(),
                 });
             }
         }

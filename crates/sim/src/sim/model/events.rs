@@ -50,6 +50,8 @@ pub(super) enum Event {
     CacheHit { id: Id, try_no: u32 },
     /// The cache of dependency `n` is emptied.
     CacheFlush(usize),
+    /// A call to host `host` of dependency `dep` is over there (`failed`, or answered).
+    HostDone { dep: u32, host: u32, failed: bool },
     /// The catalog service answers.
     CatalogDone(Id),
     /// The gateway's route timeout.

@@ -288,6 +288,7 @@ impl CascadeConfig {
                 ..StackConfig::default()
             },
             capacity: self.capacity.clone(),
+            hosts: None,
         };
         let mut dependencies = vec![inventory];
         dependencies.extend(self.payments.as_ref().map(PaymentsConfig::to_dependency));
@@ -444,6 +445,7 @@ impl PaymentsConfig {
                 ..StackConfig::default()
             },
             capacity: self.capacity.clone(),
+            hosts: None,
         }
     }
 }

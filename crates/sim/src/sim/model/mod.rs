@@ -29,6 +29,7 @@ mod flat;
 mod follow;
 mod gateway;
 mod heap;
+mod hosts;
 mod hot_items;
 mod load_recorder;
 
@@ -53,7 +54,7 @@ pub use config::{
 };
 pub use dependency_config::{
     Abandon, CacheConfig, CacheFill, CapacityConfig, DependencyConfig, FaultSchedule, HedgeConfig,
-    SidecarConfig, StackConfig,
+    HostsConfig, OutlierDetection, SidecarConfig, StackConfig,
 };
 pub use flat::{
     from_json_naming_the_field, load_config_json, CascadeConfig, ConfigFile, PaymentsConfig,
@@ -248,13 +249,14 @@ impl<'a> Sim<'a> {
     }
 
     /// When the trigger ends: the latest `recover_at` of a dependency that degrades, or the
-    /// latest flush of a cache if later (`None` when one degrades and never recovers; 0 when
-    /// nothing happens).
+    /// latest flush of a cache or failure of a host if later (`None` when one degrades and
+    /// never recovers; 0 when nothing happens).
     fn trigger_end(&self) -> Option<Micros> {
         let deps = &self.cfg.dependencies;
         let flushed = deps
             .iter()
             .filter_map(|d| d.capacity.as_ref()?.cache?.flush_at)
+            .chain(deps.iter().filter_map(|d| d.hosts?.one_fails_at))
             .max()
             .unwrap_or(0);
         deps.iter()
@@ -307,6 +309,15 @@ impl<'a> Sim<'a> {
             Event::HedgeCopy { id, try_no } => self.hedge_copy(now, id, try_no),
             Event::CacheHit { id, try_no } => {
                 self.cache_answer(now, id, try_no, call_end::CallEnd::Answered)
+            }
+            Event::HostDone { dep, host, failed } => {
+                if let Some(hosts) = self
+                    .deps
+                    .get_mut(dep as usize)
+                    .and_then(|d| d.hosts.as_mut())
+                {
+                    hosts.done(host as usize, now, failed);
+                }
             }
             Event::CacheFlush(dep) => {
                 if let Some(cache) = self.deps.get_mut(dep).and_then(|d| d.cache.as_mut()) {

@@ -428,7 +428,7 @@ impl Sim<'_> {
             self.send_to_servers(now, id, dep, try_no, deadline, false);
             return;
         }
-        let (latency, end, hedge_won) = dependency.answer_of_try(dep, now, try_ends, rng, q);
+        let (latency, end, hedge_won) = deps[dep].answer_of_try(dep, now, try_ends, rng, q);
         let (held, end) = match (attempt_left, per_try) {
             (Some(left), Some(t)) if t < left && latency > t => {
                 (t, CallEnd::Failed(Failure::TryTimeout))

@@ -70,9 +70,9 @@ impl Sim<'_> {
             return;
         };
         let dep = r.call.dep;
-        let dependency = &deps[dep];
         recorder.call_sent(now, dep);
-        let (latency, end, hedge_won) = dependency.answer_of_try(dep, now, Micros::MAX, rng, q);
+        let (latency, end, hedge_won) = deps[dep].answer_of_try(dep, now, Micros::MAX, rng, q);
+        let dependency = &deps[dep];
         r.call.try_started = now;
         let hop = Hop::Dependency(dep as u8);
         let mut t = trail(follow, id);

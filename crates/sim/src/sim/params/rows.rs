@@ -19,8 +19,9 @@ use crate::resilience::{
 };
 use crate::sim::model::{
     Abandon, Arrivals, CacheConfig, CacheFill, CapacityConfig, ClosedLoop, DependencyConfig,
-    FaultSchedule, GatewayConfig, GcConfig, HedgeConfig, HistoryBulkhead, Pattern, QueueOrder,
-    Resilience4jStack, ServiceConfig, SidecarConfig, SimConfig, StackConfig, Traffic,
+    FaultSchedule, GatewayConfig, GcConfig, HedgeConfig, HistoryBulkhead, HostsConfig,
+    OutlierDetection, Pattern, QueueOrder, Resilience4jStack, ServiceConfig, SidecarConfig,
+    SimConfig, StackConfig, Traffic,
 };
 
 const INV: Dep = Dep::First;
@@ -65,6 +66,31 @@ fn capacity(c: &SimConfig, d: Dep) -> Option<&CapacityConfig> {
 
 fn capacity_mut(c: &mut SimConfig, d: Dep) -> Option<&mut CapacityConfig> {
     d.get(c).capacity.as_mut()
+}
+
+fn hosts_of(c: &SimConfig) -> Option<HostsConfig> {
+    dep(c, INV)?.hosts
+}
+
+fn set_hosts(c: &mut SimConfig, count: Option<u64>) {
+    let inventory = INV.get(c);
+    inventory.hosts = count.map(|n| HostsConfig {
+        count: u32::try_from(n).unwrap_or(u32::MAX),
+        ..inventory.hosts.unwrap_or(HostsConfig {
+            one_fails_at: None,
+            ..HostsConfig::zoo()
+        })
+    });
+}
+
+/// Inventory's outlier detection, switched on (with Envoy's defaults) when its hosts have none.
+fn detection_mut(c: &mut SimConfig) -> Option<&mut OutlierDetection> {
+    let hosts = INV.get(c).hosts.as_mut()?;
+    Some(
+        hosts
+            .outlier_detection
+            .get_or_insert_with(OutlierDetection::envoy),
+    )
 }
 
 fn cache_of(c: &SimConfig) -> Option<CacheConfig> {
@@ -423,6 +449,21 @@ pub const PARAMS: &[Param] = &[
     Param { key: "cache_fill", doc: "Who fills inventory's cache after a miss: the caller with the answer it still waits for (caller), or the cache itself, fetching each item once for every caller and keeping a late answer (coalesce).", unit: "",
         kind: Kind::Choice { names: &CacheFill::NAMES, write: |c, i| if let Some(h) = cache_mut(c) { h.fill = CacheFill::ALL[i] } },
         needs: Needs::SwitchesOn(Part::Cache(INV)), read: |c| cache_of(c).map(|h| Value::Choice(usize::from(h.fill == CacheFill::Coalesce))) },
+    Param { key: "hosts", doc: "Inventory on this many hosts behind a balancer that sends each call to the host with the fewest calls in flight (off: one host).", unit: "hosts",
+        kind: Kind::CountOrOff { min: HostsConfig::COUNT.0, max: HostsConfig::COUNT.1, write: |c, n| set_hosts(c, n) },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| dep(c, INV).map(|d| d.hosts.map_or(Value::Off, |h| Value::Count(h.count.into()))) },
+    Param { key: "host_fails_at", doc: "From this moment one of inventory's hosts fails every call at once (UNAVAILABLE in 1 ms).", unit: "s",
+        kind: Kind::Time { min: HostsConfig::FAILS_AT.0, max: HostsConfig::FAILS_AT.1, write: |c, t| if let Some(h) = INV.get(c).hosts.as_mut() { h.one_fails_at = Some(t) } },
+        needs: Needs::SwitchesOn(Part::Hosts(INV)), read: |c| hosts_of(c).and_then(|h| h.one_fails_at).map(Value::Time) },
+    Param { key: "outlier_detection", doc: "The balancer in front of inventory's hosts ejects a host whose calls failed several times in a row, for a while (Envoy's outlier detection).", unit: "",
+        kind: Kind::Choice { names: ON_OFF, write: |c, i| if let Some(h) = INV.get(c).hosts.as_mut() { h.outlier_detection = (i == 0).then(|| h.outlier_detection.unwrap_or_else(OutlierDetection::envoy)) } },
+        needs: Needs::SwitchesOn(Part::Hosts(INV)), read: |c| hosts_of(c).map(|h| on_off(h.outlier_detection.is_some())) },
+    Param { key: "outlier_errors", doc: "Failed calls in a row that eject a host of inventory (with outlier detection).", unit: "errors",
+        kind: Kind::Count { min: HostsConfig::ERRORS.0, max: HostsConfig::ERRORS.1, write: |c, n| if let Some(o) = detection_mut(c) { o.consecutive_errors = n as u32 } },
+        needs: Needs::SwitchesOn(Part::Hosts(INV)), read: |c| hosts_of(c).and_then(|h| h.outlier_detection).map(|o| Value::Count(o.consecutive_errors.into())) },
+    Param { key: "outlier_ejection", doc: "How long a host of inventory is ejected the first time (each later ejection lasts that much longer, at most 300 s).", unit: "s",
+        kind: Kind::Time { min: HostsConfig::EJECTION.0, max: HostsConfig::EJECTION.1, write: |c, t| if let Some(o) = detection_mut(c) { o.base_ejection = t } },
+        needs: Needs::SwitchesOn(Part::Hosts(INV)), read: |c| hosts_of(c).and_then(|h| h.outlier_detection).map(|o| Value::Time(o.base_ejection)) },
     Param { key: "orders_abandon", doc: "What a worker of orders does with a queued request whose client has gone: work on it anyway (keep) or skip it (drop).", unit: "",
         kind: Kind::Choice { names: ABANDON_NAMES, write: |c, i| c.service.abandon = abandon(i) },
         needs: Needs::Nothing, read: |c| Some(Value::Choice(usize::from(c.service.abandon == Abandon::Drop))) },

@@ -7,7 +7,7 @@ use crate::resilience::{
 };
 use crate::sim::model::{
     Abandon, CacheConfig, CapacityConfig, DependencyConfig, GatewayConfig, GcConfig, HedgeConfig,
-    OrdersIdempotency, Pattern, SidecarConfig, SimConfig, StackConfig,
+    HostsConfig, OrdersIdempotency, Pattern, SidecarConfig, SimConfig, StackConfig,
 };
 
 /// Which dependency a parameter tunes.
@@ -32,6 +32,8 @@ pub enum Part {
     /// A cache in front of a dependency's servers (switching it on gives the dependency a
     /// capacity too).
     Cache(Dep),
+    /// A dependency's hosts behind a balancer.
+    Hosts(Dep),
     /// The gateway.
     Gateway,
     /// Load shedding in `orders`.
@@ -199,6 +201,7 @@ impl Part {
             Part::Cache(d) => d
                 .find(cfg)
                 .is_some_and(|d| d.capacity.as_ref().is_some_and(|c| c.cache.is_some())),
+            Part::Hosts(d) => d.find(cfg).is_some_and(|d| d.hosts.is_some()),
             Part::Gateway => cfg.gateway.is_some(),
             Part::LoadShed => cfg.service.load_shed.is_some(),
             Part::RateLimit => cfg.service.rate_limit.is_some(),
@@ -232,6 +235,12 @@ impl Part {
                         ..CacheConfig::zoo()
                     });
                 }
+            }
+            Part::Hosts(d) => {
+                d.get(cfg).hosts.get_or_insert(HostsConfig {
+                    one_fails_at: None,
+                    ..HostsConfig::zoo()
+                });
             }
             Part::Gateway => {
                 cfg.gateway.get_or_insert(GatewayConfig::new(200, None));
@@ -283,6 +292,11 @@ impl Part {
                     }
                 }
             }
+            Part::Hosts(d) => {
+                if Part::Dependency(d).is_on(cfg) {
+                    d.get(cfg).hosts = None;
+                }
+            }
             Part::Gateway => cfg.gateway = None,
             Part::LoadShed => cfg.service.load_shed = None,
             Part::RateLimit => cfg.service.rate_limit = None,
@@ -301,6 +315,7 @@ impl Part {
             Part::RateLimit => Pattern::RateLimit.describe().missing,
             Part::Capacity(_) => "no capacity (it serves every call at once)",
             Part::Cache(_) => "no cache",
+            Part::Hosts(_) => "one host",
             Part::Gateway => "no gateway",
             Part::Idempotency => "no idempotency keys",
             Part::Gc => "no garbage collection pauses",
@@ -318,6 +333,8 @@ impl Part {
             Part::Capacity(Dep::Payments) => "payments' capacity".to_string(),
             Part::Cache(Dep::First) => "inventory's cache".to_string(),
             Part::Cache(Dep::Payments) => "payments' cache".to_string(),
+            Part::Hosts(Dep::First) => "inventory's hosts".to_string(),
+            Part::Hosts(Dep::Payments) => "payments' hosts".to_string(),
             Part::Gateway => "the gateway".to_string(),
             Part::LoadShed => "load shedding".to_string(),
             Part::RateLimit => "the rate limit at the door of orders".to_string(),

@@ -20,9 +20,17 @@ fn everything_on() -> SimConfig {
 }
 
 /// [`everything_on`] as row `row` can take it: Resilience4j's stack has no sidecar, hedge,
-/// retry budget, request budget or capacity, so the `stack` row gets a config without them.
+/// retry budget, request budget or capacity, so the `stack` row gets a config without them;
+/// inventory's hosts and its capacity do not go together, so a row of the hosts gets no
+/// capacity and every other row no hosts.
 fn everything_on_for(row: &Param) -> SimConfig {
     let mut cfg = everything_on();
+    let inventory = &mut cfg.dependencies[0];
+    if row.key == "hosts" || matches!(part_of(row), Some(Part::Hosts(_))) {
+        inventory.capacity = None;
+    } else {
+        inventory.hosts = None;
+    }
     if row.key == "stack" {
         let inventory = &mut cfg.dependencies[0];
         let stack = &mut inventory.stack;
@@ -206,7 +214,7 @@ fn the_config_names_a_value_past_its_range_by_the_rows_key() {
     ];
     let mut wrong = Vec::new();
     for p in PARAMS {
-        let mut cfg = everything_on();
+        let mut cfg = everything_on_for(p);
         match p.kind {
             Kind::Time { max, write, .. } if max < u64::MAX => write(&mut cfg, max + 1),
             Kind::Count { max, write, .. } if max < u64::MAX => write(&mut cfg, max + 1),
@@ -242,6 +250,7 @@ fn keys_are_unique_and_every_preset_has_a_flat_twin_for_old_files() {
             .is_some_and(|s| s.adaptive_limit.is_some())
             || grouped.service.gc.is_some()
             || cached
+            || grouped.first().is_some_and(|d| d.hosts.is_some())
         {
             continue;
         }

@@ -30,6 +30,8 @@ enum Drives {
     StaleWork,
     /// Calls time out for a tenth or more of the slice's arrivals.
     Timeouts,
+    /// Requests fail at the dependency for a tenth or more of the slice's arrivals.
+    Failures,
 }
 
 impl FeedbackLoop {
@@ -57,6 +59,17 @@ impl FeedbackLoop {
                 ],
                 cure: "cache_fill=coalesce",
                 rule: Drives::Timeouts,
+            },
+            Preset::ZooLbSinkhole => FeedbackLoop {
+                title: "The loop: the host that fails fastest",
+                stations: [
+                    "one host fails every call at once",
+                    "it has the fewest calls in flight",
+                    "the balancer sends it the next call",
+                    "and the retries of those it failed",
+                ],
+                cure: "outlier_detection=on",
+                rule: Drives::Failures,
             },
             Preset::ZooFifoOverload => FeedbackLoop {
                 title: "The loop: serving clients who left",
@@ -96,6 +109,9 @@ impl FeedbackLoop {
             Drives::Timeouts => {
                 slice.arrivals > 0 && slice.completions.timeout * 10 >= slice.arrivals
             }
+            Drives::Failures => {
+                slice.arrivals > 0 && slice.completions.dependency_error * 10 >= slice.arrivals
+            }
         }
     }
 }
@@ -111,6 +127,7 @@ mod tests {
         for (preset, cure, value) in [
             (Preset::ZooGcSpiral, "queue_limit", "50"),
             (Preset::ZooColdCache, "cache_fill", "coalesce"),
+            (Preset::ZooLbSinkhole, "outlier_detection", "on"),
             (Preset::ZooFifoOverload, "queue_order", "lifo"),
             (Preset::ZooOpenLoop, "arrivals", "closed"),
         ] {

@@ -738,7 +738,7 @@ mod tests {
             (super::Lesson::Km0, 17),
             (super::Lesson::Northwind, 5),
             (super::Lesson::Challenges, 9),
-            (super::Lesson::Zoo, 8),
+            (super::Lesson::Zoo, 10),
         ];
         for (lesson, steps) in counts {
             assert_eq!(lesson.steps().len(), steps, "{}", lesson.key());
