@@ -25,43 +25,40 @@ fn four_scenario_table(c: &mut Criterion) {
     group.finish();
 }
 
-fn million_requests(c: &mut Criterion) {
+/// The lesson's bulkhead scenario with `sets` on top, timed as one run of about a million
+/// requests, its events counted for the events-per-second figure.
+fn scale(c: &mut Criterion, name: &str, sets: &[(&str, &str)]) {
     let mut cfg = Scenario::Bulkhead.config();
-    for (key, value) in [("rate", "10000"), ("duration", "100"), ("threads", "1000")] {
+    for (key, value) in sets {
         apply_set(&mut cfg, key, value).expect("valid override");
     }
     let events = run(&cfg).expect("large run").events;
     let mut group = c.benchmark_group("scale");
     group.sample_size(10);
     group.throughput(Throughput::Elements(events));
-    group.bench_function("one_million_requests_bulkhead", |b| {
+    group.bench_function(name, |b| {
         b.iter(|| std::hint::black_box(run(&cfg).expect("large run")))
     });
     group.finish();
+}
+
+/// A million requests: 10,000 a second for 100 s.
+const MILLION: [(&str, &str); 3] = [("rate", "10000"), ("duration", "100"), ("threads", "1000")];
+
+fn million_requests(c: &mut Criterion) {
+    scale(c, "one_million_requests_bulkhead", &MILLION);
 }
 
 /// The same million requests at an inventory that can be overloaded: 500 calls at once
 /// (12,500 calls/s at 40 ms, so the 10,000 requests/s keep it four fifths busy) with its
 /// queue, slowing from 3 s as the lesson's does.
 fn million_requests_with_capacity(c: &mut Criterion) {
-    let mut cfg = Scenario::Bulkhead.config();
-    for (key, value) in [
-        ("rate", "10000"),
-        ("duration", "100"),
-        ("threads", "1000"),
-        ("capacity", "500"),
-        ("recover_at", "5"),
-    ] {
-        apply_set(&mut cfg, key, value).expect("valid override");
-    }
-    let events = run(&cfg).expect("large run").events;
-    let mut group = c.benchmark_group("scale");
-    group.sample_size(10);
-    group.throughput(Throughput::Elements(events));
-    group.bench_function("one_million_requests_capacity", |b| {
-        b.iter(|| std::hint::black_box(run(&cfg).expect("large run")))
-    });
-    group.finish();
+    let sets = [
+        MILLION.as_slice(),
+        &[("capacity", "500"), ("recover_at", "5")],
+    ]
+    .concat();
+    scale(c, "one_million_requests_capacity", &sets);
 }
 
 /// About a million requests through the failure zoo's parts at once: 500 clients in a closed
@@ -69,8 +66,7 @@ fn million_requests_with_capacity(c: &mut Criterion) {
 /// adaptive (newest first when long), its heap pausing from 1,500 requests held, and inventory
 /// (500 calls at once) behind a coalescing cache of 20,000 items flushed at 50 s.
 fn million_requests_zoo_parts(c: &mut Criterion) {
-    let mut cfg = Scenario::Bulkhead.config();
-    for (key, value) in [
+    let sets = [
         ("duration", "100"),
         ("threads", "1000"),
         ("arrivals", "closed"),
@@ -83,41 +79,20 @@ fn million_requests_zoo_parts(c: &mut Criterion) {
         ("cache_items", "20000"),
         ("cache_flush_at", "50"),
         ("cache_fill", "coalesce"),
-    ] {
-        apply_set(&mut cfg, key, value).expect("valid override");
-    }
-    let events = run(&cfg).expect("large run").events;
-    let mut group = c.benchmark_group("scale");
-    group.sample_size(10);
-    group.throughput(Throughput::Elements(events));
-    group.bench_function("one_million_requests_zoo_parts", |b| {
-        b.iter(|| std::hint::black_box(run(&cfg).expect("large run")))
-    });
-    group.finish();
+    ];
+    scale(c, "one_million_requests_zoo_parts", &sets);
 }
 
 /// A million requests to inventory on eight hosts behind the balancer, one failing from 50 s,
 /// with outlier detection.
 fn million_requests_hosts(c: &mut Criterion) {
-    let mut cfg = Scenario::Bulkhead.config();
-    for (key, value) in [
-        ("rate", "10000"),
-        ("duration", "100"),
-        ("threads", "1000"),
+    let hosts = [
         ("hosts", "8"),
         ("host_fails_at", "50"),
         ("outlier_detection", "on"),
-    ] {
-        apply_set(&mut cfg, key, value).expect("valid override");
-    }
-    let events = run(&cfg).expect("large run").events;
-    let mut group = c.benchmark_group("scale");
-    group.sample_size(10);
-    group.throughput(Throughput::Elements(events));
-    group.bench_function("one_million_requests_hosts", |b| {
-        b.iter(|| std::hint::black_box(run(&cfg).expect("large run")))
-    });
-    group.finish();
+    ];
+    let sets = [MILLION.as_slice(), &hosts].concat();
+    scale(c, "one_million_requests_hosts", &sets);
 }
 
 /// Following one request as the page does when a student picks "slowest": the run's log is

@@ -533,11 +533,11 @@ fn presets_key_figures() {
         // 100 a second for 60 s: from 5 s the failing host draws nearly every try.
         (
             "zoo-lb-sinkhole",
-            6_106,
+            5_992,
             &[
-                (Outcome::Ok, 1_945),
-                (Outcome::DependencyError, 4_154),
-                (Outcome::Unfinished, 7),
+                (Outcome::Ok, 1_922),
+                (Outcome::DependencyError, 4_062),
+                (Outcome::Unfinished, 8),
             ],
         ),
         // 200 a second for 60 s, each sent up to three times: after the overload nearly every

@@ -406,33 +406,16 @@ impl Preset {
                 c.run.drain = false;
                 c.run.seed = 1;
             }),
-            Preset::ZooColdCache => with(SimConfig::default(), |c| {
-                c.traffic.arrivals = Arrivals::Poisson;
-                c.traffic.duration = 60 * SECOND;
-                c.service.threads = 200;
-                let inventory = c.first_mut();
-                inventory.faults.degrade_at = None;
-                inventory.stack.timeout = Some(300 * MS);
-                inventory.stack.retry = Some(RetryPolicy::reserve_stock());
-                inventory.capacity = Some(CapacityConfig {
+            Preset::ZooColdCache => with(zoo_retrying(), |c| {
+                c.first_mut().capacity = Some(CapacityConfig {
                     cache: Some(CacheConfig::zoo()),
                     ..capacity(2, false)
                 });
-                c.run.drain = false;
-                c.run.seed = 1;
             }),
-            Preset::ZooLbSinkhole => with(SimConfig::default(), |c| {
-                c.traffic.arrivals = Arrivals::Poisson;
-                c.traffic.duration = 60 * SECOND;
-                c.service.threads = 200;
+            Preset::ZooLbSinkhole => with(zoo_retrying(), |c| {
                 let inventory = c.first_mut();
-                inventory.faults.degrade_at = None;
                 inventory.faults.fast = 200 * MS;
-                inventory.stack.timeout = Some(300 * MS);
-                inventory.stack.retry = Some(RetryPolicy::reserve_stock());
                 inventory.hosts = Some(HostsConfig::zoo());
-                c.run.drain = false;
-                c.run.seed = 1;
             }),
             Preset::ZooFifoOverload => zoo_fifo_overload(),
             Preset::ZooOpenLoop => with(retry_storm(), |c| {
@@ -485,6 +468,22 @@ fn retry_storm() -> SimConfig {
         inventory.stack.retry = Some(RetryPolicy::reserve_stock());
         inventory.capacity = Some(capacity(6, false));
         c.run.seed = 6;
+    })
+}
+
+/// The ground of the cold cache and the sinkhole: 100 orders/s (Poisson) into 200 workers for
+/// 60 s, not drained; inventory never slows; a 300 ms timeout and three attempts.
+fn zoo_retrying() -> SimConfig {
+    with(SimConfig::default(), |c| {
+        c.traffic.arrivals = Arrivals::Poisson;
+        c.traffic.duration = 60 * SECOND;
+        c.service.threads = 200;
+        let inventory = c.first_mut();
+        inventory.faults.degrade_at = None;
+        inventory.stack.timeout = Some(300 * MS);
+        inventory.stack.retry = Some(RetryPolicy::reserve_stock());
+        c.run.drain = false;
+        c.run.seed = 1;
     })
 }
 

@@ -55,7 +55,8 @@ impl Hosts {
         let host = match tied.len() {
             0 => 0,
             1 => tied[0],
-            n => tied[rng.gen_range(0..n)],
+            // Drawn as a u32: a usize range draws differently on wasm32 and on a 64-bit host.
+            n => tied[rng.gen_range(0..n as u32) as usize],
         };
         self.in_flight[host] += 1;
         host
