@@ -44,19 +44,18 @@ impl Hosts {
     /// The host a call starting at `now` goes to: of the hosts not ejected, one with the fewest
     /// calls in flight (drawn at random among those tied).
     pub fn pick(&mut self, now: Micros, rng: &mut ChaCha8Rng) -> usize {
-        let open: Vec<usize> = (0..self.in_flight.len())
-            .filter(|&h| !self.ejected(h, now))
-            .collect();
-        let fewest = open.iter().map(|&h| self.in_flight[h]).min().unwrap_or(0);
-        let tied: Vec<usize> = open
-            .into_iter()
-            .filter(|&h| self.in_flight[h] == fewest)
-            .collect();
-        let host = match tied.len() {
+        let open = |h: &usize| !self.ejected(*h, now);
+        let hosts = 0..self.in_flight.len();
+        let fewest = hosts.clone().filter(open).map(|h| self.in_flight[h]).min();
+        let tied = |h: &usize| open(h) && Some(self.in_flight[*h]) == fewest;
+        let host = match hosts.clone().filter(tied).count() {
             0 => 0,
-            1 => tied[0],
+            1 => hosts.clone().find(tied).unwrap_or(0),
             // Drawn as a u32: a usize range draws differently on wasm32 and on a 64-bit host.
-            n => tied[rng.gen_range(0..n as u32) as usize],
+            n => {
+                let k = rng.gen_range(0..n as u32) as usize;
+                hosts.clone().filter(tied).nth(k).unwrap_or(0)
+            }
         };
         self.in_flight[host] += 1;
         host

@@ -302,7 +302,6 @@ impl Sim<'_> {
     /// A worker takes the request: after the key lookup, on to its first bulkhead.
     pub(super) fn start(&mut self, now: Micros, id: Id) {
         let request_budget = self.cfg.service.request_budget;
-        let shared_history = matches!(self.cfg.routes.history_bulkhead, HistoryBulkhead::Shared);
         let skip_stale = self.cfg.service.abandon == Abandon::Drop;
         let Some(r) = self.requests.get(id) else {
             return;
@@ -335,11 +334,8 @@ impl Sim<'_> {
         // The budget runs from the request's arrival, as the lesson creates it "when the
         // request comes in": time spent queued for a worker is spent from it.
         r.budget = request_budget.map(|b| TimeBudget::from_duration(r.arrived, b));
-        let pool = match r.route {
-            Route::OrderHistory if !shared_history => Pool::History,
-            _ => Pool::Dependency,
-        };
         let (record, route, op) = (r.record, r.route, r.op);
+        let pool = self.pool_of(route);
         self.recorder.started(record, now);
         if route == Route::Orders {
             match self.service.lookup_key(now, id, op) {
@@ -380,15 +376,21 @@ impl Sim<'_> {
 
     /// The worker has waited out the collector's pause: on to the request's first bulkhead.
     pub(super) fn resume(&mut self, now: Micros, id: Id) {
-        let shared_history = matches!(self.cfg.routes.history_bulkhead, HistoryBulkhead::Shared);
-        let Some(r) = self.requests.get(id) else {
+        let Some(route) = self.requests.get(id).map(|r| r.route) else {
             return;
         };
-        let pool = match r.route {
+        let pool = self.pool_of(route);
+        self.enter_stack(now, id, pool);
+    }
+
+    /// The permits a request of `route` takes: order history's own bulkhead when it has one,
+    /// else the dependency's.
+    fn pool_of(&self, route: Route) -> Pool {
+        let shared_history = matches!(self.cfg.routes.history_bulkhead, HistoryBulkhead::Shared);
+        match route {
             Route::OrderHistory if !shared_history => Pool::History,
             _ => Pool::Dependency,
-        };
-        self.enter_stack(now, id, pool);
+        }
     }
 
     /// The worker is done with the request (`outcome` is what `orders` answers): it takes the

@@ -2,7 +2,7 @@
 //! that cuts it, and whether it drives at a moment of a run (the playground lights its arrow
 //! then).
 
-use crate::page::replay::frame;
+use crate::page::replay::passed;
 use crate::sim::latency::Micros;
 use crate::sim::model::SimConfig;
 use crate::sim::scenario::Preset;
@@ -99,7 +99,9 @@ impl FeedbackLoop {
 
     /// Whether the loop drives at `at` in `trace`, the run of `config`.
     pub fn drives(&self, config: &SimConfig, trace: &Trace, at: Micros) -> bool {
-        let slice = frame(trace, at).slice;
+        let Some(slice) = passed(trace, at).last() else {
+            return false;
+        };
         match self.rule {
             Drives::HeapPastThreshold => config
                 .service
