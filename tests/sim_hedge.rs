@@ -244,3 +244,44 @@ fn hedged_requests_are_counted_once() {
         assert!(t.outcomes.get(Outcome::Ok) > 0);
     }
 }
+
+/// At a dependency with a capacity, a copy is a call of its own that reaches the servers when
+/// it is due and the try still waits: the same share of hedges as without a capacity, each
+/// served by a slot, and the copy that answers first is the try's answer.
+#[test]
+fn at_a_dependency_with_a_capacity_each_copy_is_served_as_a_call_of_its_own() {
+    use resilience_playground::sim::model::CapacityConfig;
+    let with_slots = |hedge: Option<HedgeConfig>| {
+        let mut edited = long_tail();
+        edited.first_mut().capacity = Some(CapacityConfig {
+            slots: 1_000,
+            queue: None,
+            abandon: Default::default(),
+            restart_at_recovery: false,
+            hot_items: None,
+            cache: None,
+        });
+        edited.first_stack_mut().hedge = hedge;
+        run(&edited).unwrap()
+    };
+    let served = |t: &Trace| t.dependencies[0].load.as_ref().unwrap().served;
+    let plain = with_slots(None);
+    assert_eq!(plain.hedges, None);
+    assert_eq!(served(&plain), plain.sent);
+
+    let hedged = with_slots(Some(HedgeConfig::fixed(200 * MS)));
+    let h = hedged.hedges.unwrap();
+    let share = h.sent as f64 / hedged.sent as f64;
+    assert!((0.04..=0.065).contains(&share), "hedges {share}, {h:?}");
+    // The copies still out when their try is answered are kept (the default abandon) and
+    // served too, so every call and every copy sent is served by a slot.
+    assert_eq!(served(&hedged), hedged.sent + h.sent);
+    assert!(h.won * 2 > h.sent && h.won <= h.sent, "{h:?}");
+    assert!(
+        hedged.service.p99.unwrap() * 4 < plain.service.p99.unwrap() * 3,
+        "p99 {:?} vs {:?}",
+        hedged.service.p99,
+        plain.service.p99
+    );
+    assert_eq!(hedged.outcomes.ok, hedged.sent);
+}

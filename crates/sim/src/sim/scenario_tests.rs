@@ -1,7 +1,6 @@
 use super::*;
 use crate::resilience::{HedgeDelay, Jitter, Window};
 use crate::sim::model::run;
-use crate::sim::params::lesson_hedge;
 use crate::sim::trace::Outcome;
 
 fn share(n: u64, of: u64) -> f64 {
@@ -76,7 +75,10 @@ fn bad_sets_name_the_key() {
 fn hedge_keys_switch_it_on_and_set_it() {
     let mut c = Scenario::Timeout.config();
     apply_set(&mut c, "hedge", "on").unwrap();
-    assert_eq!(c.first_stack().unwrap().hedge, Some(lesson_hedge()));
+    assert_eq!(
+        c.first_stack().unwrap().hedge,
+        Some(crate::sim::model::HedgeConfig::lesson_000())
+    );
     apply_set(&mut c, "hedge_delay", "80ms").unwrap();
     apply_set(&mut c, "max_hedges", "2").unwrap();
     let policy = &c.first_stack().unwrap().hedge.as_ref().unwrap().policy;

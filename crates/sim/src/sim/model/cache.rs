@@ -41,7 +41,7 @@ impl Cache {
         }
     }
 
-    /// The item order `op` looks up: the same for each of its tries, resends and hedges, and
+    /// The item order `op` looks up: the same for each of its tries, resends and copies, and
     /// spread evenly over the items (SplitMix64's finaliser of the order's number).
     pub fn item_of(&self, op: u64) -> u32 {
         let mut z = op.wrapping_add(0x9e37_79b9_7f4a_7c15);

@@ -15,6 +15,7 @@ use super::call_end::{CallEnd, Failure};
 use super::dependency_config::{Abandon, DependencyConfig, FaultSchedule};
 use super::events::{Event, Id};
 use super::follow::trail;
+use super::hedging::first_answer;
 use super::hosts::{Hosts, FAIL_FAST};
 use super::servers::{Admit, InService, Job, Servers};
 use super::stack::Stack;
@@ -99,9 +100,8 @@ impl Dependency {
     }
 
     /// The first answer of a try that starts at `now`: its latency, how it ended and whether
-    /// a hedge gave it. Without a hedge, one call; with one, the hedger's plan for this try (no
-    /// copy due once the try has timed out), each copy drawn as it goes out, and a
-    /// [`Event::HedgeSent`] for each hedge actually sent.
+    /// a copy of it gave it (the stack decides the copies; no copy is due once the try has
+    /// timed out at `try_ends`). Without copies, one call.
     pub fn answer_of_try(
         &mut self,
         me: usize,
@@ -117,7 +117,7 @@ impl Dependency {
             ..
         } = self;
         // One call going out at `at`: to the host the balancer picks, when there are hosts.
-        let mut call = |at: Micros, rng: &mut ChaCha8Rng| -> (Micros, CallEnd) {
+        let mut call = |at: Micros, rng: &mut ChaCha8Rng, q: &mut EventQueue<Event>| {
             let Some(hosts) = hosts.as_mut() else {
                 return faults.draw(at, rng);
             };
@@ -135,36 +135,21 @@ impl Dependency {
             q.schedule(at.saturating_add(latency), event);
             (latency, end)
         };
-        let Some(plan) = stack.hedge_plan() else {
-            let (latency, end) = call(now, rng);
-            return (latency, end, false);
-        };
-        let plan = plan.before(try_ends);
-        let mut ends = Vec::with_capacity(plan.offsets.len());
-        let outcome = plan.resolve_with(|_, offset| {
-            let (latency, end) = call(now.saturating_add(offset), rng);
-            ends.push(end);
-            latency
-        });
-        let Some(outcome) = outcome else {
-            let (latency, end) = call(now, rng);
-            return (latency, end, false);
-        };
-        for &offset in plan.offsets.iter().take(outcome.copies_sent).skip(1) {
-            q.schedule(now.saturating_add(offset), Event::HedgeSent(me));
+        let copies = stack.copies(try_ends);
+        if let Some(answer) =
+            copies.and_then(|plan| first_answer(&plan, me, now, rng, q, &mut call))
+        {
+            return answer;
         }
-        let end = ends
-            .get(outcome.winner)
-            .copied()
-            .unwrap_or(CallEnd::Answered);
-        (outcome.latency, end, outcome.winner > 0)
+        let (latency, end) = call(now, rng, q);
+        (latency, end, false)
     }
 }
 
 impl Sim<'_> {
     /// Try `try_no` of request `id` reaches dependency `dep`'s servers: served at once, queued,
     /// or answered UNAVAILABLE at once when the queue is full. `deadline` is when the caller
-    /// stops waiting, if it ever does.
+    /// stops waiting, if it ever does; `copy` when it is a copy of the try, not the try.
     pub(super) fn send_to_servers(
         &mut self,
         now: Micros,
@@ -172,7 +157,7 @@ impl Sim<'_> {
         dep: usize,
         try_no: u32,
         deadline: Option<Micros>,
-        hedge: bool,
+        copy: bool,
     ) {
         let mut item = None;
         let op = self.requests.get(id).map_or(0, |r| r.op);
@@ -200,13 +185,13 @@ impl Sim<'_> {
             try_no,
             arrived: now,
             deadline,
-            hedge,
+            copy,
             item,
         };
         match servers.admit(job) {
             Admit::Serve => self.serve(now, dep, job),
             Admit::Queued => {}
-            Admit::Full if hedge => self.recorder.dependency_refused(dep),
+            Admit::Full if copy => self.recorder.dependency_refused(dep),
             Admit::Full => {
                 self.recorder.dependency_refused(dep);
                 if let Some(mut t) = self.trail(id) {
@@ -233,7 +218,7 @@ impl Sim<'_> {
             follow,
             ..
         } = self;
-        if follow.is_some() && !job.hedge {
+        if follow.is_some() && !job.copy {
             let waiting = requests
                 .get(job.caller)
                 .is_some_and(|r| r.call.waiting && r.call.try_no == job.try_no);
@@ -324,27 +309,9 @@ impl Sim<'_> {
         if let (true, Some(r)) = (waiting, self.requests.get(caller)) {
             r.call.try_end = end;
             r.call.waiting = false;
-            r.call.hedge_won = work.job.hedge;
+            r.call.copy_won = work.job.copy;
             self.call_done(now, caller);
         }
-    }
-
-    /// A hedge of try `try_no` is due: it goes out only while the caller still waits for that
-    /// try (the first answer, from the original or a copy, is the one used; the copies still
-    /// out are kept or dropped as the servers' abandon says).
-    pub(super) fn hedge_copy(&mut self, now: Micros, id: Id, try_no: u32) {
-        let Some(r) = self.requests.get(id) else {
-            return;
-        };
-        if !(r.call.waiting && r.call.try_no == try_no) {
-            return;
-        }
-        let (dep, deadline) = (r.call.dep, r.call.try_deadline);
-        self.recorder.hedge_sent(now, dep);
-        if let Some(mut t) = self.trail(id) {
-            t.mark(Hop::Dependency(dep as u8), now, Happening::HedgeSent);
-        }
-        self.send_to_servers(now, id, dep, try_no, deadline, true);
     }
 
     /// The fetch of `item` by dependency `dep`'s cache is over (`answered`, or not; its caller

@@ -3,11 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::hedging::HedgeConfig;
 use super::resilience4j::Resilience4jStack;
 use super::{HOUR, SECOND};
 use crate::resilience::{
-    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, HedgeDelay, HedgePolicy, Hedger, Jitter,
-    ParamError, RetryBudgetConfig, RetryPolicy,
+    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, Jitter, ParamError, RetryBudgetConfig,
+    RetryPolicy,
 };
 use crate::sim::latency::{LatencyModel, Micros};
 use crate::sim::pattern::Pattern;
@@ -444,59 +445,6 @@ impl SidecarConfig {
         ParamError::check_micros("sidecar_base", self.base, Self::BASE.0, Self::BASE.1)?;
         let least = self.base.max(Self::CAP.0);
         ParamError::check_micros("sidecar_cap", self.cap, least, Self::CAP.1)?;
-        Ok(())
-    }
-}
-
-/// A hedge on the call to a dependency: inside each try, once the hedge delay has passed with no
-/// answer yet, another copy of the call goes out; the first answer is used and the copies still
-/// outstanding are cancelled. Only for an idempotent call.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HedgeConfig {
-    /// When copies go out and how many (see [`HedgePolicy`]).
-    pub policy: HedgePolicy,
-    /// The reservation carries an idempotency key, so inventory applies a duplicate once and
-    /// the call may be hedged (default true). `false` describes a plain write, which the
-    /// hedger refuses: the config is then out of range.
-    #[serde(default = "idempotent_by_default")]
-    pub idempotency_key: bool,
-}
-
-fn idempotent_by_default() -> bool {
-    true
-}
-
-impl HedgeConfig {
-    /// One copy more after a fixed delay.
-    pub fn fixed(delay: Micros) -> Self {
-        HedgeConfig {
-            policy: HedgePolicy {
-                delay: HedgeDelay::Fixed(delay),
-                max_hedges: 1,
-            },
-            idempotency_key: true,
-        }
-    }
-
-    /// Checks the policy (naming the `--set` keys: `hedge_delay`, `max_hedges`) and that the
-    /// call may be hedged at all.
-    pub fn validate(&self) -> Result<(), ParamError> {
-        self.policy.validate().map_err(|e| ParamError {
-            field: match e.field {
-                "max_hedges" => "max_hedges",
-                _ => "hedge_delay",
-            },
-            ..e
-        })?;
-        let hedger = Hedger::new(self.policy.clone())?;
-        hedger
-            .plan(self.idempotency_key)
-            .map_err(|refused| ParamError {
-                field: "hedge",
-                range: "only for an idempotent call (idempotency_key: true)".to_string(),
-                value: refused.to_string(),
-            })?;
         Ok(())
     }
 }

@@ -35,17 +35,17 @@ pub(super) enum Event {
     PermitFreed(usize),
     /// The backoff before a sidecar retry is over.
     SidecarTry(Id),
-    /// A hedge goes out to dependency `n` (counted when it goes, so a run stopped at
-    /// `duration` counts only the hedges sent by then).
-    HedgeSent(usize),
+    /// A copy of a try goes out to dependency `n` (counted when it goes, so a run stopped at
+    /// `duration` counts only the copies sent by then).
+    CopySent(usize),
     /// A slot of dependency `dep` is done with its call (served, or stopped at its deadline).
     Served { dep: u32, slot: u32, epoch: u32 },
     /// Dependency `n` restarts: the calls it held fail at once.
     Restart(usize),
     /// The caller's try number `try_no` at a dependency with a capacity runs out of time.
     TryTimedOut { id: Id, try_no: u32 },
-    /// A hedge of try `try_no` is due at a dependency with a capacity.
-    HedgeCopy { id: Id, try_no: u32 },
+    /// A copy of try `try_no` is due at a dependency with a capacity.
+    CopyDue { id: Id, try_no: u32 },
     /// The cache of a dependency answers try `try_no` of the request (a hit).
     CacheHit { id: Id, try_no: u32 },
     /// The cache of dependency `n` is emptied.

@@ -9,9 +9,9 @@ use super::config::{
     PriorityMix, QueueOrder, RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic,
 };
 use super::dependency_config::{
-    Abandon, CapacityConfig, DependencyConfig, FaultSchedule, HedgeConfig, SidecarConfig,
-    StackConfig,
+    Abandon, CapacityConfig, DependencyConfig, FaultSchedule, SidecarConfig, StackConfig,
 };
+use super::hedging::HedgeConfig;
 use super::resilience4j::Resilience4jStack;
 use super::SECOND;
 use crate::resilience::{

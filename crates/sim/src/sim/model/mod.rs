@@ -10,8 +10,9 @@
 //!
 //! The model is split into rooms, each owning its state: `arrivals` (the open loop),
 //! `gateway` (the edge and the client's answer), `service` (workers, queue, shedding,
-//! idempotency), `heap` (its garbage collection pauses), `stack` (the layers around a call), `dependency` (how a dependency
-//! answers), the request `slab`, and the `recorder`, which owns every figure. This file
+//! idempotency), `heap` (its garbage collection pauses), `stack` (the layers around a call),
+//! `hedging` (when a try gets copies), `dependency` (how a dependency answers, and the copies
+//! of a try), the request `slab`, and the `recorder`, which owns every figure. This file
 //! holds the run loop and dispatches each event to its room.
 //!
 //! Memory does not grow with the number of requests: arrivals are generated one at a time,
@@ -29,6 +30,7 @@ mod flat;
 mod follow;
 mod gateway;
 mod heap;
+mod hedging;
 mod hosts;
 mod hot_items;
 mod load_recorder;
@@ -53,13 +55,14 @@ pub use config::{
     MAX_DEPENDENCIES,
 };
 pub use dependency_config::{
-    Abandon, CacheConfig, CacheFill, CapacityConfig, DependencyConfig, FaultSchedule, HedgeConfig,
-    HostsConfig, OutlierDetection, SidecarConfig, StackConfig,
+    Abandon, CacheConfig, CacheFill, CapacityConfig, DependencyConfig, FaultSchedule, HostsConfig,
+    OutlierDetection, SidecarConfig, StackConfig,
 };
 pub use flat::{
     from_json_naming_the_field, load_config_json, CascadeConfig, ConfigFile, PaymentsConfig,
 };
 pub use follow::follow;
+pub use hedging::HedgeConfig;
 pub use resilience4j::{Exception, FallbackPlace, Resilience4jStack};
 
 use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};
@@ -223,7 +226,7 @@ impl<'a> Sim<'a> {
             events: self.q.processed(),
             peak_live_requests: self.requests.peak(),
             shed_by_priority: self.service.shed_by_priority(),
-            hedged: self.deps.iter().any(|d| d.stack.hedges()),
+            copies: self.deps.iter().any(|d| d.stack.sends_copies()),
             recognised: self.service.recognised(),
             names: self.deps.iter().map(|d| d.name.clone()).collect(),
             transitions: self.deps.iter().map(|d| d.stack.transitions()).collect(),
@@ -301,12 +304,12 @@ impl<'a> Sim<'a> {
             Event::RetryCall(id) => self.retry_call(now, id),
             Event::PermitFreed(dep) => self.permit_freed(now, dep),
             Event::SidecarTry(id) => self.try_call(now, id),
-            Event::HedgeSent(dep) => self.recorder.hedge_sent(now, dep),
+            Event::CopySent(dep) => self.recorder.copy_sent(now, dep),
             Event::CallDone(id) => self.call_done(now, id),
             Event::Served { dep, slot, epoch } => self.served(now, dep as usize, slot, epoch),
             Event::Restart(dep) => self.restart(now, dep),
             Event::TryTimedOut { id, try_no } => self.try_timed_out(now, id, try_no),
-            Event::HedgeCopy { id, try_no } => self.hedge_copy(now, id, try_no),
+            Event::CopyDue { id, try_no } => self.copy_due(now, id, try_no),
             Event::CacheHit { id, try_no } => {
                 self.cache_answer(now, id, try_no, call_end::CallEnd::Answered)
             }

@@ -66,7 +66,8 @@ pub(super) struct Ending {
     pub events: u64,
     pub peak_live_requests: u64,
     pub shed_by_priority: [u64; 3],
-    pub hedged: bool,
+    /// Some stack may send copies of a try (its hedging): the Trace then counts them.
+    pub copies: bool,
     /// Copies the idempotency store recognised, when the config models idempotency.
     pub recognised: Option<u64>,
     /// Each dependency's name, in call order.
@@ -333,8 +334,9 @@ impl Recorder {
         series[idx] += 1;
     }
 
-    /// A hedge went out to dependency `dep` (in the series' calls, not in its total).
-    pub fn hedge_sent(&mut self, now: Micros, dep: usize) {
+    /// A copy of a try (a hedge) went out to dependency `dep` (in the series' calls, not in
+    /// its total).
+    pub fn copy_sent(&mut self, now: Micros, dep: usize) {
         self.hedges.sent += 1;
         self.count_call(now, dep);
         if let Some(b) = self.bucket(now) {
@@ -536,7 +538,7 @@ impl Recorder {
             sidecar_retries: self.sidecar_retries,
             peak_live_requests: ending.peak_live_requests,
             shed_by_priority: ending.shed_by_priority,
-            hedges: ending.hedged.then_some(self.hedges),
+            hedges: ending.copies.then_some(self.hedges),
             orders: ending.recognised.map(|recognised| OrderCounts {
                 recognised,
                 ..self.orders

@@ -23,8 +23,8 @@ pub(super) struct Job {
     /// When the caller stops waiting, if it ever does (with [`Abandon::Drop`] the deadline
     /// travels with the call and the servers honour it).
     pub deadline: Option<Micros>,
-    /// A hedge: a copy of the try, not the try itself.
-    pub hedge: bool,
+    /// A copy of the try, not the try itself.
+    pub copy: bool,
     /// The item it fetches for the dependency's cache, when it missed there.
     pub item: Option<u32>,
 }
@@ -178,7 +178,7 @@ mod tests {
             try_no: 1,
             arrived: 0,
             deadline,
-            hedge: false,
+            copy: false,
             item: None,
         }
     }

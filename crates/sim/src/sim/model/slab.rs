@@ -78,8 +78,8 @@ pub(super) struct Call {
     pub attempt_deadline: Option<Micros>,
     /// When the current try went on the wire.
     pub try_started: Micros,
-    /// The current try's answer came from a hedge, not from the original.
-    pub hedge_won: bool,
+    /// The current try's answer came from a copy of it, not from the original.
+    pub copy_won: bool,
     /// The current try's number at a dependency with a capacity.
     pub try_no: u32,
     /// The caller still waits for that try's answer.
@@ -105,7 +105,7 @@ impl Call {
             sidecar: None,
             attempt_deadline: None,
             try_started: 0,
-            hedge_won: false,
+            copy_won: false,
             try_no: 0,
             waiting: false,
             try_deadline: None,

@@ -7,12 +7,13 @@ use super::call_end::{CallEnd, Failure, Refusal};
 use super::dependency_config::{SidecarConfig, StackConfig};
 use super::events::{Event, Id};
 use super::follow::{trail, Trail};
+use super::hedging::Hedging;
 use super::resilience4j::Resilience4jRules;
 use super::slab::{Call, Pool};
 use super::Sim;
 use crate::resilience::{
-    Acquire, AdaptiveLimit, Admission, Bulkhead, CircuitBreaker, HedgePlan, Hedger, ParamError,
-    Retry, RetryBudget, RetryDecision, RetryPolicy, Sample, TimeBudget,
+    Acquire, AdaptiveLimit, Admission, Bulkhead, CircuitBreaker, HedgePlan, ParamError, Retry,
+    RetryBudget, RetryDecision, RetryPolicy, Sample, TimeBudget,
 };
 use crate::sim::latency::Micros;
 use crate::sim::life::{Activity, Happening, Hop, Retrier};
@@ -27,8 +28,8 @@ pub(super) struct Stack {
     pub breaker: Option<CircuitBreaker>,
     pub bulkhead: Option<Bulkhead>,
     retry_budget: Option<RetryBudget>,
-    hedger: Option<Hedger>,
-    hedge_idempotent: bool,
+    /// Copies of a slow try, when the stack hedges.
+    pub hedging: Option<Hedging>,
     /// The adaptive concurrency limit, outside every other layer.
     pub limiter: Option<AdaptiveLimit>,
     /// The `resilience4j` profile's rules, when the stack runs in its order.
@@ -45,12 +46,7 @@ impl Stack {
             breaker: cfg.breaker.clone().map(CircuitBreaker::new).transpose()?,
             bulkhead: cfg.bulkhead.clone().map(Bulkhead::new).transpose()?,
             retry_budget: cfg.retry_budget.clone().map(RetryBudget::new).transpose()?,
-            hedger: cfg
-                .hedge
-                .as_ref()
-                .map(|h| Hedger::new(h.policy.clone()))
-                .transpose()?,
-            hedge_idempotent: cfg.hedge.as_ref().is_some_and(|h| h.idempotency_key),
+            hedging: cfg.hedge.as_ref().map(Hedging::new).transpose()?,
             limiter: cfg
                 .adaptive_limit
                 .clone()
@@ -65,17 +61,15 @@ impl Stack {
         })
     }
 
-    /// True when the stack hedges its tries.
-    pub fn hedges(&self) -> bool {
-        self.hedger.is_some()
+    /// The copies of the next try, which the caller gives up on at `try_ends` (the original
+    /// first, at offset 0): `None` while the stack sends none.
+    pub fn copies(&self, try_ends: Micros) -> Option<HedgePlan> {
+        self.hedging.as_ref().and_then(|h| h.plan(try_ends))
     }
 
-    /// The hedger's plan for the next try, when it sends copies at all.
-    pub fn hedge_plan(&self) -> Option<HedgePlan> {
-        self.hedger
-            .as_ref()
-            .and_then(|h| h.plan(self.hedge_idempotent).ok())
-            .filter(|p| p.offsets.len() > 1)
+    /// True when the stack may send copies of a try.
+    pub fn sends_copies(&self) -> bool {
+        self.hedging.is_some()
     }
 
     /// The breaker's changes of state, as the Trace gives them.
@@ -407,7 +401,7 @@ impl Sim<'_> {
             r.call.try_no = try_no;
             r.call.waiting = true;
             r.call.try_started = now;
-            r.call.hedge_won = false;
+            r.call.copy_won = false;
             r.call.try_end = limit.map_or(CallEnd::Answered, |(_, f)| CallEnd::Failed(f));
             let deadline = limit.map(|(t, _)| now.saturating_add(t));
             r.call.try_deadline = deadline;
@@ -419,16 +413,13 @@ impl Sim<'_> {
             if let Some(at) = deadline {
                 q.schedule(at, Event::TryTimedOut { id, try_no });
             }
-            // A hedge goes out at its offset if the try still has no answer by then.
-            if let Some(plan) = deps[dep].stack.hedge_plan() {
-                for &offset in plan.before(try_ends).offsets.iter().skip(1) {
-                    q.schedule(now.saturating_add(offset), Event::HedgeCopy { id, try_no });
-                }
+            if let Some(h) = deps[dep].stack.hedging.as_ref() {
+                h.schedule_copies(q, now, try_ends, id, try_no);
             }
             self.send_to_servers(now, id, dep, try_no, deadline, false);
             return;
         }
-        let (latency, end, hedge_won) = deps[dep].answer_of_try(dep, now, try_ends, rng, q);
+        let (latency, end, copy_won) = deps[dep].answer_of_try(dep, now, try_ends, rng, q);
         let (held, end) = match (attempt_left, per_try) {
             (Some(left), Some(t)) if t < left && latency > t => {
                 (t, CallEnd::Failed(Failure::TryTimeout))
@@ -443,11 +434,11 @@ impl Sim<'_> {
             let attempt = t.next_try(hop);
             let over = now.saturating_add(held);
             t.span(hop, Activity::InService { attempt }, now, over);
-            try_ended(&mut t, hop, over, held, end, hedge_won);
+            try_ended(&mut t, hop, over, held, end, copy_won);
         }
         r.call.try_end = end;
         r.call.try_started = now;
-        r.call.hedge_won = hedge_won && !timed_out;
+        r.call.copy_won = copy_won && !timed_out;
         q.schedule(now.saturating_add(held), Event::CallDone(id));
     }
 
@@ -481,16 +472,18 @@ impl Sim<'_> {
             let hop = Hop::Dependency(call.dep as u8);
             if t.close(hop, now).is_some() {
                 let held = now.saturating_sub(call.try_started);
-                try_ended(&mut t, hop, now, held, call.try_end, call.hedge_won);
+                try_ended(&mut t, hop, now, held, call.try_end, call.copy_won);
             }
         }
         let stack = &mut deps[call.dep].stack;
         let end = call.try_end;
-        if let Some(h) = stack.hedger.as_mut() {
-            // What this service saw of the try: its first answer, or the time it waited
-            // before giving up. The percentile delay is taken over these.
-            h.record(now.saturating_sub(call.try_started));
-            recorder.hedged_try(now, call.hedge_won);
+        if let Some(h) = stack.hedging.as_mut() {
+            h.try_over(
+                now,
+                now.saturating_sub(call.try_started),
+                call.copy_won,
+                recorder,
+            );
         }
         let Some(err) = end.error() else {
             self.stack_done(now, id, end);
@@ -637,21 +630,21 @@ pub(super) fn breaker_decided(
     t.mark(hop, now, happening);
 }
 
-/// A try in `hop` ended at `at` after `held`, so.
+/// A try in `hop` ended at `at` after `held`, so (answered by a copy of it when `copy_won`).
 pub(super) fn try_ended(
     t: &mut Trail<'_>,
     hop: Hop,
     at: Micros,
     held: Micros,
     end: CallEnd,
-    hedge_won: bool,
+    copy_won: bool,
 ) {
     match end {
         CallEnd::Failed(Failure::Timeout | Failure::TryTimeout) => {
             t.mark(hop, at, Happening::TimedOut { after: held })
         }
         CallEnd::Failed(Failure::Unavailable) => t.mark(hop, at, Happening::Failed),
-        _ if hedge_won => t.mark(hop, at, Happening::HedgeWon),
+        _ if copy_won => t.mark(hop, at, Happening::HedgeWon),
         _ => {}
     }
 }

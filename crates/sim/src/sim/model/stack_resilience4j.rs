@@ -71,7 +71,7 @@ impl Sim<'_> {
         };
         let dep = r.call.dep;
         recorder.call_sent(now, dep);
-        let (latency, end, hedge_won) = deps[dep].answer_of_try(dep, now, Micros::MAX, rng, q);
+        let (latency, end, copy_won) = deps[dep].answer_of_try(dep, now, Micros::MAX, rng, q);
         let dependency = &deps[dep];
         r.call.try_started = now;
         let hop = Hop::Dependency(dep as u8);
@@ -116,7 +116,7 @@ impl Sim<'_> {
             }
             _ => {
                 if let Some(t) = t.as_mut() {
-                    try_ended(t, hop, now.saturating_add(latency), latency, end, hedge_won);
+                    try_ended(t, hop, now.saturating_add(latency), latency, end, copy_won);
                 }
                 r.call.try_end = end;
                 q.schedule(now.saturating_add(latency), Event::CallDone(id));

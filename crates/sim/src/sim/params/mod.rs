@@ -13,8 +13,6 @@ use crate::sim::latency::Micros;
 use crate::sim::model::SimConfig;
 
 pub use rows::PARAMS;
-#[cfg(test)]
-pub(crate) use switch::lesson_hedge;
 pub use switch::{Dep, Part};
 
 pub(crate) const SECOND: Micros = 1_000_000;

@@ -9,7 +9,7 @@
 //! it. A payments row is the inventory row with `PAY` and a `payments_` key: the config's
 //! errors for payments' fields name it by that prefix.
 
-use super::switch::{lesson_hedge, Dep, Part};
+use super::switch::{Dep, Part};
 use super::{Kind, Needs, Param, Value, JITTER_NAMES};
 use crate::resilience::adaptive_limit::{BACKOFF_RANGE, LIMIT_RANGE, SLOW_AFTER_RANGE};
 use crate::resilience::{
@@ -389,7 +389,7 @@ pub const PARAMS: &[Param] = &[
         kind: Kind::Count { min: SidecarConfig::RETRIES.0, max: SidecarConfig::RETRIES.1, write: |c, n| if let Some(s) = INV.stack(c).sidecar.as_mut() { s.retries = n as u32 } },
         needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::Sidecar)), read: |c| stack(c, INV).and_then(|s| s.sidecar.as_ref()).map(|s| Value::Count(s.retries.into())) },
     Param { key: "hedge", doc: "Lesson 000's hedge on inventory: one more copy of a call slower than the p95 seen.", unit: "",
-        kind: Kind::Choice { names: ON_OFF, write: |c, i| { let s = INV.stack(c); if i == 0 { s.hedge.get_or_insert_with(lesson_hedge); } else { s.hedge = None } } },
+        kind: Kind::Choice { names: ON_OFF, write: |c, i| { let s = INV.stack(c); if i == 0 { s.hedge.get_or_insert_with(HedgeConfig::lesson_000); } else { s.hedge = None } } },
         needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| stack(c, INV).map(|s| on_off(s.hedge.is_some())) },
     Param { key: "hedge_delay", doc: "When a hedge copy leaves: a fixed time, or pN, a percentile of the latencies seen.", unit: "",
         kind: Kind::Delay { write: |c, delay| if let Some(h) = hedge_mut(c) {

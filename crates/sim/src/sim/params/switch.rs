@@ -2,8 +2,8 @@
 //! ...): whether a config has one, and how a parameter switches it on with the lesson's values.
 
 use crate::resilience::{
-    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, HalfOpenRule, HedgePolicy,
-    IdempotencyConfig, Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
+    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, HalfOpenRule, IdempotencyConfig, Jitter,
+    LoadShedConfig, RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
 };
 use crate::sim::model::{
     Abandon, CacheConfig, CapacityConfig, DependencyConfig, GatewayConfig, GcConfig, HedgeConfig,
@@ -48,15 +48,6 @@ pub enum Part {
 
 /// Lesson 000's timeout on the call to inventory, as `cascade.py` has it.
 pub const LESSON_TIMEOUT: u64 = 300_000;
-
-/// Lesson 000's hedge (`GetStock`): one copy more at the observed p95, after 100 samples; the
-/// reservation carries an idempotency key.
-pub(crate) fn lesson_hedge() -> HedgeConfig {
-    HedgeConfig {
-        policy: HedgePolicy::lesson_000(),
-        idempotency_key: true,
-    }
-}
 
 impl Dep {
     /// The dependency, if the config has it.
@@ -166,7 +157,7 @@ impl Pattern {
                 s.sidecar.get_or_insert_with(SidecarConfig::lesson_000);
             }
             Pattern::Hedge => {
-                s.hedge.get_or_insert_with(lesson_hedge);
+                s.hedge.get_or_insert_with(HedgeConfig::lesson_000);
             }
             Pattern::AdaptiveLimit => {
                 s.adaptive_limit

@@ -1,0 +1,178 @@
+//! Hedging in the simulator, all of it: its config, its state at run time, and when a try gets
+//! copies. The policy is the hedger of [`crate::resilience::hedge`] (a fixed delay, or a
+//! percentile of the waits the caller saw); the mechanism is the dependency's copies of a try,
+//! each a call of its own whose first answer is the try's. Without a capacity, a try's copies
+//! are drawn as it starts; with one, each copy is an event that reaches the servers while the
+//! try still waits.
+
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use super::call_end::CallEnd;
+use super::events::{Event, Id};
+use super::recorder::Recorder;
+use super::Sim;
+use crate::resilience::{HedgeDelay, HedgePlan, HedgePolicy, Hedger, ParamError};
+use crate::sim::engine::EventQueue;
+use crate::sim::latency::Micros;
+use crate::sim::life::{Happening, Hop};
+
+/// A hedge on the call to a dependency: inside each try, once the hedge delay has passed with no
+/// answer yet, another copy of the call goes out; the first answer is used and the copies still
+/// outstanding are cancelled. Only for an idempotent call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HedgeConfig {
+    /// When copies go out and how many (see [`HedgePolicy`]).
+    pub policy: HedgePolicy,
+    /// The reservation carries an idempotency key, so inventory applies a duplicate once and
+    /// the call may be hedged (default true). `false` describes a plain write, which the
+    /// hedger refuses: the config is then out of range.
+    #[serde(default = "idempotent_by_default")]
+    pub idempotency_key: bool,
+}
+
+fn idempotent_by_default() -> bool {
+    true
+}
+
+impl HedgeConfig {
+    /// Lesson 000's hedge (`GetStock`): one copy more at the observed p95, after 100 samples;
+    /// the reservation carries an idempotency key. What switching hedging on gives.
+    pub fn lesson_000() -> Self {
+        HedgeConfig {
+            policy: HedgePolicy::lesson_000(),
+            idempotency_key: true,
+        }
+    }
+
+    /// One copy more after a fixed delay.
+    pub fn fixed(delay: Micros) -> Self {
+        HedgeConfig {
+            policy: HedgePolicy {
+                delay: HedgeDelay::Fixed(delay),
+                max_hedges: 1,
+            },
+            idempotency_key: true,
+        }
+    }
+
+    /// Checks the policy (naming the `--set` keys: `hedge_delay`, `max_hedges`) and that the
+    /// call may be hedged at all.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        self.policy.validate().map_err(|e| ParamError {
+            field: match e.field {
+                "max_hedges" => "max_hedges",
+                _ => "hedge_delay",
+            },
+            ..e
+        })?;
+        let hedger = Hedger::new(self.policy.clone())?;
+        hedger
+            .plan(self.idempotency_key)
+            .map_err(|refused| ParamError {
+                field: "hedge",
+                range: "only for an idempotent call (idempotency_key: true)".to_string(),
+                value: refused.to_string(),
+            })?;
+        Ok(())
+    }
+}
+
+/// A stack's hedging while the run goes: the hedger, which learns the waits its percentile
+/// delay is taken over, and whether the call may be hedged.
+pub(super) struct Hedging {
+    hedger: Hedger,
+    idempotent: bool,
+}
+
+impl Hedging {
+    pub fn new(cfg: &HedgeConfig) -> Result<Self, ParamError> {
+        Ok(Hedging {
+            hedger: Hedger::new(cfg.policy.clone())?,
+            idempotent: cfg.idempotency_key,
+        })
+    }
+
+    /// The copies of a try the caller gives up on at `try_ends` (the original first, at offset
+    /// 0); `None` while the hedger sends none (too few waits seen yet).
+    pub fn plan(&self, try_ends: Micros) -> Option<HedgePlan> {
+        self.hedger
+            .plan(self.idempotent)
+            .ok()
+            .filter(|p| p.offsets.len() > 1)
+            .map(|p| p.before(try_ends))
+    }
+
+    /// At a dependency with a capacity: each copy of try `try_no` is due at its offset from
+    /// `now`, and goes out then only if the try still waits ([`Sim::copy_due`]).
+    pub fn schedule_copies(
+        &self,
+        q: &mut EventQueue<Event>,
+        now: Micros,
+        try_ends: Micros,
+        id: Id,
+        try_no: u32,
+    ) {
+        if let Some(plan) = self.plan(try_ends) {
+            for &offset in plan.offsets.iter().skip(1) {
+                q.schedule(now.saturating_add(offset), Event::CopyDue { id, try_no });
+            }
+        }
+    }
+
+    /// A hedged try is over after the caller `waited` (its first answer, or the time it gave
+    /// up after): the delay learns it, and the recorder counts whether a copy answered first.
+    pub fn try_over(&mut self, now: Micros, waited: Micros, copy_won: bool, rec: &mut Recorder) {
+        self.hedger.record(waited);
+        rec.hedged_try(now, copy_won);
+    }
+}
+
+/// The first answer of a try that starts at `now` at dependency `dep`, with `plan`'s copies,
+/// each drawn by `call` as it goes out: its latency, how it ended and whether a copy gave it.
+/// A [`Event::CopySent`] counts each copy actually sent, when it goes. `None` when the plan
+/// sends nothing.
+pub(super) fn first_answer(
+    plan: &HedgePlan,
+    dep: usize,
+    now: Micros,
+    rng: &mut ChaCha8Rng,
+    q: &mut EventQueue<Event>,
+    call: &mut impl FnMut(Micros, &mut ChaCha8Rng, &mut EventQueue<Event>) -> (Micros, CallEnd),
+) -> Option<(Micros, CallEnd, bool)> {
+    let mut ends = Vec::with_capacity(plan.offsets.len());
+    let outcome = plan.resolve_with(|_, offset| {
+        let (latency, end) = call(now.saturating_add(offset), rng, q);
+        ends.push(end);
+        latency
+    })?;
+    for &offset in plan.offsets.iter().take(outcome.copies_sent).skip(1) {
+        q.schedule(now.saturating_add(offset), Event::CopySent(dep));
+    }
+    let end = ends
+        .get(outcome.winner)
+        .copied()
+        .unwrap_or(CallEnd::Answered);
+    Some((outcome.latency, end, outcome.winner > 0))
+}
+
+impl Sim<'_> {
+    /// A copy of try `try_no` is due: it goes out only while the caller still waits for that
+    /// try (the first answer, from the original or a copy, is the one used; the copies still
+    /// out are kept or dropped as the servers' abandon says).
+    pub(super) fn copy_due(&mut self, now: Micros, id: Id, try_no: u32) {
+        let Some(r) = self.requests.get(id) else {
+            return;
+        };
+        if !(r.call.waiting && r.call.try_no == try_no) {
+            return;
+        }
+        let (dep, deadline) = (r.call.dep, r.call.try_deadline);
+        self.recorder.copy_sent(now, dep);
+        if let Some(mut t) = self.trail(id) {
+            t.mark(Hop::Dependency(dep as u8), now, Happening::HedgeSent);
+        }
+        self.send_to_servers(now, id, dep, try_no, deadline, true);
+    }
+}
