@@ -181,7 +181,7 @@ fn help_lists_each_flag_the_error_line_names() {
         .and_then(|t| t.split(')').next())
         .expect("the error names the flags");
     let flags: Vec<&str> = allowed.split(", ").collect();
-    assert_eq!(flags.len(), 9, "{allowed}");
+    assert_eq!(flags.len(), 10, "{allowed}");
     for flag in flags {
         let line = help
             .lines()
@@ -498,13 +498,23 @@ fn help_lists_every_preset_with_its_title() {
 fn help_lists_every_key_of_the_parameter_table_with_its_range() {
     let out = cascade(&["--help"]);
     let text = usage_section(&String::from_utf8(out.stdout).unwrap(), "Keys of --set");
+    let lines: Vec<&str> = text.lines().collect();
     for p in resilience_playground::sim::params::PARAMS {
-        let line = text
-            .lines()
-            .find(|l| l.split_whitespace().next() == Some(p.key))
+        let at = lines
+            .iter()
+            .position(|l| l.split_whitespace().next() == Some(p.key))
             .unwrap_or_else(|| panic!("{} is not in the usage", p.key));
+        // A key wider than its column stands alone, its text on the next line.
+        let line = match lines[at].trim() == p.key {
+            true => lines.get(at + 1).copied().unwrap_or(""),
+            false => lines[at],
+        };
         let first_word = p.range().split(' ').next().unwrap().to_string();
-        assert!(line.contains(&first_word), "{line} lacks {first_word}");
+        assert!(
+            line.contains(&first_word),
+            "{} lacks {first_word}",
+            lines[at]
+        );
     }
 }
 
@@ -555,6 +565,64 @@ fn a_resilience4j_file_runs_on_the_flash_sale_and_bad_ones_are_named() {
     let out = cascade(&["--resilience4j", "/no/such/file.yml"]);
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--envoy FILE.yaml` runs a pasted Envoy route and cluster on Saturday (the default) or on
+/// the presets given, with the JSON of any run, notices on stderr, and errors that name the
+/// Envoy field.
+#[test]
+fn an_envoy_file_runs_on_saturday_and_bad_ones_are_named() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/envoy-route.yaml"
+    );
+    let out = cascade(&["--envoy", fixture, "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let notices = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        notices.contains(
+            "notice: route_config.virtual_hosts[0].routes[0].route.retry_policy.retry_on: `reset`"
+        ),
+        "{notices}"
+    );
+    let pasted: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let given = cascade(&["--preset", "saturday", "--envoy", fixture, "--json"]);
+    let given: serde_json::Value = serde_json::from_slice(&given.stdout).unwrap();
+    assert_eq!(pasted, given, "Saturday is the default");
+    let plain = cascade(&["--preset", "saturday", "--json"]);
+    let plain: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+    // A 1 s route timeout and 0.3 s tries: fewer requests held, retries capped by the budget.
+    assert!(pasted["sidecar_retries"].as_u64().unwrap() > 0);
+    assert!(pasted["retry_overflow"].as_u64().unwrap() > 0);
+    assert!(pasted["gateway_rejected"].as_u64() < plain["gateway_rejected"].as_u64());
+    assert_eq!(
+        plain.get("retry_overflow"),
+        None,
+        "a run without Envoy reads as before"
+    );
+
+    let bad = temp_file(
+        "envoy",
+        "bad.yaml",
+        "retry_policy:\n  retry_on: 5xx\n  per_try_timeout: 300ms\n",
+    );
+    let out = cascade(&["--envoy", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("--envoy")
+            && err.contains("retry_policy.per_try_timeout: \"300ms\" is not a duration"),
+        "{err}"
+    );
+    let out = cascade(&["--envoy", "/no/such/file.yaml"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = cascade(&["--envoy", fixture, "--resilience4j", fixture]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(bad.parent().unwrap()).unwrap();
 }
 
 /// A reader that closes the pipe before reading (`cascade --help | head -1`, at its extreme):

@@ -156,7 +156,7 @@ const OLD_FLAT_CONFIGS: &[(&str, &str)] = &[
 ];
 
 /// Presets added after the flat configs above were written: they have no old file.
-const NEWER_PRESETS: [&str; 19] = [
+const NEWER_PRESETS: [&str; 20] = [
     "retry-herd",
     "retry-herd-contention",
     "story-none",
@@ -176,6 +176,7 @@ const NEWER_PRESETS: [&str; 19] = [
     "zoo-lb-sinkhole",
     "zoo-fifo-overload",
     "zoo-open-loop",
+    "saturday-envoy",
 ];
 
 #[test]

@@ -561,6 +561,16 @@ fn presets_key_figures() {
                 (Outcome::Unfinished, 98),
             ],
         ),
+        // Saturday's counts exactly: a 4 s inventory is no 5xx and within Envoy's 15 s.
+        (
+            "saturday-envoy",
+            14_718,
+            &[
+                (Outcome::Ok, 4_186),
+                (Outcome::GatewayRejected, 9_852),
+                (Outcome::ClientGaveUp, 680),
+            ],
+        ),
     ];
     assert_eq!(golden.len(), Preset::ALL.len());
     for (key, sent, counts) in golden {

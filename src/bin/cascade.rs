@@ -21,6 +21,7 @@ mod native {
     use clap::error::ErrorKind;
     use clap::{CommandFactory, FromArgMatches, Parser};
 
+    use resilience_playground::library_config::envoy;
     use resilience_playground::library_config::resilience4j_run::apply_yaml;
     use resilience_playground::page::lessons::check as lesson_check;
     use resilience_playground::page::lessons::live::Live;
@@ -83,7 +84,8 @@ mod native {
 
     const USAGE: &str = "\
 usage: cascade [run] [--scenario LIST] [--preset LIST] [--config FILE.json] [--set key=value]...
-                     [--resilience4j FILE.yml] [--no-drain] [--trace slowest|ID] [--json]
+                     [--resilience4j FILE.yml] [--envoy FILE.yaml] [--no-drain]
+                     [--trace slowest|ID] [--json]
        cascade trace PICK [the flags of run]   (one request of each run, hop by hop)
        cascade experiment contention|metastability [--set key=value]... [--json]   (see its --help)
        cascade lesson check FILE.md...   (a lesson file: each step run, every mistake by line)
@@ -262,6 +264,13 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         /// stderr (the last file given counts)
         #[arg(long, value_name = "FILE.yml")]
         resilience4j: Vec<String>,
+        /// an Envoy (or Istio) configuration: a route's retry_policy and timeout, a cluster's
+        /// circuit_breakers and outlier_detection, wherever they sit in the YAML; inventory is
+        /// called through an Envoy sidecar with them, on each preset given (default:
+        /// saturday). What is not simulated is printed as a notice on stderr (the last file
+        /// given counts)
+        #[arg(long, value_name = "FILE.yaml")]
+        envoy: Vec<String>,
         /// override a parameter (repeatable; the keys are below)
         #[arg(long = "set", value_name = "KEY=VALUE", value_parser = key_value)]
         set: Vec<(String, String)>,
@@ -361,6 +370,8 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         sources: Vec<Source>,
         /// `--resilience4j FILE.yml`: its path and text.
         resilience4j: Option<(String, String)>,
+        /// `--envoy FILE.yaml`: its path and text.
+        envoy: Option<(String, String)>,
         sets: Vec<(String, String)>,
         drain: bool,
         trace: Option<Pick>,
@@ -483,7 +494,25 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
             }
             None => None,
         };
-        if !explicit && resilience4j.is_some() {
+        let envoy = match flags.envoy.last() {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    format!("--envoy {path}: cannot read the file ({e}) (allowed: a readable YAML file)")
+                })?;
+                Some((path.clone(), text))
+            }
+            None => None,
+        };
+        if resilience4j.is_some() && envoy.is_some() {
+            return Err(
+                "--envoy and --resilience4j: give one library's configuration (allowed: \
+                        one of the two)"
+                    .to_string(),
+            );
+        }
+        if !explicit && envoy.is_some() {
+            sources = vec![Source::Preset(Preset::Saturday)];
+        } else if !explicit && resilience4j.is_some() {
             sources = vec![Source::Preset(Preset::NorthwindAsWrittenSeparate)];
         } else if !explicit {
             sources = Scenario::ALL
@@ -494,6 +523,7 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         Ok(Args {
             sources,
             resilience4j,
+            envoy,
             sets: flags.set,
             drain: !flags.no_drain,
             trace: pick.or(flags.trace),
@@ -529,6 +559,14 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
                 apply_yaml(text, &mut c).map_err(|n| format!("--resilience4j {path}: {n}"))?;
             for n in notices {
                 eprintln!("cascade: --resilience4j {path}: notice: {n}");
+            }
+            label = Some(format!("{} with {path}", s.key()));
+        }
+        if let Some((path, text)) = &args.envoy {
+            let notices =
+                envoy::apply_yaml(text, &mut c).map_err(|n| format!("--envoy {path}: {n}"))?;
+            for n in notices {
+                eprintln!("cascade: --envoy {path}: notice: {n}");
             }
             label = Some(format!("{} with {path}", s.key()));
         }

@@ -10,6 +10,7 @@ pub mod adaptive_limit;
 pub mod budget;
 pub mod bulkhead;
 pub mod circuit_breaker;
+pub mod envoy_retry;
 pub mod error;
 pub mod fallback;
 pub mod hedge;
@@ -26,6 +27,10 @@ pub use bulkhead::{Acquire, Bulkhead, BulkheadConfig, BulkheadFull};
 pub use circuit_breaker::{
     Admission, BreakerConfig, BreakerSnapshot, BreakerState, CallResult, CircuitBreaker,
     CircuitOpen, HalfOpenRule, Mode, Transition, TransitionReason, Window,
+};
+pub use envoy_retry::{
+    backoff_interval, envoy_backoff, EnvoyRetryRules, ParsedRetryOn, RetriesInFlight, RetryLimit,
+    RetryOn,
 };
 pub use error::ParamError;
 pub use fallback::{Fallback, FallbackPolicy, Served};

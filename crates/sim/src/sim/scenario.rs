@@ -168,11 +168,16 @@ pub enum Preset {
     /// The failure zoo: the retry storm under open-loop (Poisson) arrivals, which keep coming
     /// whatever the answers take (`--set arrivals=closed` cures it: clients that wait).
     ZooOpenLoop,
+    /// The Saturday cascade with inventory behind an Envoy sidecar at Envoy's defaults: one
+    /// retry of a 5xx or a per-try timeout (there is none by default), at most 3 retries in
+    /// flight. A 4 s inventory is neither a 5xx nor past Envoy's 15 s route timeout, so Envoy
+    /// changes nothing (`--envoy FILE.yaml` with a per-try timeout does).
+    SaturdayEnvoy,
 }
 
 impl Preset {
     /// Every preset, in the order a list shows them.
-    pub const ALL: [Preset; 29] = [
+    pub const ALL: [Preset; 30] = [
         Preset::Lesson(Scenario::None),
         Preset::Lesson(Scenario::Timeout),
         Preset::Lesson(Scenario::Cb),
@@ -202,6 +207,7 @@ impl Preset {
         Preset::ZooLbSinkhole,
         Preset::ZooFifoOverload,
         Preset::ZooOpenLoop,
+        Preset::SaturdayEnvoy,
     ];
 
     /// The preset the playground opens on: the story from its start, the cascade with no
@@ -232,6 +238,7 @@ impl Preset {
             Preset::ZooLbSinkhole => "zoo-lb-sinkhole",
             Preset::ZooFifoOverload => "zoo-fifo-overload",
             Preset::ZooOpenLoop => "zoo-open-loop",
+            Preset::SaturdayEnvoy => "saturday-envoy",
             Preset::CbLikeTable => "cb-like-table",
             Preset::NorthwindAsWrittenShared => "northwind-as-written-shared",
             Preset::NorthwindAsWrittenSeparate => "northwind-as-written-separate",
@@ -294,6 +301,7 @@ impl Preset {
                 "Zoo: a FIFO queue after a short overload serves clients who have left"
             }
             Preset::ZooOpenLoop => "Zoo: the retry storm under open-loop arrivals",
+            Preset::SaturdayEnvoy => "Saturday behind an Envoy sidecar at Envoy's defaults",
         }
     }
 
@@ -307,7 +315,9 @@ impl Preset {
     /// those measured in seconds from the start.
     pub fn clock_start(self) -> Option<u64> {
         match self {
-            Preset::Saturday | Preset::SaturdayStorm => Some(SATURDAY_CLOCK_START),
+            Preset::Saturday | Preset::SaturdayStorm | Preset::SaturdayEnvoy => {
+                Some(SATURDAY_CLOCK_START)
+            }
             _ => None,
         }
     }
@@ -317,6 +327,12 @@ impl Preset {
         match self {
             Preset::Lesson(s) => s.config(),
             Preset::Saturday => saturday(),
+            // Envoy's route timeout (15 s) and max_requests (1,024) never bind on Saturday (a 4 s
+            // inventory, about 400 calls in flight): the preset leaves them out, so the page's
+            // timeout and bulkhead sliders keep their ranges.
+            Preset::SaturdayEnvoy => with(saturday(), |c| {
+                c.first_stack_mut().sidecar = Some(SidecarConfig::envoy());
+            }),
             Preset::Ex1Budget => with(Scenario::Timeout.config(), |c| {
                 let stack = c.first_stack_mut();
                 stack.timeout = Some(300 * MS);

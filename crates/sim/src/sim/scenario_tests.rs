@@ -190,7 +190,11 @@ fn the_newer_keys_keep_their_configs_valid() {
 
 #[test]
 fn only_the_saturday_cascades_run_on_a_wall_clock() {
-    let saturdays = [Preset::Saturday, Preset::SaturdayStorm];
+    let saturdays = [
+        Preset::Saturday,
+        Preset::SaturdayStorm,
+        Preset::SaturdayEnvoy,
+    ];
     for p in saturdays {
         assert_eq!(p.clock_start(), Some(36_710), "10:11:50");
     }

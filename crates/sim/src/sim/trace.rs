@@ -676,6 +676,10 @@ pub struct Trace {
     /// follows, rather than the number of requests sent.
     #[serde(default)]
     pub peak_live_requests: u64,
+    /// Retries an Envoy cluster's limit (`max_retries`, or its retry budget) refused; `None`
+    /// (and left out of the JSON) unless a sidecar runs Envoy's rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_overflow: Option<u64>,
     /// Hedges sent and won; `None` when the config has no hedge (and then left out of the
     /// JSON, so traces without a hedge read exactly as before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -753,6 +757,9 @@ impl Trace {
         let mut figures = Vec::new();
         if let Some(h) = self.hedges {
             figures.extend([("hedges_sent", h.sent), ("hedges_won", h.won)]);
+        }
+        if let Some(overflow) = self.retry_overflow {
+            figures.push(("retry_overflow", overflow));
         }
         if let Some(l) = &self.adaptive_limit {
             figures.extend([

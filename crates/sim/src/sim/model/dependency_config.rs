@@ -7,8 +7,8 @@ use super::hedging::HedgeConfig;
 use super::resilience4j::Resilience4jStack;
 use super::{HOUR, SECOND};
 use crate::resilience::{
-    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, Jitter, ParamError, RetryBudgetConfig,
-    RetryPolicy,
+    envoy_retry::DEFAULT_BASE, AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, EnvoyRetryRules,
+    Jitter, ParamError, RetryBudgetConfig, RetryPolicy,
 };
 use crate::sim::latency::{LatencyModel, Micros};
 use crate::sim::pattern::Pattern;
@@ -394,7 +394,7 @@ impl Default for StackConfig {
 /// back-off 50 ms to 200 ms with jitter).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SidecarConfig {
-    /// Retries after the first try (0..=5; Istio's default: 2).
+    /// Retries after the first try (0..=10; Istio's default: 2, Envoy's: 1).
     pub retries: u32,
     /// Each try's timeout (1 ms..=3600 s; `None`: only the library's timeout applies).
     #[serde(default)]
@@ -403,6 +403,11 @@ pub struct SidecarConfig {
     pub base: Micros,
     /// Longest back-off (base..=600 s).
     pub cap: Micros,
+    /// Envoy's own rules for the route and its cluster: the failures it retries, its back-off
+    /// (from `base`, at most `cap`) and the cluster's cap on retries in flight (`None`: lesson
+    /// 000's sidecar, which retries every transient failure with the lesson's jitter).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub envoy: Option<EnvoyRetryRules>,
 }
 
 impl SidecarConfig {
@@ -413,6 +418,20 @@ impl SidecarConfig {
             per_try_timeout: Some(300_000),
             base: 50_000,
             cap: 200_000,
+            envoy: None,
+        }
+    }
+
+    /// Envoy's defaults for a route that retries: 1 retry, no per-try timeout, a back-off of
+    /// 25 ms doubling up to 250 ms, retrying 5xx answers and per-try timeouts, with the
+    /// cluster's `max_retries` of 3 retries in flight.
+    pub fn envoy() -> Self {
+        SidecarConfig {
+            retries: 1,
+            per_try_timeout: None,
+            base: DEFAULT_BASE,
+            cap: 10 * DEFAULT_BASE,
+            envoy: Some(EnvoyRetryRules::on_5xx()),
         }
     }
 
@@ -426,7 +445,7 @@ impl SidecarConfig {
     }
 
     /// The ranges `validate` accepts, which the parameter rows offer too: `sidecar_retries`.
-    pub const RETRIES: (u64, u64) = (0, 5);
+    pub const RETRIES: (u64, u64) = (0, 10);
     /// `per_try_timeout`.
     pub const PER_TRY_TIMEOUT: (Micros, Micros) = (1_000, HOUR);
     /// `sidecar_base`.
@@ -445,6 +464,9 @@ impl SidecarConfig {
         ParamError::check_micros("sidecar_base", self.base, Self::BASE.0, Self::BASE.1)?;
         let least = self.base.max(Self::CAP.0);
         ParamError::check_micros("sidecar_cap", self.cap, least, Self::CAP.1)?;
+        if let Some(rules) = &self.envoy {
+            rules.limit.validate()?;
+        }
         Ok(())
     }
 }

@@ -35,6 +35,8 @@ pub(super) enum Event {
     PermitFreed(usize),
     /// The backoff before a sidecar retry is over.
     SidecarTry(Id),
+    /// The route's timeout fires while an Envoy sidecar waits to retry.
+    RouteTimedOut(Id),
     /// A copy of a try goes out to dependency `n` (counted when it goes, so a run stopped at
     /// `duration` counts only the copies sent by then).
     CopySent(usize),

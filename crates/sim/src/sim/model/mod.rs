@@ -25,6 +25,7 @@ pub mod call_end;
 pub mod config;
 mod dependency;
 pub mod dependency_config;
+mod envoy;
 mod events;
 mod flat;
 mod follow;
@@ -227,6 +228,12 @@ impl<'a> Sim<'a> {
             peak_live_requests: self.requests.peak(),
             shed_by_priority: self.service.shed_by_priority(),
             copies: self.deps.iter().any(|d| d.stack.sends_copies()),
+            retry_overflow: self
+                .deps
+                .iter()
+                .filter_map(|d| d.stack.envoy.as_ref())
+                .map(|e| e.overflowed())
+                .reduce(|a, b| a + b),
             recognised: self.service.recognised(),
             names: self.deps.iter().map(|d| d.name.clone()).collect(),
             transitions: self.deps.iter().map(|d| d.stack.transitions()).collect(),
@@ -304,6 +311,7 @@ impl<'a> Sim<'a> {
             Event::RetryCall(id) => self.retry_call(now, id),
             Event::PermitFreed(dep) => self.permit_freed(now, dep),
             Event::SidecarTry(id) => self.try_call(now, id),
+            Event::RouteTimedOut(id) => self.route_timed_out(now, id),
             Event::CopySent(dep) => self.recorder.copy_sent(now, dep),
             Event::CallDone(id) => self.call_done(now, id),
             Event::Served { dep, slot, epoch } => self.served(now, dep as usize, slot, epoch),

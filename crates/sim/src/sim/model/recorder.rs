@@ -68,6 +68,8 @@ pub(super) struct Ending {
     pub shed_by_priority: [u64; 3],
     /// Some stack may send copies of a try (its hedging): the Trace then counts them.
     pub copies: bool,
+    /// Retries the Envoy clusters' limits refused, when some sidecar runs Envoy's rules.
+    pub retry_overflow: Option<u64>,
     /// Copies the idempotency store recognised, when the config models idempotency.
     pub recognised: Option<u64>,
     /// Each dependency's name, in call order.
@@ -548,6 +550,7 @@ impl Recorder {
             recovery,
             stale_skipped: self.stale_skipped,
             adaptive_limit: ending.adaptive_limit,
+            retry_overflow: ending.retry_overflow,
         }
     }
 }

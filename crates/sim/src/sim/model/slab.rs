@@ -91,6 +91,10 @@ pub(super) struct Call {
     /// The adaptive limit's slot the call holds: the calls in flight with it and when it was
     /// let in.
     pub limit: Option<(u32, Micros)>,
+    /// Retries an Envoy sidecar made in the current library attempt.
+    pub route_retries: u32,
+    /// The current try is an Envoy retry, counted in flight by its cluster.
+    pub retry_in_flight: bool,
 }
 
 impl Call {
@@ -111,6 +115,8 @@ impl Call {
             try_deadline: None,
             attempts: 0,
             limit: None,
+            route_retries: 0,
+            retry_in_flight: false,
         }
     }
 }

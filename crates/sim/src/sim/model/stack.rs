@@ -5,6 +5,7 @@
 
 use super::call_end::{CallEnd, Failure, Refusal};
 use super::dependency_config::{SidecarConfig, StackConfig};
+use super::envoy::{AfterTry, EnvoyCluster};
 use super::events::{Event, Id};
 use super::follow::{trail, Trail};
 use super::hedging::Hedging;
@@ -12,8 +13,8 @@ use super::resilience4j::Resilience4jRules;
 use super::slab::{Call, Pool};
 use super::Sim;
 use crate::resilience::{
-    Acquire, AdaptiveLimit, Admission, Bulkhead, CircuitBreaker, HedgePlan, ParamError, Retry,
-    RetryBudget, RetryDecision, RetryPolicy, Sample, TimeBudget,
+    Acquire, AdaptiveLimit, Admission, Bulkhead, CallError, CircuitBreaker, HedgePlan, ParamError,
+    Retry, RetryBudget, RetryDecision, RetryPolicy, Sample, TimeBudget,
 };
 use crate::sim::latency::Micros;
 use crate::sim::life::{Activity, Happening, Hop, Retrier};
@@ -30,6 +31,8 @@ pub(super) struct Stack {
     retry_budget: Option<RetryBudget>,
     /// Copies of a slow try, when the stack hedges.
     pub hedging: Option<Hedging>,
+    /// The Envoy cluster behind the sidecar, when the sidecar runs Envoy's rules.
+    pub envoy: Option<EnvoyCluster>,
     /// The adaptive concurrency limit, outside every other layer.
     pub limiter: Option<AdaptiveLimit>,
     /// The `resilience4j` profile's rules, when the stack runs in its order.
@@ -47,6 +50,11 @@ impl Stack {
             bulkhead: cfg.bulkhead.clone().map(Bulkhead::new).transpose()?,
             retry_budget: cfg.retry_budget.clone().map(RetryBudget::new).transpose()?,
             hedging: cfg.hedge.as_ref().map(Hedging::new).transpose()?,
+            envoy: cfg
+                .sidecar
+                .as_ref()
+                .and_then(|s| s.envoy)
+                .map(EnvoyCluster::new),
             limiter: cfg
                 .adaptive_limit
                 .clone()
@@ -351,7 +359,9 @@ impl Sim<'_> {
         r.call.sidecar = stack
             .sidecar
             .as_ref()
+            .filter(|s| s.envoy.is_none())
             .and_then(|s| Retry::new(&s.policy()).ok());
+        r.call.route_retries = 0;
         self.try_call(now, id);
     }
 
@@ -372,6 +382,9 @@ impl Sim<'_> {
             return;
         };
         let dep = r.call.dep;
+        if let Some(envoy) = deps[dep].stack.envoy.as_mut() {
+            envoy.try_sent();
+        }
         let dependency = &deps[dep];
         let per_try = dependency
             .stack
@@ -485,6 +498,25 @@ impl Sim<'_> {
                 recorder,
             );
         }
+        if let (Some(envoy), Some(sidecar)) = (stack.envoy.as_mut(), stack.sidecar.as_ref()) {
+            match envoy.after_try(call, sidecar, now, rng) {
+                AfterTry::Over => {}
+                AfterTry::RetryAfter(wait) => {
+                    recorder.sidecar_retry(now);
+                    recorder.retried(r.record);
+                    if let Some(mut t) = trail(follow, id) {
+                        let hop = Hop::Dependency(call.dep as u8);
+                        backed_off(&mut t, hop, now, wait, Retrier::Sidecar);
+                    }
+                    q.schedule(now.saturating_add(wait), Event::SidecarTry(id));
+                    return;
+                }
+                AfterTry::TimesOutAt(at) => {
+                    q.schedule(at, Event::RouteTimedOut(id));
+                    return;
+                }
+            }
+        }
         let Some(err) = end.error() else {
             self.stack_done(now, id, end);
             return;
@@ -517,6 +549,25 @@ impl Sim<'_> {
                 return;
             }
         }
+        self.library_retry(now, id, end, err);
+    }
+
+    /// The library attempt failed so (`err`): the library's retries may try again after their
+    /// wait; else the stack is over.
+    fn library_retry(&mut self, now: Micros, id: Id, end: CallEnd, err: CallError) {
+        let Sim {
+            requests,
+            deps,
+            rng,
+            q,
+            recorder,
+            follow,
+            ..
+        } = self;
+        let Some(r) = requests.get(id) else {
+            return;
+        };
+        let stack = &mut deps[r.call.dep].stack;
         let budget = r.budget;
         let decision = r.call.retry.as_mut().map(|retry| {
             retry.after_failure(
@@ -544,6 +595,25 @@ impl Sim<'_> {
             return;
         }
         self.stack_done(now, id, end.of_stack());
+    }
+
+    /// The route's timeout fired while an Envoy sidecar waited to retry: the library attempt
+    /// is over, timed out.
+    pub(super) fn route_timed_out(&mut self, now: Micros, id: Id) {
+        let Some((dep, started)) = self.requests.get(id).map(|r| (r.call.dep, r.call.started))
+        else {
+            return;
+        };
+        if let Some(mut t) = self.trail(id) {
+            let after = now.saturating_sub(started);
+            t.mark(
+                Hop::Dependency(dep as u8),
+                now,
+                Happening::TimedOut { after },
+            );
+        }
+        let end = CallEnd::Failed(Failure::Timeout);
+        self.library_retry(now, id, end, CallError::DeadlineExceeded);
     }
 
     /// The stack around a dependency's call is over: its breaker records how, then

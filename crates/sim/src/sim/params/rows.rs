@@ -13,9 +13,9 @@ use super::switch::{Dep, Part};
 use super::{Kind, Needs, Param, Value, JITTER_NAMES};
 use crate::resilience::adaptive_limit::{BACKOFF_RANGE, LIMIT_RANGE, SLOW_AFTER_RANGE};
 use crate::resilience::{
-    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, Fallback, FallbackPolicy, HalfOpenRule,
-    HedgeDelay, HedgePolicy, IdempotencyConfig, Jitter, LoadShedConfig, RetryBudgetConfig,
-    RetryPolicy, TokenBucketConfig, Window,
+    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, EnvoyRetryRules, Fallback, FallbackPolicy,
+    HalfOpenRule, HedgeDelay, HedgePolicy, IdempotencyConfig, Jitter, LoadShedConfig,
+    RetryBudgetConfig, RetryLimit, RetryPolicy, TokenBucketConfig, Window,
 };
 use crate::sim::model::{
     Abandon, Arrivals, CacheConfig, CacheFill, CapacityConfig, ClosedLoop, DependencyConfig,
@@ -203,6 +203,34 @@ fn budget_mut(c: &mut SimConfig) -> Option<&mut RetryBudgetConfig> {
     INV.stack(c).retry_budget.as_mut()
 }
 
+/// The Envoy rules of a stack's sidecar, if it runs them.
+fn envoy_rules(s: &StackConfig) -> Option<&EnvoyRetryRules> {
+    s.sidecar.as_ref().and_then(|s| s.envoy.as_ref())
+}
+
+/// The Envoy rules of the stack's sidecar, switched on first: Envoy's defaults for a sidecar
+/// that was off, Envoy's rules (retry 5xx, `max_retries` 3) on a lesson sidecar.
+fn envoy_rules_mut(s: &mut StackConfig) -> &mut EnvoyRetryRules {
+    s.sidecar
+        .get_or_insert_with(SidecarConfig::envoy)
+        .envoy
+        .get_or_insert_with(EnvoyRetryRules::on_5xx)
+}
+
+/// A limit's retry budget, or Envoy's default budget for a `max_retries` limit.
+fn budget_of(limit: RetryLimit) -> (f64, u32) {
+    match limit {
+        RetryLimit::Budget {
+            percent,
+            min_concurrency,
+        } => (percent, min_concurrency),
+        RetryLimit::MaxRetries(_) => (
+            RetryLimit::DEFAULT_BUDGET_PERCENT,
+            RetryLimit::DEFAULT_MIN_CONCURRENCY,
+        ),
+    }
+}
+
 fn hedge(c: &SimConfig) -> Option<&HedgeConfig> {
     stack(c, INV).and_then(|s| s.hedge.as_ref())
 }
@@ -388,6 +416,18 @@ pub const PARAMS: &[Param] = &[
     Param { key: "sidecar_retries", doc: "Retries of an Envoy sidecar inside each library attempt.", unit: "retries",
         kind: Kind::Count { min: SidecarConfig::RETRIES.0, max: SidecarConfig::RETRIES.1, write: |c, n| if let Some(s) = INV.stack(c).sidecar.as_mut() { s.retries = n as u32 } },
         needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::Sidecar)), read: |c| stack(c, INV).and_then(|s| s.sidecar.as_ref()).map(|s| Value::Count(s.retries.into())) },
+    Param { key: "envoy", doc: "The sidecar runs Envoy's rules (retries 5xx and per-try timeouts, 25 ms back-off doubling to 250 ms, at most 3 retries in flight), or lesson 000's.", unit: "",
+        kind: Kind::Choice { names: ON_OFF, write: |c, i| { let s = INV.stack(c); if i == 0 { envoy_rules_mut(s); } else if let Some(sidecar) = s.sidecar.as_mut() { sidecar.envoy = None } } },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| stack(c, INV).map(|s| on_off(envoy_rules(s).is_some())) },
+    Param { key: "max_retries", doc: "Envoy's max_retries circuit breaker: retries in flight at once to inventory (Envoy's default 3).", unit: "retries",
+        kind: Kind::Count { min: RetryLimit::COUNT.0, max: RetryLimit::COUNT.1, write: |c, n| envoy_rules_mut(INV.stack(c)).limit = RetryLimit::MaxRetries(n as u32) },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| match stack(c, INV).and_then(envoy_rules)?.limit { RetryLimit::MaxRetries(n) => Some(Value::Count(n.into())), RetryLimit::Budget { .. } => None } },
+    Param { key: "retry_budget_percent", doc: "Envoy's retry budget: retries in flight as a percentage of the requests in flight (it replaces max_retries).", unit: "%",
+        kind: Kind::Number { min: 0.0, max: 100.0, above_min: false, write: |c, v| { let rules = envoy_rules_mut(INV.stack(c)); let (_, min) = budget_of(rules.limit); rules.limit = RetryLimit::Budget { percent: v, min_concurrency: min } } },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| match stack(c, INV).and_then(envoy_rules)?.limit { RetryLimit::Budget { percent, .. } => Some(Value::Number(percent)), RetryLimit::MaxRetries(_) => None } },
+    Param { key: "min_retry_concurrency", doc: "The fewest retries Envoy's retry budget lets be in flight, however few requests are (Envoy's default 3).", unit: "retries",
+        kind: Kind::Count { min: RetryLimit::COUNT.0, max: RetryLimit::COUNT.1, write: |c, n| { let rules = envoy_rules_mut(INV.stack(c)); let (percent, _) = budget_of(rules.limit); rules.limit = RetryLimit::Budget { percent, min_concurrency: n as u32 } } },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| match stack(c, INV).and_then(envoy_rules)?.limit { RetryLimit::Budget { min_concurrency, .. } => Some(Value::Count(min_concurrency.into())), RetryLimit::MaxRetries(_) => None } },
     Param { key: "hedge", doc: "Lesson 000's hedge on inventory: one more copy of a call slower than the p95 seen.", unit: "",
         kind: Kind::Choice { names: ON_OFF, write: |c, i| { let s = INV.stack(c); if i == 0 { s.hedge.get_or_insert_with(HedgeConfig::lesson_000); } else { s.hedge = None } } },
         needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| stack(c, INV).map(|s| on_off(s.hedge.is_some())) },
