@@ -3,7 +3,6 @@
 
 use super::compare::Side;
 use super::knobs::Pattern;
-use crate::library_config::envoy::{self, EnvoySettings};
 use crate::library_config::resilience4j::{self, Notice, Parsed};
 use crate::page::latency::LatencyKind;
 use crate::sim::latency::Micros;
@@ -50,9 +49,6 @@ pub enum Action {
     /// Runs a pasted `resilience4j:` YAML block on the current scenario: the block as read
     /// (see [`Action::paste_resilience4j`]), or why it could not be.
     PasteResilience4j(Result<Parsed, Notice>),
-    /// Runs a pasted Envoy configuration (a route's retry policy, a cluster's limits) on the
-    /// current scenario: the settings as read, or why they could not be.
-    PasteEnvoy(Result<EnvoySettings, Notice>),
     /// A/B mode on (B starts as a copy of A) or off.
     SetAb(bool),
     /// Which run the controls change while A/B is on.
@@ -78,16 +74,5 @@ impl Action {
     /// box (the lesson page's) holds no YAML reader.
     pub fn paste_resilience4j(text: &str) -> Action {
         Action::PasteResilience4j(resilience4j::parse(text))
-    }
-
-    /// Reads a pasted configuration of either library, told apart by its shape: Envoy's blocks
-    /// (`retry_policy`, `circuit_breakers`, `outlier_detection`) without a `resilience4j:`
-    /// block are Envoy's; anything else is read as Resilience4j's.
-    pub fn paste_library(text: &str) -> Action {
-        if envoy::looks_like_envoy(text) {
-            Action::PasteEnvoy(envoy::parse(text))
-        } else {
-            Action::paste_resilience4j(text)
-        }
     }
 }

@@ -243,49 +243,6 @@ mod tests {
     }
 
     #[test]
-    fn the_paste_box_reads_envoys_yaml_by_its_shape_and_runs_it_as_cascade_envoy_does() {
-        const ROUTE: &str = "route:\n  timeout: 1s\n  retry_policy:\n    retry_on: 5xx\n    \
-                             num_retries: 2\n    per_try_timeout: 0.3s\n";
-        let before = Page::new(Preset::Saturday, false);
-        let pasted = before.clone().apply(Action::paste_library(ROUTE));
-        let mut expected = Preset::Saturday.config();
-        crate::library_config::envoy::apply_yaml(ROUTE, &mut expected).unwrap();
-        let expected = crate::sim::model::run(&expected).unwrap();
-        let shown = trace(&pasted);
-        assert_eq!(
-            (
-                shown.sent,
-                shown.outcomes,
-                shown.sidecar_retries,
-                shown.retry_overflow
-            ),
-            (
-                expected.sent,
-                expected.outcomes,
-                expected.sidecar_retries,
-                expected.retry_overflow
-            )
-        );
-        assert_ne!(trace(&pasted), trace(&before));
-        let notice = pasted.notice.as_deref().unwrap();
-        assert!(notice.contains("Envoy's semantics"), "{notice}");
-        // A value Envoy refuses is named by its path, and nothing changes.
-        let bad = ROUTE.replace("0.3s", "300ms");
-        let after = before.clone().apply(Action::paste_library(&bad));
-        assert_eq!(trace(&after), trace(&before));
-        let notice = after.notice.unwrap();
-        assert!(
-            notice.contains("route.retry_policy.per_try_timeout"),
-            "{notice}"
-        );
-        assert!(notice.contains("Envoy configuration"), "{notice}");
-        // Resilience4j's block still reads as Resilience4j's.
-        let r4j =
-            Page::new(Preset::NorthwindShared, false).apply(Action::paste_library(LESSON_YAML));
-        assert!(r4j.notice.unwrap().contains("Resilience4j's semantics"));
-    }
-
-    #[test]
     fn a_knob_reruns_and_the_playhead_keeps_its_place() {
         let p = Page::default().apply(Action::Seek(5_000_000));
         let before = trace(&p).outcomes;
