@@ -236,3 +236,23 @@ fn switching_envoy_on_gives_envoys_defaults_and_off_gives_the_lessons_sidecar_ba
     assert_eq!((s.retries, s.per_try_timeout), (2, Some(300 * MS)));
     assert!(s.envoy.is_some());
 }
+
+/// A followed request whose retry the cluster refused says so, with the retries in flight.
+#[test]
+fn a_followed_request_shows_the_retry_its_cluster_refused() {
+    use resilience_playground::sim::life::Happening;
+    use resilience_playground::sim::model::follow;
+    let cfg = with_sets(failing(100 * MS, 1.0), &[("envoy", "on")]);
+    let refused = (100..160).find_map(|id| {
+        let (_, life) = follow(&cfg, id).unwrap();
+        life?.marks.iter().find_map(|m| match m.happening {
+            Happening::RetryOverflow { in_flight } => Some(in_flight),
+            _ => None,
+        })
+    });
+    assert_eq!(
+        refused,
+        Some(3),
+        "Envoy's default max_retries, all in flight"
+    );
+}

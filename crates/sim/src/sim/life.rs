@@ -170,6 +170,9 @@ pub enum Happening {
     HedgeSent,
     /// The hedge answered before the original.
     HedgeWon,
+    /// Envoy would retry, but its cluster already has as many retries in flight as its limit
+    /// allows (`max_retries`, or its retry budget): the failure goes back at once.
+    RetryOverflow { in_flight: u64 },
     /// The try timed out but its permit stays taken until the dependency answers, at `until`.
     PermitLeftBehind { until: Micros },
     /// The fallback answered for the dependency.

@@ -26,6 +26,8 @@ pub(super) struct EnvoyCluster {
 pub(super) enum AfterTry {
     /// The failure goes back to the caller (or the answer does).
     Over,
+    /// The route would retry, but the cluster's limit refused: `in_flight` retries already.
+    Overflowed { in_flight: u64 },
     /// Another try after `wait`.
     RetryAfter(Micros),
     /// The route's timeout fires at `at`, during the back-off: the request ends then, timed out.
@@ -82,7 +84,9 @@ impl EnvoyCluster {
         // Envoy spends the retry before it asks the cluster, as its router does.
         call.route_retries += 1;
         if !self.retries.try_start(self.tries_in_flight) {
-            return AfterTry::Over;
+            return AfterTry::Overflowed {
+                in_flight: self.retries.active(),
+            };
         }
         let wait = envoy_backoff(sidecar.base, sidecar.cap, call.route_retries, rng);
         match call.attempt_deadline {

@@ -501,6 +501,12 @@ impl Sim<'_> {
         if let (Some(envoy), Some(sidecar)) = (stack.envoy.as_mut(), stack.sidecar.as_ref()) {
             match envoy.after_try(call, sidecar, now, rng) {
                 AfterTry::Over => {}
+                AfterTry::Overflowed { in_flight } => {
+                    if let Some(mut t) = trail(follow, id) {
+                        let hop = Hop::Dependency(call.dep as u8);
+                        t.mark(hop, now, Happening::RetryOverflow { in_flight });
+                    }
+                }
                 AfterTry::RetryAfter(wait) => {
                     recorder.sidecar_retry(now);
                     recorder.retried(r.record);

@@ -127,6 +127,10 @@ pub fn happening_words(life: &RequestLife, mark: &Mark) -> String {
         Happening::Restarted => format!("{dep} restarts and drops the call"),
         Happening::HedgeSent => "a hedge (a copy of the try) goes out".into(),
         Happening::HedgeWon => "the hedge answers first".into(),
+        Happening::RetryOverflow { in_flight } => format!(
+            "Envoy would retry, but {} retries are already in flight, its cluster's limit",
+            count(in_flight)
+        ),
         Happening::PermitLeftBehind { until } => format!(
             "its permit stays taken until {dep} answers, at {}",
             at(until)
