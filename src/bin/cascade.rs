@@ -21,6 +21,7 @@ mod native {
     use clap::error::ErrorKind;
     use clap::{CommandFactory, FromArgMatches, Parser};
 
+    use resilience_playground::library_config::compare as library_compare;
     use resilience_playground::library_config::envoy;
     use resilience_playground::library_config::resilience4j_run::apply_yaml;
     use resilience_playground::page::lessons::check as lesson_check;
@@ -84,8 +85,8 @@ mod native {
 
     const USAGE: &str = "\
 usage: cascade [run] [--scenario LIST] [--preset LIST] [--config FILE.json] [--set key=value]...
-                     [--resilience4j FILE.yml] [--envoy FILE.yaml] [--no-drain]
-                     [--trace slowest|ID] [--json]
+                     [--resilience4j FILE.yml] [--envoy FILE.yaml] [--compare-libraries]
+                     [--no-drain] [--trace slowest|ID] [--json]
        cascade trace PICK [the flags of run]   (one request of each run, hop by hop)
        cascade experiment contention|metastability [--set key=value]... [--json]   (see its --help)
        cascade lesson check FILE.md...   (a lesson file: each step run, every mistake by line)
@@ -271,6 +272,12 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         /// given counts)
         #[arg(long, value_name = "FILE.yaml")]
         envoy: Vec<String>,
+        /// run one intent ("retry twice with back-off, give up on a slow dependency, stop
+        /// calling it when it fails") as lesson 000, Resilience4j and Envoy each write it, side
+        /// by side on each preset given (default: saturday) and its seed, then say where they
+        /// differ
+        #[arg(long)]
+        compare_libraries: bool,
         /// override a parameter (repeatable; the keys are below)
         #[arg(long = "set", value_name = "KEY=VALUE", value_parser = key_value)]
         set: Vec<(String, String)>,
@@ -372,6 +379,8 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         resilience4j: Option<(String, String)>,
         /// `--envoy FILE.yaml`: its path and text.
         envoy: Option<(String, String)>,
+        /// `--compare-libraries`.
+        compare_libraries: bool,
         sets: Vec<(String, String)>,
         drain: bool,
         trace: Option<Pick>,
@@ -510,7 +519,15 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
                     .to_string(),
             );
         }
-        if !explicit && envoy.is_some() {
+        if flags.compare_libraries && (resilience4j.is_some() || envoy.is_some() || pick.is_some())
+        {
+            return Err(
+                "--compare-libraries writes inventory's stack for each library itself \
+                        (allowed: without --resilience4j, --envoy and trace)"
+                    .to_string(),
+            );
+        }
+        if !explicit && (envoy.is_some() || flags.compare_libraries) {
             sources = vec![Source::Preset(Preset::Saturday)];
         } else if !explicit && resilience4j.is_some() {
             sources = vec![Source::Preset(Preset::NorthwindAsWrittenSeparate)];
@@ -524,6 +541,7 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
             sources,
             resilience4j,
             envoy,
+            compare_libraries: flags.compare_libraries,
             sets: flags.set,
             drain: !flags.no_drain,
             trace: pick.or(flags.trace),
@@ -877,6 +895,19 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
             print_lines(lines.iter().map(String::as_str));
             return ExitCode::SUCCESS;
         }
+        if args.compare_libraries {
+            for (s, label, c) in &configs {
+                match compare_libraries(s, label, c, args.json) {
+                    Ok(mut more) => lines.append(&mut more),
+                    Err(e) => {
+                        eprintln!("cascade: scenario {}: {e}", s.key());
+                        return ExitCode::from(1);
+                    }
+                }
+            }
+            print_lines(lines.iter().map(String::as_str));
+            return ExitCode::SUCCESS;
+        }
         for (s, label, c) in &configs {
             match run(c) {
                 Ok(t) if args.json => lines.push(json_line(s, c, &t)),
@@ -889,6 +920,44 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         }
         print_lines(lines.iter().map(String::as_str));
         ExitCode::SUCCESS
+    }
+
+    /// The same intent under each library on scenario `s`: a line of figures per library with
+    /// how it writes the intent, then where they differ (or a JSON object per library, its
+    /// `library` named, as a run's).
+    fn compare_libraries(
+        s: &Source,
+        label: &str,
+        c: &SimConfig,
+        json: bool,
+    ) -> Result<Vec<String>, resilience_playground::sim::model::RunError> {
+        let (runs, skipped) = library_compare::compare(c)?;
+        let mut lines = Vec::new();
+        if json {
+            for r in &runs {
+                let mut line: serde_json::Value =
+                    serde_json::from_str(&json_line(s, &r.config, &r.trace)).unwrap_or_default();
+                line["library"] = r.library.into();
+                lines.push(line.to_string());
+            }
+            for why in skipped {
+                eprintln!("cascade: {why}");
+            }
+            return Ok(lines);
+        }
+        lines.push(format!("{label}: one intent, each library's way"));
+        for r in &runs {
+            lines.push(table_line(r.library, &r.trace));
+            lines.push(format!("    written as: {}", r.written));
+        }
+        lines.extend(skipped);
+        lines.push("Where they differ:".to_string());
+        lines.extend(
+            library_compare::differences(&runs)
+                .into_iter()
+                .map(|d| format!("  - {d}")),
+        );
+        Ok(lines)
     }
 
     /// A followed request: its sentence and its spans and moments, one per line (or one JSON

@@ -2,6 +2,7 @@
 //! that a student can paste the settings of their own service and watch them run.
 
 pub mod by_name;
+pub mod compare;
 pub mod envoy;
 pub mod resilience4j;
 pub mod resilience4j_run;
