@@ -460,6 +460,17 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         }
     }
 
+    /// The last file a library flag names (`--envoy`, `--resilience4j`): its path and text.
+    fn read_last(flag: &str, paths: &[String]) -> Result<Option<(String, String)>, String> {
+        let Some(path) = paths.last() else {
+            return Ok(None);
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            format!("{flag} {path}: cannot read the file ({e}) (allowed: a readable YAML file)")
+        })?;
+        Ok(Some((path.clone(), text)))
+    }
+
     /// The run's arguments from what clap read of them (`matches`: the run's own, for the
     /// order in which the sources were given).
     fn args_of(
@@ -494,24 +505,8 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         given.sort_by_key(|(i, _)| *i);
         let explicit = !given.is_empty();
         let mut sources: Vec<Source> = given.into_iter().flat_map(|(_, s)| s).collect();
-        let resilience4j = match flags.resilience4j.last() {
-            Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| {
-                format!("--resilience4j {path}: cannot read the file ({e}) (allowed: a readable YAML file)")
-            })?;
-                Some((path.clone(), text))
-            }
-            None => None,
-        };
-        let envoy = match flags.envoy.last() {
-            Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| {
-                    format!("--envoy {path}: cannot read the file ({e}) (allowed: a readable YAML file)")
-                })?;
-                Some((path.clone(), text))
-            }
-            None => None,
-        };
+        let resilience4j = read_last("--resilience4j", &flags.resilience4j)?;
+        let envoy = read_last("--envoy", &flags.envoy)?;
         if resilience4j.is_some() && envoy.is_some() {
             return Err(
                 "--envoy and --resilience4j: give one library's configuration (allowed: \
