@@ -413,7 +413,7 @@ impl Reader {
                         match field {
                             "budget_percent" => {
                                 let value = b.get("value").unwrap_or(b);
-                                percent = match number(value) {
+                                percent = match value.as_f64() {
                                     Some(p) if (0.0..=100.0).contains(&p) => p,
                                     _ => {
                                         return Self::error(
@@ -477,15 +477,6 @@ impl Reader {
             }
         }
         Ok(o)
-    }
-}
-
-/// A YAML number, integer or real.
-fn number(value: &Yaml) -> Option<f64> {
-    match value {
-        Yaml::Integer(i) => Some(*i as f64),
-        Yaml::Real(r) => r.parse().ok().filter(|v: &f64| v.is_finite()),
-        _ => None,
     }
 }
 

@@ -570,12 +570,10 @@ fn count(value: &Yaml, min: i64, max: i64) -> Result<u32, String> {
 
 fn percent(value: &Yaml) -> Result<f64, String> {
     let allowed = || "a percentage in (0, 100]".to_string();
-    let v = match value {
-        Yaml::Integer(i) => *i as f64,
-        Yaml::Real(r) => r.parse().map_err(|_| allowed())?,
-        Yaml::String(s) => s.trim().parse().map_err(|_| allowed())?,
-        _ => return Err(allowed()),
-    };
+    let v = value
+        .as_f64()
+        .or_else(|| value.as_str().and_then(|s| s.trim().parse().ok()))
+        .ok_or_else(allowed)?;
     if v.is_finite() && v > 0.0 && v <= 100.0 {
         Ok(v)
     } else {
@@ -585,12 +583,10 @@ fn percent(value: &Yaml) -> Result<f64, String> {
 
 fn positive_real(value: &Yaml, max: f64) -> Result<f64, String> {
     let allowed = || format!("a number in (0, {max}]");
-    let v = match value {
-        Yaml::Integer(i) => *i as f64,
-        Yaml::Real(r) => r.parse().map_err(|_| allowed())?,
-        Yaml::String(s) => s.trim().parse().map_err(|_| allowed())?,
-        _ => return Err(allowed()),
-    };
+    let v = value
+        .as_f64()
+        .or_else(|| value.as_str().and_then(|s| s.trim().parse().ok()))
+        .ok_or_else(allowed)?;
     if v.is_finite() && v > 0.0 && v <= max {
         Ok(v)
     } else {

@@ -86,6 +86,15 @@ impl Yaml {
         }
     }
 
+    /// The number, if this is an integer or a real (`.inf` and `.nan` included).
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Yaml::Integer(i) => Some(*i as f64),
+            Yaml::Real(r) => r.parse().ok(),
+            _ => None,
+        }
+    }
+
     /// Whether this is null.
     pub fn is_null(&self) -> bool {
         matches!(self, Yaml::Null)

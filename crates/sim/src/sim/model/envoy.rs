@@ -10,13 +10,13 @@ use rand_chacha::ChaCha8Rng;
 use super::call_end::{CallEnd, Failure};
 use super::dependency_config::SidecarConfig;
 use super::slab::Call;
-use crate::resilience::{envoy_backoff, EnvoyRetryRules, RetriesInFlight};
+use crate::resilience::{envoy_backoff, EnvoyRetryRules, RetriesInFlight, RetryOn};
 use crate::sim::latency::Micros;
 
 /// One dependency's Envoy cluster while the run goes: the route's rules, the tries in flight
 /// to it and the retries among them.
 pub(super) struct EnvoyCluster {
-    rules: EnvoyRetryRules,
+    retry_on: RetryOn,
     retries: RetriesInFlight,
     tries_in_flight: u64,
 }
@@ -37,7 +37,7 @@ pub(super) enum AfterTry {
 impl EnvoyCluster {
     pub fn new(rules: EnvoyRetryRules) -> Self {
         EnvoyCluster {
-            rules,
+            retry_on: rules.retry_on,
             retries: RetriesInFlight::new(rules.limit),
             tries_in_flight: 0,
         }
@@ -56,7 +56,7 @@ impl EnvoyCluster {
     /// Whether the route retries a try that ended so: a 503 or a per-try timeout (a 504) under
     /// `5xx`, a 409 under `retriable-4xx`; never the route's own timeout.
     fn retries(&self, end: CallEnd) -> bool {
-        let on = self.rules.retry_on;
+        let on = self.retry_on;
         match end {
             CallEnd::Failed(Failure::Unavailable | Failure::TryTimeout) => on.gateway_errors,
             CallEnd::Business => on.conflicts,

@@ -141,10 +141,14 @@ pub(super) fn first_answer(
     q: &mut EventQueue<Event>,
     call: &mut impl FnMut(Micros, &mut ChaCha8Rng, &mut EventQueue<Event>) -> (Micros, CallEnd),
 ) -> Option<(Micros, CallEnd, bool)> {
-    let mut ends = Vec::with_capacity(plan.offsets.len());
-    let outcome = plan.resolve_with(|_, offset| {
+    // One end per copy the plan can send (the original and at most `MAX_HEDGES` copies),
+    // kept on the stack: this runs for every hedged try.
+    let mut ends = [CallEnd::Answered; HedgePolicy::MAX_HEDGES.1 as usize + 1];
+    let outcome = plan.resolve_with(|k, offset| {
         let (latency, end) = call(now.saturating_add(offset), rng, q);
-        ends.push(end);
+        if let Some(slot) = ends.get_mut(k) {
+            *slot = end;
+        }
         latency
     })?;
     for &offset in plan.offsets.iter().take(outcome.copies_sent).skip(1) {
