@@ -7,7 +7,7 @@ use resilience_playground::resilience::{
     BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule, RetryPolicy,
 };
 use resilience_playground::sim::model::{
-    run, HistoryBulkhead, Resilience4jStack, SimConfig, StackConfig,
+    run, HistoryBulkhead, Profile, Resilience4jStack, SimConfig,
 };
 use resilience_playground::sim::scenario::{apply_set, Preset};
 use resilience_playground::sim::trace::{Outcome, Trace};
@@ -36,8 +36,7 @@ fn one_slow_order(settings: Resilience4jStack) -> SimConfig {
         edited.first_stack_mut().bulkhead = Some(BulkheadConfig::northwind());
         edited.service.fallback = Some(FallbackPolicy::northwind_reserve_stock());
         edited.run.record_requests = true;
-        edited.first_stack_mut().order = StackConfig::RESILIENCE4J_ORDER.to_vec();
-        edited.first_stack_mut().resilience4j = Some(settings);
+        edited.first_stack_mut().profile = Profile::Resilience4j(settings);
         edited
     }
 }

@@ -236,8 +236,8 @@ mod run_on_a_scenario {
         assert_eq!(
             cfg.first_stack()
                 .unwrap()
-                .resilience4j
-                .as_ref()
+                .profile
+                .resilience4j()
                 .map(|s| s.fallback_on),
             Some(FallbackPlace::Retry)
         );

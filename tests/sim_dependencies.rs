@@ -217,13 +217,17 @@ fn a_config_file_may_be_flat_or_grouped_and_a_bad_one_is_named() {
 }
 
 #[test]
-fn the_stack_order_is_data_and_only_the_lessons_runs() {
-    let mut cfg: SimConfig = serde_json::from_str(THREE_DEPENDENCIES).unwrap();
-    let lesson = cfg.dependencies[0].stack.order.clone();
-    cfg.dependencies[0].stack.order.reverse();
-    let e = run(&cfg).unwrap_err().to_string();
+fn the_stack_order_is_data_and_only_a_profiles_order_reads() {
+    let cfg: SimConfig = serde_json::from_str(THREE_DEPENDENCIES).unwrap();
+    let mut file = serde_json::to_value(&cfg).unwrap();
+    let order = &mut file["dependencies"][0]["stack"]["order"];
+    assert_eq!(
+        order[0], "bulkhead",
+        "a file writes the profile as its order"
+    );
+    order.as_array_mut().unwrap().reverse();
+    let e = load_config_json(&file.to_string()).unwrap_err().to_string();
     assert!(e.contains("stack_order") && e.contains("lesson 000"), "{e}");
-    cfg.dependencies[0].stack.order = lesson;
     let t = run(&cfg).unwrap();
     assert!(t.outcomes.get(Outcome::DependencyError) > 0);
 }

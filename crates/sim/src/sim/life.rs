@@ -222,11 +222,10 @@ pub struct RequestLife {
     pub connections: Option<u32>,
     /// The dependencies' names, in call order.
     pub dependencies: Vec<String>,
-    /// Each dependency's layers that are on, outside in (lesson 000's order, or
-    /// Resilience4j's).
+    /// Each dependency's layers that are on, outside in (in their profile's order).
     pub stacks: Vec<Vec<Pattern>>,
-    /// The first dependency's stack runs in Resilience4j's aspect order.
-    pub resilience4j: bool,
+    /// Whose order the first dependency's layers are in (`lesson 000's order`).
+    pub order_words: &'static str,
 }
 
 impl RequestLife {

@@ -4,7 +4,7 @@
 use super::latency::Micros;
 use super::model::{
     Abandon, Arrivals, CacheConfig, CapacityConfig, GatewayConfig, GcConfig, HistoryBulkhead,
-    HostsConfig, OrdersIdempotency, Resilience4jStack, SidecarConfig, SimConfig, StackConfig,
+    HostsConfig, OrdersIdempotency, Profile, Resilience4jStack, SidecarConfig, SimConfig,
 };
 use crate::resilience::{
     AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule,
@@ -654,8 +654,7 @@ fn northwind_resilience4j(history: HistoryBulkhead, settings: Resilience4jStack)
             half_open_rule: HalfOpenRule::RateOverPermitted,
             ..BreakerConfig::northwind()
         });
-        stack.order = StackConfig::RESILIENCE4J_ORDER.to_vec();
-        stack.resilience4j = Some(settings);
+        stack.profile = Profile::Resilience4j(settings);
     })
 }
 

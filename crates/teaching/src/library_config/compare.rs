@@ -4,7 +4,9 @@
 //! far apart they land; the sentences say where the libraries differ, from those figures.
 
 use crate::resilience::{BreakerConfig, Jitter, RetryPolicy, MS, SECOND};
-use crate::sim::model::{run, Resilience4jStack, RunError, SidecarConfig, SimConfig, StackConfig};
+use crate::sim::model::{
+    run, Profile, Resilience4jStack, RunError, SidecarConfig, SimConfig, StackConfig,
+};
 use crate::sim::params::apply_set;
 use crate::sim::trace::Trace;
 
@@ -48,7 +50,7 @@ pub fn intent_configs(
                 ..RetryPolicy::lesson_000()
             });
             // Resilience4j's defaults: every exception retried and recorded; the wait doubles.
-            stack.resilience4j = Some(Resilience4jStack {
+            stack.profile = Profile::Resilience4j(Resilience4jStack {
                 retry_exceptions: Vec::new(),
                 retry_ignore_exceptions: Vec::new(),
                 breaker_record_exceptions: Vec::new(),

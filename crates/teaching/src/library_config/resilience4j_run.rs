@@ -5,7 +5,7 @@
 
 use super::resilience4j::{Aspect, AspectOrder, Notice, Parsed, SlidingWindowType};
 use crate::resilience::{Jitter, RetryPolicy, SECOND};
-use crate::sim::model::{HistoryBulkhead, Resilience4jStack, SimConfig, StackConfig};
+use crate::sim::model::{HistoryBulkhead, Profile, Resilience4jStack, SimConfig};
 
 /// The instance name the lesson's annotations on `reserveStock` use.
 pub const INVENTORY_INSTANCE: &str = "inventoryReservation";
@@ -88,7 +88,7 @@ pub fn apply(parsed: &Parsed, cfg: &mut SimConfig) -> Result<Vec<Notice>, Notice
     let settings = Resilience4jStack {
         fallback_on: cfg
             .first_stack()
-            .and_then(|s| s.resilience4j.as_ref())
+            .and_then(|s| s.profile.resilience4j())
             .map_or(Resilience4jStack::default().fallback_on, |s| s.fallback_on),
         retry_exceptions: retry.retry_exceptions.clone(),
         retry_ignore_exceptions: retry.ignore_exceptions.clone(),
@@ -112,8 +112,7 @@ pub fn apply(parsed: &Parsed, cfg: &mut SimConfig) -> Result<Vec<Notice>, Notice
     stack.breaker = Some(breaker.breaker_config());
     stack.bulkhead = Some(bulkhead.bulkhead_config(INVENTORY_INSTANCE));
     stack.business_errors_trip_breaker = false;
-    stack.order = StackConfig::RESILIENCE4J_ORDER.to_vec();
-    stack.resilience4j = Some(settings);
+    stack.profile = Profile::Resilience4j(settings);
     let routes = &mut cfg.routes;
     if let Some(history) = c.bulkheads.get(HISTORY_INSTANCE) {
         routes.history_bulkhead = HistoryBulkhead::Own(history.bulkhead_config(HISTORY_INSTANCE));

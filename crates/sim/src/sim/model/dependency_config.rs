@@ -4,14 +4,15 @@
 use serde::{Deserialize, Serialize};
 
 use super::hedging::HedgeConfig;
+use super::profile::Profile;
 use super::resilience4j::Resilience4jStack;
+use super::stack_file::StackFile;
 use super::{HOUR, SECOND};
 use crate::resilience::{
     envoy_retry::DEFAULT_BASE, AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, EnvoyRetryRules,
     Jitter, ParamError, RetryBudgetConfig, RetryPolicy,
 };
 use crate::sim::latency::{LatencyModel, Micros};
-use crate::sim::pattern::Pattern;
 
 /// A dependency `POST /orders` calls.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -298,95 +299,35 @@ pub struct FaultSchedule {
     pub business_error_rate: f64,
 }
 
-fn lesson_000_order() -> Vec<Pattern> {
-    StackConfig::LESSON_000_ORDER.to_vec()
-}
-
-/// The stack around a dependency's call: each layer's settings (`None`: the layer is off) and
-/// the order the layers wrap the call in, outside in.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The stack around a dependency's call: whose semantics it follows (and so the order the
+/// layers wrap the call in, outside in) and each layer's settings (`None`: the layer is off).
+/// A file writes the profile as `order` and the library's settings beside it
+/// ([`super::stack_file`]).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(try_from = "StackFile", into = "StackFile")]
 pub struct StackConfig {
-    /// The layers outside in: [`StackConfig::LESSON_000_ORDER`] (the default) or
-    /// [`StackConfig::RESILIENCE4J_ORDER`], which runs with the `resilience4j` settings.
-    #[serde(default = "lesson_000_order")]
-    pub order: Vec<Pattern>,
-    /// The `resilience4j` profile's own settings (with that order only; `None` there means
-    /// lesson 004 as written).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resilience4j: Option<Resilience4jStack>,
+    /// Lesson 000's semantics and order (the default), or a library's.
+    pub profile: Profile,
     /// Its bulkhead, if any.
-    #[serde(default)]
     pub bulkhead: Option<BulkheadConfig>,
     /// Its circuit breaker, if any.
-    #[serde(default)]
     pub breaker: Option<BreakerConfig>,
     /// Exercise 2's bug: the client treats the business "no" as a transient failure, so the
     /// breaker counts it as one.
-    #[serde(default)]
     pub business_errors_trip_breaker: bool,
     /// Retries in the `orders` library, inside the breaker (attempts 1..=10).
-    #[serde(default)]
     pub retry: Option<RetryPolicy>,
     /// The retry budget shared by every request's retries of this dependency.
-    #[serde(default)]
     pub retry_budget: Option<RetryBudgetConfig>,
     /// Timeout on each attempt (1 ms..=3600 s; `None`: waits as long as it takes, or what is
     /// left of the request budget).
-    #[serde(default)]
     pub timeout: Option<Micros>,
     /// An Envoy sidecar retrying inside each library attempt.
-    #[serde(default)]
     pub sidecar: Option<SidecarConfig>,
     /// A hedge on each try.
-    #[serde(default)]
     pub hedge: Option<HedgeConfig>,
-    /// An adaptive concurrency limit outside every other layer (left out of the JSON when
-    /// there is none, so configs without one read as before).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// An adaptive concurrency limit outside every other layer.
     pub adaptive_limit: Option<AdaptiveLimitConfig>,
-}
-
-impl StackConfig {
-    /// Lesson 000's `resilience.py`, outside in: bulkhead -> breaker -> retry (+ budget) ->
-    /// timeout (+ request budget) -> sidecar -> hedge -> the call.
-    pub const LESSON_000_ORDER: [Pattern; 6] = [
-        Pattern::Bulkhead,
-        Pattern::Breaker,
-        Pattern::Retry,
-        Pattern::Timeout,
-        Pattern::Sidecar,
-        Pattern::Hedge,
-    ];
-
-    /// Spring Boot's default aspect order for Resilience4j, outside in: Retry ->
-    /// CircuitBreaker -> (RateLimiter, not simulated) -> TimeLimiter -> Bulkhead -> the call.
-    /// Every attempt passes the breaker and takes a permit of its own.
-    pub const RESILIENCE4J_ORDER: [Pattern; 4] = [
-        Pattern::Retry,
-        Pattern::Breaker,
-        Pattern::Timeout,
-        Pattern::Bulkhead,
-    ];
-}
-
-impl Default for StackConfig {
-    /// Every layer off, in lesson 000's order.
-    fn default() -> Self {
-        StackConfig {
-            order: lesson_000_order(),
-            resilience4j: None,
-            bulkhead: None,
-            breaker: None,
-            business_errors_trip_breaker: false,
-            retry: None,
-            retry_budget: None,
-            timeout: None,
-            sidecar: None,
-            hedge: None,
-            adaptive_limit: None,
-        }
-    }
 }
 
 /// A sidecar proxy (Envoy) between `orders` and inventory: it retries on its own, inside each
@@ -523,25 +464,11 @@ impl StackConfig {
     /// The timeout's range, which `validate` and the parameter rows share.
     pub const TIMEOUT: (Micros, Micros) = (1_000, HOUR);
 
-    /// Checks the order and every layer that is on, naming a parameter by its `--set` key
+    /// Checks the profile and every layer that is on, naming a parameter by its `--set` key
     /// where the layer's own name for it differs (`probes`, `retry_base`, ...).
     pub fn validate(&self) -> Result<(), ParamError> {
-        if self.order == StackConfig::RESILIENCE4J_ORDER {
-            self.validate_resilience4j()?;
-        } else if self.order != StackConfig::LESSON_000_ORDER {
-            return Err(ParamError {
-                field: "stack_order",
-                range: "lesson 000's order (bulkhead, breaker, retry, timeout, sidecar, hedge) \
-                        or Resilience4j's (retry, breaker, timeout, bulkhead)"
-                    .to_string(),
-                value: format!("{:?}", self.order),
-            });
-        } else if self.resilience4j.is_some() {
-            return Err(ParamError {
-                field: "resilience4j",
-                range: "only with Resilience4j's order (stack=resilience4j)".to_string(),
-                value: "set".to_string(),
-            });
+        if let Profile::Resilience4j(settings) = &self.profile {
+            self.validate_resilience4j(settings)?;
         }
         if let Some(t) = self.timeout {
             ParamError::check_micros("timeout", t, Self::TIMEOUT.0, Self::TIMEOUT.1)?;
@@ -580,12 +507,12 @@ impl StackConfig {
 impl StackConfig {
     /// True when the stack runs Resilience4j's semantics.
     pub fn is_resilience4j(&self) -> bool {
-        self.order == StackConfig::RESILIENCE4J_ORDER
+        matches!(self.profile, Profile::Resilience4j(_))
     }
 
     /// The layers Resilience4j's stack has no place for are off, its settings in range, and
     /// its retry waits without jitter.
-    fn validate_resilience4j(&self) -> Result<(), ParamError> {
+    fn validate_resilience4j(&self, settings: &Resilience4jStack) -> Result<(), ParamError> {
         let outside = |field: &'static str| ParamError {
             field,
             range: "off with stack=resilience4j (not one of its aspects)".to_string(),
@@ -618,9 +545,7 @@ impl StackConfig {
                 value: "set".to_string(),
             });
         }
-        self.resilience4j
-            .as_ref()
-            .map_or(Ok(()), Resilience4jStack::validate)
+        settings.validate()
     }
 }
 

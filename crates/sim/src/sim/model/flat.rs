@@ -12,6 +12,7 @@ use super::dependency_config::{
     Abandon, CapacityConfig, DependencyConfig, FaultSchedule, SidecarConfig, StackConfig,
 };
 use super::hedging::HedgeConfig;
+use super::profile::Profile;
 use super::resilience4j::Resilience4jStack;
 use super::SECOND;
 use crate::resilience::{
@@ -271,11 +272,10 @@ impl CascadeConfig {
                 business_error_rate: self.business_error_rate,
             },
             stack: StackConfig {
-                order: match self.resilience4j {
-                    Some(_) => StackConfig::RESILIENCE4J_ORDER.to_vec(),
-                    None => StackConfig::LESSON_000_ORDER.to_vec(),
-                },
-                resilience4j: self.resilience4j.clone(),
+                profile: self
+                    .resilience4j
+                    .clone()
+                    .map_or(Profile::Lesson000, Profile::Resilience4j),
                 bulkhead: self.bulkhead.clone(),
                 breaker: self.breaker.clone(),
                 business_errors_trip_breaker: self.business_errors_trip_breaker,
@@ -394,9 +394,7 @@ impl CascadeConfig {
             payments,
             capacity: inventory.capacity.clone(),
             orders_abandon: sim.service.abandon,
-            resilience4j: stack
-                .is_resilience4j()
-                .then(|| stack.resilience4j.clone().unwrap_or_default()),
+            resilience4j: stack.profile.resilience4j().cloned(),
         };
         (flat.to_sim() == *sim).then_some(flat)
     }

@@ -4,7 +4,7 @@
 //! the same Trace.
 
 use super::events::Id;
-use super::{Pattern, RunError, Sim, SimConfig, StackConfig, DEFAULT_EVENT_CAP};
+use super::{Pattern, Profile, RunError, Sim, SimConfig, StackConfig, DEFAULT_EVENT_CAP};
 use crate::sim::latency::Micros;
 use crate::sim::life::{Activity, Happening, Hop, Lane, Mark, QueueScene, RequestLife, Span};
 use crate::sim::pattern::Place;
@@ -47,7 +47,11 @@ impl Follow {
                     .iter()
                     .map(|d| layers_on(&d.stack))
                     .collect(),
-                resilience4j: cfg.first_stack().is_some_and(StackConfig::is_resilience4j),
+                order_words: cfg
+                    .first_stack()
+                    .map_or(Profile::Lesson000.order_words(), |s| {
+                        s.profile.order_words()
+                    }),
                 ..RequestLife::default()
             },
         }
@@ -148,7 +152,7 @@ fn layers_on(stack: &StackConfig) -> Vec<Pattern> {
         .into_iter()
         .filter(|p| p.describe().place == Place::Outermost);
     outermost
-        .chain(stack.order.iter().copied())
+        .chain(stack.profile.order().iter().copied())
         .filter(|p| p.is_on_in_stack(stack))
         .collect()
 }

@@ -35,6 +35,7 @@ mod hedging;
 mod hosts;
 mod hot_items;
 mod load_recorder;
+pub mod profile;
 
 mod recorder;
 pub mod resilience4j;
@@ -42,6 +43,7 @@ mod servers;
 mod service;
 mod slab;
 mod stack;
+mod stack_file;
 mod stack_resilience4j;
 #[cfg(test)]
 mod tests;
@@ -64,6 +66,7 @@ pub use flat::{
 };
 pub use follow::follow;
 pub use hedging::HedgeConfig;
+pub use profile::Profile;
 pub use resilience4j::{Exception, FallbackPlace, Resilience4jStack};
 
 use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};

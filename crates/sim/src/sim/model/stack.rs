@@ -60,12 +60,10 @@ impl Stack {
                 .clone()
                 .map(AdaptiveLimit::new)
                 .transpose()?,
-            resilience4j: cfg.is_resilience4j().then(|| {
-                cfg.resilience4j
-                    .clone()
-                    .unwrap_or_default()
-                    .rules(cfg.retry.as_ref())
-            }),
+            resilience4j: cfg
+                .profile
+                .resilience4j()
+                .map(|s| s.rules(cfg.retry.as_ref())),
         })
     }
 

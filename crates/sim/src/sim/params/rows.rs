@@ -20,31 +20,29 @@ use crate::resilience::{
 use crate::sim::model::{
     Abandon, Arrivals, CacheConfig, CacheFill, CapacityConfig, ClosedLoop, DependencyConfig,
     FaultSchedule, GatewayConfig, GcConfig, HedgeConfig, HistoryBulkhead, HostsConfig,
-    OutlierDetection, Pattern, QueueOrder, Resilience4jStack, ServiceConfig, SidecarConfig,
-    SimConfig, StackConfig, Traffic,
+    OutlierDetection, Pattern, Profile, QueueOrder, Resilience4jStack, ServiceConfig,
+    SidecarConfig, SimConfig, StackConfig, Traffic,
 };
 
 const INV: Dep = Dep::First;
 const PAY: Dep = Dep::Payments;
 const ON_OFF: &[&str] = &["on", "off"];
 const ABANDON_NAMES: &[&str] = &["keep", "drop"];
-const STACK_NAMES: &[&str] = &["lesson", "resilience4j"];
 const HISTORY_BULKHEADS: &[&str] = &["none", "shared", "own"];
 
 /// Runs the stack with Resilience4j's semantics (its order, its half-open rule, no jitter; the
 /// settings it has, or lesson 004's as written) or with lesson 000's.
 fn set_stack(s: &mut StackConfig, resilience4j: bool) {
     let rule = if resilience4j {
-        s.order = StackConfig::RESILIENCE4J_ORDER.to_vec();
-        s.resilience4j
-            .get_or_insert_with(Resilience4jStack::default);
+        if !s.is_resilience4j() {
+            s.profile = Profile::Resilience4j(Resilience4jStack::default());
+        }
         if let Some(r) = s.retry.as_mut() {
             r.jitter = Jitter::None;
         }
         HalfOpenRule::RateOverPermitted
     } else {
-        s.order = StackConfig::LESSON_000_ORDER.to_vec();
-        s.resilience4j = None;
+        s.profile = Profile::Lesson000;
         HalfOpenRule::FirstFailureReopens
     };
     if let Some(b) = s.breaker.as_mut() {
@@ -605,8 +603,8 @@ pub const PARAMS: &[Param] = &[
     // Payments, the second dependency: every key switches it on.
     // Which library's semantics inventory's stack runs with.
     Param { key: "stack", doc: "Inventory's stack: lesson (lesson 000's order, one admission and one permit per request) or resilience4j (Spring Boot's aspect order and Resilience4j's semantics; lesson 004's annotations as written unless the config has its own settings).", unit: "",
-        kind: Kind::Choice { names: STACK_NAMES, write: |c, i| set_stack(INV.stack(c), i == 1) },
-        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| stack(c, INV).map(|s| Value::Choice(usize::from(s.is_resilience4j()))) },
+        kind: Kind::Choice { names: &Profile::KEYS, write: |c, i| set_stack(INV.stack(c), i == 1) },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| stack(c, INV).map(|s| Value::Choice(s.profile.index())) },
     Param { key: "payments", doc: "A second dependency after inventory on POST /orders: 60 ms, with a 300 ms timeout, the lesson's breaker and a bulkhead of 8.", unit: "",
         kind: Kind::Choice { names: ON_OFF, write: |c, i| if i == 0 { PAY.get(c); } else { c.dependencies.retain(|d| d.name != "payments") } },
         needs: Needs::Nothing, read: |c| Some(on_off(dep(c, PAY).is_some())) },

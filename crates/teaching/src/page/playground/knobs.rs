@@ -1037,8 +1037,7 @@ mod tests {
             let outside_resilience4j =
                 [Pattern::RetryBudget, Pattern::Hedge, Pattern::AdaptiveLimit];
             let on_for = |p: &Pattern| {
-                cfg.first_stack().unwrap().resilience4j.is_none()
-                    || !outside_resilience4j.contains(p)
+                !cfg.first_stack().unwrap().is_resilience4j() || !outside_resilience4j.contains(p)
             };
             assert!(
                 Pattern::SWITCHES

@@ -144,11 +144,7 @@ pub fn stack_words(life: &RequestLife) -> Option<String> {
     let layers = life.stacks.first().filter(|l| !l.is_empty())?;
     let names: Vec<&str> = layers.iter().map(|p| p.label()).collect();
     let first = dependency(life, 0);
-    let whose = if life.resilience4j {
-        "Resilience4j's aspect order"
-    } else {
-        "lesson 000's order"
-    };
+    let whose = life.order_words;
     Some(format!(
         "{first}'s layers, outside in ({whose}): {}, then the call.",
         names.join(" → ")

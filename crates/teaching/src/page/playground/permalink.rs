@@ -642,7 +642,7 @@ mod tests {
         // off with a notice): those presets are left out here.
         let lesson_stacks = Preset::ALL
             .into_iter()
-            .filter(|p| p.config().first_stack().unwrap().resilience4j.is_none());
+            .filter(|p| !p.config().first_stack().unwrap().is_resilience4j());
         for preset in lesson_stacks {
             let page = Page::default()
                 .apply(Action::PickPreset(preset))
@@ -699,7 +699,7 @@ mod tests {
     fn a_resilience4j_presets_link_brings_its_run_back() {
         let stacks: Vec<Preset> = Preset::ALL
             .into_iter()
-            .filter(|p| p.config().first_stack().unwrap().resilience4j.is_some())
+            .filter(|p| p.config().first_stack().unwrap().is_resilience4j())
             .collect();
         assert_eq!(stacks.len(), 4);
         for preset in stacks {

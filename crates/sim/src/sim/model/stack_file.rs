@@ -1,0 +1,106 @@
+//! A stack as a config file writes it: the profile as its `order` list, a library's
+//! settings in a field of their own beside it. Reading checks that the two agree, so a
+//! [`StackConfig`] always holds one [`Profile`].
+
+use serde::{Deserialize, Serialize};
+
+use super::dependency_config::{SidecarConfig, StackConfig};
+use super::hedging::HedgeConfig;
+use super::profile::Profile;
+use super::resilience4j::Resilience4jStack;
+use crate::resilience::{
+    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, ParamError, RetryBudgetConfig, RetryPolicy,
+};
+use crate::sim::latency::Micros;
+use crate::sim::pattern::Pattern;
+
+fn lesson_000_order() -> Vec<Pattern> {
+    Profile::LESSON_000_ORDER.to_vec()
+}
+
+/// [`StackConfig`]'s fields as a file has them (every field but `order` as it is there).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct StackFile {
+    #[serde(default = "lesson_000_order")]
+    order: Vec<Pattern>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    resilience4j: Option<Resilience4jStack>,
+    #[serde(default)]
+    bulkhead: Option<BulkheadConfig>,
+    #[serde(default)]
+    breaker: Option<BreakerConfig>,
+    #[serde(default)]
+    business_errors_trip_breaker: bool,
+    #[serde(default)]
+    retry: Option<RetryPolicy>,
+    #[serde(default)]
+    retry_budget: Option<RetryBudgetConfig>,
+    #[serde(default)]
+    timeout: Option<Micros>,
+    #[serde(default)]
+    sidecar: Option<SidecarConfig>,
+    #[serde(default)]
+    hedge: Option<HedgeConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    adaptive_limit: Option<AdaptiveLimitConfig>,
+}
+
+impl TryFrom<StackFile> for StackConfig {
+    type Error = ParamError;
+
+    fn try_from(f: StackFile) -> Result<Self, ParamError> {
+        let profile = match (f.order.as_slice(), f.resilience4j) {
+            (o, None) if o == Profile::LESSON_000_ORDER => Profile::Lesson000,
+            (o, settings) if o == Profile::RESILIENCE4J_ORDER => {
+                Profile::Resilience4j(settings.unwrap_or_default())
+            }
+            (o, Some(_)) if o == Profile::LESSON_000_ORDER => {
+                return Err(ParamError {
+                    field: "resilience4j",
+                    range: "only with Resilience4j's order (stack=resilience4j)".to_string(),
+                    value: "set".to_string(),
+                })
+            }
+            (o, _) => {
+                return Err(ParamError {
+                    field: "stack_order",
+                    range: "lesson 000's order (bulkhead, breaker, retry, timeout, sidecar, \
+                            hedge) or Resilience4j's (retry, breaker, timeout, bulkhead)"
+                        .to_string(),
+                    value: format!("{o:?}"),
+                })
+            }
+        };
+        Ok(StackConfig {
+            profile,
+            bulkhead: f.bulkhead,
+            breaker: f.breaker,
+            business_errors_trip_breaker: f.business_errors_trip_breaker,
+            retry: f.retry,
+            retry_budget: f.retry_budget,
+            timeout: f.timeout,
+            sidecar: f.sidecar,
+            hedge: f.hedge,
+            adaptive_limit: f.adaptive_limit,
+        })
+    }
+}
+
+impl From<StackConfig> for StackFile {
+    fn from(s: StackConfig) -> Self {
+        StackFile {
+            order: s.profile.order().to_vec(),
+            resilience4j: s.profile.resilience4j().cloned(),
+            bulkhead: s.bulkhead,
+            breaker: s.breaker,
+            business_errors_trip_breaker: s.business_errors_trip_breaker,
+            retry: s.retry,
+            retry_budget: s.retry_budget,
+            timeout: s.timeout,
+            sidecar: s.sidecar,
+            hedge: s.hedge,
+            adaptive_limit: s.adaptive_limit,
+        }
+    }
+}
