@@ -181,7 +181,7 @@ fn help_lists_each_flag_the_error_line_names() {
         .and_then(|t| t.split(')').next())
         .expect("the error names the flags");
     let flags: Vec<&str> = allowed.split(", ").collect();
-    assert_eq!(flags.len(), 11, "{allowed}");
+    assert_eq!(flags.len(), 12, "{allowed}");
     let lines: Vec<&str> = help.lines().collect();
     for flag in flags {
         let at = lines
@@ -631,11 +631,72 @@ fn an_envoy_file_runs_on_saturday_and_bad_ones_are_named() {
     std::fs::remove_dir_all(bad.parent().unwrap()).unwrap();
 }
 
-/// `--compare-libraries` runs one intent under lesson 000, Resilience4j and Envoy on a preset
+/// `--polly FILE.json` reads the options of .NET's HTTP standard resilience handler from an
+/// `appsettings.json` and runs them on Saturday; the same intent as `--compare-libraries`
+/// writes it gives the same run; a value Polly refuses is named with its path.
+#[test]
+fn a_polly_file_runs_on_saturday_and_bad_ones_are_named() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/polly-standard.json"
+    );
+    let out = cascade(&["--polly", fixture, "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let notices = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        notices
+            .contains("notice: InventoryClient.Resilience.RateLimiter.DefaultRateLimiterOptions"),
+        "{notices}"
+    );
+    let pasted: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(pasted["stack"], "polly");
+    assert!(pasted["library_retries"].as_u64().unwrap() > 0);
+    assert!(pasted["first_open_ms"].as_f64().is_some());
+    let compared = cascade(&["--compare-libraries", "--json"]);
+    let polly = String::from_utf8(compared.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|l| l["library"] == "Polly")
+        .unwrap();
+    for figure in [
+        "ok",
+        "circuit_open",
+        "inventory_calls",
+        "library_retries",
+        "timeout",
+    ] {
+        assert_eq!(pasted[figure], polly[figure], "{figure}");
+    }
+    let bad = temp_file(
+        "polly",
+        "bad.json",
+        r#"{"Resilience": {"CircuitBreaker": {"FailureRatio": 1.5}}}"#,
+    );
+    let out = cascade(&["--polly", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("--polly") && err.contains("Resilience.CircuitBreaker.FailureRatio: 1.5"),
+        "{err}"
+    );
+    let out = cascade(&["--polly", fixture, "--envoy", fixture]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("one of --resilience4j"));
+    std::fs::remove_dir_all(bad.parent().unwrap()).unwrap();
+}
+
+/// `--compare-libraries` runs one intent under lesson 000, Resilience4j, Polly and Envoy on a preset
 /// (Saturday by default): a line of figures per library and where they differ, or a JSON
 /// object per library naming it; it refuses a library config of its own.
 #[test]
-fn compare_libraries_runs_one_intent_three_ways() {
+fn compare_libraries_runs_one_intent_four_ways() {
     let out = cascade(&["--compare-libraries"]);
     assert!(
         out.status.success(),
@@ -647,6 +708,7 @@ fn compare_libraries_runs_one_intent_three_ways() {
         "saturday: one intent",
         "lesson 000 ",
         "Resilience4j ",
+        "Polly ",
         "Envoy ",
         "Where they differ:",
     ] {
@@ -662,9 +724,10 @@ fn compare_libraries_runs_one_intent_three_ways() {
         .iter()
         .map(|l| l["library"].as_str().unwrap())
         .collect();
-    assert_eq!(libraries, ["lesson 000", "Resilience4j", "Envoy"]);
+    assert_eq!(libraries, ["lesson 000", "Resilience4j", "Polly", "Envoy"]);
     assert_eq!(lines[1]["stack"], "resilience4j");
-    assert!(lines[2]["retry_overflow"].as_u64().is_some());
+    assert_eq!(lines[2]["stack"], "polly");
+    assert!(lines[3]["retry_overflow"].as_u64().is_some());
     for l in &lines {
         assert_eq!(l["scenario"], "saturday");
     }
@@ -799,6 +862,42 @@ fn a_bad_trace_names_the_flag_and_what_it_takes() {
     assert!(err.contains("--trace") && err.contains("fastest"), "{err}");
     assert!(err.contains("slowest, retried, fell-back"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// `lessons/four-libraries.md` walks `--compare-libraries` step by step: every step runs, and
+/// each question's answer is the one its text leads to (the check names the choice that holds).
+#[test]
+fn the_four_libraries_lesson_is_ready_and_its_answers_hold() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = cascade(&[
+        "lesson",
+        "check",
+        &format!("{root}/lessons/four-libraries.md"),
+    ]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{report}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(report.contains("ready to use"), "{report}");
+    for (step, holds) in [
+        ("lesson-000", "choice B (“Between 12 s and 20 s”) holds"),
+        ("resilience4j", "choice A (“Fewer”) holds"),
+        ("polly", "choice A (“Fewer”) holds"),
+        (
+            "polly-defaults",
+            "choice B (“Under half, as on Saturday with nothing”) holds",
+        ),
+    ] {
+        let at = report.find(&format!(" {step} (line")).expect(step);
+        let asks = report[at..]
+            .lines()
+            .find(|l| l.contains("asks:"))
+            .expect(step);
+        assert!(asks.contains(holds), "{step}: {asks}");
+    }
 }
 
 #[test]

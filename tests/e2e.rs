@@ -395,13 +395,13 @@ async fn every_control_goes_to_both_ends_without_an_error() {
         page.eval(&set_value("timeout-number", "99999")).await;
         let notice = page.text(".control .notice").await;
         assert!(
-            notice.contains("Timeout") && notice.contains("5000"),
+            notice.contains("Timeout") && notice.contains("10000"),
             "{notice}"
         );
         assert_eq!(
             page.eval("return document.getElementById('timeout-number').value")
                 .await,
-            "5000"
+            "10000"
         );
         page.eval(&set_value("seed", "minus one")).await;
         assert!(page.text(".toolbar .notice").await.contains("seed"));

@@ -571,6 +571,17 @@ fn presets_key_figures() {
                 (Outcome::ClientGaveUp, 680),
             ],
         ),
+        // Saturday's counts again: a 4 s inventory is neither a failure nor past the 10 s
+        // attempt timeout of Polly's standard handler, so no strategy acts.
+        (
+            "saturday-polly",
+            14_718,
+            &[
+                (Outcome::Ok, 4_186),
+                (Outcome::GatewayRejected, 9_852),
+                (Outcome::ClientGaveUp, 680),
+            ],
+        ),
     ];
     assert_eq!(golden.len(), Preset::ALL.len());
     for (key, sent, counts) in golden {

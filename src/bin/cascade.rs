@@ -22,8 +22,8 @@ mod native {
     use clap::{CommandFactory, FromArgMatches, Parser};
 
     use resilience_playground::library_config::compare as library_compare;
-    use resilience_playground::library_config::envoy;
     use resilience_playground::library_config::resilience4j_run::apply_yaml;
+    use resilience_playground::library_config::{envoy, polly};
     use resilience_playground::page::lessons::check as lesson_check;
     use resilience_playground::page::lessons::live::Live;
     use resilience_playground::page::life_story;
@@ -85,7 +85,8 @@ mod native {
 
     const USAGE: &str = "\
 usage: cascade [run] [--scenario LIST] [--preset LIST] [--config FILE.json] [--set key=value]...
-                     [--resilience4j FILE.yml] [--envoy FILE.yaml] [--compare-libraries]
+                     [--resilience4j FILE.yml] [--envoy FILE.yaml] [--polly FILE.json]
+                     [--compare-libraries]
                      [--no-drain] [--trace slowest|ID] [--json]
        cascade trace PICK [the flags of run]   (one request of each run, hop by hop)
        cascade experiment contention|metastability [--set key=value]... [--json]   (see its --help)
@@ -272,6 +273,13 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         /// given counts)
         #[arg(long, value_name = "FILE.yaml")]
         envoy: Vec<String>,
+        /// the options .NET's HTTP standard resilience handler binds from appsettings.json
+        /// (Retry, CircuitBreaker, AttemptTimeout, TotalRequestTimeout, RateLimiter, wherever
+        /// that section sits): inventory is called through Polly v8's pipeline with them, on
+        /// each preset given (default: saturday). What is not simulated is printed as a notice
+        /// on stderr (the last file given counts)
+        #[arg(long, value_name = "FILE.json")]
+        polly: Vec<String>,
         /// run one intent ("retry twice with back-off, give up on a slow dependency, stop
         /// calling it when it fails") as lesson 000, Resilience4j and Envoy each write it, side
         /// by side on each preset given (default: saturday) and its seed, then say where they
@@ -375,10 +383,9 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
 
     struct Args {
         sources: Vec<Source>,
-        /// `--resilience4j FILE.yml`: its path and text.
-        resilience4j: Option<(String, String)>,
-        /// `--envoy FILE.yaml`: its path and text.
-        envoy: Option<(String, String)>,
+        /// A library's configuration (`--resilience4j`, `--envoy`, `--polly`): the flag, the
+        /// file's path and its text.
+        library: Option<(&'static str, String, String)>,
         /// `--compare-libraries`.
         compare_libraries: bool,
         sets: Vec<(String, String)>,
@@ -466,7 +473,7 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
             return Ok(None);
         };
         let text = std::fs::read_to_string(path).map_err(|e| {
-            format!("{flag} {path}: cannot read the file ({e}) (allowed: a readable YAML file)")
+            format!("{flag} {path}: cannot read the file ({e}) (allowed: a readable text file)")
         })?;
         Ok(Some((path.clone(), text)))
     }
@@ -505,26 +512,38 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         given.sort_by_key(|(i, _)| *i);
         let explicit = !given.is_empty();
         let mut sources: Vec<Source> = given.into_iter().flat_map(|(_, s)| s).collect();
-        let resilience4j = read_last("--resilience4j", &flags.resilience4j)?;
-        let envoy = read_last("--envoy", &flags.envoy)?;
-        if resilience4j.is_some() && envoy.is_some() {
-            return Err(
-                "--envoy and --resilience4j: give one library's configuration (allowed: \
-                        one of the two)"
-                    .to_string(),
-            );
+        let mut libraries = Vec::new();
+        for (flag, paths) in [
+            ("--resilience4j", &flags.resilience4j),
+            ("--envoy", &flags.envoy),
+            ("--polly", &flags.polly),
+        ] {
+            if let Some((path, text)) = read_last(flag, paths)? {
+                libraries.push((flag, path, text));
+            }
         }
-        if flags.compare_libraries && (resilience4j.is_some() || envoy.is_some() || pick.is_some())
-        {
+        if libraries.len() > 1 {
+            let given: Vec<&str> = libraries.iter().map(|(flag, _, _)| *flag).collect();
+            return Err(format!(
+                "{}: give one library's configuration (allowed: one of --resilience4j, --envoy \
+                 and --polly)",
+                given.join(" and ")
+            ));
+        }
+        let library = libraries.pop();
+        if flags.compare_libraries && (library.is_some() || pick.is_some()) {
             return Err(
                 "--compare-libraries writes inventory's stack for each library itself \
-                        (allowed: without --resilience4j, --envoy and trace)"
+                        (allowed: without --resilience4j, --envoy, --polly and trace)"
                     .to_string(),
             );
         }
-        if !explicit && (envoy.is_some() || flags.compare_libraries) {
+        let resilience4j = library
+            .as_ref()
+            .is_some_and(|(f, _, _)| *f == "--resilience4j");
+        if !explicit && ((library.is_some() && !resilience4j) || flags.compare_libraries) {
             sources = vec![Source::Preset(Preset::Saturday)];
-        } else if !explicit && resilience4j.is_some() {
+        } else if !explicit && resilience4j {
             sources = vec![Source::Preset(Preset::NorthwindAsWrittenSeparate)];
         } else if !explicit {
             sources = Scenario::ALL
@@ -534,8 +553,7 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         }
         Ok(Args {
             sources,
-            resilience4j,
-            envoy,
+            library,
             compare_libraries: flags.compare_libraries,
             sets: flags.set,
             drain: !flags.no_drain,
@@ -567,19 +585,15 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         if !args.drain {
             c.run.drain = false;
         }
-        if let Some((path, text)) = &args.resilience4j {
-            let notices =
-                apply_yaml(text, &mut c).map_err(|n| format!("--resilience4j {path}: {n}"))?;
-            for n in notices {
-                eprintln!("cascade: --resilience4j {path}: notice: {n}");
+        if let Some((flag, path, text)) = &args.library {
+            let notices = match *flag {
+                "--resilience4j" => apply_yaml(text, &mut c),
+                "--envoy" => envoy::apply_yaml(text, &mut c),
+                _ => polly::apply_json(text, &mut c),
             }
-            label = Some(format!("{} with {path}", s.key()));
-        }
-        if let Some((path, text)) = &args.envoy {
-            let notices =
-                envoy::apply_yaml(text, &mut c).map_err(|n| format!("--envoy {path}: {n}"))?;
+            .map_err(|n| format!("{flag} {path}: {n}"))?;
             for n in notices {
-                eprintln!("cascade: --envoy {path}: notice: {n}");
+                eprintln!("cascade: {flag} {path}: notice: {n}");
             }
             label = Some(format!("{} with {path}", s.key()));
         }
@@ -742,26 +756,26 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
                 .collect();
             line.insert("measures".into(), measures.into());
         }
-        if cfg
-            .dependencies
-            .first()
-            .is_some_and(|d| d.stack.is_resilience4j())
-        {
-            resilience4j_figures(&mut line, t);
+        if let Some(stack) = cfg.first_stack().filter(|s| s.is_library()) {
+            library_figures(&mut line, t, stack.profile.key());
         }
         serde_json::Value::Object(line).to_string()
     }
 
-    /// What a `resilience4j` run adds to its line: the stack, the longest request (end to end and
-    /// in service) and the breaker's transitions in the first 60 s.
-    fn resilience4j_figures(line: &mut serde_json::Map<String, serde_json::Value>, t: &Trace) {
+    /// What a library's run (`resilience4j`, `polly`) adds to its line: the stack, the longest
+    /// request (end to end and in service) and the breaker's transitions in the first 60 s.
+    fn library_figures(
+        line: &mut serde_json::Map<String, serde_json::Value>,
+        t: &Trace,
+        stack: &str,
+    ) {
         let longest = |h: &resilience_playground::sim::trace::HistogramsByOutcome| {
             h.values()
                 .filter_map(|h| h.buckets().last().map(|b| b.0))
                 .max()
                 .map(|m| m as f64 / 1_000.0)
         };
-        line.insert("stack".into(), "resilience4j".into());
+        line.insert("stack".into(), stack.into());
         line.insert(
             "e2e_max_ms".into(),
             serde_json::json!(longest(&t.end_to_end_histograms)),

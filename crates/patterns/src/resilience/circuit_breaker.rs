@@ -97,6 +97,10 @@ pub struct BreakerConfig {
     /// How half open decides; lesson 000's rule unless a config says otherwise.
     #[serde(default, skip_serializing_if = "HalfOpenRule::is_default")]
     pub half_open_rule: HalfOpenRule,
+    /// Closed, the thresholds are judged after a failure only (Polly's rule), not after every
+    /// result (lesson 000's and Resilience4j's).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub judged_after_failures_only: bool,
 }
 
 impl BreakerConfig {
@@ -121,6 +125,7 @@ impl BreakerConfig {
             slow_call_rate: 1.0,
             mode: Mode::Normal,
             half_open_rule: HalfOpenRule::FirstFailureReopens,
+            judged_after_failures_only: false,
         }
     }
 
@@ -143,6 +148,7 @@ impl BreakerConfig {
             slow_call_rate: 1.0,
             mode: Mode::Normal,
             half_open_rule: HalfOpenRule::FirstFailureReopens,
+            judged_after_failures_only: false,
         }
     }
 
@@ -538,6 +544,9 @@ impl CircuitBreaker {
             BreakerState::Open => self.push(now, failure, duration),
             BreakerState::Closed => {
                 self.push(now, failure, duration);
+                if !failure && self.config.judged_after_failures_only {
+                    return;
+                }
                 if let Some(reason) = self.trip_reason() {
                     self.open_since = now;
                     self.transition(now, BreakerState::Open, reason);
@@ -1373,6 +1382,7 @@ mod props {
                 slow_call_rate: 0.9,
                 mode: Mode::Normal,
                 half_open_rule: if resilience4j { HalfOpenRule::RateOverPermitted } else { HalfOpenRule::FirstFailureReopens },
+                judged_after_failures_only: false,
             };
             let mut cb = CircuitBreaker::new(config).unwrap();
             let mut now = 0;

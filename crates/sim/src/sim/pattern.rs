@@ -2,7 +2,7 @@
 //! descriptor of what the rest of the code asks of it ([`Descriptor`]): its key in links, its
 //! words, where it sits (a layer of a dependency's stack, in the order list or outside it, or a
 //! guard at the door of `orders`), whether the page offers a switch for it and whether
-//! Resilience4j's stack has such an aspect. The parameter table switches each on with its
+//! a library's stack (Resilience4j, Polly) has such a strategy. The parameter table switches each on with its
 //! defaults, written once ([`crate::sim::params::Part::switch_on`]).
 
 use serde::{Deserialize, Serialize};
@@ -66,8 +66,9 @@ pub struct Descriptor {
     pub place: Place,
     /// Whether the page's panel offers a switch for it.
     pub switch: bool,
-    /// Whether it can run beside a Resilience4j stack (which has no such aspect otherwise).
-    pub with_resilience4j: bool,
+    /// Whether it can run beside a library's stack (Resilience4j, Polly; which have no such
+    /// strategy otherwise).
+    pub with_library: bool,
 }
 
 /// Every pattern's descriptor, in [`Pattern::ALL`]'s order.
@@ -80,7 +81,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no timeout",
         place: Place::Layer,
         switch: true,
-        with_resilience4j: true,
+        with_library: true,
     },
     Descriptor {
         pattern: Pattern::Retry,
@@ -90,7 +91,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no retries",
         place: Place::Layer,
         switch: true,
-        with_resilience4j: true,
+        with_library: true,
     },
     Descriptor {
         pattern: Pattern::RetryBudget,
@@ -100,7 +101,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no retry budget",
         place: Place::WithinRetries,
         switch: true,
-        with_resilience4j: false,
+        with_library: false,
     },
     Descriptor {
         pattern: Pattern::Breaker,
@@ -110,7 +111,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no circuit breaker",
         place: Place::Layer,
         switch: true,
-        with_resilience4j: true,
+        with_library: true,
     },
     Descriptor {
         pattern: Pattern::Bulkhead,
@@ -120,7 +121,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no bulkhead",
         place: Place::Layer,
         switch: true,
-        with_resilience4j: true,
+        with_library: true,
     },
     // The sidecar is set by its keys only: exercise 3's, not a pattern the playground offers.
     Descriptor {
@@ -131,7 +132,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no sidecar",
         place: Place::Layer,
         switch: false,
-        with_resilience4j: false,
+        with_library: false,
     },
     Descriptor {
         pattern: Pattern::Hedge,
@@ -141,7 +142,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no hedge",
         place: Place::Layer,
         switch: true,
-        with_resilience4j: false,
+        with_library: false,
     },
     Descriptor {
         pattern: Pattern::LoadShed,
@@ -151,7 +152,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no load shedding",
         place: Place::Door,
         switch: true,
-        with_resilience4j: true,
+        with_library: true,
     },
     Descriptor {
         pattern: Pattern::RateLimit,
@@ -161,7 +162,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no rate limit",
         place: Place::Door,
         switch: true,
-        with_resilience4j: true,
+        with_library: true,
     },
     Descriptor {
         pattern: Pattern::AdaptiveLimit,
@@ -171,7 +172,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no adaptive concurrency limit",
         place: Place::Outermost,
         switch: true,
-        with_resilience4j: false,
+        with_library: false,
     },
 ];
 
@@ -229,10 +230,11 @@ impl Pattern {
         self.describe().place != Place::Door
     }
 
-    /// Whether it can run beside a Resilience4j stack (`stack=resilience4j` has no place for
-    /// the others: the retry budget, the sidecar, the hedge, the adaptive limit).
-    pub fn with_resilience4j(self) -> bool {
-        self.describe().with_resilience4j
+    /// Whether it can run beside a library's stack (`stack=resilience4j` and `stack=polly`
+    /// have no place for the others: the retry budget, the sidecar, the hedge, the adaptive
+    /// limit).
+    pub fn with_library(self) -> bool {
+        self.describe().with_library
     }
 }
 

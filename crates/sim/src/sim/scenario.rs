@@ -4,7 +4,8 @@
 use super::latency::Micros;
 use super::model::{
     Abandon, Arrivals, CacheConfig, CapacityConfig, GatewayConfig, GcConfig, HistoryBulkhead,
-    HostsConfig, OrdersIdempotency, Profile, Resilience4jStack, SidecarConfig, SimConfig,
+    HostsConfig, OrdersIdempotency, PollyStack, Profile, Resilience4jStack, SidecarConfig,
+    SimConfig,
 };
 use crate::resilience::{
     AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule,
@@ -173,11 +174,17 @@ pub enum Preset {
     /// flight. A 4 s inventory is neither a 5xx nor past Envoy's 15 s route timeout, so Envoy
     /// changes nothing (`--envoy FILE.yaml` with a per-try timeout does).
     SaturdayEnvoy,
+    /// The Saturday cascade with `orders` calling inventory through the pipeline .NET's HTTP
+    /// standard resilience handler adds (Polly v8, its defaults): 3 retries with jittered
+    /// exponential delays from 2 s, a breaker at 10% failures over at least 100 calls in 30 s
+    /// (5 s open), a 10 s attempt timeout. A 4 s inventory is no failure to it, so nothing
+    /// trips and nothing is retried: the defaults wait as long as the cascade does.
+    SaturdayPolly,
 }
 
 impl Preset {
     /// Every preset, in the order a list shows them.
-    pub const ALL: [Preset; 30] = [
+    pub const ALL: [Preset; 31] = [
         Preset::Lesson(Scenario::None),
         Preset::Lesson(Scenario::Timeout),
         Preset::Lesson(Scenario::Cb),
@@ -208,6 +215,7 @@ impl Preset {
         Preset::ZooFifoOverload,
         Preset::ZooOpenLoop,
         Preset::SaturdayEnvoy,
+        Preset::SaturdayPolly,
     ];
 
     /// The preset the playground opens on: the story from its start, the cascade with no
@@ -239,6 +247,7 @@ impl Preset {
             Preset::ZooFifoOverload => "zoo-fifo-overload",
             Preset::ZooOpenLoop => "zoo-open-loop",
             Preset::SaturdayEnvoy => "saturday-envoy",
+            Preset::SaturdayPolly => "saturday-polly",
             Preset::CbLikeTable => "cb-like-table",
             Preset::NorthwindAsWrittenShared => "northwind-as-written-shared",
             Preset::NorthwindAsWrittenSeparate => "northwind-as-written-separate",
@@ -302,6 +311,7 @@ impl Preset {
             }
             Preset::ZooOpenLoop => "Zoo: the retry storm under open-loop arrivals",
             Preset::SaturdayEnvoy => "Saturday behind an Envoy sidecar at Envoy's defaults",
+            Preset::SaturdayPolly => "Saturday through Polly's standard HTTP pipeline",
         }
     }
 
@@ -315,9 +325,10 @@ impl Preset {
     /// those measured in seconds from the start.
     pub fn clock_start(self) -> Option<u64> {
         match self {
-            Preset::Saturday | Preset::SaturdayStorm | Preset::SaturdayEnvoy => {
-                Some(SATURDAY_CLOCK_START)
-            }
+            Preset::Saturday
+            | Preset::SaturdayStorm
+            | Preset::SaturdayEnvoy
+            | Preset::SaturdayPolly => Some(SATURDAY_CLOCK_START),
             _ => None,
         }
     }
@@ -332,6 +343,13 @@ impl Preset {
             // timeout and bulkhead sliders keep their ranges.
             Preset::SaturdayEnvoy => with(saturday(), |c| {
                 c.first_stack_mut().sidecar = Some(SidecarConfig::envoy());
+            }),
+            Preset::SaturdayPolly => with(saturday(), |c| {
+                let stack = c.first_stack_mut();
+                stack.profile = Profile::Polly(PollyStack::http_standard());
+                stack.retry = Some(PollyStack::standard_retry());
+                stack.breaker = Some(PollyStack::standard_breaker());
+                stack.timeout = Some(PollyStack::STANDARD_ATTEMPT_TIMEOUT);
             }),
             Preset::Ex1Budget => with(Scenario::Timeout.config(), |c| {
                 let stack = c.first_stack_mut();

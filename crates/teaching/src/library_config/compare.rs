@@ -27,9 +27,9 @@ pub struct LibraryRun {
 const TRY_TIMEOUT: u64 = 300 * MS;
 
 /// The base scenario with inventory called through each library's stack, in a fixed order:
-/// lesson 000's own layers, Resilience4j's aspects, an Envoy sidecar. `None` for a library that
-/// cannot run on this scenario (Resilience4j's stack in front of a dependency with a capacity
-/// is not simulated), with the reason.
+/// lesson 000's own layers, Resilience4j's aspects, Polly's pipeline, an Envoy sidecar. An
+/// error for a library that cannot run on this scenario (a library's stack in front of a
+/// dependency with a capacity is not simulated), with the reason.
 pub fn intent_configs(
     base: &SimConfig,
 ) -> Vec<(&'static str, &'static str, Result<SimConfig, String>)> {
@@ -61,6 +61,20 @@ pub fn intent_configs(
             resilience4j.validate().map_err(|e| e.to_string())?;
             Ok(resilience4j)
         });
+    let mut polly = lesson.clone();
+    let polly = apply_set(&mut polly, "stack", "polly")
+        .map_err(|e| e.to_string())
+        .and_then(|_| {
+            // The standard handler's shape with the intent's numbers: exponential delays with
+            // jitter from 100 ms, one probe after the break.
+            let stack = polly.first_stack_mut();
+            stack.retry = Some(RetryPolicy {
+                jitter: Jitter::None,
+                ..RetryPolicy::lesson_000()
+            });
+            polly.validate().map_err(|e| e.to_string())?;
+            Ok(polly)
+        });
     let mut envoy = base.clone();
     *envoy.first_stack_mut() = StackConfig {
         timeout: Some(SECOND),
@@ -81,6 +95,11 @@ pub fn intent_configs(
             "Resilience4j",
             "TimeLimiter 300 ms, Retry max-attempts 3 from 100 ms doubling, CircuitBreaker as the lesson's, Spring's aspect order, every exception retried and recorded",
             r4j,
+        ),
+        (
+            "Polly",
+            "AttemptTimeout 300 ms, Retry MaxRetryAttempts 2 Exponential with jitter from 100 ms, CircuitBreaker FailureRatio 0.5 MinimumThroughput 20 over 10 s BreakDuration 2 s, as the HTTP standard handler orders them",
+            polly,
         ),
         (
             "Envoy",
@@ -149,6 +168,10 @@ pub fn differences(runs: &[LibraryRun]) -> Vec<String> {
                  retry-exceptions listed, retries the refusal (CallNotPermittedException) like \
                  any exception"
             }
+            "Polly" => {
+                "Polly's Retry sits outside its CircuitBreaker too, but the HTTP handler does \
+                 not retry a BrokenCircuitException, so a refusal ends the request"
+            }
             _ => "Envoy's route has no breaker",
         })
     ));
@@ -157,6 +180,10 @@ pub fn differences(runs: &[LibraryRun]) -> Vec<String> {
         clauses(&|library| match library {
             "lesson 000" => "Lesson 000's breaker counts it as a failure",
             "Resilience4j" => "Resilience4j's CircuitBreaker records its TimeoutException",
+            "Polly" => {
+                "Polly's CircuitBreaker records the TimeoutRejectedException and its Retry \
+                 retries it; the cancelled call frees its slot"
+            }
             _ => "Envoy answers it 504 and retries it as a 5xx, with no breaker to count it",
         }),
         figure(&|t| t.outcomes.timeout.to_string())
@@ -174,35 +201,37 @@ mod tests {
         let (runs, skipped) = compare(&Preset::Saturday.config()).unwrap();
         assert!(skipped.is_empty(), "{skipped:?}");
         let names: Vec<&str> = runs.iter().map(|r| r.library).collect();
-        assert_eq!(names, ["lesson 000", "Resilience4j", "Envoy"]);
+        assert_eq!(names, ["lesson 000", "Resilience4j", "Polly", "Envoy"]);
         // Each run is its library's: a breaker where it has one, Envoy's cap where it has it.
         assert!(runs[0].trace.first_open().is_some() && runs[0].trace.retry_overflow.is_none());
         assert!(runs[1].trace.first_open().is_some());
-        assert!(runs[2].trace.first_open().is_none() && runs[2].trace.retry_overflow.is_some());
+        assert!(runs[2].trace.first_open().is_some());
+        assert!(runs[3].trace.first_open().is_none() && runs[3].trace.retry_overflow.is_some());
         let said = differences(&runs);
-        let calls: u64 = runs[2].trace.series.iter().map(|b| b.inventory_calls).sum();
+        let calls: u64 = runs[3].trace.series.iter().map(|b| b.inventory_calls).sum();
         assert!(said[0].contains(&format!("Envoy {calls}")), "{}", said[0]);
         assert!(
             said[1].contains("when its breaker first opened"),
             "{}",
             said[1]
         );
-        // Resilience4j retries what its breaker refuses; lesson 000 does not.
-        assert!(runs[1].trace.library_retries > 0);
+        // Resilience4j retries what its breaker refuses; Polly's HTTP handler does not.
+        assert!(runs[1].trace.library_retries > runs[2].trace.library_retries);
     }
 
     #[test]
     fn a_library_that_cannot_run_on_a_scenario_is_named_with_why() {
         let (runs, skipped) = compare(&Preset::SaturdayStorm.config()).unwrap();
         assert_eq!(runs.len(), 2);
-        assert_eq!(skipped.len(), 1);
+        assert_eq!(skipped.len(), 2);
         assert!(
-            skipped[0].starts_with("Resilience4j does not run"),
+            skipped[0].starts_with("Resilience4j does not run")
+                && skipped[1].starts_with("Polly does not run"),
             "{skipped:?}"
         );
         // The sentences speak of the libraries that ran.
         assert!(differences(&runs)
             .iter()
-            .all(|d| !d.contains("Resilience4j")));
+            .all(|d| !d.contains("Resilience4j") && !d.contains("Polly")));
     }
 }

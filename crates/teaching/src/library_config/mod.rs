@@ -4,6 +4,7 @@
 pub mod by_name;
 pub mod compare;
 pub mod envoy;
+pub mod polly;
 pub mod resilience4j;
 pub mod resilience4j_run;
 pub mod yaml;

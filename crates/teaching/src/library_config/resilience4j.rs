@@ -114,6 +114,7 @@ impl CircuitBreakerSettings {
             slow_call_rate: self.slow_call_rate_threshold / 100.0,
             mode: Mode::Normal,
             half_open_rule: HalfOpenRule::RateOverPermitted,
+            judged_after_failures_only: false,
         }
     }
 }

@@ -568,12 +568,14 @@ impl SimConfig {
             dep.validate()
                 .map_err(|e| dependency_error(index, &dep.name, e))?;
         }
-        let resilience4j = self.dependencies.iter().any(|d| d.stack.is_resilience4j());
-        if resilience4j && self.service.request_budget.is_some() {
+        let library = self.dependencies.iter().find(|d| d.stack.is_library());
+        if let (Some(d), Some(_)) = (library, self.service.request_budget) {
             return Err(ParamError {
                 field: "request_budget",
-                range: "off with stack=resilience4j (Resilience4j has no request budget)"
-                    .to_string(),
+                range: format!(
+                    "off with stack={} (lesson 000's request budget is not one of its strategies)",
+                    d.stack.profile.key()
+                ),
                 value: "set".to_string(),
             });
         }

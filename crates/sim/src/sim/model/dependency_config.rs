@@ -5,7 +5,6 @@ use serde::{Deserialize, Serialize};
 
 use super::hedging::HedgeConfig;
 use super::profile::Profile;
-use super::resilience4j::Resilience4jStack;
 use super::stack_file::StackFile;
 use super::{HOUR, SECOND};
 use crate::resilience::{
@@ -467,8 +466,8 @@ impl StackConfig {
     /// Checks the profile and every layer that is on, naming a parameter by its `--set` key
     /// where the layer's own name for it differs (`probes`, `retry_base`, ...).
     pub fn validate(&self) -> Result<(), ParamError> {
-        if let Profile::Resilience4j(settings) = &self.profile {
-            self.validate_resilience4j(settings)?;
+        if self.profile.is_library() {
+            self.validate_library()?;
         }
         if let Some(t) = self.timeout {
             ParamError::check_micros("timeout", t, Self::TIMEOUT.0, Self::TIMEOUT.1)?;
@@ -510,12 +509,18 @@ impl StackConfig {
         matches!(self.profile, Profile::Resilience4j(_))
     }
 
-    /// The layers Resilience4j's stack has no place for are off, its settings in range, and
-    /// its retry waits without jitter.
-    fn validate_resilience4j(&self, settings: &Resilience4jStack) -> Result<(), ParamError> {
+    /// True when the stack runs a library's semantics (Resilience4j's, Polly's).
+    pub fn is_library(&self) -> bool {
+        self.profile.is_library()
+    }
+
+    /// The layers a library's stack has no place for are off, its settings in range, and its
+    /// retry waits without the lesson's jitter (the library's own settings decide).
+    fn validate_library(&self) -> Result<(), ParamError> {
+        let key = self.profile.key();
         let outside = |field: &'static str| ParamError {
             field,
-            range: "off with stack=resilience4j (not one of its aspects)".to_string(),
+            range: format!("off with stack={key} (not one of its strategies)"),
             value: "on".to_string(),
         };
         if self.sidecar.is_some() {
@@ -533,19 +538,23 @@ impl StackConfig {
         if self.business_errors_trip_breaker {
             return Err(ParamError {
                 field: "business_errors_trip_breaker",
-                range: "off with stack=resilience4j (its breaker's own lists decide)".to_string(),
+                range: format!(
+                    "off with stack={key} (the library decides what its breaker counts)"
+                ),
                 value: "true".to_string(),
             });
         }
         if self.retry.is_some_and(|r| r.jitter != Jitter::None) {
             return Err(ParamError {
                 field: "jitter",
-                range: "none with stack=resilience4j (its randomized wait is not simulated)"
-                    .to_string(),
+                range: format!("none with stack={key} (the library's own settings decide)"),
                 value: "set".to_string(),
             });
         }
-        settings.validate()
+        match &self.profile {
+            Profile::Resilience4j(settings) => settings.validate(),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -566,28 +575,32 @@ impl DependencyConfig {
         }
         if let Some(c) = &self.capacity {
             c.validate()?;
-            if self.stack.is_resilience4j() {
+            if self.stack.is_library() {
                 return Err(ParamError {
                     field: "capacity",
-                    range: "off with stack=resilience4j (a Resilience4j stack in front of a \
-                            dependency with a capacity is not simulated yet)"
-                        .to_string(),
+                    range: format!(
+                        "off with stack={} (a library's stack in front of a dependency with a \
+                         capacity is not simulated yet)",
+                        self.stack.profile.key()
+                    ),
                     value: c.slots.to_string(),
                 });
             }
         }
         if let Some(h) = &self.hosts {
             let clash = if self.capacity.is_some() {
-                Some("off with a capacity (hosts are simulated for a dependency without one)")
-            } else if self.stack.is_resilience4j() {
-                Some("off with stack=resilience4j")
+                Some(
+                    "off with a capacity (hosts are simulated for a dependency without one)".into(),
+                )
+            } else if self.stack.is_library() {
+                Some(format!("off with stack={}", self.stack.profile.key()))
             } else {
                 None
             };
             if let Some(range) = clash {
                 return Err(ParamError {
                     field: "hosts",
-                    range: range.to_string(),
+                    range,
                     value: h.count.to_string(),
                 });
             }

@@ -34,7 +34,9 @@ mod heap;
 mod hedging;
 mod hosts;
 mod hot_items;
+mod library_rules;
 mod load_recorder;
+pub mod polly;
 pub mod profile;
 
 mod recorder;
@@ -44,7 +46,7 @@ mod service;
 mod slab;
 mod stack;
 mod stack_file;
-mod stack_resilience4j;
+mod stack_library;
 #[cfg(test)]
 mod tests;
 
@@ -66,6 +68,7 @@ pub use flat::{
 };
 pub use follow::follow;
 pub use hedging::HedgeConfig;
+pub use polly::PollyStack;
 pub use profile::Profile;
 pub use resilience4j::{Exception, FallbackPlace, Resilience4jStack};
 

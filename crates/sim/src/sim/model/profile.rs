@@ -2,7 +2,10 @@
 //! fixes the order the layers wrap the call in and carries the library's own settings, so
 //! an order without its settings (or settings without their order) cannot be written.
 
+use super::library_rules::LibraryRules;
+use super::polly::PollyStack;
 use super::resilience4j::Resilience4jStack;
+use crate::resilience::RetryPolicy;
 use crate::sim::pattern::Pattern;
 
 /// The stack's semantics and, with them, its order.
@@ -14,11 +17,13 @@ pub enum Profile {
     Lesson000,
     /// Spring Boot's Resilience4j aspects, with these settings.
     Resilience4j(Resilience4jStack),
+    /// A .NET client's Polly v8 pipeline, as `Microsoft.Extensions.Http.Resilience` adds it.
+    Polly(PollyStack),
 }
 
 impl Profile {
     /// Every profile's `stack=` key, in the order the `stack` parameter lists them.
-    pub const KEYS: [&'static str; 2] = ["lesson", "resilience4j"];
+    pub const KEYS: [&'static str; 3] = ["lesson", "resilience4j", "polly"];
 
     /// Lesson 000's `resilience.py`, outside in: bulkhead -> breaker -> retry (+ budget) ->
     /// timeout (+ request budget) -> sidecar -> hedge -> the call.
@@ -41,11 +46,17 @@ impl Profile {
         Pattern::Bulkhead,
     ];
 
+    /// Polly's pipeline as the HTTP handler adds it, outside in: Retry -> CircuitBreaker ->
+    /// attempt Timeout -> (a concurrency limiter added last) -> the call. Its total-request
+    /// timeout and its outermost rate limiter are not simulated.
+    pub const POLLY_ORDER: [Pattern; 4] = Self::RESILIENCE4J_ORDER;
+
     /// The layers it has a place for, outside in.
     pub fn order(&self) -> &'static [Pattern] {
         match self {
             Profile::Lesson000 => &Self::LESSON_000_ORDER,
             Profile::Resilience4j(_) => &Self::RESILIENCE4J_ORDER,
+            Profile::Polly(_) => &Self::POLLY_ORDER,
         }
     }
 
@@ -59,6 +70,7 @@ impl Profile {
         match self {
             Profile::Lesson000 => 0,
             Profile::Resilience4j(_) => 1,
+            Profile::Polly(_) => 2,
         }
     }
 
@@ -67,6 +79,7 @@ impl Profile {
         match self {
             Profile::Lesson000 => "lesson 000's order",
             Profile::Resilience4j(_) => "Resilience4j's aspect order",
+            Profile::Polly(_) => "Polly's pipeline order",
         }
     }
 
@@ -80,7 +93,24 @@ impl Profile {
     pub fn resilience4j(&self) -> Option<&Resilience4jStack> {
         match self {
             Profile::Resilience4j(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The Polly settings, when it is Polly's.
+    pub fn polly(&self) -> Option<&PollyStack> {
+        match self {
+            Profile::Polly(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A library's rules, with the attempts and waits of `retry` (`None` for lesson 000's).
+    pub(super) fn rules(&self, retry: Option<&RetryPolicy>) -> Option<LibraryRules> {
+        match self {
             Profile::Lesson000 => None,
+            Profile::Resilience4j(s) => Some(s.rules(retry)),
+            Profile::Polly(s) => Some(s.rules(retry)),
         }
     }
 }

@@ -8,8 +8,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::call_end::{CallEnd, Failure, Refusal};
+use super::library_rules::{LibraryRules, Wait};
 use crate::resilience::{ParamError, RetryPolicy};
-use crate::sim::latency::Micros;
 
 /// The exceptions a call through the Resilience4j stack can end with, by the class the lesson's
 /// code (or the library) throws.
@@ -80,7 +80,7 @@ impl Exception {
             || (short == "RuntimeException" && self != Exception::Timeout)
     }
 
-    fn index(self) -> usize {
+    pub(super) fn index(self) -> usize {
         self as usize
     }
 }
@@ -193,10 +193,10 @@ impl Resilience4jStack {
     }
 
     /// The settings as tables over [`Exception`], with the attempts and waits of `retry`.
-    pub(super) fn rules(&self, retry: Option<&RetryPolicy>) -> Resilience4jRules {
+    pub(super) fn rules(&self, retry: Option<&RetryPolicy>) -> LibraryRules {
         let named = |list: &[String], e: Exception| list.iter().any(|c| e.is_named_by(c));
         let pick = |f: &dyn Fn(Exception) -> bool| Exception::ALL.map(f);
-        Resilience4jRules {
+        LibraryRules {
             fallback_on: self.fallback_on,
             retried: pick(&|e| {
                 !named(&self.retry_ignore_exceptions, e)
@@ -208,70 +208,27 @@ impl Resilience4jStack {
                     || named(&self.breaker_record_exceptions, e)
             }),
             attempts: retry.map_or(1, |r| r.attempts),
-            wait: retry.map_or(0, |r| r.base),
-            max_wait: retry.map_or(0, |r| r.cap),
-            multiplier: self.backoff_multiplier,
+            wait: Wait::Resilience4j {
+                wait: retry.map_or(0, |r| r.base),
+                max_wait: retry.map_or(0, |r| r.cap),
+                multiplier: self.backoff_multiplier,
+            },
             frees_permit: self.time_limiter_frees_permit,
         }
     }
 }
 
-/// What the run consults at each attempt: the settings resolved per exception.
-#[derive(Debug, Clone)]
-pub(super) struct Resilience4jRules {
-    pub fallback_on: FallbackPlace,
-    retried: [bool; 5],
-    ignored: [bool; 5],
-    recorded: [bool; 5],
-    /// `max-attempts`, the first included.
-    pub attempts: u32,
-    wait: Micros,
-    max_wait: Micros,
-    multiplier: Option<f64>,
-    pub frees_permit: bool,
-}
-
-/// What the breaker does with an attempt's end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum BreakerSees {
-    /// A success (an answer, or an exception outside `record-exceptions`).
-    Success,
-    /// A failure.
-    Failure,
-    /// Nothing: the exception is on its ignore list (the permission is given back).
-    Ignored,
-}
-
-impl Resilience4jRules {
-    /// Whether Retry tries again after this exception.
-    pub fn retries(&self, e: Exception) -> bool {
-        self.retried[e.index()]
-    }
-
-    /// How the breaker counts an attempt that ended with `e` (`None`: answered).
-    pub fn breaker_sees(&self, e: Option<Exception>) -> BreakerSees {
-        match e {
-            None => BreakerSees::Success,
-            Some(e) if self.ignored[e.index()] => BreakerSees::Ignored,
-            Some(e) if self.recorded[e.index()] => BreakerSees::Failure,
-            Some(_) => BreakerSees::Success,
-        }
-    }
-
-    /// The wait before retry number `retry` (1-based): `wait-duration`, or with the backoff
-    /// enabled `wait × multiplier^(retry-1)`, at most the retry's cap.
-    pub fn wait_before(&self, retry: u32) -> Micros {
-        let Some(m) = self.multiplier else {
-            return self.wait;
-        };
-        let grown = self.wait as f64 * m.powi(retry.saturating_sub(1) as i32);
-        grown.min(self.max_wait as f64) as Micros
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::library_rules::BreakerSees;
     use super::*;
+    use crate::sim::latency::Micros;
+    use rand::SeedableRng;
+
+    fn wait(rules: &LibraryRules, retry: u32) -> Micros {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+        rules.wait_before(retry, &mut 0.0, &mut rng)
+    }
     use crate::resilience::{Jitter, MS, SECOND};
 
     fn northwind_retry() -> RetryPolicy {
@@ -288,10 +245,7 @@ mod tests {
         let rules = Resilience4jStack::lesson_004_as_written().rules(Some(&northwind_retry()));
         let retried: Vec<_> = Exception::ALL.iter().map(|e| rules.retries(*e)).collect();
         assert_eq!(retried, [true, false, false, false, false]);
-        assert_eq!(
-            (rules.wait_before(1), rules.wait_before(2)),
-            (200 * MS, 200 * MS)
-        );
+        assert_eq!((wait(&rules, 1), wait(&rules, 2)), (200 * MS, 200 * MS));
         assert_eq!(rules.fallback_on, FallbackPlace::CircuitBreaker);
         // The breaker records everything, the business 409 included.
         for e in Exception::ALL {
@@ -306,10 +260,7 @@ mod tests {
         assert!(rules.retries(Exception::Timeout));
         assert!(!rules.retries(Exception::StockUnavailable));
         assert!(!rules.retries(Exception::BulkheadFull));
-        assert_eq!(
-            (rules.wait_before(1), rules.wait_before(2)),
-            (200 * MS, 400 * MS)
-        );
+        assert_eq!((wait(&rules, 1), wait(&rules, 2)), (200 * MS, 400 * MS));
         assert_eq!(rules.fallback_on, FallbackPlace::Retry);
     }
 

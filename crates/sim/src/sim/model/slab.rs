@@ -4,7 +4,7 @@
 
 use super::call_end::CallEnd;
 use super::events::Id;
-use crate::resilience::{Admission, Priority, Retry, TimeBudget};
+use crate::resilience::{Admission, JitterState, Priority, Retry, TimeBudget};
 use crate::sim::latency::Micros;
 use crate::sim::trace::{Outcome, Route};
 
@@ -86,8 +86,10 @@ pub(super) struct Call {
     pub waiting: bool,
     /// When the caller stops waiting for that try, if it ever does.
     pub try_deadline: Option<Micros>,
-    /// Attempts made so far (the `resilience4j` profile's Retry counts them here).
+    /// Attempts made so far (a library profile's Retry counts them here).
     pub attempts: u32,
+    /// Where a library's jittered back-off left off, for its next wait.
+    pub jitter_state: JitterState,
     /// The adaptive limit's slot the call holds: the calls in flight with it and when it was
     /// let in.
     pub limit: Option<(u32, Micros)>,
@@ -114,6 +116,7 @@ impl Call {
             waiting: false,
             try_deadline: None,
             attempts: 0,
+            jitter_state: 0.0,
             limit: None,
             route_retries: 0,
             retry_in_flight: false,

@@ -9,7 +9,7 @@ use super::envoy::{AfterTry, EnvoyCluster};
 use super::events::{Event, Id};
 use super::follow::{trail, Trail};
 use super::hedging::Hedging;
-use super::resilience4j::Resilience4jRules;
+use super::library_rules::LibraryRules;
 use super::slab::{Call, Pool};
 use super::Sim;
 use crate::resilience::{
@@ -35,8 +35,8 @@ pub(super) struct Stack {
     pub envoy: Option<EnvoyCluster>,
     /// The adaptive concurrency limit, outside every other layer.
     pub limiter: Option<AdaptiveLimit>,
-    /// The `resilience4j` profile's rules, when the stack runs in its order.
-    pub resilience4j: Option<Resilience4jRules>,
+    /// A library profile's rules, when the stack runs in a library's order.
+    pub library: Option<LibraryRules>,
 }
 
 impl Stack {
@@ -60,10 +60,7 @@ impl Stack {
                 .clone()
                 .map(AdaptiveLimit::new)
                 .transpose()?,
-            resilience4j: cfg
-                .profile
-                .resilience4j()
-                .map(|s| s.rules(cfg.retry.as_ref())),
+            library: cfg.profile.rules(cfg.retry.as_ref()),
         })
     }
 
@@ -109,11 +106,11 @@ impl Sim<'_> {
     /// True when the request's call runs through a `resilience4j` stack (a history lookup
     /// only ever takes a permit).
     #[inline(always)]
-    pub(super) fn in_resilience4j(&mut self, id: Id) -> bool {
+    pub(super) fn in_library(&mut self, id: Id) -> bool {
         let Sim { requests, deps, .. } = self;
         match requests.get(id) {
             Some(r) if r.route != Route::OrderHistory => {
-                matches!(deps.get(r.call.dep), Some(d) if d.stack.resilience4j.is_some())
+                matches!(deps.get(r.call.dep), Some(d) if d.stack.library.is_some())
             }
             _ => false,
         }
@@ -126,8 +123,8 @@ impl Sim<'_> {
         if pool == Pool::Dependency && !self.let_in_by_limit(now, id) {
             return;
         }
-        if self.in_resilience4j(id) {
-            self.r4j_attempt(now, id);
+        if self.in_library(id) {
+            self.library_attempt(now, id);
         } else {
             self.acquire_permit(now, id, pool);
         }
@@ -169,8 +166,8 @@ impl Sim<'_> {
 
     /// The backoff before a library retry is over: the next attempt.
     pub(super) fn retry_call(&mut self, now: Micros, id: Id) {
-        if self.in_resilience4j(id) {
-            self.r4j_attempt(now, id);
+        if self.in_library(id) {
+            self.library_attempt(now, id);
         } else {
             self.attempt(now, id);
         }
@@ -244,8 +241,8 @@ impl Sim<'_> {
         };
         if r.route == Route::OrderHistory {
             self.server_finish(now, id, Outcome::BulkheadFull);
-        } else if self.in_resilience4j(id) {
-            self.r4j_attempt_over(now, id, CallEnd::Refused(Refusal::Bulkhead));
+        } else if self.in_library(id) {
+            self.library_attempt_over(now, id, CallEnd::Refused(Refusal::Bulkhead));
         } else {
             self.stack_done(now, id, CallEnd::Refused(Refusal::Bulkhead));
         }
@@ -287,8 +284,8 @@ impl Sim<'_> {
         if self.follow.is_some() {
             self.permit_came(now, id);
         }
-        if self.in_resilience4j(id) {
-            self.r4j_call(now, id);
+        if self.in_library(id) {
+            self.library_call(now, id);
             return;
         }
         let Sim {
@@ -473,8 +470,8 @@ impl Sim<'_> {
             self.server_finish(now, id, Outcome::Ok);
             return;
         }
-        if deps[r.call.dep].stack.resilience4j.is_some() {
-            self.r4j_call_done(now, id);
+        if deps[r.call.dep].stack.library.is_some() {
+            self.library_call_done(now, id);
             return;
         }
         let call = &mut r.call;

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dependency_config::{SidecarConfig, StackConfig};
 use super::hedging::HedgeConfig;
+use super::polly::PollyStack;
 use super::profile::Profile;
 use super::resilience4j::Resilience4jStack;
 use crate::resilience::{
@@ -26,6 +27,8 @@ pub(super) struct StackFile {
     order: Vec<Pattern>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     resilience4j: Option<Resilience4jStack>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    polly: Option<PollyStack>,
     #[serde(default)]
     bulkhead: Option<BulkheadConfig>,
     #[serde(default)]
@@ -50,19 +53,27 @@ impl TryFrom<StackFile> for StackConfig {
     type Error = ParamError;
 
     fn try_from(f: StackFile) -> Result<Self, ParamError> {
-        let profile = match (f.order.as_slice(), f.resilience4j) {
-            (o, None) if o == Profile::LESSON_000_ORDER => Profile::Lesson000,
-            (o, settings) if o == Profile::RESILIENCE4J_ORDER => {
+        let library = |field| ParamError {
+            field,
+            range: "only with a library's order (retry, breaker, timeout, bulkhead), and one \
+                    library's settings"
+                .to_string(),
+            value: "set".to_string(),
+        };
+        let profile = match (f.order.as_slice(), f.resilience4j, f.polly) {
+            (o, None, None) if o == Profile::LESSON_000_ORDER => Profile::Lesson000,
+            (o, settings, None) if o == Profile::RESILIENCE4J_ORDER => {
                 Profile::Resilience4j(settings.unwrap_or_default())
             }
-            (o, Some(_)) if o == Profile::LESSON_000_ORDER => {
-                return Err(ParamError {
-                    field: "resilience4j",
-                    range: "only with Resilience4j's order (stack=resilience4j)".to_string(),
-                    value: "set".to_string(),
-                })
+            (o, None, Some(settings)) if o == Profile::POLLY_ORDER => Profile::Polly(settings),
+            (o, r4j, _) if o == Profile::LESSON_000_ORDER || o == Profile::POLLY_ORDER => {
+                return Err(library(if r4j.is_some() {
+                    "resilience4j"
+                } else {
+                    "polly"
+                }))
             }
-            (o, _) => {
+            (o, _, _) => {
                 return Err(ParamError {
                     field: "stack_order",
                     range: "lesson 000's order (bulkhead, breaker, retry, timeout, sidecar, \
@@ -92,6 +103,7 @@ impl From<StackConfig> for StackFile {
         StackFile {
             order: s.profile.order().to_vec(),
             resilience4j: s.profile.resilience4j().cloned(),
+            polly: s.profile.polly().copied(),
             bulkhead: s.bulkhead,
             breaker: s.breaker,
             business_errors_trip_breaker: s.business_errors_trip_breaker,

@@ -20,7 +20,7 @@ use crate::resilience::{
 use crate::sim::model::{
     Abandon, Arrivals, CacheConfig, CacheFill, CapacityConfig, ClosedLoop, DependencyConfig,
     FaultSchedule, GatewayConfig, GcConfig, HedgeConfig, HistoryBulkhead, HostsConfig,
-    OutlierDetection, Pattern, Profile, QueueOrder, Resilience4jStack, ServiceConfig,
+    OutlierDetection, Pattern, PollyStack, Profile, QueueOrder, Resilience4jStack, ServiceConfig,
     SidecarConfig, SimConfig, StackConfig, Traffic,
 };
 
@@ -30,23 +30,29 @@ const ON_OFF: &[&str] = &["on", "off"];
 const ABANDON_NAMES: &[&str] = &["keep", "drop"];
 const HISTORY_BULKHEADS: &[&str] = &["none", "shared", "own"];
 
-/// Runs the stack with Resilience4j's semantics (its order, its half-open rule, no jitter; the
-/// settings it has, or lesson 004's as written) or with lesson 000's.
-fn set_stack(s: &mut StackConfig, resilience4j: bool) {
-    let rule = if resilience4j {
-        if !s.is_resilience4j() {
-            s.profile = Profile::Resilience4j(Resilience4jStack::default());
-        }
-        if let Some(r) = s.retry.as_mut() {
-            r.jitter = Jitter::None;
-        }
-        HalfOpenRule::RateOverPermitted
-    } else {
-        s.profile = Profile::Lesson000;
-        HalfOpenRule::FirstFailureReopens
-    };
+/// Runs the stack with the semantics of profile `index` in [`Profile::KEYS`]: lesson 000's,
+/// Resilience4j's (its order, its half-open rule, no jitter; the settings it has, or lesson
+/// 004's as written) or Polly's (its order, one probe, the standard handler's delays).
+fn set_stack(s: &mut StackConfig, index: usize) {
+    if s.profile.index() != index {
+        s.profile = match index {
+            1 => Profile::Resilience4j(Resilience4jStack::default()),
+            2 => Profile::Polly(PollyStack::default()),
+            _ => Profile::Lesson000,
+        };
+    }
+    if let Some(r) = s.retry.as_mut().filter(|_| index != 0) {
+        r.jitter = Jitter::None;
+    }
     if let Some(b) = s.breaker.as_mut() {
-        b.half_open_rule = rule;
+        b.half_open_rule = match index {
+            1 => HalfOpenRule::RateOverPermitted,
+            _ => HalfOpenRule::FirstFailureReopens,
+        };
+        b.judged_after_failures_only = index == 2;
+        if index == 2 {
+            b.half_open_probes = 1;
+        }
     }
 }
 
@@ -602,8 +608,8 @@ pub const PARAMS: &[Param] = &[
         })) },
     // Payments, the second dependency: every key switches it on.
     // Which library's semantics inventory's stack runs with.
-    Param { key: "stack", doc: "Inventory's stack: lesson (lesson 000's order, one admission and one permit per request) or resilience4j (Spring Boot's aspect order and Resilience4j's semantics; lesson 004's annotations as written unless the config has its own settings).", unit: "",
-        kind: Kind::Choice { names: &Profile::KEYS, write: |c, i| set_stack(INV.stack(c), i == 1) },
+    Param { key: "stack", doc: "Inventory's stack: lesson (lesson 000's order, one admission and one permit per request), resilience4j (Spring Boot's aspect order and Resilience4j's semantics; lesson 004's annotations as written unless the config has its own settings) or polly (a .NET client's Polly v8 pipeline as the HTTP standard resilience handler adds it: retry, breaker, attempt timeout; exponential jittered delays; timeouts and failures retried, a refused call not).", unit: "",
+        kind: Kind::Choice { names: &Profile::KEYS, write: |c, i| set_stack(INV.stack(c), i) },
         needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| stack(c, INV).map(|s| Value::Choice(s.profile.index())) },
     Param { key: "payments", doc: "A second dependency after inventory on POST /orders: 60 ms, with a 300 ms timeout, the lesson's breaker and a bulkhead of 8.", unit: "",
         kind: Kind::Choice { names: ON_OFF, write: |c, i| if i == 0 { PAY.get(c); } else { c.dependencies.retain(|d| d.name != "payments") } },

@@ -7,7 +7,7 @@ use crate::resilience::{
 };
 use crate::sim::model::{
     Abandon, CacheConfig, CapacityConfig, DependencyConfig, GatewayConfig, GcConfig, HedgeConfig,
-    HostsConfig, OrdersIdempotency, Pattern, SidecarConfig, SimConfig, StackConfig,
+    HostsConfig, OrdersIdempotency, Pattern, PollyStack, SidecarConfig, SimConfig, StackConfig,
 };
 
 /// Which dependency a parameter tunes.
@@ -121,10 +121,22 @@ impl Pattern {
     /// Switches the layer on with the lesson's values: the one place a pattern's defaults are
     /// written, for `--set`, links, widget attributes and the page's switches alike. A
     /// Resilience4j stack gets its own library's flavour (no jitter in its waits; half open
-    /// judged by the rate over the permitted calls).
+    /// judged by the rate over the permitted calls); a Polly stack gets the HTTP standard
+    /// handler's values.
     fn switch_on_in(self, s: &mut StackConfig) {
         let resilience4j = s.is_resilience4j();
+        let polly = s.profile.polly().is_some();
         match self {
+            Pattern::Timeout if polly => {
+                s.timeout
+                    .get_or_insert(PollyStack::STANDARD_ATTEMPT_TIMEOUT);
+            }
+            Pattern::Retry if polly => {
+                s.retry.get_or_insert_with(PollyStack::standard_retry);
+            }
+            Pattern::Breaker if polly => {
+                s.breaker.get_or_insert_with(PollyStack::standard_breaker);
+            }
             Pattern::Timeout => {
                 s.timeout.get_or_insert(LESSON_TIMEOUT);
             }

@@ -237,21 +237,10 @@ fn keys_are_unique_and_every_preset_has_a_flat_twin_for_old_files() {
     keys.sort_unstable();
     keys.dedup();
     assert_eq!(keys.len(), PARAMS.len());
-    // The flat form only reads old files: a preset newer than it (one with an adaptive
-    // limit, a heap with pauses or a cache) has no twin, and needs none.
+    // The flat form only reads old files: a preset newer than it has no twin, and needs none.
     for preset in Preset::ALL {
         let grouped = preset.config();
-        let cached = grouped
-            .first()
-            .and_then(|d| d.capacity.as_ref())
-            .is_some_and(|c| c.cache.is_some());
-        if grouped
-            .first_stack()
-            .is_some_and(|s| s.adaptive_limit.is_some())
-            || grouped.service.gc.is_some()
-            || cached
-            || grouped.first().is_some_and(|d| d.hosts.is_some())
-        {
+        if crate::sim::model::CascadeConfig::is_newer_than_the_flat_form(&grouped) {
             continue;
         }
         let flat = crate::sim::model::CascadeConfig::from_sim(&grouped);

@@ -32,11 +32,11 @@ pub fn vocabulary() -> String {
         "### Patterns".into(),
         String::new(),
         "What `patterns=` lists (`patterns=timeout,breaker`, or `none`): the switches of the \
-         playground's panel. A pattern that cannot run beside Resilience4j's stack \
-         (`stack=resilience4j`) is refused there."
+         playground's panel. A pattern that cannot run beside a library's stack \
+         (`stack=resilience4j`, `stack=polly`) is refused there."
             .into(),
         String::new(),
-        "| `patterns=` | Pattern | Where it sits | Beside Resilience4j |".into(),
+        "| `patterns=` | Pattern | Where it sits | Beside a library |".into(),
         "| --- | --- | --- | --- |".into(),
     ]);
     out.extend(Pattern::SWITCHES.iter().map(|p| {
@@ -47,7 +47,7 @@ pub fn vocabulary() -> String {
             Place::WithinRetries => "asked by the retries before each retry",
             Place::Door => "at the door of orders",
         };
-        let beside = if d.with_resilience4j { "yes" } else { "no" };
+        let beside = if d.with_library { "yes" } else { "no" };
         format!("| `{}` | {} | {place} | {beside} |", d.key, d.label)
     }));
     out.extend([

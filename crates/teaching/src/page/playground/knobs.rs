@@ -55,13 +55,13 @@ impl Patterns {
 /// `cfg` with every pattern present: those it lacks get the lesson's values, so a student who
 /// switches one on starts from the lesson's numbers. The values are the parameter table's
 /// ([`crate::sim::params::Part::switch_on`]), the same a `--set` key or a link switches a
-/// pattern on with; a Resilience4j stack gets no retry budget and no hedge, which it has no
-/// aspect for.
+/// pattern on with; a library's stack (Resilience4j, Polly) gets no retry budget and no
+/// hedge, which it has no strategy for.
 pub fn with_every_pattern(cfg: &SimConfig) -> SimConfig {
-    let resilience4j = cfg.first_stack().is_some_and(|s| s.is_resilience4j());
+    let library = cfg.first_stack().is_some_and(|s| s.is_library());
     let mut full = cfg.clone();
     for pattern in Pattern::SWITCHES {
-        if resilience4j && !pattern.with_resilience4j() {
+        if library && !pattern.with_library() {
             continue;
         }
         pattern.part().switch_on(&mut full);
@@ -181,7 +181,7 @@ pub const KNOBS: [Knob; 41] = [
         label: "Timeout",
         unit: Unit::Millis,
         min: 10.0,
-        max: 5_000.0,
+        max: 10_000.0,
         step: 10.0,
         pattern: Some(Pattern::Timeout),
     },
@@ -1034,10 +1034,9 @@ mod tests {
         for preset in Preset::ALL {
             let cfg = preset.config();
             let full = with_every_pattern(&cfg);
-            let outside_resilience4j =
-                [Pattern::RetryBudget, Pattern::Hedge, Pattern::AdaptiveLimit];
+            let outside_libraries = [Pattern::RetryBudget, Pattern::Hedge, Pattern::AdaptiveLimit];
             let on_for = |p: &Pattern| {
-                !cfg.first_stack().unwrap().is_resilience4j() || !outside_resilience4j.contains(p)
+                !cfg.first_stack().unwrap().is_library() || !outside_libraries.contains(p)
             };
             assert!(
                 Pattern::SWITCHES

@@ -642,7 +642,7 @@ mod tests {
         // off with a notice): those presets are left out here.
         let lesson_stacks = Preset::ALL
             .into_iter()
-            .filter(|p| !p.config().first_stack().unwrap().is_resilience4j());
+            .filter(|p| !p.config().first_stack().unwrap().is_library());
         for preset in lesson_stacks {
             let page = Page::default()
                 .apply(Action::PickPreset(preset))

@@ -9,7 +9,7 @@ use super::runs::RunInputs;
 use crate::library_config::resilience4j::{Notice, Parsed};
 use crate::library_config::resilience4j_run;
 use crate::page::numbers::refused;
-use crate::sim::model::SimConfig;
+use crate::sim::model::{Profile, SimConfig};
 use crate::sim::params::{param, Value};
 use crate::sim::pick::Pick;
 use crate::sim::scenario::Preset;
@@ -167,8 +167,8 @@ impl Settings {
                     self.switch_on_for(key, notice);
                 }
             }
-            Action::SetPattern(p, true) if refused_by_resilience4j(&self.full, p) => {
-                *notice = Some(not_an_aspect(p));
+            Action::SetPattern(p, true) if library_refusal(&self.full, p).is_some() => {
+                *notice = library_refusal(&self.full, p);
             }
             Action::SetPattern(p, on) => self.patterns.set(p, on),
             Action::PickPreset(preset) => {
@@ -286,8 +286,8 @@ impl Settings {
                     notices.extend(said);
                 }
             },
-            Action::SetPattern(p, true) if refused_by_resilience4j(&full, p) => {
-                notices.push(not_an_aspect(p));
+            Action::SetPattern(p, true) if library_refusal(&full, p).is_some() => {
+                notices.extend(library_refusal(&full, p));
             }
             Action::SetPattern(p, on) => patterns.set(p, on),
             _ => {}
@@ -327,16 +327,17 @@ fn switch_on(full: &SimConfig, patterns: &mut Patterns, key: &str, notice: &mut 
     let Some(p) = switched_on_by(key).filter(|p| !patterns.get(*p)) else {
         return;
     };
-    if refused_by_resilience4j(full, p) {
-        *notice = Some(not_an_aspect(p));
+    if let Some(refusal) = library_refusal(full, p) {
+        *notice = Some(refusal);
     } else {
         patterns.set(p, true);
     }
 }
 
-/// Whether a Resilience4j stack has no place for pattern `p` (it has no such aspect).
-fn refused_by_resilience4j(full: &SimConfig, p: Pattern) -> bool {
-    full.first_stack().is_some_and(|s| s.is_resilience4j()) && !p.with_resilience4j()
+/// Why pattern `p` stays off, when the stack runs a library's profile with no place for it.
+fn library_refusal(full: &SimConfig, p: Pattern) -> Option<String> {
+    let profile = &full.first_stack()?.profile;
+    (profile.is_library() && !p.with_library()).then(|| not_an_aspect(p, profile))
 }
 
 /// Writes `value` to the row `key` of `full`; the notice when it is refused (`full` is then
@@ -350,10 +351,11 @@ fn set_param(full: &mut SimConfig, key: &str, value: Value) -> Option<String> {
         .map(|e| format!("{}; the setting is unchanged.", refused(&e)))
 }
 
-fn not_an_aspect(p: Pattern) -> String {
+fn not_an_aspect(p: Pattern, profile: &Profile) -> String {
     format!(
-        "{} is not one of Resilience4j's aspects (stack=resilience4j); it stays off.",
-        p.label()
+        "{} is not one of the library's strategies (stack={}); it stays off.",
+        p.label(),
+        profile.key()
     )
 }
 

@@ -1,13 +1,15 @@
-//! The `resilience4j` profile's path through a stack, in Spring Boot's aspect order:
-//! Retry -> CircuitBreaker -> TimeLimiter -> Bulkhead -> the call. Each attempt asks the
-//! breaker, takes a permit of its own and is recorded by the breaker; the time limiter answers
-//! the caller at its timeout while the call keeps its permit until the dependency answers; the
-//! fallback sits on the breaker (Retry then sees a normal result) or on Retry.
+//! A library profile's path through a stack (Resilience4j's aspects, Polly's pipeline):
+//! Retry -> CircuitBreaker -> Timeout -> Bulkhead -> the call. Each attempt asks the
+//! breaker, takes a permit of its own and is recorded by the breaker; at the timeout the
+//! caller is answered while the call keeps its permit until the dependency answers (unless
+//! the library cancels it); the fallback sits on the breaker (Retry then sees a normal result)
+//! or outside Retry. The profile's [`LibraryRules`] say what each exception does.
 
 use super::call_end::{CallEnd, Failure, Refusal};
 use super::events::{Event, Id};
 use super::follow::trail;
-use super::resilience4j::{BreakerSees, Exception, FallbackPlace};
+use super::library_rules::BreakerSees;
+use super::resilience4j::{Exception, FallbackPlace};
 use super::slab::Pool;
 use super::stack::{backed_off, breaker_decided, try_ended};
 use super::Sim;
@@ -19,7 +21,7 @@ use crate::sim::trace::Outcome;
 impl Sim<'_> {
     /// One attempt of Retry: the breaker admits it or throws `CallNotPermittedException`;
     /// admitted, it waits for a bulkhead permit.
-    pub(super) fn r4j_attempt(&mut self, now: Micros, id: Id) {
+    pub(super) fn library_attempt(&mut self, now: Micros, id: Id) {
         let Sim {
             requests,
             deps,
@@ -43,7 +45,7 @@ impl Sim<'_> {
                     if let Some(mut t) = trail(follow, id) {
                         breaker_decided(&mut t, Hop::Breaker(r.call.dep as u8), now, b, true);
                     }
-                    self.r4j_attempt_over(now, id, CallEnd::Refused(Refusal::Breaker));
+                    self.library_attempt_over(now, id, CallEnd::Refused(Refusal::Breaker));
                     return;
                 }
             },
@@ -56,7 +58,7 @@ impl Sim<'_> {
     /// The attempt holds its permit: the time limiter starts and the call goes out. Past the
     /// timeout the caller is answered with a `TimeoutException`, but the call keeps its permit
     /// until the dependency answers (unless the profile's time limiter frees it).
-    pub(super) fn r4j_call(&mut self, now: Micros, id: Id) {
+    pub(super) fn library_call(&mut self, now: Micros, id: Id) {
         let Sim {
             requests,
             deps,
@@ -93,7 +95,7 @@ impl Sim<'_> {
                 q.schedule(over, Event::CallDone(id));
                 let frees = dependency
                     .stack
-                    .resilience4j
+                    .library
                     .as_ref()
                     .is_some_and(|p| p.frees_permit);
                 let left_behind = !frees && r.permit.is_some();
@@ -125,13 +127,13 @@ impl Sim<'_> {
     }
 
     /// The attempt's result reaches its caller: the permit goes back if it still holds it.
-    pub(super) fn r4j_call_done(&mut self, now: Micros, id: Id) {
+    pub(super) fn library_call_done(&mut self, now: Micros, id: Id) {
         let Some((end, dep)) = self.requests.get(id).map(|r| (r.call.try_end, r.call.dep)) else {
             return;
         };
         self.recorder.try_over(dep);
         self.release_permit(now, id);
-        self.r4j_attempt_over(now, id, end);
+        self.library_attempt_over(now, id, end);
     }
 
     /// A call its caller gave up on answers: its permit goes to the next waiter, if any.
@@ -149,7 +151,7 @@ impl Sim<'_> {
     /// The attempt ended so, as the breaker's advice sees it: the breaker records it (a full
     /// bulkhead and a timeout are failures like any exception), then the fallback on the
     /// breaker, Retry, or the fallback on Retry decides what comes next.
-    pub(super) fn r4j_attempt_over(&mut self, now: Micros, id: Id, end: CallEnd) {
+    pub(super) fn library_attempt_over(&mut self, now: Micros, id: Id, end: CallEnd) {
         let has_fallback = self
             .cfg
             .service
@@ -163,6 +165,7 @@ impl Sim<'_> {
             recorder,
             q,
             follow,
+            rng,
             ..
         } = self;
         let Some(r) = requests.get(id) else {
@@ -170,7 +173,7 @@ impl Sim<'_> {
         };
         let dep = r.call.dep;
         let stack = &mut deps[dep].stack;
-        let Some(rules) = stack.resilience4j.as_ref() else {
+        let Some(rules) = stack.library.as_ref() else {
             return;
         };
         let exception = Exception::of(end);
@@ -189,11 +192,11 @@ impl Sim<'_> {
         // `reserveStockFallback` is the first dependency's (the method the lesson annotates).
         let fallback = has_fallback && dep == 0;
         if fallback && rules.fallback_on == FallbackPlace::CircuitBreaker {
-            self.r4j_fallback(now, id, end);
+            self.library_fallback(now, id, end);
             return;
         }
         if r.call.attempts < rules.attempts && rules.retries(exception) {
-            let wait = rules.wait_before(r.call.attempts);
+            let wait = rules.wait_before(r.call.attempts, &mut r.call.jitter_state, rng);
             recorder.library_retry(now);
             recorder.retried(r.record);
             if let Some(mut t) = trail(follow, id) {
@@ -209,7 +212,7 @@ impl Sim<'_> {
             return;
         }
         if fallback {
-            self.r4j_fallback(now, id, end);
+            self.library_fallback(now, id, end);
         } else {
             self.stack_over(now, id, end);
         }
@@ -217,7 +220,7 @@ impl Sim<'_> {
 
     /// The fallback method answers for a call that ended so (it takes `Throwable`: the
     /// business 409 too). The order is accepted provisionally and `orders` answers.
-    fn r4j_fallback(&mut self, now: Micros, id: Id, end: CallEnd) {
+    fn library_fallback(&mut self, now: Micros, id: Id, end: CallEnd) {
         let Some(dep) = self.requests.get(id).map(|r| r.call.dep) else {
             return;
         };
