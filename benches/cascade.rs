@@ -109,6 +109,21 @@ fn million_requests_envoy(c: &mut Criterion) {
     scale(c, "one_million_requests_envoy", &sets);
 }
 
+/// The same million requests through Polly's pipeline: the bulkhead scenario's timeout,
+/// breaker and bulkhead under the `polly` profile, with 3 attempts, jittered exponential
+/// delays from 5 ms and a fifth of the degraded calls failing, so every retry draws its delay
+/// on the decorrelated curve.
+fn million_requests_polly(c: &mut Criterion) {
+    let polly = [
+        ("stack", "polly"),
+        ("attempts", "3"),
+        ("retry_base", "0.005"),
+        ("error_rate", "0.2"),
+    ];
+    let sets = [MILLION.as_slice(), &polly].concat();
+    scale(c, "one_million_requests_polly", &sets);
+}
+
 /// Following one request as the page does when a student picks "slowest": the run's log is
 /// already there, so this is finding the request in it and re-running with a recorder for it.
 fn follow_one_request(c: &mut Criterion) {
@@ -157,6 +172,7 @@ criterion_group!(
     million_requests_zoo_parts,
     million_requests_hosts,
     million_requests_envoy,
+    million_requests_polly,
     follow_one_request,
     metastability_grid
 );

@@ -116,13 +116,7 @@ pub fn parse(text: &str) -> Result<PollySettings, Notice> {
         }
     }
     cross_checks(&settings, &at)?;
-    notices.push(Notice {
-        path: join(&at, "TotalRequestTimeout"),
-        message: format!(
-            "{} s over all attempts is not simulated (each attempt's timeout is)",
-            seconds(settings.total_timeout)
-        ),
-    });
+    notices.push(total_timeout_notice(&settings, &at));
     settings.notices = notices;
     Ok(settings)
 }
@@ -226,8 +220,15 @@ fn breaker_field(
     match field {
         "failureratio" => {
             let ratio = number(path, value)?;
-            if !(ratio > 0.0 && ratio <= 1.0) {
-                return Err(range(path, value, "greater than 0, at most 1"));
+            if !(0.0..=1.0).contains(&ratio) {
+                return Err(range(path, value, "0..=1"));
+            }
+            if ratio == 0.0 {
+                return Err(Notice {
+                    path: path.to_string(),
+                    message: "0 is out of the simulator's range (greater than 0, at most 1)"
+                        .to_string(),
+                });
             }
             b.failure_ratio = ratio;
         }
@@ -244,6 +245,36 @@ fn breaker_field(
     Ok(())
 }
 
+/// What the total timeout would do, which the simulator does not run: whether the attempts
+/// and the delays between them can reach it.
+fn total_timeout_notice(s: &PollySettings, at: &str) -> Notice {
+    let delays = PollyDelay {
+        backoff: s.polly.backoff,
+        jitter: s.polly.use_jitter,
+        delay: s.retry.base,
+        max_delay: Some(s.retry.cap),
+    };
+    let longest = u64::from(s.retry.attempts)
+        .saturating_mul(s.attempt_timeout)
+        .saturating_add(delays.bounded_total(s.retry.attempts - 1));
+    let reach = if longest > s.total_timeout {
+        "can reach it, and would cut such a request short"
+    } else {
+        "never reach it"
+    };
+    Notice {
+        path: join(at, "TotalRequestTimeout"),
+        message: format!(
+            "{} s over all attempts is not simulated: {} attempts of at most {} s and the delays \
+             between them (at most {} s in all) {reach}",
+            seconds(s.total_timeout),
+            s.retry.attempts,
+            seconds(s.attempt_timeout),
+            seconds(delays.bounded_total(s.retry.attempts - 1)),
+        ),
+    }
+}
+
 /// The handler's own checks between sections, as its options validation makes them.
 fn cross_checks(s: &PollySettings, at: &str) -> Result<(), Notice> {
     if s.attempt_timeout > s.total_timeout {
@@ -253,24 +284,6 @@ fn cross_checks(s: &PollySettings, at: &str) -> Result<(), Notice> {
                 "{} s is longer than TotalRequestTimeout ({} s); the handler refuses an attempt \
                  timeout past the total",
                 seconds(s.attempt_timeout),
-                seconds(s.total_timeout)
-            ),
-        });
-    }
-    let delays = PollyDelay {
-        backoff: s.polly.backoff,
-        jitter: s.polly.use_jitter,
-        delay: s.retry.base,
-        max_delay: Some(s.retry.cap),
-    };
-    let waited = delays.bounded_total(s.retry.attempts - 1);
-    if waited > s.total_timeout {
-        return Err(Notice {
-            path: join(at, "Retry.Delay"),
-            message: format!(
-                "the retries' delays add up to {} s at most, longer than TotalRequestTimeout \
-                 ({} s); the handler refuses it",
-                seconds(waited),
                 seconds(s.total_timeout)
             ),
         });
@@ -588,9 +601,8 @@ mod tests {
         let e = parse(r#"{"AttemptTimeout": {"Timeout": "00:00:20"}, "TotalRequestTimeout": {"Timeout": "00:01:00"}}"#)
             .unwrap_err();
         assert_eq!(e.path, "CircuitBreaker.SamplingDuration");
-        let e = parse(r#"{"Retry": {"MaxRetryAttempts": 5, "Delay": "00:00:05"}}"#).unwrap_err();
-        assert_eq!(e.path, "Retry.Delay");
-        assert!(e.message.contains("add up to"), "{e}");
+        let e = parse(r#"{"CircuitBreaker": {"FailureRatio": 0}}"#).unwrap_err();
+        assert!(e.message.contains("simulator's range"), "{e}");
         let e = parse(r#"{"Retry": {"MaxRetryAttempts": 12}}"#).unwrap_err();
         assert!(e.message.contains("simulator's range"), "{e}");
         assert!(parse("{\"Retry\": [")
