@@ -78,6 +78,18 @@ async fn slider(page: &browser::Page, what: &str, address: &str, id: &str) {
     }
 }
 
+/// The same slider on the same scenario under each stack profile, alternated three times so
+/// that a drift of the machine falls on all of them alike.
+async fn profiles(page: &browser::Page) {
+    for round in 1..=3 {
+        for stack in ["lesson", "resilience4j", "polly"] {
+            let address = format!("?preset=cb&stack={stack}&t=12");
+            let what = format!("round {round}, playground with stack={stack}");
+            slider(page, &what, &address, "cooldown").await;
+        }
+    }
+}
+
 async fn click(page: &browser::Page, css: &str) {
     if let Ok(e) = page.client.find(Locator::Css(css)).await {
         let _ = e.click().await;
@@ -474,9 +486,17 @@ async fn main() {
         .nth(2)
         .unwrap_or_else(|| "lesson=km0&step=circuit-breaker".to_string());
     match what.as_str() {
+        "profiles" => {
+            browser::run(
+                "measure-profiles",
+                |page| async move { profiles(&page).await },
+            )
+            .await;
+        }
         "page" => {
             browser::run("measure-page", move |page| async move {
                 slider(&page, "playground", "?preset=cb&t=12", "cooldown").await;
+                profiles(&page).await;
                 slider(
                     &page,
                     "playground with A/B",

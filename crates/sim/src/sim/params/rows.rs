@@ -32,8 +32,17 @@ const HISTORY_BULKHEADS: &[&str] = &["none", "shared", "own"];
 
 /// Runs the stack with the semantics of profile `index` in [`Profile::KEYS`]: lesson 000's,
 /// Resilience4j's (its order, its half-open rule, no jitter; the settings it has, or lesson
-/// 004's as written) or Polly's (its order, one probe, the standard handler's delays).
+/// 004's as written) or Polly's (its order, one probe, the standard handler's delays). A
+/// library's stack drops the layers it has no place for (the page's full config holds every
+/// layer, so a slider would otherwise be refused after `stack=` in a link).
 fn set_stack(s: &mut StackConfig, index: usize) {
+    if index != 0 {
+        s.sidecar = None;
+        s.hedge = None;
+        s.retry_budget = None;
+        s.adaptive_limit = None;
+        s.business_errors_trip_breaker = false;
+    }
     if s.profile.index() != index {
         s.profile = match index {
             1 => Profile::Resilience4j(Resilience4jStack::default()),
