@@ -301,7 +301,7 @@ pub struct FaultSchedule {
 /// The stack around a dependency's call: whose semantics it follows (and so the order the
 /// layers wrap the call in, outside in) and each layer's settings (`None`: the layer is off).
 /// A file writes the profile as `order` and the library's settings beside it
-/// ([`super::stack_file`]).
+/// (`stack_file.rs`).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(try_from = "StackFile", into = "StackFile")]
 pub struct StackConfig {

@@ -139,7 +139,7 @@ pub struct CascadeConfig {
     #[serde(default)]
     pub payments: Option<PaymentsConfig>,
     /// With it, inventory's stack runs in Resilience4j's order with these settings
-    /// ([`StackConfig::resilience4j`]); without it, lesson 000's stack.
+    /// ([`super::Profile::Resilience4j`]); without it, lesson 000's stack.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resilience4j: Option<Resilience4jStack>,
     /// [`DependencyConfig::capacity`] of inventory.
