@@ -47,8 +47,7 @@ impl BackoffType {
 }
 
 /// Polly's delay settings.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PollyDelay {
     /// `BackoffType`.
     pub backoff: BackoffType,

@@ -61,17 +61,13 @@ pub fn intent_configs(
             resilience4j.validate().map_err(|e| e.to_string())?;
             Ok(resilience4j)
         });
+    // The standard handler's shape with the intent's numbers: `stack=polly` keeps the
+    // lesson's attempts and base, takes the lesson's jitter off (Polly's own decides) and
+    // leaves one probe after the break.
     let mut polly = lesson.clone();
     let polly = apply_set(&mut polly, "stack", "polly")
         .map_err(|e| e.to_string())
         .and_then(|_| {
-            // The standard handler's shape with the intent's numbers: exponential delays with
-            // jitter from 100 ms, one probe after the break.
-            let stack = polly.first_stack_mut();
-            stack.retry = Some(RetryPolicy {
-                jitter: Jitter::None,
-                ..RetryPolicy::lesson_000()
-            });
             polly.validate().map_err(|e| e.to_string())?;
             Ok(polly)
         });

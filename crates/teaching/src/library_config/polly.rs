@@ -254,9 +254,10 @@ fn total_timeout_notice(s: &PollySettings, at: &str) -> Notice {
         delay: s.retry.base,
         max_delay: Some(s.retry.cap),
     };
+    let waited = delays.bounded_total(s.retry.attempts - 1);
     let longest = u64::from(s.retry.attempts)
         .saturating_mul(s.attempt_timeout)
-        .saturating_add(delays.bounded_total(s.retry.attempts - 1));
+        .saturating_add(waited);
     let reach = if longest > s.total_timeout {
         "can reach it, and would cut such a request short"
     } else {
@@ -270,7 +271,7 @@ fn total_timeout_notice(s: &PollySettings, at: &str) -> Notice {
             seconds(s.total_timeout),
             s.retry.attempts,
             seconds(s.attempt_timeout),
-            seconds(delays.bounded_total(s.retry.attempts - 1)),
+            seconds(waited),
         ),
     }
 }

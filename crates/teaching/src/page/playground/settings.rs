@@ -167,10 +167,10 @@ impl Settings {
                     self.switch_on_for(key, notice);
                 }
             }
-            Action::SetPattern(p, true) if library_refusal(&self.full, p).is_some() => {
-                *notice = library_refusal(&self.full, p);
-            }
-            Action::SetPattern(p, on) => self.patterns.set(p, on),
+            Action::SetPattern(p, on) => match library_refusal(&self.full, p).filter(|_| on) {
+                Some(refusal) => *notice = Some(refusal),
+                None => self.patterns.set(p, on),
+            },
             Action::PickPreset(preset) => {
                 *notice = None;
                 let edits = self.ab.as_ref().map(|ab| ab.edits);
@@ -286,10 +286,10 @@ impl Settings {
                     notices.extend(said);
                 }
             },
-            Action::SetPattern(p, true) if library_refusal(&full, p).is_some() => {
-                notices.extend(library_refusal(&full, p));
-            }
-            Action::SetPattern(p, on) => patterns.set(p, on),
+            Action::SetPattern(p, on) => match library_refusal(&full, p).filter(|_| on) {
+                Some(refusal) => notices.push(refusal),
+                None => patterns.set(p, on),
+            },
             _ => {}
         }
         // A key that switched B's pattern on makes the switch B's one change, with the value.
