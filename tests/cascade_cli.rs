@@ -181,7 +181,7 @@ fn help_lists_each_flag_the_error_line_names() {
         .and_then(|t| t.split(')').next())
         .expect("the error names the flags");
     let flags: Vec<&str> = allowed.split(", ").collect();
-    assert_eq!(flags.len(), 12, "{allowed}");
+    assert_eq!(flags.len(), 13, "{allowed}");
     let lines: Vec<&str> = help.lines().collect();
     for flag in flags {
         let at = lines
@@ -689,6 +689,47 @@ fn a_polly_file_runs_on_saturday_and_bad_ones_are_named() {
     assert!(String::from_utf8(out.stderr)
         .unwrap()
         .contains("one of --resilience4j"));
+    std::fs::remove_dir_all(bad.parent().unwrap()).unwrap();
+}
+
+/// `--grpc FILE.json` runs a service config on Saturday: `"stack":"grpc"` with the retries the
+/// throttle stopped; a value gRPC refuses names its field's path; it is one library's flag.
+#[test]
+fn a_grpc_service_config_runs_on_saturday_and_bad_ones_are_named() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/grpc-service-config.json"
+    );
+    let out = cascade(&["--grpc", fixture, "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let notices = String::from_utf8(out.stderr).unwrap();
+    assert!(notices.contains("notice: loadBalancingConfig"), "{notices}");
+    let pasted: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(pasted["stack"], "grpc");
+    assert_eq!(pasted["scenario"], "saturday");
+    assert!(pasted["timeout"].as_u64().unwrap() > 0);
+    assert!(pasted["retries_throttled"].as_u64().is_some());
+    assert!(pasted["first_open_ms"].is_null());
+    let bad = temp_file(
+        "grpc",
+        "bad.json",
+        r#"{"methodConfig": [{"retryPolicy": {"maxAttempts": 1, "initialBackoff": "1s",
+            "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": [14]}}]}"#,
+    );
+    let out = cascade(&["--grpc", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("--grpc") && err.contains("methodConfig[0].retryPolicy.maxAttempts: 1"),
+        "{err}"
+    );
+    let out = cascade(&["--grpc", fixture, "--polly", fixture]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("--grpc"));
     std::fs::remove_dir_all(bad.parent().unwrap()).unwrap();
 }
 

@@ -188,7 +188,7 @@ fn set_stack_switches_a_preset_between_the_two_semantics() {
     let e = apply_set(&mut cfg, "stack", "spring").unwrap_err();
     assert_eq!(
         (e.field, e.range.as_str()),
-        ("stack", "lesson, resilience4j, polly")
+        ("stack", "lesson, resilience4j, polly, grpc")
     );
     assert_ne!(
         plain(Preset::NorthwindAsWrittenSeparate),

@@ -144,7 +144,7 @@ const OLD_FLAT_CONFIGS: &[(&str, &str)] = &[
 ];
 
 /// Presets added after the flat configs above were written: they have no old file.
-const NEWER_PRESETS: [&str; 21] = [
+const NEWER_PRESETS: [&str; 22] = [
     "retry-herd",
     "retry-herd-contention",
     "story-none",
@@ -166,6 +166,7 @@ const NEWER_PRESETS: [&str; 21] = [
     "zoo-open-loop",
     "saturday-envoy",
     "saturday-polly",
+    "saturday-grpc",
 ];
 
 #[test]

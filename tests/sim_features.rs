@@ -582,6 +582,17 @@ fn presets_key_figures() {
                 (Outcome::ClientGaveUp, 680),
             ],
         ),
+        // A 1 s deadline ends every slow call: fewer requests back up at the gateway, none
+        // waits past Anna's 5 s, and no one retries a DEADLINE_EXCEEDED.
+        (
+            "saturday-grpc",
+            13_346,
+            &[
+                (Outcome::Ok, 4_785),
+                (Outcome::Timeout, 2_878),
+                (Outcome::GatewayRejected, 5_683),
+            ],
+        ),
     ];
     assert_eq!(golden.len(), Preset::ALL.len());
     for (key, sent, counts) in golden {

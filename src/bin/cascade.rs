@@ -23,7 +23,7 @@ mod native {
 
     use resilience_playground::library_config::compare as library_compare;
     use resilience_playground::library_config::resilience4j_run::apply_yaml;
-    use resilience_playground::library_config::{envoy, polly};
+    use resilience_playground::library_config::{envoy, grpc, polly};
     use resilience_playground::page::lessons::check as lesson_check;
     use resilience_playground::page::lessons::live::Live;
     use resilience_playground::page::life_story;
@@ -86,7 +86,7 @@ mod native {
     const USAGE: &str = "\
 usage: cascade [run] [--scenario LIST] [--preset LIST] [--config FILE.json] [--set key=value]...
                      [--resilience4j FILE.yml] [--envoy FILE.yaml] [--polly FILE.json]
-                     [--compare-libraries]
+                     [--grpc FILE.json] [--compare-libraries]
                      [--no-drain] [--trace slowest|ID] [--json]
        cascade trace PICK [the flags of run]   (one request of each run, hop by hop)
        cascade experiment contention|metastability [--set key=value]... [--json]   (see its --help)
@@ -280,6 +280,12 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         /// on stderr (the last file given counts)
         #[arg(long, value_name = "FILE.json")]
         polly: Vec<String>,
+        /// a gRPC service config (methodConfig with its timeout and retryPolicy, and
+        /// retryThrottling): inventory is called over a gRPC channel with the first method
+        /// config, on each preset given (default: saturday). What is not simulated is printed
+        /// as a notice on stderr (the last file given counts)
+        #[arg(long, value_name = "FILE.json")]
+        grpc: Vec<String>,
         /// run one intent ("retry twice with back-off, give up on a slow dependency, stop
         /// calling it when it fails") as lesson 000, Resilience4j and Envoy each write it, side
         /// by side on each preset given (default: saturday) and its seed, then say where they
@@ -517,6 +523,7 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
             ("--resilience4j", &flags.resilience4j),
             ("--envoy", &flags.envoy),
             ("--polly", &flags.polly),
+            ("--grpc", &flags.grpc),
         ] {
             if let Some((path, text)) = read_last(flag, paths)? {
                 libraries.push((flag, path, text));
@@ -525,8 +532,8 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         if libraries.len() > 1 {
             let given: Vec<&str> = libraries.iter().map(|(flag, _, _)| *flag).collect();
             return Err(format!(
-                "{}: give one library's configuration (allowed: one of --resilience4j, --envoy \
-                 and --polly)",
+                "{}: give one library's configuration (allowed: one of --resilience4j, --envoy, \
+                 --polly and --grpc)",
                 given.join(" and ")
             ));
         }
@@ -534,7 +541,7 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         if flags.compare_libraries && (library.is_some() || pick.is_some()) {
             return Err(
                 "--compare-libraries writes inventory's stack for each library itself \
-                        (allowed: without --resilience4j, --envoy, --polly and trace)"
+                        (allowed: without --resilience4j, --envoy, --polly, --grpc and trace)"
                     .to_string(),
             );
         }
@@ -589,6 +596,7 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
             let notices = match *flag {
                 "--resilience4j" => apply_yaml(text, &mut c),
                 "--envoy" => envoy::apply_yaml(text, &mut c),
+                "--grpc" => grpc::apply_json(text, &mut c),
                 _ => polly::apply_json(text, &mut c),
             }
             .map_err(|n| format!("{flag} {path}: {n}"))?;
@@ -762,7 +770,7 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         serde_json::Value::Object(line).to_string()
     }
 
-    /// What a library's run (`resilience4j`, `polly`) adds to its line: the stack, the longest
+    /// What a library's run (`resilience4j`, `polly`, `grpc`) adds to its line: the stack, the longest
     /// request (end to end and in service) and the breaker's transitions in the first 60 s.
     fn library_figures(
         line: &mut serde_json::Map<String, serde_json::Value>,

@@ -13,6 +13,7 @@ pub mod circuit_breaker;
 pub mod envoy_retry;
 pub mod error;
 pub mod fallback;
+pub mod grpc_retry;
 pub mod hedge;
 pub mod idempotency;
 pub mod load_shed;
@@ -35,6 +36,7 @@ pub use envoy_retry::{
 };
 pub use error::ParamError;
 pub use fallback::{Fallback, FallbackPolicy, Served};
+pub use grpc_retry::{GrpcBackoff, RetryThrottle, StatusCode, ThrottleConfig};
 pub use hedge::{HedgeDelay, HedgeOutcome, HedgePlan, HedgePolicy, Hedger, NotIdempotent};
 pub use idempotency::{IdempotencyConfig, IdempotencyStore, Lookup};
 pub use load_shed::{LoadShedConfig, LoadShedder, Priority, Shed};

@@ -1,9 +1,10 @@
 //! What a user switches on: each resilience pattern the simulator has, by one name, and one
 //! descriptor of what the rest of the code asks of it ([`Descriptor`]): its key in links, its
 //! words, where it sits (a layer of a dependency's stack, in the order list or outside it, or a
-//! guard at the door of `orders`), whether the page offers a switch for it and whether
-//! a library's stack (Resilience4j, Polly) has such a strategy. The parameter table switches each on with its
-//! defaults, written once ([`crate::sim::params::Part::switch_on`]).
+//! guard at the door of `orders`) and whether the page offers a switch for it. Which stack
+//! has a place for it is the stack's profile's to say ([`crate::sim::model::Profile`]). The
+//! parameter table switches each on with its defaults, written once
+//! ([`crate::sim::params::Part::switch_on`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -66,9 +67,6 @@ pub struct Descriptor {
     pub place: Place,
     /// Whether the page's panel offers a switch for it.
     pub switch: bool,
-    /// Whether it can run beside a library's stack (Resilience4j, Polly; which have no such
-    /// strategy otherwise).
-    pub with_library: bool,
 }
 
 /// Every pattern's descriptor, in [`Pattern::ALL`]'s order.
@@ -81,7 +79,6 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no timeout",
         place: Place::Layer,
         switch: true,
-        with_library: true,
     },
     Descriptor {
         pattern: Pattern::Retry,
@@ -91,7 +88,6 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no retries",
         place: Place::Layer,
         switch: true,
-        with_library: true,
     },
     Descriptor {
         pattern: Pattern::RetryBudget,
@@ -101,7 +97,6 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no retry budget",
         place: Place::WithinRetries,
         switch: true,
-        with_library: false,
     },
     Descriptor {
         pattern: Pattern::Breaker,
@@ -111,7 +106,6 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no circuit breaker",
         place: Place::Layer,
         switch: true,
-        with_library: true,
     },
     Descriptor {
         pattern: Pattern::Bulkhead,
@@ -121,7 +115,6 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no bulkhead",
         place: Place::Layer,
         switch: true,
-        with_library: true,
     },
     // The sidecar is set by its keys only: exercise 3's, not a pattern the playground offers.
     Descriptor {
@@ -132,7 +125,6 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no sidecar",
         place: Place::Layer,
         switch: false,
-        with_library: false,
     },
     Descriptor {
         pattern: Pattern::Hedge,
@@ -142,7 +134,6 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no hedge",
         place: Place::Layer,
         switch: true,
-        with_library: false,
     },
     Descriptor {
         pattern: Pattern::LoadShed,
@@ -152,7 +143,6 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no load shedding",
         place: Place::Door,
         switch: true,
-        with_library: true,
     },
     Descriptor {
         pattern: Pattern::RateLimit,
@@ -162,7 +152,6 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no rate limit",
         place: Place::Door,
         switch: true,
-        with_library: true,
     },
     Descriptor {
         pattern: Pattern::AdaptiveLimit,
@@ -172,7 +161,6 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no adaptive concurrency limit",
         place: Place::Outermost,
         switch: true,
-        with_library: false,
     },
 ];
 
@@ -228,13 +216,6 @@ impl Pattern {
     /// True for a layer of a dependency's stack; false for a guard at the door of `orders`.
     pub fn is_a_layer(self) -> bool {
         self.describe().place != Place::Door
-    }
-
-    /// Whether it can run beside a library's stack (`stack=resilience4j` and `stack=polly`
-    /// have no place for the others: the retry budget, the sidecar, the hedge, the adaptive
-    /// limit).
-    pub fn with_library(self) -> bool {
-        self.describe().with_library
     }
 }
 

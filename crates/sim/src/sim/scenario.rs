@@ -3,9 +3,9 @@
 
 use super::latency::Micros;
 use super::model::{
-    Abandon, Arrivals, CacheConfig, CapacityConfig, GatewayConfig, GcConfig, HistoryBulkhead,
-    HostsConfig, OrdersIdempotency, PollyStack, Profile, Resilience4jStack, SidecarConfig,
-    SimConfig,
+    Abandon, Arrivals, CacheConfig, CapacityConfig, GatewayConfig, GcConfig, GrpcStack,
+    HistoryBulkhead, HostsConfig, OrdersIdempotency, PollyStack, Profile, Resilience4jStack,
+    SidecarConfig, SimConfig,
 };
 use crate::resilience::{
     AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule,
@@ -180,11 +180,18 @@ pub enum Preset {
     /// (5 s open), a 10 s attempt timeout. A 4 s inventory is no failure to it, so nothing
     /// trips and nothing is retried: the defaults wait as long as the cascade does.
     SaturdayPolly,
+    /// The Saturday cascade with `orders` calling inventory over a gRPC channel with a
+    /// typical service config: a 1 s deadline over the whole call, a `retryPolicy` of 3
+    /// attempts retrying `UNAVAILABLE` (0.1 s doubling to 1 s, fully random), the retry
+    /// throttle of gRPC's design (10 tokens, 0.1 per success). A slow call ends
+    /// `DEADLINE_EXCEEDED` at 1 s, which no policy retries; there is no breaker to stop
+    /// the calls.
+    SaturdayGrpc,
 }
 
 impl Preset {
     /// Every preset, in the order a list shows them.
-    pub const ALL: [Preset; 31] = [
+    pub const ALL: [Preset; 32] = [
         Preset::Lesson(Scenario::None),
         Preset::Lesson(Scenario::Timeout),
         Preset::Lesson(Scenario::Cb),
@@ -216,6 +223,7 @@ impl Preset {
         Preset::ZooOpenLoop,
         Preset::SaturdayEnvoy,
         Preset::SaturdayPolly,
+        Preset::SaturdayGrpc,
     ];
 
     /// The preset the playground opens on: the story from its start, the cascade with no
@@ -248,6 +256,7 @@ impl Preset {
             Preset::ZooOpenLoop => "zoo-open-loop",
             Preset::SaturdayEnvoy => "saturday-envoy",
             Preset::SaturdayPolly => "saturday-polly",
+            Preset::SaturdayGrpc => "saturday-grpc",
             Preset::CbLikeTable => "cb-like-table",
             Preset::NorthwindAsWrittenShared => "northwind-as-written-shared",
             Preset::NorthwindAsWrittenSeparate => "northwind-as-written-separate",
@@ -312,6 +321,9 @@ impl Preset {
             Preset::ZooOpenLoop => "Zoo: the retry storm under open-loop arrivals",
             Preset::SaturdayEnvoy => "Saturday behind an Envoy sidecar at Envoy's defaults",
             Preset::SaturdayPolly => "Saturday through Polly's standard HTTP pipeline",
+            Preset::SaturdayGrpc => {
+                "Saturday over a gRPC channel: 1 s deadline, 3 attempts, throttled"
+            }
         }
     }
 
@@ -328,7 +340,8 @@ impl Preset {
             Preset::Saturday
             | Preset::SaturdayStorm
             | Preset::SaturdayEnvoy
-            | Preset::SaturdayPolly => Some(SATURDAY_CLOCK_START),
+            | Preset::SaturdayPolly
+            | Preset::SaturdayGrpc => Some(SATURDAY_CLOCK_START),
             _ => None,
         }
     }
@@ -350,6 +363,12 @@ impl Preset {
                 stack.retry = Some(PollyStack::standard_retry());
                 stack.breaker = Some(PollyStack::standard_breaker());
                 stack.timeout = Some(PollyStack::STANDARD_ATTEMPT_TIMEOUT);
+            }),
+            Preset::SaturdayGrpc => with(saturday(), |c| {
+                let stack = c.first_stack_mut();
+                stack.profile = Profile::Grpc(GrpcStack::typical());
+                stack.retry = Some(GrpcStack::typical_retry());
+                stack.timeout = Some(SECOND);
             }),
             Preset::Ex1Budget => with(Scenario::Timeout.config(), |c| {
                 let stack = c.first_stack_mut();

@@ -195,6 +195,7 @@ fn only_the_saturday_cascades_run_on_a_wall_clock() {
         Preset::SaturdayStorm,
         Preset::SaturdayEnvoy,
         Preset::SaturdayPolly,
+        Preset::SaturdayGrpc,
     ];
     for p in saturdays {
         assert_eq!(p.clock_start(), Some(36_710), "10:11:50");

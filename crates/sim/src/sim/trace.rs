@@ -680,6 +680,10 @@ pub struct Trace {
     /// (and left out of the JSON) unless a sidecar runs Envoy's rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_overflow: Option<u64>,
+    /// Retries a gRPC channel's `retryThrottling` refused; `None` (and left out of the JSON)
+    /// unless a stack has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retries_throttled: Option<u64>,
     /// Hedges sent and won; `None` when the config has no hedge (and then left out of the
     /// JSON, so traces without a hedge read exactly as before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -760,6 +764,9 @@ impl Trace {
         }
         if let Some(overflow) = self.retry_overflow {
             figures.push(("retry_overflow", overflow));
+        }
+        if let Some(throttled) = self.retries_throttled {
+            figures.push(("retries_throttled", throttled));
         }
         if let Some(l) = &self.adaptive_limit {
             figures.extend([

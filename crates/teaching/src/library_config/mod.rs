@@ -4,6 +4,8 @@
 pub mod by_name;
 pub mod compare;
 pub mod envoy;
+pub mod grpc;
+mod json;
 pub mod polly;
 pub mod resilience4j;
 pub mod resilience4j_run;

@@ -10,6 +10,7 @@
 
 use serde_json::{Map, Value};
 
+use super::json::{join, number, shown, without_comments};
 use super::resilience4j::Notice;
 use crate::resilience::{
     BackoffType, BreakerConfig, Micros, PollyDelay, RetryPolicy, Window, MS, SECOND,
@@ -316,14 +317,6 @@ fn find_options<'a>(node: &'a Value, at: &str) -> Option<(String, &'a Map<String
         .find_map(|(k, v)| find_options(v, &join(at, k)))
 }
 
-fn join(at: &str, key: &str) -> String {
-    if at.is_empty() {
-        key.to_string()
-    } else {
-        format!("{at}.{key}")
-    }
-}
-
 fn unknown(path: &str) -> Notice {
     Notice {
         path: path.to_string(),
@@ -350,28 +343,6 @@ fn simulated(path: &str, value: i64, most: i64, accepted: &str) -> Result<i64, N
         });
     }
     Ok(value)
-}
-
-fn shown(value: &Value) -> String {
-    let text = value.to_string();
-    if text.chars().count() > 40 {
-        format!("{}…", text.chars().take(40).collect::<String>())
-    } else {
-        text
-    }
-}
-
-/// A number, or a string holding one (the binder reads both).
-fn number(path: &str, value: &Value) -> Result<f64, Notice> {
-    let n = match value {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.trim().parse::<f64>().ok(),
-        _ => None,
-    };
-    n.filter(|n| n.is_finite()).ok_or_else(|| Notice {
-        path: path.to_string(),
-        message: format!("a number was expected, not {}", shown(value)),
-    })
 }
 
 fn integer(path: &str, value: &Value, least: i64, most: i64) -> Result<i64, Notice> {
@@ -488,54 +459,6 @@ fn parse_time_span(text: &str) -> Option<i128> {
 fn seconds(t: Micros) -> String {
     let s = t as f64 / SECOND as f64;
     format!("{s}")
-}
-
-/// The text with `//` and `/* */` comments taken out (appsettings.json may have them), strings
-/// left as they are.
-fn without_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match c {
-                '\\' => out.extend(chars.next()),
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('"', _) => {
-                in_string = true;
-                out.push(c);
-            }
-            ('/', Some('/')) => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            ('/', Some('*')) => {
-                chars.next();
-                let mut last = ' ';
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        out.push('\n');
-                    }
-                    if last == '*' && c == '/' {
-                        break;
-                    }
-                    last = c;
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

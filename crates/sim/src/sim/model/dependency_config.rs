@@ -12,6 +12,7 @@ use crate::resilience::{
     Jitter, ParamError, RetryBudgetConfig, RetryPolicy,
 };
 use crate::sim::latency::{LatencyModel, Micros};
+use crate::sim::pattern::Pattern;
 
 /// A dependency `POST /orders` calls.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -509,7 +510,7 @@ impl StackConfig {
         matches!(self.profile, Profile::Resilience4j(_))
     }
 
-    /// True when the stack runs a library's semantics (Resilience4j's, Polly's).
+    /// True when the stack runs a library's semantics (Resilience4j's, Polly's, gRPC's).
     pub fn is_library(&self) -> bool {
         self.profile.is_library()
     }
@@ -523,17 +524,11 @@ impl StackConfig {
             range: format!("off with stack={key} (not one of its strategies)"),
             value: "on".to_string(),
         };
-        if self.sidecar.is_some() {
-            return Err(outside("sidecar_retries"));
-        }
-        if self.hedge.is_some() {
-            return Err(outside("hedge"));
-        }
-        if self.retry_budget.is_some() {
-            return Err(outside("retry_budget_ratio"));
-        }
-        if self.adaptive_limit.is_some() {
-            return Err(outside("adaptive_limit"));
+        let misplaced = Pattern::ALL
+            .into_iter()
+            .find(|p| p.is_on_in_stack(self) && !self.profile.has_place_for(*p));
+        if let Some(p) = misplaced {
+            return Err(outside(p.key()));
         }
         if self.business_errors_trip_breaker {
             return Err(ParamError {
@@ -553,6 +548,7 @@ impl StackConfig {
         }
         match &self.profile {
             Profile::Resilience4j(settings) => settings.validate(),
+            Profile::Grpc(settings) => settings.validate(),
             _ => Ok(()),
         }
     }

@@ -1,13 +1,13 @@
 //! What a library's stack consults at each attempt, whichever library it is: the exceptions
 //! its retry retries and its breaker records (resolved per [`Exception`]), how many attempts,
 //! how long each wait is, where the fallback sits and whether a timed-out call gives its
-//! permit back. [`super::resilience4j`] and [`super::polly`] each build these from their own
+//! permit back. [`super::resilience4j`], [`super::polly`] and [`super::grpc`] each build these from their own
 //! settings; `stack_library.rs` runs them.
 
 use rand::Rng;
 
 use super::resilience4j::{Exception, FallbackPlace};
-use crate::resilience::{JitterState, PollyDelay};
+use crate::resilience::{GrpcBackoff, JitterState, PollyDelay};
 use crate::sim::latency::Micros;
 
 /// The library's rules, resolved per exception.
@@ -26,6 +26,9 @@ pub(super) struct LibraryRules {
     /// A call cut by the timeout gives its bulkhead permit back then (otherwise when the
     /// dependency answers).
     pub frees_permit: bool,
+    /// The stack's timeout is the call's deadline over all its attempts and waits (gRPC's),
+    /// not each attempt's.
+    pub deadline_spans_attempts: bool,
 }
 
 /// How long a library waits before a retry.
@@ -40,6 +43,8 @@ pub(super) enum Wait {
     },
     /// Polly v8's delay generator.
     Polly(PollyDelay),
+    /// gRPC's randomised exponential back-off.
+    Grpc(GrpcBackoff),
 }
 
 /// What the breaker does with an attempt's end.
@@ -85,6 +90,7 @@ impl LibraryRules {
                 grown.min(max_wait as f64) as Micros
             }
             Wait::Polly(delay) => delay.wait(retry.saturating_sub(1), state, rng),
+            Wait::Grpc(backoff) => backoff.wait(retry, rng),
         }
     }
 }

@@ -30,6 +30,7 @@ mod events;
 mod flat;
 mod follow;
 mod gateway;
+pub mod grpc;
 mod heap;
 mod hedging;
 mod hosts;
@@ -67,6 +68,7 @@ pub use flat::{
     from_json_naming_the_field, load_config_json, CascadeConfig, ConfigFile, PaymentsConfig,
 };
 pub use follow::follow;
+pub use grpc::GrpcStack;
 pub use hedging::HedgeConfig;
 pub use polly::PollyStack;
 pub use profile::Profile;
@@ -239,6 +241,12 @@ impl<'a> Sim<'a> {
                 .iter()
                 .filter_map(|d| d.stack.envoy.as_ref())
                 .map(|e| e.overflowed())
+                .reduce(|a, b| a + b),
+            retries_throttled: self
+                .deps
+                .iter()
+                .filter_map(|d| d.stack.throttle.as_ref())
+                .map(|t| t.refused())
                 .reduce(|a, b| a + b),
             recognised: self.service.recognised(),
             names: self.deps.iter().map(|d| d.name.clone()).collect(),

@@ -97,6 +97,7 @@ impl PollyStack {
                 max_delay: retry.map(|r| r.cap),
             }),
             frees_permit: true,
+            deadline_spans_attempts: false,
         }
     }
 }

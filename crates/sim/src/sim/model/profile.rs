@@ -2,11 +2,12 @@
 //! fixes the order the layers wrap the call in and carries the library's own settings, so
 //! an order without its settings (or settings without their order) cannot be written.
 
+use super::grpc::GrpcStack;
 use super::library_rules::LibraryRules;
 use super::polly::PollyStack;
 use super::resilience4j::Resilience4jStack;
 use crate::resilience::RetryPolicy;
-use crate::sim::pattern::Pattern;
+use crate::sim::pattern::{Pattern, Place};
 
 /// The stack's semantics and, with them, its order.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -19,11 +20,13 @@ pub enum Profile {
     Resilience4j(Resilience4jStack),
     /// A .NET client's Polly v8 pipeline, as `Microsoft.Extensions.Http.Resilience` adds it.
     Polly(PollyStack),
+    /// A gRPC client's channel under a service config's retry policy and throttle.
+    Grpc(GrpcStack),
 }
 
 impl Profile {
     /// Every profile's `stack=` key, in the order the `stack` parameter lists them.
-    pub const KEYS: [&'static str; 3] = ["lesson", "resilience4j", "polly"];
+    pub const KEYS: [&'static str; 4] = ["lesson", "resilience4j", "polly", "grpc"];
 
     /// Lesson 000's `resilience.py`, outside in: bulkhead -> breaker -> retry (+ budget) ->
     /// timeout (+ request budget) -> sidecar -> hedge -> the call.
@@ -51,12 +54,27 @@ impl Profile {
     /// timeout and its outermost rate limiter are not simulated.
     pub const POLLY_ORDER: [Pattern; 4] = Self::RESILIENCE4J_ORDER;
 
+    /// A gRPC channel's call, outside in: the deadline (`timeout`, over every attempt and
+    /// wait) -> the retry policy -> the call. No breaker, no bulkhead.
+    pub const GRPC_ORDER: [Pattern; 2] = [Pattern::Timeout, Pattern::Retry];
+
+    /// One of each profile, with its default settings, in [`Profile::KEYS`]' order.
+    pub fn every() -> [Profile; 4] {
+        [
+            Profile::Lesson000,
+            Profile::Resilience4j(Resilience4jStack::default()),
+            Profile::Polly(PollyStack::default()),
+            Profile::Grpc(GrpcStack::default()),
+        ]
+    }
+
     /// The layers it has a place for, outside in.
     pub fn order(&self) -> &'static [Pattern] {
         match self {
             Profile::Lesson000 => &Self::LESSON_000_ORDER,
             Profile::Resilience4j(_) => &Self::RESILIENCE4J_ORDER,
             Profile::Polly(_) => &Self::POLLY_ORDER,
+            Profile::Grpc(_) => &Self::GRPC_ORDER,
         }
     }
 
@@ -71,6 +89,7 @@ impl Profile {
             Profile::Lesson000 => 0,
             Profile::Resilience4j(_) => 1,
             Profile::Polly(_) => 2,
+            Profile::Grpc(_) => 3,
         }
     }
 
@@ -80,6 +99,7 @@ impl Profile {
             Profile::Lesson000 => "lesson 000's order",
             Profile::Resilience4j(_) => "Resilience4j's aspect order",
             Profile::Polly(_) => "Polly's pipeline order",
+            Profile::Grpc(_) => "a gRPC channel's order",
         }
     }
 
@@ -93,6 +113,21 @@ impl Profile {
     pub fn resilience4j(&self) -> Option<&Resilience4jStack> {
         match self {
             Profile::Resilience4j(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Whether pattern `p` has a place in a stack of this profile: every pattern in lesson
+    /// 000's, a library's strategies in a library's (a guard at the door of `orders` is
+    /// outside every stack).
+    pub fn has_place_for(&self, p: Pattern) -> bool {
+        !self.is_library() || p.describe().place == Place::Door || self.order().contains(&p)
+    }
+
+    /// The gRPC settings, when it is gRPC's.
+    pub fn grpc(&self) -> Option<&GrpcStack> {
+        match self {
+            Profile::Grpc(s) => Some(s),
             _ => None,
         }
     }
@@ -111,6 +146,7 @@ impl Profile {
             Profile::Lesson000 => None,
             Profile::Resilience4j(s) => Some(s.rules(retry)),
             Profile::Polly(s) => Some(s.rules(retry)),
+            Profile::Grpc(s) => Some(s.rules(retry)),
         }
     }
 }

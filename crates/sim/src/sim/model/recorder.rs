@@ -70,6 +70,8 @@ pub(super) struct Ending {
     pub copies: bool,
     /// Retries the Envoy clusters' limits refused, when some sidecar runs Envoy's rules.
     pub retry_overflow: Option<u64>,
+    /// Retries the gRPC channels' throttles refused, when some stack has one.
+    pub retries_throttled: Option<u64>,
     /// Copies the idempotency store recognised, when the config models idempotency.
     pub recognised: Option<u64>,
     /// Each dependency's name, in call order.
@@ -551,6 +553,7 @@ impl Recorder {
             stale_skipped: self.stale_skipped,
             adaptive_limit: ending.adaptive_limit,
             retry_overflow: ending.retry_overflow,
+            retries_throttled: ending.retries_throttled,
         }
     }
 }

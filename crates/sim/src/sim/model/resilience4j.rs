@@ -214,6 +214,7 @@ impl Resilience4jStack {
                 multiplier: self.backoff_multiplier,
             },
             frees_permit: self.time_limiter_frees_permit,
+            deadline_spans_attempts: false,
         }
     }
 }

@@ -76,6 +76,8 @@ pub(super) struct Call {
     pub sidecar: Option<Retry>,
     /// When the current library attempt times out.
     pub attempt_deadline: Option<Micros>,
+    /// When a gRPC call's deadline passes, over all its attempts and waits.
+    pub call_deadline: Option<Micros>,
     /// When the current try went on the wire.
     pub try_started: Micros,
     /// The current try's answer came from a copy of it, not from the original.
@@ -110,6 +112,7 @@ impl Call {
             retry: None,
             sidecar: None,
             attempt_deadline: None,
+            call_deadline: None,
             try_started: 0,
             copy_won: false,
             try_no: 0,

@@ -14,7 +14,7 @@ use super::slab::{Call, Pool};
 use super::Sim;
 use crate::resilience::{
     Acquire, AdaptiveLimit, Admission, Bulkhead, CallError, CircuitBreaker, HedgePlan, ParamError,
-    Retry, RetryBudget, RetryDecision, RetryPolicy, Sample, TimeBudget,
+    Retry, RetryBudget, RetryDecision, RetryPolicy, RetryThrottle, Sample, TimeBudget,
 };
 use crate::sim::latency::Micros;
 use crate::sim::life::{Activity, Happening, Hop, Retrier};
@@ -37,6 +37,8 @@ pub(super) struct Stack {
     pub limiter: Option<AdaptiveLimit>,
     /// A library profile's rules, when the stack runs in a library's order.
     pub library: Option<LibraryRules>,
+    /// The channel's retry throttle, when a gRPC profile has one.
+    pub throttle: Option<RetryThrottle>,
 }
 
 impl Stack {
@@ -61,6 +63,11 @@ impl Stack {
                 .map(AdaptiveLimit::new)
                 .transpose()?,
             library: cfg.profile.rules(cfg.retry.as_ref()),
+            throttle: cfg
+                .profile
+                .grpc()
+                .and_then(|g| g.throttling)
+                .map(RetryThrottle::new),
         })
     }
 

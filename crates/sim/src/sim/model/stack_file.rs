@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::dependency_config::{SidecarConfig, StackConfig};
+use super::grpc::GrpcStack;
 use super::hedging::HedgeConfig;
 use super::polly::PollyStack;
 use super::profile::Profile;
@@ -29,6 +30,8 @@ pub(super) struct StackFile {
     resilience4j: Option<Resilience4jStack>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     polly: Option<PollyStack>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    grpc: Option<GrpcStack>,
     #[serde(default)]
     bulkhead: Option<BulkheadConfig>,
     #[serde(default)]
@@ -55,29 +58,44 @@ impl TryFrom<StackFile> for StackConfig {
     fn try_from(f: StackFile) -> Result<Self, ParamError> {
         let library = |field| ParamError {
             field,
-            range: "only with a library's order (retry, breaker, timeout, bulkhead), and one \
-                    library's settings"
+            range: "only with that library's order (retry, breaker, timeout, bulkhead; gRPC's \
+                    timeout, retry), and one library's settings"
                 .to_string(),
             value: "set".to_string(),
         };
-        let profile = match (f.order.as_slice(), f.resilience4j, f.polly) {
-            (o, None, None) if o == Profile::LESSON_000_ORDER => Profile::Lesson000,
-            (o, settings, None) if o == Profile::RESILIENCE4J_ORDER => {
+        let profile = match (f.order.as_slice(), f.resilience4j, f.polly, f.grpc) {
+            (o, None, None, None) if o == Profile::LESSON_000_ORDER => Profile::Lesson000,
+            (o, settings, None, None) if o == Profile::RESILIENCE4J_ORDER => {
                 Profile::Resilience4j(settings.unwrap_or_default())
             }
-            (o, None, Some(settings)) if o == Profile::POLLY_ORDER => Profile::Polly(settings),
-            (o, r4j, _) if o == Profile::LESSON_000_ORDER || o == Profile::POLLY_ORDER => {
+            (o, None, Some(settings), None) if o == Profile::POLLY_ORDER => {
+                Profile::Polly(settings)
+            }
+            (o, None, None, settings) if o == Profile::GRPC_ORDER => {
+                Profile::Grpc(settings.unwrap_or_default())
+            }
+            (o, r4j, polly, _)
+                if [
+                    &Profile::LESSON_000_ORDER[..],
+                    &Profile::POLLY_ORDER,
+                    &Profile::GRPC_ORDER,
+                ]
+                .contains(&o) =>
+            {
                 return Err(library(if r4j.is_some() {
                     "resilience4j"
-                } else {
+                } else if polly.is_some() {
                     "polly"
+                } else {
+                    "grpc"
                 }))
             }
-            (o, _, _) => {
+            (o, _, _, _) => {
                 return Err(ParamError {
                     field: "stack_order",
                     range: "lesson 000's order (bulkhead, breaker, retry, timeout, sidecar, \
-                            hedge) or Resilience4j's (retry, breaker, timeout, bulkhead)"
+                            hedge), Resilience4j's and Polly's (retry, breaker, timeout, \
+                            bulkhead) or gRPC's (timeout, retry)"
                         .to_string(),
                     value: format!("{o:?}"),
                 })
@@ -104,6 +122,7 @@ impl From<StackConfig> for StackFile {
             order: s.profile.order().to_vec(),
             resilience4j: s.profile.resilience4j().cloned(),
             polly: s.profile.polly().copied(),
+            grpc: s.profile.grpc().cloned(),
             bulkhead: s.bulkhead,
             breaker: s.breaker,
             business_errors_trip_breaker: s.business_errors_trip_breaker,

@@ -31,6 +31,27 @@ impl Sim<'_> {
         let Some(r) = requests.get(id) else {
             return;
         };
+        if r.call.call_deadline.is_some_and(|d| now >= d) {
+            let dep = r.call.dep;
+            if let (Some(mut t), Some(after)) = (trail(follow, id), deps[dep].stack.timeout) {
+                t.mark(
+                    Hop::Dependency(dep as u8),
+                    now,
+                    Happening::TimedOut { after },
+                );
+            }
+            self.library_gave_up(now, id, CallEnd::Failed(Failure::Timeout));
+            return;
+        }
+        let stack = &deps[r.call.dep].stack;
+        if r.call.attempts == 0
+            && stack
+                .library
+                .as_ref()
+                .is_some_and(|l| l.deadline_spans_attempts)
+        {
+            r.call.call_deadline = stack.timeout.map(|t| now.saturating_add(t));
+        }
         r.call.attempts += 1;
         let admission = match deps[r.call.dep].stack.breaker.as_mut() {
             None => None,
@@ -75,12 +96,16 @@ impl Sim<'_> {
         recorder.call_sent(now, dep);
         let (latency, end, copy_won) = deps[dep].answer_of_try(dep, now, Micros::MAX, rng, q);
         let dependency = &deps[dep];
+        let timeout = match r.call.call_deadline {
+            Some(deadline) => Some(deadline.saturating_sub(now)),
+            None => dependency.stack.timeout,
+        };
         r.call.try_started = now;
         let hop = Hop::Dependency(dep as u8);
         let mut t = trail(follow, id);
         if let Some(t) = t.as_mut() {
             let attempt = t.next_try(hop);
-            let held = dependency.stack.timeout.map_or(latency, |l| l.min(latency));
+            let held = timeout.map_or(latency, |l| l.min(latency));
             t.span(
                 hop,
                 Activity::InService { attempt },
@@ -88,7 +113,7 @@ impl Sim<'_> {
                 now.saturating_add(held),
             );
         }
-        match dependency.stack.timeout {
+        match timeout {
             Some(timeout) if latency > timeout => {
                 r.call.try_end = CallEnd::Failed(Failure::Timeout);
                 let over = now.saturating_add(timeout);
@@ -152,13 +177,10 @@ impl Sim<'_> {
     /// bulkhead and a timeout are failures like any exception), then the fallback on the
     /// breaker, Retry, or the fallback on Retry decides what comes next.
     pub(super) fn library_attempt_over(&mut self, now: Micros, id: Id, end: CallEnd) {
-        let has_fallback = self
-            .cfg
-            .service
-            .fallback
-            .as_ref()
-            .and_then(FallbackPolicy::on_failure)
-            .is_some();
+        let Some(dep) = self.requests.get(id).map(|r| r.call.dep) else {
+            return;
+        };
+        let fallback = self.falls_back(dep);
         let Sim {
             requests,
             deps,
@@ -171,7 +193,6 @@ impl Sim<'_> {
         let Some(r) = requests.get(id) else {
             return;
         };
-        let dep = r.call.dep;
         let stack = &mut deps[dep].stack;
         let Some(rules) = stack.library.as_ref() else {
             return;
@@ -186,17 +207,36 @@ impl Sim<'_> {
             }
         }
         let Some(exception) = exception else {
+            if let Some(throttle) = stack.throttle.as_mut() {
+                throttle.succeeded();
+            }
             self.stack_over(now, id, end);
             return;
         };
-        // `reserveStockFallback` is the first dependency's (the method the lesson annotates).
-        let fallback = has_fallback && dep == 0;
         if fallback && rules.fallback_on == FallbackPlace::CircuitBreaker {
             self.library_fallback(now, id, end);
             return;
         }
-        if r.call.attempts < rules.attempts && rules.retries(exception) {
+        // A retryable failure takes a throttle token even when no attempt is left.
+        let mut retryable = rules.retries(exception);
+        let attempts_left = r.call.attempts < rules.attempts;
+        if let Some(throttle) = stack.throttle.as_mut().filter(|_| retryable) {
+            retryable = throttle.failed();
+            if !retryable && attempts_left {
+                throttle.refuse();
+            }
+        }
+        if attempts_left && retryable {
             let wait = rules.wait_before(r.call.attempts, &mut r.call.jitter_state, rng);
+            if let Some(deadline) = r
+                .call
+                .call_deadline
+                .filter(|d| now.saturating_add(wait) >= *d)
+            {
+                // The deadline passes during the wait: the call ends then, without a retry.
+                q.schedule(deadline, Event::RetryCall(id));
+                return;
+            }
             recorder.library_retry(now);
             recorder.retried(r.record);
             if let Some(mut t) = trail(follow, id) {
@@ -211,7 +251,28 @@ impl Sim<'_> {
             q.schedule(now.saturating_add(wait), Event::RetryCall(id));
             return;
         }
-        if fallback {
+        self.library_gave_up(now, id, end);
+    }
+
+    /// Whether a failed call to dependency `dep` goes to the fallback method:
+    /// `reserveStockFallback` is the first dependency's (the method the lesson annotates).
+    fn falls_back(&self, dep: usize) -> bool {
+        dep == 0
+            && self
+                .cfg
+                .service
+                .fallback
+                .as_ref()
+                .and_then(FallbackPolicy::on_failure)
+                .is_some()
+    }
+
+    /// No attempt follows a call that ended so: the fallback answers, if there is one.
+    fn library_gave_up(&mut self, now: Micros, id: Id, end: CallEnd) {
+        let Some(dep) = self.requests.get(id).map(|r| r.call.dep) else {
+            return;
+        };
+        if self.falls_back(dep) {
             self.library_fallback(now, id, end);
         } else {
             self.stack_over(now, id, end);

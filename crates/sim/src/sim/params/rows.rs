@@ -19,7 +19,7 @@ use crate::resilience::{
 };
 use crate::sim::model::{
     Abandon, Arrivals, CacheConfig, CacheFill, CapacityConfig, ClosedLoop, DependencyConfig,
-    FaultSchedule, GatewayConfig, GcConfig, HedgeConfig, HistoryBulkhead, HostsConfig,
+    FaultSchedule, GatewayConfig, GcConfig, GrpcStack, HedgeConfig, HistoryBulkhead, HostsConfig,
     OutlierDetection, Pattern, PollyStack, Profile, QueueOrder, Resilience4jStack, ServiceConfig,
     SidecarConfig, SimConfig, StackConfig, Traffic,
 };
@@ -32,23 +32,26 @@ const HISTORY_BULKHEADS: &[&str] = &["none", "shared", "own"];
 
 /// Runs the stack with the semantics of profile `index` in [`Profile::KEYS`]: lesson 000's,
 /// Resilience4j's (its order, its half-open rule, no jitter; the settings it has, or lesson
-/// 004's as written) or Polly's (its order, one probe, the standard handler's delays). A
-/// library's stack drops the layers it has no place for (the page's full config holds every
-/// layer, so a slider would otherwise be refused after `stack=` in a link).
+/// 004's as written), Polly's (its order, one probe, the standard handler's delays) or a gRPC
+/// channel's (deadline and retry policy, the typical service config). A library's stack drops
+/// the layers it has no place for (the page's full config holds every layer, so a slider
+/// would otherwise be refused after `stack=` in a link).
 fn set_stack(s: &mut StackConfig, index: usize) {
-    if index != 0 {
-        s.sidecar = None;
-        s.hedge = None;
-        s.retry_budget = None;
-        s.adaptive_limit = None;
-        s.business_errors_trip_breaker = false;
-    }
     if s.profile.index() != index {
         s.profile = match index {
             1 => Profile::Resilience4j(Resilience4jStack::default()),
             2 => Profile::Polly(PollyStack::default()),
+            3 => Profile::Grpc(GrpcStack::default()),
             _ => Profile::Lesson000,
         };
+    }
+    for p in Pattern::ALL {
+        if !s.profile.has_place_for(p) {
+            p.switch_off_in(s);
+        }
+    }
+    if index != 0 {
+        s.business_errors_trip_breaker = false;
     }
     if let Some(r) = s.retry.as_mut().filter(|_| index != 0) {
         r.jitter = Jitter::None;
@@ -617,7 +620,7 @@ pub const PARAMS: &[Param] = &[
         })) },
     // Payments, the second dependency: every key switches it on.
     // Which library's semantics inventory's stack runs with.
-    Param { key: "stack", doc: "Inventory's stack: lesson (lesson 000's order, one admission and one permit per request), resilience4j (Spring Boot's aspect order and Resilience4j's semantics; lesson 004's annotations as written unless the config has its own settings) or polly (a .NET client's Polly v8 pipeline as the HTTP standard resilience handler adds it: retry, breaker, attempt timeout; exponential jittered delays; timeouts and failures retried, a refused call not).", unit: "",
+    Param { key: "stack", doc: "Inventory's stack: lesson (lesson 000's order, one admission and one permit per request), resilience4j (Spring Boot's aspect order and Resilience4j's semantics; lesson 004's annotations as written unless the config has its own settings), polly (a .NET client's Polly v8 pipeline as the HTTP standard resilience handler adds it: retry, breaker, attempt timeout; exponential jittered delays; timeouts and failures retried, a refused call not) or grpc (a gRPC channel under a service config: the timeout is the deadline over every attempt, at most 5 attempts, fully random exponential back-off, UNAVAILABLE retried, a retry throttle of 10 tokens; no breaker, no bulkhead).", unit: "",
         kind: Kind::Choice { names: &Profile::KEYS, write: |c, i| set_stack(INV.stack(c), i) },
         needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| stack(c, INV).map(|s| Value::Choice(s.profile.index())) },
     Param { key: "payments", doc: "A second dependency after inventory on POST /orders: 60 ms, with a 300 ms timeout, the lesson's breaker and a bulkhead of 8.", unit: "",

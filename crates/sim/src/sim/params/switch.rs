@@ -6,8 +6,9 @@ use crate::resilience::{
     LoadShedConfig, RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
 };
 use crate::sim::model::{
-    Abandon, CacheConfig, CapacityConfig, DependencyConfig, GatewayConfig, GcConfig, HedgeConfig,
-    HostsConfig, OrdersIdempotency, Pattern, PollyStack, SidecarConfig, SimConfig, StackConfig,
+    Abandon, CacheConfig, CapacityConfig, DependencyConfig, GatewayConfig, GcConfig, GrpcStack,
+    HedgeConfig, HostsConfig, OrdersIdempotency, Pattern, PollyStack, SidecarConfig, SimConfig,
+    StackConfig,
 };
 
 /// Which dependency a parameter tunes.
@@ -122,11 +123,15 @@ impl Pattern {
     /// written, for `--set`, links, widget attributes and the page's switches alike. A
     /// Resilience4j stack gets its own library's flavour (no jitter in its waits; half open
     /// judged by the rate over the permitted calls); a Polly stack gets the HTTP standard
-    /// handler's values.
+    /// handler's values; a gRPC stack the typical `retryPolicy`.
     fn switch_on_in(self, s: &mut StackConfig) {
         let resilience4j = s.is_resilience4j();
         let polly = s.profile.polly().is_some();
+        let grpc = s.profile.grpc().is_some();
         match self {
+            Pattern::Retry if grpc => {
+                s.retry.get_or_insert_with(GrpcStack::typical_retry);
+            }
             Pattern::Timeout if polly => {
                 s.timeout
                     .get_or_insert(PollyStack::STANDARD_ATTEMPT_TIMEOUT);
@@ -179,7 +184,7 @@ impl Pattern {
         }
     }
 
-    fn switch_off_in(self, s: &mut StackConfig) {
+    pub(super) fn switch_off_in(self, s: &mut StackConfig) {
         match self {
             Pattern::Timeout => s.timeout = None,
             Pattern::Retry => s.retry = None,

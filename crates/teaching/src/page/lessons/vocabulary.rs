@@ -5,7 +5,7 @@
 
 use super::live::{Live, Measure, Quantity};
 use super::names::rule_names;
-use crate::sim::model::{Pattern, Place};
+use crate::sim::model::{Pattern, Place, Profile};
 use crate::sim::params::PARAMS;
 use crate::sim::scenario::Preset;
 
@@ -32,11 +32,11 @@ pub fn vocabulary() -> String {
         "### Patterns".into(),
         String::new(),
         "What `patterns=` lists (`patterns=timeout,breaker`, or `none`): the switches of the \
-         playground's panel. A pattern that cannot run beside a library's stack \
-         (`stack=resilience4j`, `stack=polly`) is refused there."
+         playground's panel. A pattern a library's stack has no place for is refused under its \
+         `stack=`; the last column lists the stacks that have it."
             .into(),
         String::new(),
-        "| `patterns=` | Pattern | Where it sits | Beside a library |".into(),
+        "| `patterns=` | Pattern | Where it sits | Stacks |".into(),
         "| --- | --- | --- | --- |".into(),
     ]);
     out.extend(Pattern::SWITCHES.iter().map(|p| {
@@ -47,8 +47,17 @@ pub fn vocabulary() -> String {
             Place::WithinRetries => "asked by the retries before each retry",
             Place::Door => "at the door of orders",
         };
-        let beside = if d.with_library { "yes" } else { "no" };
-        format!("| `{}` | {} | {place} | {beside} |", d.key, d.label)
+        let stacks: Vec<_> = Profile::every()
+            .iter()
+            .filter(|profile| profile.has_place_for(*p))
+            .map(Profile::key)
+            .collect();
+        format!(
+            "| `{}` | {} | {place} | {} |",
+            d.key,
+            d.label,
+            stacks.join(", ")
+        )
     }));
     out.extend([
         String::new(),

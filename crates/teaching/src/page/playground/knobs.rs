@@ -55,13 +55,15 @@ impl Patterns {
 /// `cfg` with every pattern present: those it lacks get the lesson's values, so a student who
 /// switches one on starts from the lesson's numbers. The values are the parameter table's
 /// ([`crate::sim::params::Part::switch_on`]), the same a `--set` key or a link switches a
-/// pattern on with; a library's stack (Resilience4j, Polly) gets no retry budget and no
-/// hedge, which it has no strategy for.
+/// pattern on with; a library's stack gets only the strategies it has a place for.
 pub fn with_every_pattern(cfg: &SimConfig) -> SimConfig {
-    let library = cfg.first_stack().is_some_and(|s| s.is_library());
+    let profile = cfg
+        .first_stack()
+        .map(|s| s.profile.clone())
+        .unwrap_or_default();
     let mut full = cfg.clone();
     for pattern in Pattern::SWITCHES {
-        if library && !pattern.with_library() {
+        if !profile.has_place_for(pattern) {
             continue;
         }
         pattern.part().switch_on(&mut full);
@@ -1034,10 +1036,9 @@ mod tests {
         for preset in Preset::ALL {
             let cfg = preset.config();
             let full = with_every_pattern(&cfg);
-            let outside_libraries = [Pattern::RetryBudget, Pattern::Hedge, Pattern::AdaptiveLimit];
-            let on_for = |p: &Pattern| {
-                !cfg.first_stack().unwrap().is_library() || !outside_libraries.contains(p)
-            };
+            // Every pattern, but those a library's stack has no place for.
+            let profile = &cfg.first_stack().unwrap().profile;
+            let on_for = |p: &Pattern| profile.has_place_for(*p);
             assert!(
                 Pattern::SWITCHES
                     .iter()

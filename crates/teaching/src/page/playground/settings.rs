@@ -337,7 +337,7 @@ fn switch_on(full: &SimConfig, patterns: &mut Patterns, key: &str, notice: &mut 
 /// Why pattern `p` stays off, when the stack runs a library's profile with no place for it.
 fn library_refusal(full: &SimConfig, p: Pattern) -> Option<String> {
     let profile = &full.first_stack()?.profile;
-    (profile.is_library() && !p.with_library()).then(|| not_an_aspect(p, profile))
+    (!profile.has_place_for(p)).then(|| not_an_aspect(p, profile))
 }
 
 /// Writes `value` to the row `key` of `full`; the notice when it is refused (`full` is then
