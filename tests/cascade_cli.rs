@@ -751,6 +751,7 @@ fn compare_libraries_runs_one_intent_four_ways() {
         "Resilience4j ",
         "Polly ",
         "Envoy ",
+        "gRPC ",
         "Where they differ:",
     ] {
         assert!(text.contains(line), "{line}: {text}");
@@ -765,7 +766,11 @@ fn compare_libraries_runs_one_intent_four_ways() {
         .iter()
         .map(|l| l["library"].as_str().unwrap())
         .collect();
-    assert_eq!(libraries, ["lesson 000", "Resilience4j", "Polly", "Envoy"]);
+    assert_eq!(
+        libraries,
+        ["lesson 000", "Resilience4j", "Polly", "Envoy", "gRPC"]
+    );
+    assert_eq!(lines[4]["stack"], "grpc");
     assert_eq!(lines[1]["stack"], "resilience4j");
     assert_eq!(lines[2]["stack"], "polly");
     assert!(lines[3]["retry_overflow"].as_u64().is_some());
@@ -931,6 +936,7 @@ fn the_four_libraries_lesson_is_ready_and_its_answers_hold() {
             "polly-defaults",
             "choice B (“Under half, as on Saturday with nothing”) holds",
         ),
+        ("grpc", "choice A (“More”) holds"),
     ] {
         let at = report.find(&format!(" {step} (line")).expect(step);
         let asks = report[at..]

@@ -5,7 +5,7 @@
 
 use crate::resilience::{BreakerConfig, Jitter, RetryPolicy, MS, SECOND};
 use crate::sim::model::{
-    run, Profile, Resilience4jStack, RunError, SidecarConfig, SimConfig, StackConfig,
+    run, GrpcStack, Profile, Resilience4jStack, RunError, SidecarConfig, SimConfig, StackConfig,
 };
 use crate::sim::params::apply_set;
 use crate::sim::trace::Trace;
@@ -27,7 +27,8 @@ pub struct LibraryRun {
 const TRY_TIMEOUT: u64 = 300 * MS;
 
 /// The base scenario with inventory called through each library's stack, in a fixed order:
-/// lesson 000's own layers, Resilience4j's aspects, Polly's pipeline, an Envoy sidecar. An
+/// lesson 000's own layers, Resilience4j's aspects, Polly's pipeline, an Envoy sidecar, a gRPC
+/// channel. An
 /// error for a library that cannot run on this scenario (a library's stack in front of a
 /// dependency with a capacity is not simulated), with the reason.
 pub fn intent_configs(
@@ -71,6 +72,19 @@ pub fn intent_configs(
             polly.validate().map_err(|e| e.to_string())?;
             Ok(polly)
         });
+    // A channel has no per-try timeout: the deadline (1 s, as Envoy's route timeout) spans
+    // the attempts, and the typical policy retries `UNAVAILABLE` with the throttle of gRPC's
+    // design.
+    let mut grpc = lesson.clone();
+    let grpc = apply_set(&mut grpc, "stack", "grpc")
+        .map_err(|e| e.to_string())
+        .and_then(|_| {
+            let stack = grpc.first_stack_mut();
+            stack.timeout = Some(SECOND);
+            stack.retry = Some(GrpcStack::typical_retry());
+            grpc.validate().map_err(|e| e.to_string())?;
+            Ok(grpc)
+        });
     let mut envoy = base.clone();
     *envoy.first_stack_mut() = StackConfig {
         timeout: Some(SECOND),
@@ -101,6 +115,11 @@ pub fn intent_configs(
             "Envoy",
             "per_try_timeout 0.3s, num_retries 2 on 5xx, route timeout 1s, max_retries 3; outlier detection has no host to eject",
             Ok(envoy),
+        ),
+        (
+            "gRPC",
+            "timeout 1s over the call, retryPolicy maxAttempts 3 from 0.1s doubling to 1s on UNAVAILABLE, retryThrottling maxTokens 10 tokenRatio 0.1; no breaker in a service config",
+            grpc,
         ),
     ]
 }
@@ -138,14 +157,21 @@ pub fn differences(runs: &[LibraryRun]) -> Vec<String> {
     )];
     said.push(format!(
         "When each stopped calling inventory: {}.",
-        figure(&|t| match (t.first_open(), t.retry_overflow) {
-            (Some(at), _) => format!("at {:.1} s, when its breaker first opened", at as f64 / 1e6),
-            (None, Some(refused)) => format!(
-                "never (a breaker is no part of Envoy's route; outlier detection ejects one \
+        figure(
+            &|t| match (t.first_open(), t.retry_overflow, t.retries_throttled) {
+                (Some(at), _, _) => {
+                    format!("at {:.1} s, when its breaker first opened", at as f64 / 1e6)
+                }
+                (None, _, Some(throttled)) => format!(
+                    "never (a channel has no breaker; its throttle stopped {throttled} retries)"
+                ),
+                (None, Some(refused), _) => format!(
+                    "never (a breaker is no part of Envoy's route; outlier detection ejects one \
                  host of several), though its cluster refused {refused} retries past max_retries"
-            ),
-            (None, None) => "never: its breaker did not open".to_string(),
-        })
+                ),
+                (None, None, None) => "never: its breaker did not open".to_string(),
+            }
+        )
     ));
     let clauses = |of: &dyn Fn(&str) -> &'static str| {
         runs.iter()
@@ -168,17 +194,28 @@ pub fn differences(runs: &[LibraryRun]) -> Vec<String> {
                 "Polly's Retry sits outside its CircuitBreaker too, but the HTTP handler does \
                  not retry a BrokenCircuitException, so a refusal ends the request"
             }
+            "gRPC" => "a gRPC channel has no breaker",
             _ => "Envoy's route has no breaker",
         })
     ));
+    let but_grpc = if runs.iter().any(|r| r.library == "gRPC") {
+        " but gRPC"
+    } else {
+        ""
+    };
     said.push(format!(
-        "A slow try is given up at 300 ms by each. {}. Requests that ended timed out: {}.",
+        "A slow try is given up at 300 ms by each{but_grpc}. {}. Requests that ended timed \
+         out: {}.",
         clauses(&|library| match library {
             "lesson 000" => "Lesson 000's breaker counts it as a failure",
             "Resilience4j" => "Resilience4j's CircuitBreaker records its TimeoutException",
             "Polly" => {
                 "Polly's CircuitBreaker records the TimeoutRejectedException and its Retry \
                  retries it; the cancelled call frees its slot"
+            }
+            "gRPC" => {
+                "gRPC has no per-try timeout: its 1 s deadline spans the whole call, and the \
+                 DEADLINE_EXCEEDED it ends with is never retried"
             }
             _ => "Envoy answers it 504 and retries it as a 5xx, with no breaker to count it",
         }),
@@ -197,13 +234,18 @@ mod tests {
         let (runs, skipped) = compare(&Preset::Saturday.config()).unwrap();
         assert!(skipped.is_empty(), "{skipped:?}");
         let names: Vec<&str> = runs.iter().map(|r| r.library).collect();
-        assert_eq!(names, ["lesson 000", "Resilience4j", "Polly", "Envoy"]);
+        assert_eq!(
+            names,
+            ["lesson 000", "Resilience4j", "Polly", "Envoy", "gRPC"]
+        );
         // Each run is its library's: a breaker where it has one, Envoy's cap where it has it.
         assert!(runs[0].trace.first_open().is_some() && runs[0].trace.retry_overflow.is_none());
         assert!(runs[1].trace.first_open().is_some());
         assert!(runs[2].trace.first_open().is_some());
         assert!(runs[3].trace.first_open().is_none() && runs[3].trace.retry_overflow.is_some());
+        assert!(runs[4].trace.first_open().is_none() && runs[4].trace.retries_throttled.is_some());
         let said = differences(&runs);
+        assert!(said[1].contains("its throttle stopped"), "{}", said[1]);
         let calls: u64 = runs[3].trace.series.iter().map(|b| b.inventory_calls).sum();
         assert!(said[0].contains(&format!("Envoy {calls}")), "{}", said[0]);
         assert!(
@@ -219,15 +261,16 @@ mod tests {
     fn a_library_that_cannot_run_on_a_scenario_is_named_with_why() {
         let (runs, skipped) = compare(&Preset::SaturdayStorm.config()).unwrap();
         assert_eq!(runs.len(), 2);
-        assert_eq!(skipped.len(), 2);
+        assert_eq!(skipped.len(), 3);
         assert!(
             skipped[0].starts_with("Resilience4j does not run")
-                && skipped[1].starts_with("Polly does not run"),
+                && skipped[1].starts_with("Polly does not run")
+                && skipped[2].starts_with("gRPC does not run"),
             "{skipped:?}"
         );
         // The sentences speak of the libraries that ran.
         assert!(differences(&runs)
             .iter()
-            .all(|d| !d.contains("Resilience4j") && !d.contains("Polly")));
+            .all(|d| !d.contains("Resilience4j") && !d.contains("Polly") && !d.contains("gRPC")));
     }
 }
