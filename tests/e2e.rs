@@ -653,21 +653,6 @@ async fn pasting_the_lessons_resilience4j_yaml_gives_the_as_written_separate_run
         assert_eq!(count(&page, "arrived").await, expected.sent);
         let body = page.text("body").await;
         assert!(!body.contains("NaN") && !body.contains("cannot start"));
-        // The same box takes a gRPC service config, told by its shape: on Saturday, the
-        // typical one runs as the saturday-grpc preset.
-        const GRPC: &str = include_str!("fixtures/grpc-typical.json");
-        page.open("?preset=saturday", "#r4j-yaml").await;
-        page.eval(&paste_and_press("r4j-yaml", GRPC, "r4j-run"))
-            .await;
-        page.eval(&seek(1_000_000_000.0)).await;
-        let expected = run(&Preset::SaturdayGrpc.config()).unwrap();
-        assert_eq!(count(&page, "arrived").await, expected.sent);
-        assert_eq!(count(&page, "ok").await, expected.outcomes.ok);
-        let notice = page.text("#page-notice").await;
-        assert!(notice.contains("gRPC's semantics"), "{notice}");
-        page.eval("document.getElementById('r4j-yaml').scrollIntoView(); return true;")
-            .await;
-        page.screenshot("grpc-paste").await;
     })
     .await;
 }

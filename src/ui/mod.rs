@@ -22,7 +22,6 @@ mod knob_panel;
 mod lesson;
 
 mod lesson_table;
-mod library_paste;
 mod load_chart;
 mod metastability;
 mod modal;
@@ -32,6 +31,7 @@ mod playback;
 mod pool;
 mod regions;
 mod request_life;
+mod resilience4j_paste;
 mod share;
 mod shipped_lessons;
 mod shortcuts_help;

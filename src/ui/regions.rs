@@ -13,12 +13,12 @@ use super::ids::IdScope;
 use super::jitter::JitterView;
 use super::knob_panel::KnobPanel;
 use super::lesson_table::LessonTable;
-use super::library_paste::LibraryPaste;
 use super::load_chart::LoadChart;
 use super::metastability::MetastabilityView;
 use super::on_demand::ExplorerOnDemand;
 use super::pool::PoolSlots;
 use super::request_life::FollowRequest;
+use super::resilience4j_paste::Resilience4jPaste;
 use super::state_diagram::StateDiagram;
 use super::timeline::Timeline;
 use super::topology::Topology;
@@ -73,7 +73,7 @@ pub fn controls(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> Html
             } else {
                 <KnobPanel full={page.settings.full.clone()} patterns={page.settings.patterns} on_action={dispatch.clone()} />
             }
-            <LibraryPaste on_action={dispatch.clone()} />
+            <Resilience4jPaste on_action={dispatch.clone()} />
         </Drawer>
     };
     region(ids, "controls", "controls", "Controls", body)

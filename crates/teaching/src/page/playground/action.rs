@@ -3,7 +3,7 @@
 
 use super::compare::Side;
 use super::knobs::Pattern;
-use crate::library_config::pasted::{Pasted, Read};
+use crate::library_config::resilience4j::{self, Notice, Parsed};
 use crate::page::latency::LatencyKind;
 use crate::sim::latency::Micros;
 use crate::sim::params::Value;
@@ -46,9 +46,9 @@ pub enum Action {
     SetProjector(bool),
     /// Sets the lesson table's breaker window (seconds, 0.5..=30).
     SetTableWindow(f64),
-    /// Runs a pasted library configuration on the current scenario: the settings as read
-    /// (see [`Action::paste_config`]), or why they could not be.
-    PasteConfig(Read),
+    /// Runs a pasted `resilience4j:` YAML block on the current scenario: the block as read
+    /// (see [`Action::paste_resilience4j`]), or why it could not be.
+    PasteResilience4j(Result<Parsed, Notice>),
     /// A/B mode on (B starts as a copy of A) or off.
     SetAb(bool),
     /// Which run the controls change while A/B is on.
@@ -70,9 +70,9 @@ impl Action {
         )
     }
 
-    /// Reads a pasted configuration here, at the page's edge, so that a module without the
-    /// paste box (the lesson page's) holds none of the libraries' readers.
-    pub fn paste_config(text: &str) -> Action {
-        Action::PasteConfig(Pasted::read(text))
+    /// Reads a pasted YAML block here, at the page's edge, so that a module without the paste
+    /// box (the lesson page's) holds no YAML reader.
+    pub fn paste_resilience4j(text: &str) -> Action {
+        Action::PasteResilience4j(resilience4j::parse(text))
     }
 }

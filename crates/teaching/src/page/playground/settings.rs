@@ -6,7 +6,8 @@ use super::action::Action;
 use super::compare::{Change, Control, Side};
 use super::knobs::{knob, switched_on_by, with_every_pattern, with_patterns, Pattern, Patterns};
 use super::runs::RunInputs;
-use crate::library_config::pasted::Read;
+use crate::library_config::resilience4j::{Notice, Parsed};
+use crate::library_config::resilience4j_run;
 use crate::page::numbers::refused;
 use crate::sim::model::{Profile, SimConfig};
 use crate::sim::params::{param, Value};
@@ -200,7 +201,7 @@ impl Settings {
                     self.table_window = seconds.clamp(lo, hi);
                 }
             }
-            Action::PasteConfig(read) => self.paste_config(read, notice),
+            Action::PasteResilience4j(read) => self.paste_resilience4j(read, notice),
             Action::SetAb(true) => {
                 self.ab.get_or_insert_with(Ab::default);
             }
@@ -223,16 +224,15 @@ impl Settings {
 
     /// The pasted settings on the current config, with their notices as the page's notice;
     /// or, when they cannot be read, the settings unchanged and the reason.
-    fn paste_config(&mut self, read: Read, notice: &mut Option<String>) {
+    fn paste_resilience4j(&mut self, read: Result<Parsed, Notice>, notice: &mut Option<String>) {
         let mut cfg = self.config();
-        let library = read.library;
-        match read.settings.and_then(|pasted| pasted.apply(&mut cfg)) {
+        match read.and_then(|parsed| resilience4j_run::apply(&parsed, &mut cfg)) {
             Ok(notices) => {
                 self.full = with_every_pattern(&cfg);
                 self.patterns = Patterns::of(&cfg);
-                let read = format!("{library} configuration running ({library}'s semantics).");
+                let read = "Resilience4j configuration running (Resilience4j's semantics).";
                 *notice = Some(if notices.is_empty() {
-                    read
+                    read.to_string()
                 } else {
                     let list: Vec<String> = notices.iter().map(ToString::to_string).collect();
                     format!("{read} Not used as written: {}.", list.join("; "))
@@ -240,7 +240,7 @@ impl Settings {
             }
             Err(e) => {
                 *notice = Some(format!(
-                    "{library} configuration: {e}; the setting is unchanged."
+                    "Resilience4j configuration: {e}; the setting is unchanged."
                 ));
             }
         }

@@ -213,8 +213,8 @@ mod tests {
 
     #[test]
     fn pasting_the_lessons_yaml_runs_the_as_written_separate_preset() {
-        let pasted =
-            Page::new(Preset::NorthwindShared, false).apply(Action::paste_config(LESSON_YAML));
+        let pasted = Page::new(Preset::NorthwindShared, false)
+            .apply(Action::paste_resilience4j(LESSON_YAML));
         let preset = Page::new(Preset::NorthwindAsWrittenSeparate, false);
         assert_eq!(trace(&pasted), trace(&preset));
         assert!(pasted
@@ -225,7 +225,7 @@ mod tests {
         // A value out of range is named by its path, and nothing changes.
         let before = Page::new(Preset::NorthwindShared, false);
         let bad = LESSON_YAML.replace("max-attempts: 3", "max-attempts: 50");
-        let after = before.clone().apply(Action::paste_config(&bad));
+        let after = before.clone().apply(Action::paste_resilience4j(&bad));
         assert_eq!(trace(&after), trace(&before));
         let notice = after.notice.unwrap();
         assert!(
@@ -234,39 +234,12 @@ mod tests {
         );
         // A bad value the reader replaces by the default runs, and the notice names it.
         let odd = LESSON_YAML.replace("failure-rate-threshold: 50", "failure-rate-threshold: 0");
-        let after = before.clone().apply(Action::paste_config(&odd));
+        let after = before.clone().apply(Action::paste_resilience4j(&odd));
         assert_eq!(trace(&after), trace(&preset));
         let notice = after.notice.unwrap();
         assert!(notice.contains("failure-rate-threshold"), "{notice}");
-        let after = before.clone().apply(Action::paste_config("{"));
+        let after = before.clone().apply(Action::paste_resilience4j("{"));
         assert!(after.notice.unwrap().contains("not valid YAML"));
-    }
-
-    #[test]
-    fn the_paste_box_takes_each_librarys_configuration_by_its_shape() {
-        let grpc = include_str!("../../../../../tests/fixtures/grpc-typical.json");
-        let pasted = Page::new(Preset::Saturday, false).apply(Action::paste_config(grpc));
-        assert_eq!(
-            trace(&pasted),
-            trace(&Page::new(Preset::SaturdayGrpc, false))
-        );
-        assert!(pasted.notice.unwrap().contains("gRPC's semantics"));
-        let polly = r#"{"Retry": {"MaxRetryAttempts": 3, "BackoffType": "Exponential",
-            "UseJitter": true, "Delay": "00:00:02", "MaxDelay": "00:01:00"}}"#;
-        let pasted = Page::new(Preset::Saturday, false).apply(Action::paste_config(polly));
-        assert_eq!(
-            trace(&pasted),
-            trace(&Page::new(Preset::SaturdayPolly, false))
-        );
-        let bad = grpc.replace("\"maxAttempts\": 3", "\"maxAttempts\": 1");
-        let before = Page::new(Preset::Saturday, false);
-        let after = before.clone().apply(Action::paste_config(&bad));
-        assert_eq!(trace(&after), trace(&before));
-        let notice = after.notice.unwrap();
-        assert!(
-            notice.starts_with("gRPC configuration: methodConfig[0].retryPolicy.maxAttempts"),
-            "{notice}"
-        );
     }
 
     #[test]
