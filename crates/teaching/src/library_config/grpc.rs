@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::json::{join, number, shown, without_comments};
+use super::json::{call_through, join, number, shown, without_comments};
 use super::resilience4j::Notice;
 use crate::resilience::{
     GrpcBackoff, Jitter, Micros, RetryPolicy, StatusCode, ThrottleConfig, SECOND,
@@ -105,17 +105,13 @@ pub fn parse(text: &str) -> Result<GrpcSettings, Notice> {
 /// through the `grpc` profile alone. Gives the notices; an error names the field whose value
 /// the simulator cannot take.
 pub fn apply(settings: &GrpcSettings, cfg: &mut SimConfig) -> Result<Vec<Notice>, Notice> {
-    *cfg.first_stack_mut() = StackConfig {
+    let stack = StackConfig {
         profile: Profile::Grpc(settings.grpc.clone()),
         retry: settings.retry,
         timeout: settings.deadline,
         ..StackConfig::default()
     };
-    cfg.service.request_budget = None;
-    cfg.validate().map_err(|e| Notice {
-        path: grpc_path(e.field).to_string(),
-        message: format!("{} is out of the simulator's range ({})", e.value, e.range),
-    })?;
+    call_through(stack, cfg, grpc_path)?;
     Ok(settings.notices.clone())
 }
 

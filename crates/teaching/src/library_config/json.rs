@@ -4,6 +4,23 @@
 use serde_json::Value;
 
 use super::resilience4j::Notice;
+use crate::sim::model::{SimConfig, StackConfig};
+
+/// Inventory called through `stack` alone (no request budget, which no library has), the
+/// config checked; a value out of the simulator's range is named by the library's field that
+/// `path_of` gives for the simulator's.
+pub(super) fn call_through(
+    stack: StackConfig,
+    cfg: &mut SimConfig,
+    path_of: fn(&str) -> &'static str,
+) -> Result<(), Notice> {
+    *cfg.first_stack_mut() = stack;
+    cfg.service.request_budget = None;
+    cfg.validate().map_err(|e| Notice {
+        path: path_of(e.field).to_string(),
+        message: format!("{} is out of the simulator's range ({})", e.value, e.range),
+    })
+}
 
 /// `at.key`, or `key` at the top.
 pub(super) fn join(at: &str, key: &str) -> String {

@@ -10,7 +10,7 @@
 
 use serde_json::{Map, Value};
 
-use super::json::{join, number, shown, without_comments};
+use super::json::{call_through, join, number, shown, without_comments};
 use super::resilience4j::Notice;
 use crate::resilience::{
     BackoffType, BreakerConfig, Micros, PollyDelay, RetryPolicy, Window, MS, SECOND,
@@ -126,18 +126,14 @@ pub fn parse(text: &str) -> Result<PollySettings, Notice> {
 /// through the `polly` profile alone. Gives the notices; an error names the field whose value
 /// the simulator cannot take.
 pub fn apply(settings: &PollySettings, cfg: &mut SimConfig) -> Result<Vec<Notice>, Notice> {
-    *cfg.first_stack_mut() = StackConfig {
+    let stack = StackConfig {
         profile: Profile::Polly(settings.polly),
         retry: Some(settings.retry),
         breaker: Some(settings.breaker.clone()),
         timeout: Some(settings.attempt_timeout),
         ..StackConfig::default()
     };
-    cfg.service.request_budget = None;
-    cfg.validate().map_err(|e| Notice {
-        path: polly_path(e.field).to_string(),
-        message: format!("{} is out of the simulator's range ({})", e.value, e.range),
-    })?;
+    call_through(stack, cfg, polly_path)?;
     Ok(settings.notices.clone())
 }
 
