@@ -79,13 +79,14 @@ async fn slider(page: &browser::Page, what: &str, address: &str, id: &str) {
 }
 
 /// The same slider on the same scenario under each stack profile, alternated three times so
-/// that a drift of the machine falls on all of them alike.
+/// that a drift of the machine falls on all of them alike. The timeout's slider, which every
+/// profile has (a gRPC channel has no breaker, so no cool-down).
 async fn profiles(page: &browser::Page) {
     for round in 1..=3 {
-        for stack in ["lesson", "resilience4j", "polly"] {
+        for stack in ["lesson", "resilience4j", "polly", "grpc"] {
             let address = format!("?preset=cb&stack={stack}&t=12");
             let what = format!("round {round}, playground with stack={stack}");
-            slider(page, &what, &address, "cooldown").await;
+            slider(page, &what, &address, "timeout").await;
         }
     }
 }
