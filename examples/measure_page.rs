@@ -17,6 +17,7 @@ mod browser;
 use std::time::Duration;
 
 use fantoccini::Locator;
+use resilience_playground::sim::model::Profile;
 
 /// Slider moves per measurement.
 const MOVES: usize = 30;
@@ -83,7 +84,7 @@ async fn slider(page: &browser::Page, what: &str, address: &str, id: &str) {
 /// profile has (a gRPC channel has no breaker, so no cool-down).
 async fn profiles(page: &browser::Page) {
     for round in 1..=3 {
-        for stack in ["lesson", "resilience4j", "polly", "grpc"] {
+        for stack in Profile::KEYS {
             let address = format!("?preset=cb&stack={stack}&t=12");
             let what = format!("round {round}, playground with stack={stack}");
             slider(page, &what, &address, "timeout").await;

@@ -12,7 +12,7 @@
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::{Micros, ParamError, SECOND};
+use super::{Micros, ParamError};
 
 /// A gRPC status code, by its name in a service config.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -114,11 +114,13 @@ impl GrpcBackoff {
         asked.min(Self::MOST_ATTEMPTS)
     }
 
-    /// Checks the multiplier (above 0, at most 100 here).
-    pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_f64("backoff_multiplier", self.multiplier, 0.001, 100.0, "")?;
-        ParamError::check_micros("initial_backoff", self.initial, 1, 3_600 * SECOND)?;
-        ParamError::check_micros("max_backoff", self.max, 1, 3_600 * SECOND)
+    /// `backoffMultiplier`'s range here (gRPC takes any number above 0).
+    pub const MULTIPLIER: (f64, f64) = (0.001, 100.0);
+
+    /// Checks a `backoffMultiplier` against [`GrpcBackoff::MULTIPLIER`].
+    pub fn check_multiplier(multiplier: f64) -> Result<(), ParamError> {
+        let (least, most) = Self::MULTIPLIER;
+        ParamError::check_f64("backoff_multiplier", multiplier, least, most, "")
     }
 
     /// The top of retry `retry`'s draw (1 for the first retry).
@@ -152,10 +154,17 @@ impl ThrottleConfig {
         }
     }
 
+    /// `maxTokens`' range (a whole number, as gRPC's design asks).
+    pub const MAX_TOKENS: (f64, f64) = (1.0, 1000.0);
+    /// `tokenRatio`'s range: above 0, kept to three decimals.
+    pub const TOKEN_RATIO: (f64, f64) = (0.001, 1000.0);
+
     /// Checks both against gRPC's ranges.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_f64("max_tokens", self.max_tokens, 1.0, 1000.0, "")?;
-        ParamError::check_f64("token_ratio", self.token_ratio, 0.001, 1000.0, "")
+        let (least, most) = Self::MAX_TOKENS;
+        ParamError::check_f64("max_tokens", self.max_tokens, least, most, "")?;
+        let (least, most) = Self::TOKEN_RATIO;
+        ParamError::check_f64("token_ratio", self.token_ratio, least, most, "")
     }
 }
 

@@ -240,10 +240,7 @@ fn retry_policy(s: &mut GrpcSettings, value: &Value, at: &str) -> Result<RetryPo
             _ => s.notices.push(unknown(&path)),
         }
     }
-    let required = |name: &str| Notice {
-        path: join(at, name),
-        message: "missing: gRPC refuses a retryPolicy without it".to_string(),
-    };
+    let required = |name| missing(at, name, "retryPolicy");
     let attempts = attempts.ok_or_else(|| required("maxAttempts"))?;
     let initial = initial.ok_or_else(|| required("initialBackoff"))?;
     let max = max.ok_or_else(|| required("maxBackoff"))?;
@@ -277,8 +274,13 @@ fn throttling(at: &str, value: &Value) -> Result<ThrottleConfig, Notice> {
         match field_name(key).as_str() {
             "maxtokens" => {
                 let n = number(&path, value)?;
-                if n.fract() != 0.0 || !(1.0..=1000.0).contains(&n) {
-                    return Err(range(&path, value, "a whole number, 1..=1000"));
+                let (least, most) = ThrottleConfig::MAX_TOKENS;
+                if n.fract() != 0.0 || !(least..=most).contains(&n) {
+                    return Err(range(
+                        &path,
+                        value,
+                        &format!("a whole number, {least}..={most}"),
+                    ));
                 }
                 max_tokens = Some(n);
             }
@@ -293,10 +295,7 @@ fn throttling(at: &str, value: &Value) -> Result<ThrottleConfig, Notice> {
             _ => return Err(unknown_in_throttling(&path)),
         }
     }
-    let required = |name: &str| Notice {
-        path: join(at, name),
-        message: "missing: gRPC refuses a retryThrottling without it".to_string(),
-    };
+    let required = |name| missing(at, name, "retryThrottling");
     Ok(ThrottleConfig {
         max_tokens: max_tokens.ok_or_else(|| required("maxTokens"))?,
         token_ratio: token_ratio.ok_or_else(|| required("tokenRatio"))?,
@@ -374,6 +373,14 @@ fn unknown(path: &str) -> Notice {
     Notice {
         path: path.to_string(),
         message: "not a service config field the simulator reads; ignored".to_string(),
+    }
+}
+
+/// A field the section `section` at `at` cannot do without.
+fn missing(at: &str, name: &str, section: &str) -> Notice {
+    Notice {
+        path: join(at, name),
+        message: format!("missing: gRPC refuses a {section} without it"),
     }
 }
 

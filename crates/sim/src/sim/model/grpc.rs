@@ -68,12 +68,7 @@ impl GrpcStack {
 
     /// Checks the multiplier, the codes and the throttle.
     pub fn validate(&self) -> Result<(), crate::resilience::ParamError> {
-        GrpcBackoff {
-            initial: 1,
-            max: 1,
-            multiplier: self.multiplier,
-        }
-        .validate()?;
+        GrpcBackoff::check_multiplier(self.multiplier)?;
         if self.retryable.is_empty() {
             return Err(crate::resilience::ParamError {
                 field: "retryable_status_codes",
