@@ -178,8 +178,8 @@ fn the_timeout_is_a_deadline_over_every_attempt_and_wait() {
 
 #[test]
 fn a_wait_past_the_deadline_ends_the_call_at_the_deadline_without_a_retry() {
-    // A try fails after 600 ms; the first wait is drawn below 5 s, so mostly past the
-    // 1 s deadline: then the call ends at 1 s, and no second attempt goes.
+    // A try fails after 600 ms; the first wait is drawn from 0.32 s to 0.48 s, so half the
+    // waits pass the 1 s deadline: then the call ends at 1 s, and no second attempt goes.
     let mut settings = unthrottled();
     settings.multiplier = 1.0;
     let c = channel(
@@ -190,17 +190,17 @@ fn a_wait_past_the_deadline_ends_the_call_at_the_deadline_without_a_retry() {
         &[
             ("attempts", "3"),
             ("timeout", "1"),
-            ("retry_base", "5"),
-            ("retry_cap", "5"),
+            ("retry_base", "0.4"),
+            ("retry_cap", "0.4"),
         ],
     );
     let t = run(&c).unwrap();
     let n = requests(&t);
     assert_eq!(t.outcomes.timeout + t.outcomes.ok, n);
     assert_eq!(calls(&t), n + t.library_retries);
-    // About 8% of the draws (0.4 s of 5 s) fall before the deadline.
+    // Half the draws (0.32 s to 0.40 s of 0.32 s to 0.48 s) fall before the deadline.
     let share = t.library_retries as f64 / n as f64;
-    assert!((0.02..0.16).contains(&share), "{share}");
+    assert!((0.4..0.6).contains(&share), "{share}");
     assert!(t.service.p99.unwrap() <= 1_010 * MS);
 }
 

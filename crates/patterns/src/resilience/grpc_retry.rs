@@ -3,8 +3,9 @@
 //! channel's retry throttle.
 //!
 //! - At most 5 attempts, whatever `maxAttempts` says ([`GrpcBackoff::MOST_ATTEMPTS`]).
-//! - Retry `n` (1 for the first) waits a uniform draw from `[0, min(initialBackoff ×
-//!   backoffMultiplier^(n-1), maxBackoff))`: "full jitter", the whole wait is random.
+//! - Retry `n` (1 for the first) waits `min(initialBackoff × backoffMultiplier^(n-1),
+//!   maxBackoff)` times a uniform factor from `[0.8, 1.2)`: gRPC's rule since 2024 (A6 first
+//!   drew the whole wait from `[0, ceiling)`).
 //! - The throttle starts full at `maxTokens`. An attempt that fails with a retryable status
 //!   takes a token; a call that succeeds gives back `tokenRatio`. While the tokens are at or
 //!   below half of `maxTokens`, nothing is retried.
@@ -97,11 +98,11 @@ impl StatusCode {
 /// The back-off of a `retryPolicy`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GrpcBackoff {
-    /// `initialBackoff`: the first retry's wait is drawn below it.
+    /// `initialBackoff`: the first retry's wait is drawn around it.
     pub initial: Micros,
-    /// `maxBackoff`: no wait is drawn above it.
+    /// `maxBackoff`: no wait grows past it before the jitter.
     pub max: Micros,
-    /// `backoffMultiplier`: how the top of the draw grows per retry.
+    /// `backoffMultiplier`: how the wait grows per retry.
     pub multiplier: f64,
 }
 
@@ -114,6 +115,10 @@ impl GrpcBackoff {
         asked.min(Self::MOST_ATTEMPTS)
     }
 
+    /// The factor each wait is drawn by, low end included and high end not (grpc-go's
+    /// `stream.go`, since November 2024).
+    pub const JITTER: (f64, f64) = (0.8, 1.2);
+
     /// `backoffMultiplier`'s range here (gRPC takes any number above 0).
     pub const MULTIPLIER: (f64, f64) = (0.001, 100.0);
 
@@ -123,15 +128,17 @@ impl GrpcBackoff {
         ParamError::check_f64("backoff_multiplier", multiplier, least, most, "")
     }
 
-    /// The top of retry `retry`'s draw (1 for the first retry).
+    /// The wait retry `retry` is drawn around (1 for the first retry), before the jitter.
     pub fn ceiling(&self, retry: u32) -> Micros {
         let grown = self.initial as f64 * self.multiplier.powi(retry.saturating_sub(1) as i32);
         grown.min(self.max as f64).max(0.0) as Micros
     }
 
-    /// The wait before retry `retry` (1 for the first): uniform below its ceiling.
+    /// The wait before retry `retry` (1 for the first): its ceiling times a uniform factor
+    /// in [`Self::JITTER`].
     pub fn wait(&self, retry: u32, rng: &mut impl Rng) -> Micros {
-        (self.ceiling(retry) as f64 * rng.gen::<f64>()) as Micros
+        let (low, high) = Self::JITTER;
+        (self.ceiling(retry) as f64 * rng.gen_range(low..high)) as Micros
     }
 }
 
@@ -230,7 +237,7 @@ mod tests {
     }
 
     #[test]
-    fn each_wait_is_drawn_below_its_ceiling_and_the_ceiling_stops_at_max_backoff() {
+    fn each_wait_is_drawn_within_a_fifth_of_its_ceiling_and_the_ceiling_stops_at_max_backoff() {
         let b = GrpcBackoff {
             initial: 100 * MS,
             max: 500 * MS,
@@ -241,10 +248,16 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         for n in 1..=5 {
             let waits: Vec<_> = (0..2_000).map(|_| b.wait(n, &mut rng)).collect();
-            assert!(waits.iter().all(|w| *w < b.ceiling(n)));
+            let ceiling = b.ceiling(n) as f64;
+            let (least, most) = (*waits.iter().min().unwrap(), *waits.iter().max().unwrap());
+            assert!(least as f64 >= ceiling * 0.8 && (most as f64) < ceiling * 1.2);
+            // The draws fill the band: some within 2% of each end.
+            assert!((least as f64) < ceiling * 0.82 && most as f64 > ceiling * 1.18);
             let mean = waits.iter().sum::<Micros>() as f64 / waits.len() as f64;
-            let half = b.ceiling(n) as f64 / 2.0;
-            assert!((mean - half).abs() < half * 0.06, "retry {n}: mean {mean}");
+            assert!(
+                (mean - ceiling).abs() < ceiling * 0.02,
+                "retry {n}: mean {mean}"
+            );
         }
     }
 

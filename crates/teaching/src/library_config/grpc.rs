@@ -250,7 +250,7 @@ fn retry_policy(s: &mut GrpcSettings, value: &Value, at: &str) -> Result<RetryPo
         s.notices.push(Notice {
             path: join(at, "initialBackoff"),
             message: format!(
-                "above maxBackoff, so every wait is drawn below maxBackoff ({} s)",
+                "above maxBackoff, so every wait is drawn around maxBackoff ({} s)",
                 max as f64 / SECOND as f64
             ),
         });
