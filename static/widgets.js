@@ -18,7 +18,7 @@ const here = new URL(".", import.meta.url);
 // alone; a page with any other kind, or with both families, takes the whole module, which then
 // serves every widget of the page, so no page fetches a module twice.
 const CHART_KINDS = ["circuit-diagram", "histogram", "lesson-table"];
-const EXPLORER_KINDS = ["jitter", "metastability"];
+const EXPLORER_KINDS = ["jitter", "metastability", "compare-libraries"];
 const FAMILIES = [["widget-charts", CHART_KINDS], ["widget-explorers", EXPLORER_KINDS]];
 const WHOLE = "resilience-playground";
 // Each module's compilation, started once per page.

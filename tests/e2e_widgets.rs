@@ -797,6 +797,91 @@ async fn the_playground_explorer_starts_its_worker_when_asked() {
     .await;
 }
 
+/// "Four libraries, one failure" on the playground's page: nothing until asked; then the
+/// explorers' module runs the intent under each library, side by side, and a pasted Polly
+/// configuration runs in a last column; a wrong gRPC one is named by its field and runs nothing.
+#[tokio::test]
+async fn the_playground_compares_the_libraries_and_runs_a_pasted_config_beside_them() {
+    browser::run("playground-libraries", |page| async move {
+        page.open("index.html", "#libraries-start").await;
+        assert_eq!(
+            wasm_fetched(&page).await,
+            serde_json::json!(["playground-page_bg.wasm"])
+        );
+        page.eval("document.getElementById('libraries-start').click()")
+            .await;
+        page.wait_for("[id$='libraries-table']", "index.html").await;
+        let headers = "return [...document.querySelectorAll(\"[id$='libraries-table'] thead th\")].map(th => th.textContent)";
+        assert_eq!(
+            page.eval(headers).await,
+            serde_json::json!(["At the run's end", "lesson 000", "Resilience4j", "Polly", "Envoy", "gRPC"])
+        );
+        assert_eq!(
+            wasm_fetched(&page).await,
+            serde_json::json!(["playground-page_bg.wasm", "widget-explorers_bg.wasm"])
+        );
+        let differences = page.text("[id$='libraries-differences']").await;
+        assert!(differences.contains("gRPC never (a channel has no breaker"), "{differences}");
+        let paste = |text: &str| {
+            format!(
+                "const area = document.querySelector(\"[id$='libraries-paste']\"); area.value = {}; \
+                 document.querySelector(\"[id$='libraries-run']\").click(); return null",
+                serde_json::json!(text)
+            )
+        };
+        page.eval(&paste(include_str!("fixtures/polly-standard.json"))).await;
+        page.wait_for("[id$='libraries-table'] thead th:nth-child(7)", "index.html").await;
+        let last = "return document.querySelector(\"[id$='libraries-table'] thead th:last-child\").textContent";
+        assert_eq!(page.eval(last).await, Value::from("Yours: Polly"));
+        let said = page.text(".libraries-read").await;
+        assert!(said.starts_with("Yours: Polly runs in the last column"), "{said}");
+        page.eval("document.querySelector('.libraries-region').scrollIntoView()").await;
+        page.screenshot("playground-libraries").await;
+        let bad = r#"{"methodConfig":[{"retryPolicy":{"maxAttempts":1,"initialBackoff":"0.1s","maxBackoff":"1s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE"]}}]}"#;
+        page.eval(&paste(bad)).await;
+        page.wait_for(".library-compare .notice", "index.html").await;
+        let refused = page.text(".library-compare .notice").await;
+        assert!(
+            refused.starts_with("gRPC configuration:") && refused.contains("maxAttempts"),
+            "{refused}"
+        );
+        assert_eq!(page.eval(last).await, Value::from("gRPC"), "nothing of the refused one runs");
+        let duplicates = page.eval(browser::DUPLICATE_IDS).await;
+        assert_eq!(duplicates, Value::Array(vec![]), "duplicate ids");
+    })
+    .await;
+}
+
+/// Screenshots of the libraries' comparison for looking at (`target/e2e/libraries-*.png`): the
+/// playground's section at 1920x1080 (projector mode) and 1366x768, the widget at 390 px.
+#[tokio::test]
+#[ignore]
+async fn libraries_screenshots() {
+    browser::run("libraries-shots", |page| async move {
+        for (w, h, query, name) in [
+            (1920, 1080, "index.html?projector=on", "libraries-1920"),
+            (1366, 768, "index.html", "libraries-1366"),
+        ] {
+            page.client.set_window_size(w, h).await.expect("window size");
+            page.open(query, "#libraries-start").await;
+            page.eval("document.getElementById('libraries-start').click()").await;
+            page.wait_for("[id$='libraries-table']", "index.html").await;
+            page.eval("document.querySelector('.libraries-region').scrollIntoView()").await;
+            page.screenshot(name).await;
+            page.eval("document.querySelector('.libraries-paste').scrollIntoView()").await;
+            page.screenshot(&format!("{name}-paste")).await;
+        }
+        page.client.set_window_size(405, 844).await.expect("window size");
+        page.open("embed.html?kind=compare-libraries", "[id$='libraries-table']").await;
+        let overflow = page
+            .eval("return document.documentElement.scrollWidth > document.documentElement.clientWidth")
+            .await;
+        println!("390 px: horizontal overflow {overflow}");
+        page.screenshot("libraries-390").await;
+    })
+    .await;
+}
+
 /// The iframes' heights and whether each page inside scrolls, as `[[height, scrolls], ...]`.
 const FRAME_HEIGHTS: &str = "return [...document.querySelectorAll('iframe')].map(f => {
        const inside = f.contentDocument && f.contentDocument.documentElement;

@@ -20,6 +20,7 @@ mod jitter;
 mod join_code;
 mod knob_panel;
 mod lesson;
+mod library_compare;
 
 mod lesson_table;
 mod load_chart;

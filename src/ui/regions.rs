@@ -13,6 +13,7 @@ use super::ids::IdScope;
 use super::jitter::JitterView;
 use super::knob_panel::KnobPanel;
 use super::lesson_table::LessonTable;
+use super::library_compare::LibrariesOnRequest;
 use super::load_chart::LoadChart;
 use super::metastability::MetastabilityView;
 use super::on_demand::ExplorerOnDemand;
@@ -320,7 +321,15 @@ pub fn lesson_table(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> 
 /// The explorers drawn by this module: the jitter sweep, then the metastability grid (the
 /// whole module's playground; see [`super::app::Explorers`]).
 pub fn explorers(ids: &IdScope) -> Html {
-    html! { <>{ jitter(ids) }{ metastability(ids) }</> }
+    html! { <>{ jitter(ids) }{ metastability(ids) }{ libraries(ids) }</> }
+}
+
+/// The libraries' comparison on Saturday's cascade, run when the student asks.
+pub fn libraries(ids: &IdScope) -> Html {
+    let body = html! {
+        <LibrariesOnRequest what={LIBRARIES_WHAT} start_id={ids.id("libraries-start")} />
+    };
+    region(ids, "libraries-region", "libraries", LIBRARIES_TITLE, body)
 }
 
 /// The jitter sweep's title, as its region and its widget give it.
@@ -328,6 +337,15 @@ pub(super) const JITTER_TITLE: &str = "Backoff and jitter, side by side";
 
 /// The metastability grid's title, as its region and its widget give it.
 pub(super) const METASTABILITY_TITLE: &str = "Metastability explorer: does it come back?";
+
+/// The libraries' comparison's title, as its region and its widget give it.
+pub(super) const LIBRARIES_TITLE: &str = "Four libraries, one failure";
+
+/// What the libraries' comparison runs, before its module is here.
+const LIBRARIES_WHAT: &str = "Lesson 000's protection as Resilience4j, Polly, Envoy and gRPC \
+    write it, on Saturday's cascade: who retries a refused call, who counts a timeout as a failure, \
+    when each stops calling, and how many calls reach inventory. Paste your own configuration of \
+    any of them to run it beside them.";
 
 /// What the jitter sweep computes, before its module is here.
 const JITTER_WHAT: &str = "Clients updating one row with optimistic concurrency back off five \
@@ -352,6 +370,9 @@ pub fn explorers_on_demand(ids: &IdScope) -> Html {
             <ExplorerOnDemand kind={WidgetKind::Metastability} class="metastability-region"
                 title={METASTABILITY_TITLE} what={METASTABILITY_WHAT}
                 start="Compute the grid" start_id={ids.id("meta-start")} />
+            <ExplorerOnDemand kind={WidgetKind::CompareLibraries} class="libraries-region"
+                title={LIBRARIES_TITLE} what={LIBRARIES_WHAT}
+                start="Compare the libraries" start_id={ids.id("libraries-start")} />
         </>
     }
 }

@@ -36,7 +36,7 @@ pub fn resilience4j_paste(props: &Resilience4jPasteProps) -> Html {
         <fieldset class="pattern r4j-paste">
             <legend>{ "Your Resilience4j configuration" }</legend>
             <label for={area_id.clone()}>
-                { "Paste a resilience4j: block (instances named inventoryReservation; a bulkhead orderHistoryLookup gives order history its own). It runs on this scenario with Resilience4j's semantics." }
+                { "Paste a resilience4j: block (instances named inventoryReservation; a bulkhead orderHistoryLookup gives order history its own). It runs on this scenario with Resilience4j's semantics. Polly, Envoy and gRPC configurations go in the box of Four libraries, one failure, further down." }
             </label>
             <textarea id={area_id} ref={area} rows="8" spellcheck="false" />
             <button type="button" id={ids.id("r4j-run")} onclick={on_run}>{ "Run this configuration" }</button>

@@ -70,7 +70,7 @@ impl Kinds for ChartKinds {
 impl Kinds for ExplorerKinds {
     const GLUE: Glue = Glue::Explorers;
 
-    fn body(kind: WidgetKind, props: &WidgetProps, _: &Shared<Page>) -> Option<Html> {
+    fn body(kind: WidgetKind, props: &WidgetProps, initial: &Shared<Page>) -> Option<Html> {
         let title = |text: &str| {
             html! { <@{props.scope.heading_tag()} class="widget-title">{ text.to_string() }</@> }
         };
@@ -85,6 +85,12 @@ impl Kinds for ExplorerKinds {
                 <div class="widget-body metastability-widget">
                     { title(regions::METASTABILITY_TITLE) }
                     <super::metastability::MetastabilityView autostart=true />
+                </div>
+            }),
+            WidgetKind::CompareLibraries => Some(html! {
+                <div class="widget-body library-compare-widget">
+                    { title(regions::LIBRARIES_TITLE) }
+                    <super::library_compare::LibraryCompareView page={initial.clone()} />
                 </div>
             }),
             _ => None,

@@ -401,6 +401,13 @@ impl Page {
             format!("{}{}", self.base_url, path)
         };
         self.client.goto(&address).await.expect("page loads");
+        self.wait_for(ready_css, path).await;
+    }
+
+    /// Waits until the element `ready_css` exists on the page open at `path` (30 s at most,
+    /// then panics saying what the page shows).
+    #[allow(dead_code)] // not every suite uses every helper
+    pub async fn wait_for(&self, ready_css: &str, path: &str) {
         let started = Instant::now();
         let script = format!("return !!document.querySelector({});", json!(ready_css));
         while self.eval(&script).await != Value::Bool(true) {

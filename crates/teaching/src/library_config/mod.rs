@@ -6,6 +6,7 @@ pub mod compare;
 pub mod envoy;
 pub mod grpc;
 mod json;
+pub mod pasted;
 pub mod polly;
 pub mod resilience4j;
 pub mod resilience4j_run;

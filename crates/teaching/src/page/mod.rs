@@ -17,7 +17,7 @@ pub use charts::{
 };
 pub use embedding::{embed, join, site, widget, widget_look};
 pub use exercises::{charts as exercise_charts, setups as exercise_setups, view as exercise_view};
-pub use explorers::{jitter, metastability, metastability_wire};
+pub use explorers::{jitter, libraries, metastability, metastability_wire};
 pub use playground::{
     action, announce, compare, export, knobs, life_story, permalink, playback, replay, requests,
     runs, settings, state, traced, view,

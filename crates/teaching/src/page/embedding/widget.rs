@@ -31,11 +31,14 @@ pub enum WidgetKind {
     /// The metastability explorer: load by trigger length, and the cures that move the
     /// boundary.
     Metastability,
+    /// Lesson 000's protection as Resilience4j, Polly, Envoy and gRPC write it, side by side
+    /// on one run each, and the reader's own configuration of any of them beside them.
+    CompareLibraries,
 }
 
 impl WidgetKind {
     /// Every kind, in the order a course author's documentation lists them.
-    pub const ALL: [WidgetKind; 11] = [
+    pub const ALL: [WidgetKind; 12] = [
         WidgetKind::Playground,
         WidgetKind::CircuitDiagram,
         WidgetKind::Histogram,
@@ -47,6 +50,7 @@ impl WidgetKind {
         WidgetKind::Jitter,
         WidgetKind::LessonStep,
         WidgetKind::Metastability,
+        WidgetKind::CompareLibraries,
     ];
 
     /// The kinds that show one run each, which the charts module (`widget-charts.js`) draws
@@ -62,7 +66,11 @@ impl WidgetKind {
     /// explorers module (`widget-explorers.js`) draws alone: a course page whose widgets are all
     /// of these downloads that module, and the playground's page loads it when the student
     /// opens one (`widgets.js` keeps the same list).
-    pub const EXPLORERS: [WidgetKind; 2] = [WidgetKind::Jitter, WidgetKind::Metastability];
+    pub const EXPLORERS: [WidgetKind; 3] = [
+        WidgetKind::Jitter,
+        WidgetKind::Metastability,
+        WidgetKind::CompareLibraries,
+    ];
 
     /// The value of the `kind` attribute.
     pub fn key(self) -> String {
@@ -75,6 +83,7 @@ impl WidgetKind {
             WidgetKind::Jitter => "jitter".into(),
             WidgetKind::LessonStep => "lesson-step".into(),
             WidgetKind::Metastability => "metastability".into(),
+            WidgetKind::CompareLibraries => "compare-libraries".into(),
         }
     }
 
@@ -90,6 +99,7 @@ impl WidgetKind {
             WidgetKind::Jitter => "backoff and jitter".into(),
             WidgetKind::LessonStep => "lesson step".into(),
             WidgetKind::Metastability => "metastability explorer".into(),
+            WidgetKind::CompareLibraries => "four libraries, one failure".into(),
         }
     }
 
@@ -137,6 +147,10 @@ pub fn attributes_table() -> String {
                 ("nothing else".to_string(), look.clone())
             }
             WidgetKind::Jitter => (code(&crate::page::jitter::JITTER_KEYS), look.clone()),
+            WidgetKind::CompareLibraries => (
+                format!("{run}, the scenario every library runs on (with no `preset`, `saturday`)"),
+                look.clone(),
+            ),
             WidgetKind::LessonStep => (
                 "`lesson` (km0, northwind, challenges or zoo), `step` (a step's name or number)"
                     .to_string(),
@@ -245,6 +259,7 @@ impl WidgetSpec {
                 let (page, _) = from_pairs_or(&[], WIDGET_PRESET);
                 (page, JitterSettings::from_pairs(&self.settings).1)
             }
+            WidgetKind::CompareLibraries => from_pairs_or(&self.settings, Preset::Saturday),
             _ => from_pairs_or(&self.settings, WIDGET_PRESET),
         };
         page.view.dark = self.look.dark(self.dark, system_dark);
