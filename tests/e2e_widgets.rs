@@ -803,6 +803,10 @@ async fn the_playground_explorer_starts_its_worker_when_asked() {
 #[tokio::test]
 async fn the_playground_compares_the_libraries_and_runs_a_pasted_config_beside_them() {
     browser::run("playground-libraries", |page| async move {
+        // A channel's stack has no breaker to switch on, and the diagram's place says so.
+        page.open("index.html?preset=saturday-grpc", "#no-breaker").await;
+        let no_breaker = page.text("#no-breaker").await;
+        assert!(no_breaker.contains("(stack=grpc) has no circuit breaker"), "{no_breaker}");
         page.open("index.html", "#libraries-start").await;
         assert_eq!(
             wasm_fetched(&page).await,

@@ -33,6 +33,7 @@ use crate::page::replay::{breaker_at, frame, produced_outcomes, route_at};
 use crate::page::runs::{Run, Shared};
 use crate::page::state::Page;
 use crate::page::widget::WidgetKind;
+use crate::sim::pattern::Pattern;
 use crate::sim::pick::Pick;
 use crate::sim::trace::Route;
 
@@ -212,9 +213,21 @@ pub fn diagram(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
     let at = page.playback.playhead;
     let breaker = run.config.first_breaker().cloned();
     let has_breaker = breaker.is_some();
+    let no_place = run
+        .config
+        .first_stack()
+        .map(|stack| &stack.profile)
+        .filter(|profile| !profile.has_place_for(Pattern::Breaker))
+        .map(|profile| {
+            AttrValue::from(format!(
+                "This run's stack (stack={}) has no circuit breaker to switch on: {} has no place for one.",
+                profile.key(),
+                profile.order_words()
+            ))
+        });
     let now = frame(&run.trace, at);
     let body = html! {
-        <StateDiagram config={breaker} at={breaker_at(&run.trace, has_breaker, at)}
+        <StateDiagram config={breaker} {no_place} at={breaker_at(&run.trace, has_breaker, at)}
             slice={now.slice} rejections={now.breaker_refused} playhead={at} run={run.clone()} />
     };
     region(

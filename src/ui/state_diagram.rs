@@ -22,6 +22,9 @@ use crate::sim::trace::Bucket;
 pub struct StateDiagramProps {
     /// The breaker's parameters; `None` when the run has no breaker.
     pub config: Option<BreakerConfig>,
+    /// Why no breaker can be switched on, when the run's stack has no place for one.
+    #[prop_or_default]
+    pub no_place: Option<AttrValue>,
     /// Its state at the playhead.
     pub at: Option<BreakerAt>,
     /// The slice at the playhead (window and probe gauges).
@@ -75,11 +78,10 @@ const ARROWS: [(&str, f64, f64); 4] = [
 pub fn state_diagram(props: &StateDiagramProps) -> Html {
     let ids = use_ids();
     let Some(config) = &props.config else {
-        return html! {
-            <p class="placeholder" id={ids.id("no-breaker")}>
-                { "This run has no circuit breaker. Switch it on under Controls to watch it open, probe and close." }
-            </p>
-        };
+        let why = props.no_place.clone().unwrap_or_else(|| {
+            "This run has no circuit breaker. Switch it on under Controls to watch it open, probe and close.".into()
+        });
+        return html! { <p class="placeholder" id={ids.id("no-breaker")}>{ why }</p> };
     };
     let at = props.at.unwrap_or(BreakerAt {
         state: BreakerState::Closed,
