@@ -132,6 +132,9 @@ function settingsOf(element) {
 // Bootstrap 3 sites 10 px) would shrink or grow them all, so its widgets get that size as
 // --rp-rem, which dist/style.css's lengths follow (scripts/widget-rem.mjs).
 function keepOwnRem(host) {
+  // The playground's own pages set their root size themselves (larger in projector mode), and
+  // an explorer started there follows it like the rest of the page.
+  if (document.documentElement.classList.contains("rp")) return;
   const probe = document.createElement("span");
   probe.style.cssText = "position: absolute; visibility: hidden; font-size: medium";
   document.body.append(probe);

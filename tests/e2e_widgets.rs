@@ -852,6 +852,14 @@ async fn the_playground_compares_the_libraries_and_runs_a_pasted_config_beside_t
         assert_eq!(page.eval(last).await, Value::from("gRPC"), "nothing of the refused one runs");
         let duplicates = page.eval(browser::DUPLICATE_IDS).await;
         assert_eq!(duplicates, Value::Array(vec![]), "duplicate ids");
+        // On a phone the libraries scroll sideways inside their table, not the page.
+        page.client.set_window_size(405, 844).await.expect("window size");
+        page.open("embed.html?kind=compare-libraries", "[id$='libraries-table']")
+            .await;
+        let overflow = page
+            .eval("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            .await;
+        assert_eq!(overflow, Value::from(0), "the page scrolls sideways at 390 px");
     })
     .await;
 }

@@ -160,7 +160,7 @@ fn figures_table(id: &AttrValue, c: &Comparison, mine: Option<&Column>) -> Html 
         .chain(mine.map(|col| (col, Some("libraries-yours"))))
         .collect();
     html! {
-        <div class="table-scroll" tabindex="0" role="region" aria-label="The libraries' figures">
+        <div class="table-scroll wide-table-scroll" tabindex="0" role="region" aria-label="The libraries' figures">
             <table class="libraries-table" id={id.clone()}>
                 <thead>
                     <tr>

@@ -159,9 +159,12 @@ pub fn differences(runs: &[LibraryRun]) -> Vec<String> {
         "When each stopped calling inventory: {}.",
         figure(
             &|t| match (t.first_open(), t.retry_overflow, t.retries_throttled) {
-                (Some(at), _, _) => {
-                    format!("at {:.1} s, when its breaker first opened", at as f64 / 1e6)
-                }
+                // Tenths cut, not rounded, as the page's clock shows a moment.
+                (Some(at), _, _) => format!(
+                    "at {}.{} s, when its breaker first opened",
+                    at / 1_000_000,
+                    at / 100_000 % 10
+                ),
                 (None, _, Some(throttled)) => format!(
                     "never (a channel has no breaker; its throttle stopped {throttled} retries)"
                 ),
