@@ -13,13 +13,18 @@
 // runs an instance of its own, so a widget that fails leaves the others working.
 
 const here = new URL(".", import.meta.url);
-// The kinds the charts module and the explorers module draw (ChartKinds and ExplorerKinds in
-// src/ui/widget.rs): a page whose widgets are all of one family downloads that family's module
-// alone; a page with any other kind, or with both families, takes the whole module, which then
-// serves every widget of the page, so no page fetches a module twice.
+// The kinds the charts, explorers and libraries modules draw (ChartKinds, ExplorerKinds and
+// LibraryKinds in src/ui/widget.rs): a page whose widgets all belong to these families
+// downloads each family's module it needs, once; a page with any other kind takes the whole
+// module, which then serves every widget of the page, so no page fetches a module twice.
 const CHART_KINDS = ["circuit-diagram", "histogram", "lesson-table"];
-const EXPLORER_KINDS = ["jitter", "metastability", "compare-libraries"];
-const FAMILIES = [["widget-charts", CHART_KINDS], ["widget-explorers", EXPLORER_KINDS]];
+const EXPLORER_KINDS = ["jitter", "metastability"];
+const LIBRARY_KINDS = ["compare-libraries"];
+const FAMILIES = [
+  ["widget-charts", CHART_KINDS],
+  ["widget-explorers", EXPLORER_KINDS],
+  ["widget-libraries", LIBRARY_KINDS],
+];
 const WHOLE = "resilience-playground";
 // Each module's compilation, started once per page.
 const compiled = new Map();
@@ -64,15 +69,15 @@ async function fetchWasm(url) {
   return bytes;
 }
 
-// The module a widget of `kind` runs on: its family's when every widget on the page is of that
+// The module a widget of `kind` runs on: its family's when every widget on the page is of a
 // family (embed.html holds no element: its one widget decides), else the whole one.
 function moduleFor(kind) {
   const family = FAMILIES.find(([, kinds]) => kinds.includes(kind));
   if (!family || compiled.has(WHOLE)) return WHOLE;
-  const [name, kinds] = family;
+  const inFamily = (k) => FAMILIES.some(([, kinds]) => kinds.includes(k));
   const onPage = [...document.querySelectorAll("resilience-widget")]
     .map((w) => (w.getAttribute("kind") ?? "").trim());
-  return onPage.every((k) => kinds.includes(k)) ? name : WHOLE;
+  return onPage.every(inFamily) ? family[0] : WHOLE;
 }
 
 // A module's WebAssembly, downloaded and compiled once for the whole page.

@@ -1424,6 +1424,23 @@ fn the_lesson_pages_module_holds_no_yaml_reader_and_no_explorer() {
             );
         }
     }
+    // The four libraries' readers (Envoy's here) come with the libraries' comparison alone:
+    // its own module and the whole one hold them, the explorers' and the charts' do not.
+    for (module, readers) in [
+        ("widget-libraries", true),
+        ("resilience-playground", true),
+        ("widget-explorers", false),
+        ("widget-charts", false),
+    ] {
+        assert_eq!(
+            holds(
+                &format!("{module}_bg.wasm"),
+                "is not a condition Envoy knows"
+            ),
+            readers,
+            "{module} and Envoy's reader"
+        );
+    }
     // The explorer's worker runs the module that drew it: the explorers' one (which the
     // playground's page fetches when an explorer starts) or the whole one, never a page's own.
     for (module, explorer) in [
@@ -1431,6 +1448,7 @@ fn the_lesson_pages_module_holds_no_yaml_reader_and_no_explorer() {
         ("playground-page", false),
         ("widget-charts", false),
         ("widget-explorers", true),
+        ("widget-libraries", false),
         ("resilience-playground", true),
     ] {
         let glue = format!("{module}.js");

@@ -820,9 +820,10 @@ async fn the_playground_compares_the_libraries_and_runs_a_pasted_config_beside_t
             page.eval(headers).await,
             serde_json::json!(["At the run's end", "lesson 000", "Resilience4j", "Polly", "Envoy", "gRPC"])
         );
+        // The libraries' own module, with the readers: not the explorers' one.
         assert_eq!(
             wasm_fetched(&page).await,
-            serde_json::json!(["playground-page_bg.wasm", "widget-explorers_bg.wasm"])
+            serde_json::json!(["playground-page_bg.wasm", "widget-libraries_bg.wasm"])
         );
         let differences = page.text("[id$='libraries-differences']").await;
         assert!(differences.contains("gRPC never (a channel has no breaker"), "{differences}");

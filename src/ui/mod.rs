@@ -47,7 +47,7 @@ mod window_events;
 
 pub use app::{App, Explorers};
 pub use exercises::ExerciseView;
-pub use widget::{AllKinds, ChartKinds, ExplorerKinds, Widget};
+pub use widget::{AllKinds, ChartKinds, ExplorerKinds, LibraryKinds, Widget};
 
 use wasm_bindgen::JsValue;
 
@@ -81,6 +81,8 @@ pub enum Glue {
     Charts,
     /// `widget-explorers.js`: the explorers' widgets.
     Explorers,
+    /// `widget-libraries.js`: the libraries' comparison.
+    Libraries,
 }
 
 impl Glue {
@@ -91,6 +93,7 @@ impl Glue {
             Glue::Playground => "playground-page.js",
             Glue::Charts => "widget-charts.js",
             Glue::Explorers => "widget-explorers.js",
+            Glue::Libraries => "widget-libraries.js",
         }
     }
 }

@@ -48,6 +48,11 @@ pub struct AllKinds;
 /// (`widget-charts.js`), which course pages with these alone load (`widgets.js`).
 pub struct ChartKinds;
 
+/// "Four libraries, one failure" ([`WidgetKind::LIBRARIES`]): the libraries module's widget
+/// (`widget-libraries.js`), with the four libraries' readers, which course pages that show it
+/// load, and the playground's page when the student opens it.
+pub struct LibraryKinds;
+
 /// The explorers ([`WidgetKind::EXPLORERS`]): the explorers module's widgets
 /// (`widget-explorers.js`), which course pages with these alone load, and the playground's
 /// page when the student opens one.
@@ -70,7 +75,7 @@ impl Kinds for ChartKinds {
 impl Kinds for ExplorerKinds {
     const GLUE: Glue = Glue::Explorers;
 
-    fn body(kind: WidgetKind, props: &WidgetProps, initial: &Shared<Page>) -> Option<Html> {
+    fn body(kind: WidgetKind, props: &WidgetProps, _: &Shared<Page>) -> Option<Html> {
         let title = |text: &str| {
             html! { <@{props.scope.heading_tag()} class="widget-title">{ text.to_string() }</@> }
         };
@@ -87,14 +92,23 @@ impl Kinds for ExplorerKinds {
                     <super::metastability::MetastabilityView autostart=true />
                 </div>
             }),
-            WidgetKind::CompareLibraries => Some(html! {
-                <div class="widget-body library-compare-widget">
-                    { title(regions::LIBRARIES_TITLE) }
-                    <super::library_compare::LibraryCompareView page={initial.clone()} />
-                </div>
-            }),
             _ => None,
         }
+    }
+}
+
+impl Kinds for LibraryKinds {
+    const GLUE: Glue = Glue::Libraries;
+
+    fn body(kind: WidgetKind, props: &WidgetProps, initial: &Shared<Page>) -> Option<Html> {
+        (kind == WidgetKind::CompareLibraries).then(|| {
+            html! {
+                <div class="widget-body library-compare-widget">
+                    <@{props.scope.heading_tag()} class="widget-title">{ regions::LIBRARIES_TITLE }</@>
+                    <super::library_compare::LibraryCompareView page={initial.clone()} />
+                </div>
+            }
+        })
     }
 }
 
@@ -104,6 +118,7 @@ impl Kinds for AllKinds {
     fn body(kind: WidgetKind, props: &WidgetProps, initial: &Shared<Page>) -> Option<Html> {
         ChartKinds::body(kind, props, initial)
             .or_else(|| ExplorerKinds::body(kind, props, initial))
+            .or_else(|| LibraryKinds::body(kind, props, initial))
             .or_else(|| match kind {
                 WidgetKind::Playground => Some(html! {
                     <Playground initial={initial.clone()} explorers={Explorers(regions::explorers)} />

@@ -66,11 +66,12 @@ impl WidgetKind {
     /// explorers module (`widget-explorers.js`) draws alone: a course page whose widgets are all
     /// of these downloads that module, and the playground's page loads it when the student
     /// opens one (`widgets.js` keeps the same list).
-    pub const EXPLORERS: [WidgetKind; 3] = [
-        WidgetKind::Jitter,
-        WidgetKind::Metastability,
-        WidgetKind::CompareLibraries,
-    ];
+    pub const EXPLORERS: [WidgetKind; 2] = [WidgetKind::Jitter, WidgetKind::Metastability];
+
+    /// The libraries' comparison, which runs the four libraries' readers: the libraries module
+    /// (`widget-libraries.js`) draws it alone, so no other widget's module carries the readers
+    /// (`widgets.js` keeps the same list).
+    pub const LIBRARIES: [WidgetKind; 1] = [WidgetKind::CompareLibraries];
 
     /// The value of the `kind` attribute.
     pub fn key(self) -> String {
@@ -297,6 +298,7 @@ mod tests {
         for (name, kinds) in [
             ("CHART_KINDS", &WidgetKind::CHARTS[..]),
             ("EXPLORER_KINDS", &WidgetKind::EXPLORERS[..]),
+            ("LIBRARY_KINDS", &WidgetKind::LIBRARIES[..]),
         ] {
             let listed = script
                 .lines()
