@@ -2,38 +2,16 @@
 //! `retry_on` names and nothing else, Envoy's back-off, the route's timeout over every try, and
 //! the cluster's cap on retries in flight (`max_retries`, or a retry budget).
 
+#[path = "support/failing_inventory.rs"]
+mod failing_inventory;
+
+use failing_inventory::{calls, with_sets, MS, SECOND};
 use resilience_playground::sim::model::{run, SidecarConfig, SimConfig};
-use resilience_playground::sim::params::apply_set;
 use resilience_playground::sim::scenario::Scenario;
-use resilience_playground::sim::trace::Trace;
 
-const MS: u64 = 1_000;
-const SECOND: u64 = 1_000_000;
-
-/// 20 s of 100 requests/s against an inventory that is degraded from the start: `slow` a call,
-/// failing with a transient error (a 503) at `error_rate`. Workers enough that nobody queues.
+/// [`failing_inventory::failing`] with a transient error that Envoy sees as a 503.
 fn failing(slow: u64, error_rate: f64) -> SimConfig {
-    let mut c = Scenario::None.config();
-    c.traffic.duration = 20 * SECOND;
-    c.service.threads = 2_000;
-    let inventory = c.first_mut();
-    inventory.faults.degrade_at = Some(0);
-    inventory.faults.recover_at = None;
-    inventory.faults.slow = slow;
-    inventory.faults.error_rate = error_rate;
-    c.run.seed = 11;
-    c
-}
-
-fn with_sets(mut c: SimConfig, sets: &[(&str, &str)]) -> SimConfig {
-    for (k, v) in sets {
-        apply_set(&mut c, k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
-    }
-    c
-}
-
-fn calls(t: &Trace) -> u64 {
-    t.series.iter().map(|b| b.inventory_calls).sum()
+    failing_inventory::failing(slow, error_rate, 11)
 }
 
 #[test]

@@ -3,19 +3,20 @@
 //! `timeout` is a deadline over every attempt and wait, the caller's own `DEADLINE_EXCEEDED`
 //! is never retried, only the listed codes are, and the channel has no breaker or bulkhead.
 
+#[path = "support/failing_inventory.rs"]
+mod failing_inventory;
+
+use failing_inventory::{calls, with_sets, MS, SECOND};
 use resilience_playground::resilience::{
-    BreakerConfig, BulkheadConfig, StatusCode, ThrottleConfig, SECOND,
+    BreakerConfig, BulkheadConfig, StatusCode, ThrottleConfig,
 };
 use resilience_playground::sim::model::{run, GrpcStack, HedgeConfig, Pattern, Profile, SimConfig};
-use resilience_playground::sim::params::{apply_set, Applied};
-use resilience_playground::sim::scenario::{Preset, Scenario};
+use resilience_playground::sim::params::apply_set;
+use resilience_playground::sim::scenario::Preset;
 use resilience_playground::sim::trace::{Route, Trace};
 
-const MS: u64 = 1_000;
-
-/// 20 s of `rate` requests/s against an inventory degraded from the start: `slow` a call,
-/// failing with a transient error (`UNAVAILABLE`) at `error_rate`; workers enough that nobody
-/// queues; the stack is gRPC's with `settings`, then `sets`.
+/// [`failing_inventory::failing`] at `rate` requests/s (the transient error is `UNAVAILABLE`),
+/// through gRPC's stack with `settings`, then `sets`.
 fn channel(
     rate: f64,
     slow: u64,
@@ -23,26 +24,15 @@ fn channel(
     settings: GrpcStack,
     sets: &[(&str, &str)],
 ) -> SimConfig {
-    let mut c = Scenario::None.config();
-    c.traffic.duration = 20 * SECOND;
+    let mut c = failing_inventory::failing(slow, error_rate, 12);
     c.traffic.rate = rate;
-    c.service.threads = 2_000;
-    let inventory = c.first_mut();
-    inventory.faults.degrade_at = Some(0);
-    inventory.faults.recover_at = None;
-    inventory.faults.slow = slow;
-    inventory.faults.error_rate = error_rate;
-    c.run.seed = 12;
     apply_set(&mut c, "stack", "grpc").unwrap();
     c.first_stack_mut().profile = Profile::Grpc(settings);
-    for (k, v) in sets {
-        // `timeout` tunes a timeout that is on (as `--set` does for the lesson's scenarios).
-        if *k == "timeout" {
-            Pattern::Timeout.part().switch_on(&mut c);
-        }
-        let applied = apply_set(&mut c, k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
-        assert_eq!(applied, Applied::Set, "{k}={v}");
+    // `timeout` tunes a timeout that is on (as `--set` does for the lesson's scenarios).
+    if sets.iter().any(|(k, _)| *k == "timeout") {
+        Pattern::Timeout.part().switch_on(&mut c);
     }
+    let c = with_sets(c, sets);
     c.validate().unwrap();
     c
 }
@@ -52,10 +42,6 @@ fn unthrottled() -> GrpcStack {
         throttling: None,
         ..GrpcStack::typical()
     }
-}
-
-fn calls(t: &Trace) -> u64 {
-    t.series.iter().map(|b| b.inventory_calls).sum()
 }
 
 fn requests(t: &Trace) -> u64 {

@@ -3,42 +3,25 @@
 //! retries (a transient failure and a timeout; not a 409, not a refusal by the open breaker),
 //! `MaxRetryAttempts`, and the attempt timeout's cancellation freeing a permit.
 
-use resilience_playground::resilience::{CallResult, CircuitBreaker, Mode, SECOND};
+#[path = "support/failing_inventory.rs"]
+mod failing_inventory;
+
+use failing_inventory::{calls, with_sets, MS, SECOND};
+use resilience_playground::resilience::{CallResult, CircuitBreaker, Mode};
 use resilience_playground::sim::model::{
     run, Pattern, PollyStack, Profile, Resilience4jStack, SimConfig,
 };
-use resilience_playground::sim::params::{apply_set, Applied};
-use resilience_playground::sim::scenario::Scenario;
-use resilience_playground::sim::trace::Trace;
+use resilience_playground::sim::params::apply_set;
 
-const MS: u64 = 1_000;
-
-/// 20 s of 100 requests/s against an inventory degraded from the start: `slow` a call,
-/// failing with a transient error at `error_rate`; workers enough that nobody queues; the
-/// stack is Polly's, with `layers` switched on at the standard handler's values, then `sets`.
+/// [`failing_inventory::failing`] through Polly's stack, with `layers` switched on at the
+/// standard handler's values, then `sets`.
 fn failing(slow: u64, error_rate: f64, layers: &[Pattern], sets: &[(&str, &str)]) -> SimConfig {
-    let mut c = Scenario::None.config();
-    c.traffic.duration = 20 * SECOND;
-    c.service.threads = 2_000;
-    let inventory = c.first_mut();
-    inventory.faults.degrade_at = Some(0);
-    inventory.faults.recover_at = None;
-    inventory.faults.slow = slow;
-    inventory.faults.error_rate = error_rate;
-    c.run.seed = 12;
+    let mut c = failing_inventory::failing(slow, error_rate, 12);
     apply_set(&mut c, "stack", "polly").unwrap();
     for p in layers {
         p.part().switch_on(&mut c);
     }
-    for (k, v) in sets {
-        let applied = apply_set(&mut c, k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
-        assert_eq!(applied, Applied::Set, "{k}={v}");
-    }
-    c
-}
-
-fn calls(t: &Trace) -> u64 {
-    t.series.iter().map(|b| b.inventory_calls).sum()
+    with_sets(c, sets)
 }
 
 /// Records `n` calls a millisecond apart, the last `failing` of them failures.

@@ -15,9 +15,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{Micros, ParamError};
 
-/// A gRPC status code, by its name in a service config.
+/// A gRPC status code, by its name in a service config (written and read through
+/// [`StatusCode::name`] and [`StatusCode::parse`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[serde(into = "&'static str", try_from = "String")]
 pub enum StatusCode {
     Ok,
     Cancelled,
@@ -92,6 +93,26 @@ impl StatusCode {
         Self::ALL
             .into_iter()
             .find(|c| c.name().eq_ignore_ascii_case(text.trim()))
+    }
+}
+
+impl From<StatusCode> for &'static str {
+    fn from(code: StatusCode) -> Self {
+        code.name()
+    }
+}
+
+impl TryFrom<String> for StatusCode {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, String> {
+        StatusCode::parse(&text).ok_or_else(|| {
+            let names: Vec<&str> = StatusCode::ALL.iter().map(|c| c.name()).collect();
+            format!(
+                "no gRPC status code is called `{text}`: one of {} (or 0 to 16)",
+                names.join(", ")
+            )
+        })
     }
 }
 
@@ -259,6 +280,19 @@ mod tests {
                 "retry {n}: mean {mean}"
             );
         }
+    }
+
+    #[test]
+    fn a_status_code_is_written_by_its_name_and_read_by_name_or_number() {
+        let written = serde_json::to_string(&[StatusCode::Unavailable, StatusCode::Ok]).unwrap();
+        assert_eq!(written, r#"["UNAVAILABLE","OK"]"#);
+        let read: Vec<StatusCode> = serde_json::from_str(r#"["deadline_exceeded", "14"]"#).unwrap();
+        assert_eq!(
+            read,
+            [StatusCode::DeadlineExceeded, StatusCode::Unavailable]
+        );
+        let e = serde_json::from_str::<StatusCode>(r#""UNAVAILBLE""#).unwrap_err();
+        assert!(e.to_string().contains("`UNAVAILBLE`: one of OK,"), "{e}");
     }
 
     #[test]
