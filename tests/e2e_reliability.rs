@@ -21,7 +21,7 @@ const POLICY: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; 
                       base-uri 'none'";
 
 /// Each page, and an element it shows once its views are drawn.
-const PAGES: [(&str, &str); 6] = [
+const PAGES: [(&str, &str); 7] = [
     ("index.html", "#scrub"),
     ("index.html?preset=cb&ab=window%3D1", "#ab-counters"),
     ("lesson.html?lesson=km0&step=8", "[data-lesson-step]"),
@@ -30,6 +30,10 @@ const PAGES: [(&str, &str); 6] = [
     (
         "embed.html?kind=histogram&preset=cb",
         "[id$='-latency-chart']",
+    ),
+    (
+        "embed.html?kind=compare-libraries",
+        "[id$='libraries-table']",
     ),
 ];
 
