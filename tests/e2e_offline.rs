@@ -102,6 +102,29 @@ async fn the_single_file_opens_from_disk_and_plays_a_preset() {
             !notice.contains("origin") && !notice.contains("file://"),
             "{notice}"
         );
+        // On the stage, the file draws its join code itself: it has no QR module to fetch.
+        page.client
+            .goto(&format!("{url}?projector=on"))
+            .await
+            .expect("the file opens on the stage");
+        page.client
+            .wait()
+            .at_most(Duration::from_secs(30))
+            .for_element(Locator::Css("#join-open"))
+            .await
+            .expect("the stage's join button");
+        page.eval("document.getElementById('join-open').click(); return null")
+            .await;
+        wait_until(
+            &page,
+            "return document.querySelectorAll('#join-qr path').length === 1",
+            "the file draws its join code",
+        )
+        .await;
+        assert_eq!(
+            page.eval(LOADED_FROM_ELSEWHERE).await,
+            serde_json::json!([])
+        );
     })
     .await;
 }

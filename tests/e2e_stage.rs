@@ -235,12 +235,21 @@ async fn the_stage_shows_a_code_a_phone_reads_back_to_the_run() {
             .await;
         let permalink = permalink.as_str().unwrap().to_string();
         assert!(permalink.contains("projector=on"), "{permalink}");
+        // The page's module holds no encoder: the QR module comes when the dialog opens.
+        let wasm = "return performance.getEntriesByType('resource').map(e => e.name.split('?')[0])
+            .filter(n => n.endsWith('.wasm')).map(n => n.split('/').pop()).sort()";
+        assert_eq!(page.eval(wasm).await, json!(["playground-page_bg.wasm"]));
         page.eval("document.getElementById('join-open').click(); return null")
             .await;
         let open = page
             .eval("return document.getElementById('join-code').open")
             .await;
         assert_eq!(open, json!(true));
+        page.wait_for("#join-qr", "index.html").await;
+        assert_eq!(
+            page.eval(wasm).await,
+            json!(["playground-page_bg.wasm", "qr-code_bg.wasm"])
+        );
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         let shot = page.client.screenshot().await.expect("a screenshot");
         std::fs::write(browser::artefacts_dir().join("stage-join.png"), &shot).unwrap();
@@ -279,6 +288,7 @@ async fn the_stage_shows_a_code_a_phone_reads_back_to_the_run() {
         .await;
         page.eval("document.getElementById('join-open').click(); return null")
             .await;
+        page.wait_for("#join-qr", "lesson.html").await;
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         let shot = page.client.screenshot().await.expect("a screenshot");
         std::fs::write(

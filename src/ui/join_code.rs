@@ -1,15 +1,34 @@
 //! "Join on a phone", on the stage: a button that opens a dialog with the QR code of the run
 //! on screen (and its link as text), large enough to scan from the back of the room; the phone
 //! opens the same run at its own size.
+//!
+//! The whole module draws the code itself (the offline file has no other module to fetch). The
+//! playground's and the lesson's pages leave the encoder out: their dialog holds an
+//! `<rp-qr-code>` element, which `join-qr.js` fills from the QR module (`qr-code_bg.wasm`),
+//! fetched the first time the dialog opens (`docs/measurements.md`: issue 45).
+
+use std::cell::Cell;
 
 use yew::prelude::*;
 
 use super::ids::use_ids;
 use super::modal::use_modal;
-use crate::page::join::{join_link, unreachable_from_a_phone, QrModules};
+use crate::page::join::{join_link, unreachable_from_a_phone};
 
-/// Light modules around the code, as the standard asks.
-const QUIET: usize = 4;
+/// The script that defines `<rp-qr-code>`, beside the page.
+const QR_SCRIPT: &str = "join-qr.js";
+
+/// How this module draws a code: `page::join::qr_svg`, or `None` for the QR module on demand.
+type Encoder = fn(&str, &str) -> Result<String, String>;
+
+thread_local! {
+    static ENCODER: Cell<Option<Encoder>> = const { Cell::new(None) };
+}
+
+/// Makes this module draw its codes itself (the whole module's start).
+pub fn draw_codes_here() {
+    ENCODER.with(|e| e.set(Some(crate::page::join::qr_svg)));
+}
 
 /// Properties of [`JoinCode`].
 #[derive(Properties, PartialEq)]
@@ -22,27 +41,33 @@ pub struct JoinCodeProps {
 #[function_component(JoinCode)]
 pub fn join_code(props: &JoinCodeProps) -> Html {
     let ids = use_ids();
-    // The code is made only while the dialog is open: the stage's link changes with the
-    // playhead, every tenth of a second while a run plays.
     let modal = use_modal();
     let link = join_link(&props.link);
-    let modules = use_memo((link.clone(), modal.open), |(link, shown)| {
-        shown.then(|| QrModules::encode(link))
-    });
-    let code = match &*modules {
-        None => Html::default(),
-        Some(Ok(m)) => {
-            let side = m.width + 2 * QUIET;
-            html! {
-                <svg class="join-qr" id={ids.id("join-qr")} viewBox={format!("0 0 {side} {side}")}
-                    shape-rendering="crispEdges" role="img"
-                    aria-label="QR code of the link below: a phone's camera opens it">
-                    <rect width={side.to_string()} height={side.to_string()} fill="#ffffff" />
-                    <path d={m.svg_path(QUIET)} fill="#000000" />
-                </svg>
-            }
+    let encoder = ENCODER.with(Cell::get);
+    let qr_id = ids.id("join-qr");
+    // The code is made only while the dialog is open: the stage's link changes with the
+    // playhead, every tenth of a second while a run plays.
+    let svg = {
+        let qr_id = qr_id.clone();
+        use_memo((link.clone(), modal.open), move |(link, shown)| {
+            shown
+                .then_some(encoder)
+                .flatten()
+                .map(|encode| encode(link, &qr_id))
+        })
+    };
+    use_effect_with(modal.open && encoder.is_none(), |fetch| {
+        if *fetch {
+            load_qr_script();
         }
-        Some(Err(message)) => html! { <p class="notice" role="alert">{ message }</p> },
+    });
+    let code = match (&*svg, encoder) {
+        (Some(Ok(svg)), _) => Html::from_html_unchecked(AttrValue::from(svg.clone())),
+        (Some(Err(message)), _) => html! { <p class="notice" role="alert">{ message }</p> },
+        (None, None) if modal.open => html! {
+            <rp-qr-code link={link.clone()} svg-id={qr_id}></rp-qr-code>
+        },
+        (None, _) => Html::default(),
     };
     html! {
         <>
@@ -61,4 +86,21 @@ pub fn join_code(props: &JoinCodeProps) -> Html {
             </dialog>
         </>
     }
+}
+
+/// Adds `join-qr.js` to the page once.
+fn load_qr_script() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let selector = format!("script[src='{QR_SCRIPT}']");
+    if document.query_selector(&selector).ok().flatten().is_some() {
+        return;
+    }
+    let (Ok(script), Some(head)) = (document.create_element("script"), document.head()) else {
+        return;
+    };
+    let _ = script.set_attribute("type", "module");
+    let _ = script.set_attribute("src", QR_SCRIPT);
+    let _ = head.append_child(&script);
 }

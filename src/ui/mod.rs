@@ -151,6 +151,7 @@ macro_rules! export_metastability_cell {
 /// Entry point of the whole module: mounts the lesson or the playground, whichever root
 /// element the page has (the single offline file holds both pages).
 pub fn start() {
+    join_code::draw_codes_here();
     if page_root(lesson::LESSON_ROOT_ID).is_some() {
         start_lesson();
     } else {

@@ -44,6 +44,29 @@ pub fn unreachable_from_a_phone(link: &str) -> Option<&'static str> {
     }
 }
 
+/// Light modules around a code, as the standard asks.
+pub const QUIET: usize = 4;
+
+/// The QR code of `link` as an SVG element with the id `id`, ready to put in a page (the same
+/// markup whether the page's module draws it or the QR module does, on demand); a message
+/// when the link is too long to encode.
+pub fn qr_svg(link: &str, id: &str) -> Result<String, String> {
+    let m = QrModules::encode(link)?;
+    let side = m.width + 2 * QUIET;
+    let id: String = id
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect();
+    Ok(format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"join-qr\" id=\"{id}\" \
+         viewBox=\"0 0 {side} {side}\" shape-rendering=\"crispEdges\" role=\"img\" \
+         aria-label=\"QR code of the link below: a phone's camera opens it\">\
+         <rect width=\"{side}\" height=\"{side}\" fill=\"#ffffff\"/>\
+         <path d=\"{}\" fill=\"#000000\"/></svg>",
+        m.svg_path(QUIET)
+    ))
+}
+
 /// A QR code's modules: `width` by `width`, dark or light, row by row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QrModules {
@@ -105,6 +128,19 @@ impl QrModules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_code_is_one_svg_with_its_id_and_every_dark_module_drawn() {
+        let link = "https://class.example/p/index.html?preset=cb";
+        let svg = qr_svg(link, "join-qr\"><script>").unwrap();
+        let m = QrModules::encode(link).unwrap();
+        assert!(svg.starts_with("<svg "), "{svg}");
+        assert!(svg.contains("id=\"join-qrscript\""), "{svg}");
+        assert!(svg.contains(&format!("viewBox=\"0 0 {0} {0}\"", m.width + 2 * QUIET)));
+        assert!(svg.contains(&m.svg_path(QUIET)));
+        let long = "x".repeat(5_000);
+        assert!(qr_svg(&long, "q").unwrap_err().contains("too long"));
+    }
 
     #[test]
     fn the_phone_gets_the_run_without_the_stage() {
