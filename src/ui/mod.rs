@@ -219,6 +219,9 @@ pub fn mount_widget<K: widget::Kinds>(
         playground_url: playground_url.to_string().into(),
     };
     host.set_inner_html("");
+    // A family's module has no start of its own to put the hook in place (the whole one's
+    // `prepare` does): without it a panic would leave the widget blank, with no word.
+    yew::set_custom_panic_hook(Box::new(report_panic));
     GLUE.with(|g| g.set(K::GLUE));
     HOST.with(|h| *h.borrow_mut() = Some(host.clone()));
     ASSETS.with(|a| *a.borrow_mut() = Some(playground_url.to_string()));
