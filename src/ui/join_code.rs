@@ -13,6 +13,7 @@ use yew::prelude::*;
 
 use super::ids::use_ids;
 use super::modal::use_modal;
+use super::on_demand::load_module_script;
 use crate::page::join::{join_link, unreachable_from_a_phone};
 
 /// The script that defines `<rp-qr-code>`, beside the page.
@@ -58,7 +59,7 @@ pub fn join_code(props: &JoinCodeProps) -> Html {
     };
     use_effect_with(modal.open && encoder.is_none(), |fetch| {
         if *fetch {
-            load_qr_script();
+            load_module_script(QR_SCRIPT);
         }
     });
     let code = match (&*svg, encoder) {
@@ -86,21 +87,4 @@ pub fn join_code(props: &JoinCodeProps) -> Html {
             </dialog>
         </>
     }
-}
-
-/// Adds `join-qr.js` to the page once.
-fn load_qr_script() {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    let selector = format!("script[src='{QR_SCRIPT}']");
-    if document.query_selector(&selector).ok().flatten().is_some() {
-        return;
-    }
-    let (Ok(script), Some(head)) = (document.create_element("script"), document.head()) else {
-        return;
-    };
-    let _ = script.set_attribute("type", "module");
-    let _ = script.set_attribute("src", QR_SCRIPT);
-    let _ = head.append_child(&script);
 }

@@ -66,10 +66,16 @@ pub fn explorer_on_demand(props: &ExplorerOnDemandProps) -> Html {
 
 /// Adds `widgets.js` to the page once; the explorer's element waits for it to be defined.
 fn load_widgets_script() {
+    load_module_script(WIDGETS_SCRIPT);
+}
+
+/// Adds the module script `src` (a file beside the page) to the page, once: the elements it
+/// defines come to life when it arrives.
+pub(super) fn load_module_script(src: &str) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
-    let selector = format!("script[src='{WIDGETS_SCRIPT}']");
+    let selector = format!("script[src='{src}']");
     if document.query_selector(&selector).ok().flatten().is_some() {
         return;
     }
@@ -77,6 +83,6 @@ fn load_widgets_script() {
         return;
     };
     let _ = script.set_attribute("type", "module");
-    let _ = script.set_attribute("src", WIDGETS_SCRIPT);
+    let _ = script.set_attribute("src", src);
     let _ = head.append_child(&script);
 }
