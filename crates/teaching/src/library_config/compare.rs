@@ -126,16 +126,27 @@ pub fn intent_configs(
 
 /// Runs each library's config: the runs, and the libraries that could not run, with why.
 pub fn compare(base: &SimConfig) -> Result<(Vec<LibraryRun>, Vec<String>), RunError> {
+    run_each(base, |library, written, cfg| {
+        Ok(LibraryRun {
+            library,
+            written,
+            trace: run(&cfg)?,
+            config: cfg,
+        })
+    })
+}
+
+/// `run` applied to each library's config that runs on `base`, in [`intent_configs`]' order,
+/// and the libraries that could not run, with why.
+pub fn run_each<T, E>(
+    base: &SimConfig,
+    mut run: impl FnMut(&'static str, &'static str, SimConfig) -> Result<T, E>,
+) -> Result<(Vec<T>, Vec<String>), E> {
     let mut runs = Vec::new();
     let mut skipped = Vec::new();
     for (library, written, cfg) in intent_configs(base) {
         match cfg {
-            Ok(cfg) => runs.push(LibraryRun {
-                library,
-                written,
-                trace: run(&cfg)?,
-                config: cfg,
-            }),
+            Ok(cfg) => runs.push(run(library, written, cfg)?),
             Err(why) => skipped.push(format!("{library} does not run on this scenario: {why}")),
         }
     }

@@ -30,32 +30,17 @@ pub struct Read {
 impl Pasted {
     /// Reads `text` with the reader its shape calls for.
     pub fn read(text: &str) -> Read {
-        let settings = if grpc::looks_like_grpc(text) {
-            grpc::parse(text).map(Pasted::Grpc)
+        let (library, settings) = if grpc::looks_like_grpc(text) {
+            ("gRPC", grpc::parse(text).map(Pasted::Grpc))
         } else if polly::looks_like_polly(text) {
-            polly::parse(text).map(Pasted::Polly)
+            ("Polly", polly::parse(text).map(Pasted::Polly))
         } else if envoy::looks_like_envoy(text) {
-            envoy::parse(text).map(Pasted::Envoy)
+            ("Envoy", envoy::parse(text).map(Pasted::Envoy))
         } else {
-            resilience4j::parse(text).map(Pasted::Resilience4j)
+            let settings = resilience4j::parse(text).map(Pasted::Resilience4j);
+            ("Resilience4j", settings)
         };
-        let library = settings
-            .as_ref()
-            .map_or_else(|_| Self::library_of(text), |s| s.library());
         Read { library, settings }
-    }
-
-    /// The library a text's shape names (Resilience4j when it names none of the others).
-    fn library_of(text: &str) -> &'static str {
-        if grpc::looks_like_grpc(text) {
-            "gRPC"
-        } else if polly::looks_like_polly(text) {
-            "Polly"
-        } else if envoy::looks_like_envoy(text) {
-            "Envoy"
-        } else {
-            "Resilience4j"
-        }
     }
 
     /// The library's name, for the page's notice.

@@ -3,7 +3,7 @@
 //! a configuration the student pastes (Resilience4j, Polly, Envoy or gRPC, told by its shape)
 //! run on the same scenario beside them.
 
-use crate::library_config::compare::{differences, intent_configs, LibraryRun};
+use crate::library_config::compare::{differences, run_each, LibraryRun};
 use crate::library_config::pasted::Pasted;
 use crate::page::lessons::live::Live;
 use crate::page::lessons::rules::Reading;
@@ -73,26 +73,20 @@ pub fn row_headings() -> Vec<&'static str> {
 
 /// Runs the intent under each library on `base`.
 pub fn compare(base: &SimConfig) -> Result<Comparison, String> {
-    let mut columns = Vec::new();
-    let mut runs = Vec::new();
-    let mut skipped = Vec::new();
-    for (library, written, config) in intent_configs(base) {
-        let config = match config {
-            Ok(config) => config,
-            Err(why) => {
-                skipped.push(format!("{library} does not run on this scenario: {why}"));
-                continue;
-            }
-        };
+    let (ran, skipped) = run_each(base, |library, written, config| {
         let run = Run::of(config)?;
-        columns.push(Column::of(library.to_string(), written.to_string(), &run));
-        runs.push(LibraryRun {
-            library,
-            written,
-            config: run.config,
-            trace: run.trace,
-        });
-    }
+        let column = Column::of(library.to_string(), written.to_string(), &run);
+        Ok::<_, String>((
+            column,
+            LibraryRun {
+                library,
+                written,
+                config: run.config,
+                trace: run.trace,
+            },
+        ))
+    })?;
+    let (columns, runs): (Vec<Column>, Vec<LibraryRun>) = ran.into_iter().unzip();
     Ok(Comparison {
         columns,
         differences: differences(&runs),
