@@ -866,13 +866,15 @@ async fn the_playground_compares_the_libraries_and_runs_a_pasted_config_beside_t
 }
 
 /// Screenshots of the libraries' comparison for looking at (`target/e2e/libraries-*.png`): the
-/// playground's section at 1920x1080 (projector mode) and 1366x768, the widget at 390 px.
+/// playground's section at 1920x1080 and 1280x800 (projector mode) and 1366x768, the widget at
+/// 390 px.
 #[tokio::test]
 #[ignore]
 async fn libraries_screenshots() {
     browser::run("libraries-shots", |page| async move {
         for (w, h, query, name) in [
             (1920, 1080, "index.html?projector=on", "libraries-1920"),
+            (1280, 800, "index.html?projector=on", "libraries-1280"),
             (1366, 768, "index.html", "libraries-1366"),
         ] {
             page.client.set_window_size(w, h).await.expect("window size");
