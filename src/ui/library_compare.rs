@@ -7,6 +7,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ids::use_ids;
+use crate::page::lessons::capitalized;
 use crate::page::libraries::{compare, row_headings, yours, Column, Comparison};
 use crate::page::permalink::from_pairs_or;
 use crate::page::runs::Shared;
@@ -171,7 +172,7 @@ fn figures_table(id: &AttrValue, c: &Comparison, mine: Option<&Column>) -> Html 
                 <tbody>
                     { for row_headings().into_iter().enumerate().map(|(i, heading)| html! {
                         <tr>
-                            <th scope="row">{ capitalised(heading) }</th>
+                            <th scope="row">{ capitalized(heading) }</th>
                             { for columns.iter().map(|(col, class)| html! { <td class={*class}>{ &col.figures[i] }</td> }) }
                         </tr>
                     }) }
@@ -179,12 +180,4 @@ fn figures_table(id: &AttrValue, c: &Comparison, mine: Option<&Column>) -> Html 
             </table>
         </div>
     }
-}
-
-/// `text` with its first letter a capital.
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
-    })
 }

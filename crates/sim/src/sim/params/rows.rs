@@ -340,7 +340,7 @@ const fn share(
 /// Every parameter, in the order the usage lists them.
 // Laid out as a table, three lines a row (key; kind; needs and read), not as rustfmt would.
 #[rustfmt::skip]
-pub const PARAMS: &[Param] = &[
+pub static PARAMS: &[Param] = &[
     // The traffic and the service.
     Param { key: "rate", doc: "Orders per second sent to the service.", unit: "requests/s",
         kind: Kind::Number { min: Traffic::RATE.0, max: Traffic::RATE.1, above_min: false, write: |c, v| c.traffic.rate = v },

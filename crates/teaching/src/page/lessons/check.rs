@@ -69,7 +69,7 @@ fn authored(step: &Step) -> Vec<String> {
 /// part alone.
 fn check_shares(step: &Step, lines: &StepLines, said: &[String], errors: &mut Vec<String>) {
     for sentence in said {
-        let lower = sentence.to_lowercase();
+        let lower = sentence.to_ascii_lowercase();
         for whole in ["100%", "all", "0%", "none"] {
             if find_word(&lower, &format!("only {whole}")).is_some() {
                 errors.push(format!(

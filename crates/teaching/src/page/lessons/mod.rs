@@ -19,11 +19,14 @@ pub mod worksheet;
 pub use live::Measure;
 
 /// A sentence or a title that starts with `text`: its first letter upper-case (`jitter` ->
-/// `Jitter`).
-pub(crate) fn capitalized(text: &str) -> String {
+/// `Jitter`). Only an ASCII letter is raised: the texts are the playground's own, and Unicode's
+/// case tables would add about 24 KB to every page's module.
+pub fn capitalized(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or(String::new(), |first| {
-        first.to_uppercase().chain(chars).collect()
+        std::iter::once(first.to_ascii_uppercase())
+            .chain(chars)
+            .collect()
     })
 }
 pub use predict::{Answer, Asked, Choice, Claim, Prediction, Question, Verdict};
