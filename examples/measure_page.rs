@@ -326,7 +326,21 @@ async fn first_view_profile(page: &browser::Page, address: &str, drawn: &str) {
             )
         })
         .collect();
+    let parent_of: std::collections::HashMap<u64, u64> = nodes
+        .iter()
+        .flat_map(|n| {
+            let id = n["id"].as_u64().unwrap_or(0);
+            n["children"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(move |c| Some((c.as_u64()?, id)))
+        })
+        .collect();
     let mut self_ms: std::collections::HashMap<String, f64> = Default::default();
+    // A function's time with its callees', each sample counted once per function on its stack.
+    let mut total_ms: std::collections::HashMap<String, f64> = Default::default();
     let samples = profile["samples"].as_array().cloned().unwrap_or_default();
     let deltas = profile["timeDeltas"]
         .as_array()
@@ -340,13 +354,28 @@ async fn first_view_profile(page: &browser::Page, address: &str, drawn: &str) {
             .get(&sample.as_u64().unwrap_or(0))
             .cloned()
             .unwrap_or_default();
-        *self_ms.entry(name).or_default() += delta.as_f64().unwrap_or(0.0) / 1000.0;
+        let ms = delta.as_f64().unwrap_or(0.0) / 1000.0;
+        *self_ms.entry(name).or_default() += ms;
+        let mut on_stack = std::collections::HashSet::new();
+        let mut node = sample.as_u64();
+        while let Some(id) = node {
+            if let Some(name) = name_of.get(&id).filter(|n| on_stack.insert(n.as_str())) {
+                *total_ms.entry(name.clone()).or_default() += ms;
+            }
+            node = parent_of.get(&id).copied();
+        }
     }
     let mut top: Vec<_> = self_ms.into_iter().collect();
     top.sort_by(|a, b| b.1.total_cmp(&a.1));
     let total: f64 = top.iter().map(|t| t.1).sum();
     println!("{address}: {total:.0} ms sampled until {drawn}");
     for (name, ms) in top.iter().take(40) {
+        println!("  {ms:8.1} ms  {name}");
+    }
+    let mut with_callees: Vec<_> = total_ms.into_iter().collect();
+    with_callees.sort_by(|a, b| b.1.total_cmp(&a.1));
+    println!("with their callees:");
+    for (name, ms) in with_callees.iter().take(60) {
         println!("  {ms:8.1} ms  {name}");
     }
 }

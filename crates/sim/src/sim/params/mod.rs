@@ -194,22 +194,23 @@ pub fn parse_time(
     min: Micros,
     max: Micros,
 ) -> Result<Micros, ParamError> {
-    let range = format!(
-        "{}..={} s (or a number with an ms suffix)",
-        fmt_secs(min),
-        fmt_secs(max)
-    );
+    // Written only for an error: formatting the range costs more than the parse.
+    let bad = || {
+        let range = format!(
+            "{}..={} s (or a number with an ms suffix)",
+            fmt_secs(min),
+            fmt_secs(max)
+        );
+        err(field, &range, value)
+    };
     let (number, scale) = match value.strip_suffix("ms") {
         Some(n) => (n, 1_000.0),
         None => (value.strip_suffix('s').unwrap_or(value), 1_000_000.0),
     };
-    let v: f64 = number
-        .trim()
-        .parse()
-        .map_err(|_| err(field, &range, value))?;
+    let v: f64 = number.trim().parse().map_err(|_| bad())?;
     let micros = v * scale;
     if !micros.is_finite() || micros < min as f64 - 0.5 || micros > max as f64 + 0.5 {
-        return Err(err(field, &range, value));
+        return Err(bad());
     }
     Ok(micros.round() as Micros)
 }
@@ -224,10 +225,9 @@ fn fmt_secs(m: Micros) -> String {
 
 /// Parses a whole number within `min..=max`, naming `field` when it is not one.
 pub fn parse_int(field: &'static str, value: &str, min: u64, max: u64) -> Result<u64, ParamError> {
-    let range = format!("{min}..={max}");
     match value.trim().parse::<u64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(err(field, &range, value)),
+        _ => Err(err(field, &format!("{min}..={max}"), value)),
     }
 }
 
