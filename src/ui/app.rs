@@ -13,7 +13,7 @@ use super::state::PageState;
 use super::toolbar::Toolbar;
 use crate::page::action::Action;
 use crate::page::export::{run_json, series_csv};
-use crate::page::permalink::{compact_query, query_with, settings_text};
+use crate::page::permalink::{compact_settings, compact_with, query_with, settings_text};
 use crate::page::runs::Shared;
 use crate::page::state::Page;
 
@@ -95,6 +95,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
     // The settings' part of the link is written when they change (a new shared value), not on
     // every frame.
     let settings_text = use_memo(page.settings.clone(), |s| settings_text(s));
+    let compact = use_memo(page.settings.clone(), |s| compact_settings(s));
     let query = query_with(&settings_text, &page.playback, &page.view);
     {
         // Keep the address bar a permalink: once the settings have been still for a moment (the
@@ -133,7 +134,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
                 dark={page.view.dark} projector={page.view.projector} ab={page.settings.ab.is_some()} on_action={dispatch.clone()} />
             if standalone {
                 <Share export={export} query={AttrValue::from(query)}
-                    short_query={AttrValue::from(compact_query(page))} projector={page.view.projector} />
+                    short_query={AttrValue::from(compact_with(&compact, &page.playback, &page.view))} projector={page.view.projector} />
             }
         </>
     };

@@ -6,7 +6,7 @@ use yew::prelude::*;
 use super::controls::Slider;
 use super::ids::use_ids;
 use crate::page::action::Action;
-use crate::page::runs::{Shared, TableRow};
+use crate::page::runs::LaterTable;
 use crate::page::settings::TABLE_WINDOW_RANGE;
 use crate::sim::scenario::Scenario;
 use crate::sim::trace::Outcome;
@@ -25,7 +25,9 @@ fn printed(s: Scenario) -> [u64; 6] {
 /// Properties of [`LessonTable`].
 #[derive(Properties, PartialEq)]
 pub struct LessonTableProps {
-    pub rows: Shared<Vec<TableRow>>,
+    /// The four scenarios, simulated after the page's first paint: the page's own run shows
+    /// without waiting for four more.
+    pub table: LaterTable,
     /// Breaker window in seconds.
     pub window: f64,
     pub on_action: Callback<Action>,
@@ -49,13 +51,23 @@ fn column_labels(outcomes: &[Outcome]) -> Vec<String> {
 pub fn lesson_table(props: &LessonTableProps) -> Html {
     let ids = use_ids();
     let on_window = props.on_action.reform(Action::SetTableWindow);
+    let painted = use_state(|| props.table.is_simulated());
+    {
+        let painted = painted.clone();
+        use_effect_with((), move |_| {
+            let later = (!*painted)
+                .then(|| gloo_timers::callback::Timeout::new(0, move || painted.set(true)));
+            move || drop(later)
+        });
+    }
     let outcomes = [
         Outcome::Ok,
         Outcome::Timeout,
         Outcome::CircuitOpen,
         Outcome::BulkheadFull,
     ];
-    let rows = props.rows.iter().map(|row| {
+    let table = (*painted).then(|| props.table.rows());
+    let rows = table.iter().flat_map(|rows| rows.iter()).map(|row| {
         let t = &row.trace;
         let p = printed(row.scenario);
         html! {
@@ -88,7 +100,12 @@ pub fn lesson_table(props: &LessonTableProps) -> Html {
                             <th scope="col">{ "p50 ms" }</th><th scope="col">{ "p99 ms" }</th>
                         </tr>
                     </thead>
-                    <tbody>{ for rows }</tbody>
+                    <tbody>
+                        { for rows }
+                        if table.is_none() {
+                            <tr><td colspan="8">{ "Simulating the four scenarios\u{2026}" }</td></tr>
+                        }
+                    </tbody>
                 </table>
             </div>
             <Slider id={ids.id("table-window")} label="Breaker window for this table" unit="s"

@@ -326,7 +326,7 @@ pub fn load(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
 /// The lesson's four scenarios, computed now, beside its printed numbers.
 pub fn lesson_table(ids: &IdScope, page: &Page, dispatch: &Callback<Action>) -> Html {
     let body = html! {
-        <LessonTable rows={page.table().clone()} window={page.settings.table_window} on_action={dispatch.clone()} />
+        <LessonTable table={page.runs.table.clone()} window={page.settings.table_window} on_action={dispatch.clone()} />
     };
     region(ids, "table", "table", "The lesson's table", deferred(body))
 }

@@ -518,7 +518,25 @@ pub fn to_query(page: &Page) -> String {
 /// followed request and the moment; no projector. For a code a phone scans, where every
 /// character makes the code denser.
 pub fn compact_query(page: &Page) -> String {
-    let settings = &page.settings;
+    compact_with(
+        &compact_settings(&page.settings),
+        &page.playback,
+        &page.view,
+    )
+}
+
+/// What the settings alone decide of [`compact_query`]: worked out when they change, not on
+/// every playback frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompactSettings {
+    /// The preset and what differs from it as it opens.
+    run: String,
+    /// A/B's change and the followed request.
+    rest: [String; 2],
+}
+
+/// The settings' part of [`compact_query`].
+pub fn compact_settings(settings: &Settings) -> CompactSettings {
     let opened = Settings::new(settings.preset);
     let mut run: Vec<(&str, String)> = vec![("preset", settings.preset.key().into())];
     if settings.full.run.seed != opened.full.run.seed {
@@ -536,17 +554,26 @@ pub fn compact_query(page: &Page) -> String {
     if settings.table_window != opened.table_window {
         run.push(("table_window", settings.table_window.to_string()));
     }
-    let tenths = page.playback.playhead / BUCKET;
-    run.push(("t", format!("{}.{}", tenths / 10, tenths % 10)));
-    if page.playback.speed != Playback::default().speed {
-        run.push(("speed", page.playback.speed.to_string()));
-    }
-    if page.view.latency != LatencyKind::Service {
-        run.push(("latency", "e2e".into()));
-    }
     let text = settings_text(settings);
-    [encode(&run), text.ab, text.trace]
+    CompactSettings {
+        run: encode(&run),
+        rest: [text.ab, text.trace],
+    }
+}
+
+/// [`compact_query`] from its settings' part and the moment.
+pub fn compact_with(settings: &CompactSettings, playback: &Playback, view: &View) -> String {
+    let tenths = playback.playhead / BUCKET;
+    let mut moment = vec![("t", format!("{}.{}", tenths / 10, tenths % 10))];
+    if playback.speed != Playback::default().speed {
+        moment.push(("speed", playback.speed.to_string()));
+    }
+    if view.latency != LatencyKind::Service {
+        moment.push(("latency", "e2e".into()));
+    }
+    [settings.run.as_str(), &encode(&moment)]
         .into_iter()
+        .chain(settings.rest.iter().map(String::as_str))
         .filter(|part| !part.is_empty())
         .collect::<Vec<_>>()
         .join("&")

@@ -175,13 +175,48 @@ pub struct Runs {
     pub b_settings: Option<Rc<(SimConfig, Patterns)>>,
     /// The line that says how B differs from A, while A/B is on.
     pub ab_summary: Option<String>,
-    /// The seed and window of the lesson's table.
-    table_of: (u64, f64),
     /// The lesson's table, simulated the first time a view asks for it (a lesson step never
     /// does).
-    table: Rc<OnceCell<Shared<Vec<TableRow>>>>,
+    pub table: LaterTable,
     /// The followed request, while one is picked.
     pub traced: Option<Shared<Traced>>,
+}
+
+/// The lesson's four scenarios for a seed and a breaker window, simulated the first time
+/// their rows are asked for. Copies share that one simulation; two tables are equal when
+/// they are copies of one.
+#[derive(Debug, Clone)]
+pub struct LaterTable {
+    seed_and_window: (u64, f64),
+    rows: Rc<OnceCell<Shared<Vec<TableRow>>>>,
+}
+
+impl LaterTable {
+    fn of(seed_and_window: (u64, f64)) -> LaterTable {
+        LaterTable {
+            seed_and_window,
+            rows: Rc::new(OnceCell::new()),
+        }
+    }
+
+    /// Whether its rows are simulated already.
+    pub fn is_simulated(&self) -> bool {
+        self.rows.get().is_some()
+    }
+
+    /// Its rows, simulated now if they were not yet.
+    pub fn rows(&self) -> Shared<Vec<TableRow>> {
+        let (seed, window) = self.seed_and_window;
+        self.rows
+            .get_or_init(|| Shared(Rc::new(lesson_table(seed, window))))
+            .clone()
+    }
+}
+
+impl PartialEq for LaterTable {
+    fn eq(&self, other: &LaterTable) -> bool {
+        Rc::ptr_eq(&self.rows, &other.rows)
+    }
 }
 
 impl Runs {
@@ -195,8 +230,7 @@ impl Runs {
             b,
             b_settings: inputs.b_settings.map(Rc::new),
             ab_summary: inputs.ab_summary,
-            table_of: inputs.table,
-            table: Rc::new(OnceCell::new()),
+            table: LaterTable::of(inputs.table),
             traced,
         }
     }
@@ -227,11 +261,10 @@ impl Runs {
             b,
             b_settings: now.b_settings.map(Rc::new),
             ab_summary: now.ab_summary,
-            table_of: now.table,
             table: if now.table == before.table {
                 self.table.clone()
             } else {
-                Rc::new(OnceCell::new())
+                LaterTable::of(now.table)
             },
             traced,
         }
@@ -239,14 +272,35 @@ impl Runs {
 
     /// The lesson's four scenarios with the settings' breaker window and seed.
     pub fn table(&self) -> Shared<Vec<TableRow>> {
-        let (seed, window) = self.table_of;
-        self.table
-            .get_or_init(|| Shared(Rc::new(lesson_table(seed, window))))
-            .clone()
+        self.table.rows()
     }
 
     /// Run B's run, when A/B is on and B can run.
     pub fn b_run(&self) -> Option<&Shared<Run>> {
         self.b.as_ref().and_then(|b| b.as_ref().ok())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::page::action::Action;
+    use crate::page::state::Page;
+
+    #[test]
+    fn the_lesson_table_is_simulated_when_its_rows_are_asked_for_once_for_all_its_copies() {
+        let page = Page::default();
+        let copy = page.runs.table.clone();
+        assert!(!copy.is_simulated(), "nothing asked for the rows yet");
+        assert_eq!(copy.rows().len(), 4);
+        assert!(
+            page.runs.table.is_simulated(),
+            "a copy shares the one simulation"
+        );
+        // Another setting keeps the table; another window makes a new one, not yet simulated.
+        let faster = page.clone().apply(Action::SetKnob("timeout", 100.0));
+        assert!(faster.runs.table == page.runs.table);
+        let windowed = page.clone().apply(Action::SetTableWindow(1.0));
+        assert!(windowed.runs.table != page.runs.table);
+        assert!(!windowed.runs.table.is_simulated());
     }
 }
