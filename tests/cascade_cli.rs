@@ -330,7 +330,7 @@ fn a_grouped_config_file_runs_as_its_preset_and_takes_set_on_top() {
 
 #[test]
 fn bad_presets_and_config_files_exit_2_naming_the_problem() {
-    use resilience_playground::sim::model::CascadeConfig;
+    use resilience_playground::sim::config_file::CascadeConfig;
     // Flat files, as older ones are written.
     let flat = || {
         let cb = resilience_playground::sim::scenario::Scenario::Cb.config();

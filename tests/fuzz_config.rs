@@ -10,8 +10,9 @@ use std::process::Command;
 
 use fuzz::{assert_trace_finite, value_text};
 use proptest::prelude::*;
+use resilience_playground::sim::config_file::load_config_json;
 use resilience_playground::sim::engine::EngineError;
-use resilience_playground::sim::model::{load_config_json, run_with_cap, RunError};
+use resilience_playground::sim::model::{run_with_cap, RunError};
 use resilience_playground::sim::scenario::{apply_set, Preset, SET_KEYS};
 
 /// A JSON value of any shape, numbers past every range included.

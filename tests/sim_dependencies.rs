@@ -1,9 +1,8 @@
 //! Dependencies as values: a config lists them in call order, the grouped config and the flat
 //! one it grew out of run the same, and a third dependency is one more element of the list.
 
-use resilience_playground::sim::model::{
-    load_config_json, run, CascadeConfig, DependencyConfig, SimConfig,
-};
+use resilience_playground::sim::config_file::{load_config_json, CascadeConfig};
+use resilience_playground::sim::model::{run, DependencyConfig, SimConfig};
 use resilience_playground::sim::scenario::{apply_set, Preset};
 use resilience_playground::sim::trace::Outcome;
 

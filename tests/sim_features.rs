@@ -5,9 +5,8 @@ use resilience_playground::resilience::{
     BreakerConfig, BreakerState, BulkheadConfig, Fallback, FallbackPolicy, Jitter, LoadShedConfig,
     RetryBudgetConfig, RetryPolicy, TransitionReason,
 };
-use resilience_playground::sim::model::{
-    run, Arrivals, CascadeConfig, GatewayConfig, PaymentsConfig, PriorityMix, SimConfig,
-};
+use resilience_playground::sim::config_file::{CascadeConfig, PaymentsConfig};
+use resilience_playground::sim::model::{run, Arrivals, GatewayConfig, PriorityMix, SimConfig};
 use resilience_playground::sim::scenario::{apply_set, Preset, Scenario};
 use resilience_playground::sim::trace::{Outcome, Route, RouteCounts, Trace};
 

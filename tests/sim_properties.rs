@@ -8,13 +8,14 @@ use resilience_playground::resilience::{
     IdempotencyConfig, Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
     Window,
 };
+use resilience_playground::sim::config_file::{CascadeConfig, PaymentsConfig};
 use resilience_playground::sim::engine::EngineError;
 use resilience_playground::sim::life::{Activity, Happening};
 use resilience_playground::sim::model::{
     follow, run, run_with_cap, Abandon, Arrivals, CacheConfig, CacheFill, CapacityConfig,
-    CascadeConfig, ClosedLoop, GatewayConfig, GcConfig, HedgeConfig, HistoryBulkhead, HostsConfig,
-    OrdersIdempotency, OutlierDetection, PaymentsConfig, PriorityMix, QueueOrder,
-    Resilience4jStack, RunError, SidecarConfig,
+    ClosedLoop, GatewayConfig, GcConfig, HedgeConfig, HistoryBulkhead, HostsConfig,
+    OrdersIdempotency, OutlierDetection, PriorityMix, QueueOrder, Resilience4jStack, RunError,
+    SidecarConfig,
 };
 use resilience_playground::sim::trace::{Outcome, Trace};
 

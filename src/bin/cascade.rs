@@ -29,8 +29,9 @@ mod native {
     use resilience_playground::page::life_story;
     use resilience_playground::page::runs::Run;
     use resilience_playground::resilience::ParamError;
+    use resilience_playground::sim::config_file::ConfigFile;
     use resilience_playground::sim::experiments;
-    use resilience_playground::sim::model::{run, Abandon, ConfigFile, HistoryBulkhead, SimConfig};
+    use resilience_playground::sim::model::{run, Abandon, HistoryBulkhead, SimConfig};
     use resilience_playground::sim::params::PARAMS;
     use resilience_playground::sim::pick::{follow_pick, Pick};
     use resilience_playground::sim::scenario::{apply_set, Applied, Preset, Scenario, SET_KEYS};

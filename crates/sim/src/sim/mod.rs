@@ -1,6 +1,7 @@
 //! The discrete-event simulator: virtual time in integer microseconds, one seeded random
 //! stream per run. Nothing here knows there is a browser.
 
+pub mod config_file;
 pub mod engine;
 pub mod experiments;
 pub mod histogram;

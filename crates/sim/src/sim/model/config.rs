@@ -1,7 +1,7 @@
 //! The parameters of one run, grouped by the room that uses them: the run itself, the traffic
 //! and its clients, the gateway, the service `orders`, the routes besides `/orders`, and the
 //! dependencies `/orders` calls, in call order. This is the one configuration the simulator,
-//! the page, the CLI and the exercises hold; [`super::CascadeConfig`], the flat form it grew
+//! the page, the CLI and the exercises hold; [`crate::sim::config_file::CascadeConfig`], the flat form it grew
 //! out of, is only read from old files and turned into this one.
 
 use serde::{Deserialize, Serialize};
@@ -13,7 +13,6 @@ use crate::resilience::{
     TokenBucketConfig,
 };
 use crate::sim::latency::Micros;
-use crate::sim::params::dependency_key;
 use crate::sim::trace::Route;
 
 /// How requests arrive.
@@ -232,7 +231,7 @@ impl GatewayConfig {
 
 /// `fallback` in JSON: a [`FallbackPolicy`], `null`, or a bool as before the policy
 /// (`true`: lesson 000's pending confirmation).
-pub(super) fn fallback_policy<'de, D: serde::Deserializer<'de>>(
+pub fn fallback_policy<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<FallbackPolicy>, D::Error> {
     #[derive(Deserialize)]
@@ -535,11 +534,22 @@ impl SimConfig {
 /// Most dependencies one config may list.
 pub const MAX_DEPENDENCIES: usize = 8;
 
+/// How a check names a dependency's parameter, from the dependency's place in the list, its
+/// name and the field: a key, or `None` for a field that has none.
+pub type KeyOf = fn(usize, &str, &'static str) -> Option<&'static str>;
+
+/// The model's own naming: the first dependency's fields are its keys (`timeout`), the
+/// others' have none. The parameter table names them all at the text edge
+/// (`SimConfig::validate` in `params`: `payments_timeout`).
+pub fn own_field(index: usize, _name: &str, field: &'static str) -> Option<&'static str> {
+    (index == 0).then_some(field)
+}
+
 impl SimConfig {
-    /// Checks every field against its range, naming the first one that is off by its `--set`
-    /// key: the first dependency's keys are plain (`timeout`), payments' are `payments_...`,
-    /// and another dependency's error names it beside the value.
-    pub fn validate(&self) -> Result<(), ParamError> {
+    /// Checks every field against its range, naming the first one that is off by its key:
+    /// the first dependency's keys are plain (`timeout`); another dependency's parameter is
+    /// named by `key_of`, or by the dependency (payments) with the field beside the value.
+    pub fn validate_naming(&self, key_of: KeyOf) -> Result<(), ParamError> {
         self.traffic.validate()?;
         self.service.validate()?;
         if let Some(g) = &self.gateway {
@@ -566,7 +576,7 @@ impl SimConfig {
                 });
             }
             dep.validate()
-                .map_err(|e| dependency_error(index, &dep.name, e))?;
+                .map_err(|e| dependency_error(index, &dep.name, e, key_of))?;
         }
         let library = self.dependencies.iter().find(|d| d.stack.is_library());
         if let (Some(d), Some(_)) = (library, self.service.request_budget) {
@@ -583,12 +593,13 @@ impl SimConfig {
     }
 }
 
-/// Names an error of the dependency at `index` as its keys say it.
-fn dependency_error(index: usize, name: &str, e: ParamError) -> ParamError {
-    match dependency_key(index, name, e.field) {
+/// Names an error of the dependency at `index` as `key_of` says it.
+fn dependency_error(index: usize, name: &str, e: ParamError, key_of: KeyOf) -> ParamError {
+    match key_of(index, name, e.field) {
         Some(field) => ParamError { field, ..e },
         None if name == "payments" => ParamError {
             field: "payments",
+            value: format!("{} ({})", e.value, e.field),
             ..e
         },
         None => ParamError {

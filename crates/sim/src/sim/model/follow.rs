@@ -302,7 +302,7 @@ pub(super) fn trail(follow: &mut Option<Box<Follow>>, id: Id) -> Option<Trail<'_
 /// Runs `cfg` and follows arrival number `id` of its open loop (0 is the first request): the
 /// run's Trace, and the request's life (`None` when the run has no such arrival).
 pub fn follow(cfg: &SimConfig, id: u64) -> Result<(Trace, Option<RequestLife>), RunError> {
-    cfg.validate()?;
+    cfg.validate_naming(super::own_field)?;
     let mut sim = Sim::new(cfg, DEFAULT_EVENT_CAP)?;
     sim.follow = Some(Box::new(Follow::new(id, cfg)));
     let end = sim.run()?;

@@ -27,7 +27,6 @@ mod dependency;
 pub mod dependency_config;
 mod envoy;
 mod events;
-mod flat;
 mod follow;
 mod gateway;
 pub mod grpc;
@@ -56,16 +55,13 @@ use rand_chacha::ChaCha8Rng;
 
 pub use crate::sim::pattern::{Descriptor, Pattern, Place};
 pub use config::{
-    Arrivals, ClosedLoop, GatewayConfig, GcConfig, HistoryBulkhead, OrdersIdempotency, PriorityMix,
-    QueueOrder, RouteTimeouts, RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic,
-    MAX_DEPENDENCIES,
+    fallback_policy, own_field, Arrivals, ClosedLoop, GatewayConfig, GcConfig, HistoryBulkhead,
+    KeyOf, OrdersIdempotency, PriorityMix, QueueOrder, RouteTimeouts, RoutesConfig, RunSettings,
+    ServiceConfig, SimConfig, Traffic, MAX_DEPENDENCIES,
 };
 pub use dependency_config::{
     Abandon, CacheConfig, CacheFill, CapacityConfig, DependencyConfig, FaultSchedule, HostsConfig,
     OutlierDetection, SidecarConfig, StackConfig,
-};
-pub use flat::{
-    from_json_naming_the_field, load_config_json, CascadeConfig, ConfigFile, PaymentsConfig,
 };
 pub use follow::follow;
 pub use grpc::GrpcStack;
@@ -131,7 +127,7 @@ pub fn run(cfg: &SimConfig) -> Result<Trace, RunError> {
 
 /// Runs the cascade described by `cfg`, stopping with [`RunError::Engine`] after `cap` events.
 pub fn run_with_cap(cfg: &SimConfig, cap: u64) -> Result<Trace, RunError> {
-    cfg.validate()?;
+    cfg.validate_naming(own_field)?;
     let mut sim = Sim::new(cfg, cap)?;
     let end = sim.run()?;
     Ok(sim.finish(end))

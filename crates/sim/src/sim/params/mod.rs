@@ -435,6 +435,16 @@ pub fn apply_set(cfg: &mut SimConfig, key: &str, value: &str) -> Result<Applied,
     row.set(cfg, value)
 }
 
+impl SimConfig {
+    /// Checks every field against its range, naming the first one that is off by its `--set`
+    /// key: the first dependency's keys are plain (`timeout`), payments' are `payments_...`
+    /// ([`dependency_key`]), and another dependency's error names it beside the value. The
+    /// model's own check ([`SimConfig::validate_naming`]) knows fields, not keys.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        self.validate_naming(dependency_key)
+    }
+}
+
 /// The `--set` key naming a dependency's parameter in an error: the plain key for the first
 /// dependency, `payments_<key>` for payments when the table has that row; `None` otherwise.
 pub fn dependency_key(index: usize, name: &str, field: &'static str) -> Option<&'static str> {

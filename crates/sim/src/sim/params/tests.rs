@@ -240,10 +240,10 @@ fn keys_are_unique_and_every_preset_has_a_flat_twin_for_old_files() {
     // The flat form only reads old files: a preset newer than it has no twin, and needs none.
     for preset in Preset::ALL {
         let grouped = preset.config();
-        if crate::sim::model::CascadeConfig::is_newer_than_the_flat_form(&grouped) {
+        if crate::sim::config_file::CascadeConfig::is_newer_than_the_flat_form(&grouped) {
             continue;
         }
-        let flat = crate::sim::model::CascadeConfig::from_sim(&grouped);
+        let flat = crate::sim::config_file::CascadeConfig::from_sim(&grouped);
         assert_eq!(flat.map(|f| f.to_sim()), Some(grouped), "{preset:?}");
     }
     let names: Vec<String> = crate::resilience::Fallback::ALL
@@ -314,5 +314,32 @@ proptest::proptest! {
         } else {
             proptest::prop_assert_eq!(given_back, text, "{}", row.key);
         }
+    }
+}
+
+/// The model names a dependency's fields; the table, above it, names their keys: payments'
+/// minimum of calls is `payments_min_calls` at the text edge, and the model's own check (the
+/// one a run makes) names payments with the field beside the value.
+#[test]
+fn a_dependency_field_is_named_by_its_key_at_the_edge_and_by_its_field_in_the_model() {
+    let mut cfg = Preset::parse("cb").unwrap().config();
+    apply_set(&mut cfg, "payments", "on").unwrap();
+    cfg.dependencies[1]
+        .stack
+        .breaker
+        .as_mut()
+        .unwrap()
+        .min_calls = 0;
+    assert_eq!(cfg.validate().unwrap_err().field, "payments_min_calls");
+    let own = cfg
+        .validate_naming(crate::sim::model::own_field)
+        .unwrap_err();
+    assert_eq!(
+        (own.field, own.value.as_str()),
+        ("payments", "0 (min_calls)")
+    );
+    match crate::sim::model::run(&cfg) {
+        Err(crate::sim::model::RunError::Param(e)) => assert_eq!(e, own),
+        other => panic!("the run was not refused: {other:?}"),
     }
 }

@@ -279,7 +279,7 @@ mod tests {
         assert!(v["permalink_query"].as_str().unwrap().contains("preset=cb"));
         assert_eq!(v["config"]["service"]["threads"], 32);
         // The config is the one the page ran, in the form `cascade --config` reads.
-        let back = crate::sim::model::load_config_json(&v["config"].to_string()).unwrap();
+        let back = crate::sim::config_file::load_config_json(&v["config"].to_string()).unwrap();
         assert_eq!(back, page.config());
     }
 }

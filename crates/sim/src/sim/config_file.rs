@@ -4,22 +4,17 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::config::{
-    fallback_policy, Arrivals, ClosedLoop, GatewayConfig, HistoryBulkhead, OrdersIdempotency,
-    PriorityMix, QueueOrder, RoutesConfig, RunSettings, ServiceConfig, SimConfig, Traffic,
-};
-use super::dependency_config::{
-    Abandon, CapacityConfig, DependencyConfig, FaultSchedule, SidecarConfig, StackConfig,
-};
-use super::hedging::HedgeConfig;
-use super::profile::Profile;
-use super::resilience4j::Resilience4jStack;
-use super::SECOND;
 use crate::resilience::{
     BreakerConfig, BulkheadConfig, FallbackPolicy, LoadShedConfig, ParamError, RetryBudgetConfig,
-    RetryPolicy, TokenBucketConfig,
+    RetryPolicy, TokenBucketConfig, SECOND,
 };
 use crate::sim::latency::Micros;
+use crate::sim::model::{
+    fallback_policy, Abandon, Arrivals, CapacityConfig, ClosedLoop, DependencyConfig,
+    FaultSchedule, GatewayConfig, HedgeConfig, HistoryBulkhead, OrdersIdempotency, PriorityMix,
+    Profile, QueueOrder, Resilience4jStack, RoutesConfig, RunSettings, ServiceConfig,
+    SidecarConfig, SimConfig, StackConfig, Traffic,
+};
 
 /// The parameters of one cascade run. Times are microseconds. Every field added after the
 /// lesson's four has a serde default, so older configs keep loading; an unknown field is an
@@ -139,7 +134,7 @@ pub struct CascadeConfig {
     #[serde(default)]
     pub payments: Option<PaymentsConfig>,
     /// With it, inventory's stack runs in Resilience4j's order with these settings
-    /// ([`super::Profile::Resilience4j`]); without it, lesson 000's stack.
+    /// ([`Profile::Resilience4j`]); without it, lesson 000's stack.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resilience4j: Option<Resilience4jStack>,
     /// [`DependencyConfig::capacity`] of inventory.
