@@ -94,9 +94,13 @@ pub fn playground(props: &PlaygroundProps) -> Html {
     let page = &state.0;
     // The settings' part of the link is written when they change (a new shared value), not on
     // every frame.
-    let settings_text = use_memo(page.settings.clone(), |s| settings_text(s));
-    let compact = use_memo(page.settings.clone(), |s| compact_settings(s));
-    let query = query_with(&settings_text, &page.playback, &page.view);
+    let links = use_memo(page.settings.clone(), |s| {
+        let text = settings_text(s);
+        let compact = compact_settings(s, &text);
+        (text, compact)
+    });
+    let (settings_text, compact) = &*links;
+    let query = query_with(settings_text, &page.playback, &page.view);
     {
         // Keep the address bar a permalink: once the settings have been still for a moment (the
         // browser takes milliseconds per change, too slow for every step of a slider drag) and
@@ -134,7 +138,7 @@ pub fn playground(props: &PlaygroundProps) -> Html {
                 dark={page.view.dark} projector={page.view.projector} ab={page.settings.ab.is_some()} on_action={dispatch.clone()} />
             if standalone {
                 <Share export={export} query={AttrValue::from(query)}
-                    short_query={AttrValue::from(compact_with(&compact, &page.playback, &page.view))} projector={page.view.projector} />
+                    short_query={AttrValue::from(compact_with(compact, &page.playback, &page.view))} projector={page.view.projector} />
             }
         </>
     };

@@ -518,8 +518,9 @@ pub fn to_query(page: &Page) -> String {
 /// followed request and the moment; no projector. For a code a phone scans, where every
 /// character makes the code denser.
 pub fn compact_query(page: &Page) -> String {
+    let text = settings_text(&page.settings);
     compact_with(
-        &compact_settings(&page.settings),
+        &compact_settings(&page.settings, &text),
         &page.playback,
         &page.view,
     )
@@ -535,8 +536,9 @@ pub struct CompactSettings {
     rest: [String; 2],
 }
 
-/// The settings' part of [`compact_query`].
-pub fn compact_settings(settings: &Settings) -> CompactSettings {
+/// The settings' part of [`compact_query`], with A/B's change and the followed request taken
+/// from the link's settings text (`text`, [`settings_text`] of the same settings).
+pub fn compact_settings(settings: &Settings, text: &SettingsText) -> CompactSettings {
     let opened = Settings::new(settings.preset);
     let mut run: Vec<(&str, String)> = vec![("preset", settings.preset.key().into())];
     if settings.full.run.seed != opened.full.run.seed {
@@ -554,10 +556,9 @@ pub fn compact_settings(settings: &Settings) -> CompactSettings {
     if settings.table_window != opened.table_window {
         run.push(("table_window", settings.table_window.to_string()));
     }
-    let text = settings_text(settings);
     CompactSettings {
         run: encode(&run),
-        rest: [text.ab, text.trace],
+        rest: [text.ab.clone(), text.trace.clone()],
     }
 }
 
