@@ -78,7 +78,7 @@ fn knob_control(props: &KnobControlProps) -> Html {
 pub fn knob_panel(props: &KnobPanelProps) -> Html {
     let unpatterned = KNOBS
         .iter()
-        .filter(|k| k.pattern.is_none())
+        .filter(|k| k.pattern().is_none())
         .map(|k| slider(k, &props.full, false, &props.on_action));
     let groups = Pattern::SWITCHES.iter().map(|&pattern| {
         let on = props.patterns.get(pattern);
@@ -88,7 +88,7 @@ pub fn knob_panel(props: &KnobPanelProps) -> Html {
         let id = format!("switch-{}", pattern.key());
         let knobs = KNOBS
             .iter()
-            .filter(|k| k.pattern == Some(pattern))
+            .filter(|k| k.pattern() == Some(pattern))
             .map(|k| slider(k, &props.full, !on, &props.on_action));
         html! {
             <fieldset class="pattern" key={pattern.key()}>

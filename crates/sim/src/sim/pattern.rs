@@ -2,9 +2,9 @@
 //! descriptor of what the rest of the code asks of it ([`Descriptor`]): its key in links, its
 //! words, where it sits (a layer of a dependency's stack, in the order list or outside it, or a
 //! guard at the door of `orders`) and whether the page offers a switch for it. Which stack
-//! has a place for it is the stack's profile's to say ([`crate::sim::model::Profile`]). The
-//! parameter table switches each on with its defaults, written once
-//! ([`crate::sim::params::Part::switch_on`]).
+//! has a place for it is the stack's profile's to say ([`crate::sim::model::Profile`]). A stack
+//! switches each of its layers on with its defaults, written once
+//! ([`crate::sim::model::StackConfig::switch_on`]).
 
 use serde::{Deserialize, Serialize};
 

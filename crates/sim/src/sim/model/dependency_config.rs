@@ -3,13 +3,15 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::grpc::GrpcStack;
 use super::hedging::HedgeConfig;
+use super::polly::PollyStack;
 use super::profile::Profile;
 use super::stack_file::StackFile;
 use super::{HOUR, SECOND};
 use crate::resilience::{
     envoy_retry::DEFAULT_BASE, AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, EnvoyRetryRules,
-    Jitter, ParamError, RetryBudgetConfig, RetryPolicy,
+    HalfOpenRule, Jitter, ParamError, RetryBudgetConfig, RetryPolicy,
 };
 use crate::sim::latency::{LatencyModel, Micros};
 use crate::sim::pattern::Pattern;
@@ -504,6 +506,110 @@ impl StackConfig {
     }
 }
 
+/// Lesson 000's timeout on the call to inventory, as `cascade.py` has it.
+const LESSON_TIMEOUT: Micros = 300_000;
+
+/// Each layer as a field of the stack: whether it is on, and switching it on and off. The one
+/// place a layer's defaults are written, for `--set`, links, widget attributes and the page's
+/// switches alike.
+impl StackConfig {
+    /// Whether the layer `pattern` is on (false for a guard at the door of `orders`).
+    pub fn has(&self, pattern: Pattern) -> bool {
+        match pattern {
+            Pattern::Timeout => self.timeout.is_some(),
+            Pattern::Retry => self.retry.is_some(),
+            Pattern::RetryBudget => self.retry_budget.is_some(),
+            Pattern::Breaker => self.breaker.is_some(),
+            Pattern::Bulkhead => self.bulkhead.is_some(),
+            Pattern::Sidecar => self.sidecar.is_some(),
+            Pattern::Hedge => self.hedge.is_some(),
+            Pattern::AdaptiveLimit => self.adaptive_limit.is_some(),
+            Pattern::LoadShed | Pattern::RateLimit => false,
+        }
+    }
+
+    /// Switches the layer on with the lesson's values, if it is off. A Resilience4j stack gets
+    /// its own library's flavour (no jitter in its waits; half open judged by the rate over
+    /// the permitted calls); a Polly stack gets the HTTP standard handler's values; a gRPC
+    /// stack the typical `retryPolicy`.
+    pub fn switch_on(&mut self, pattern: Pattern) {
+        let resilience4j = self.is_resilience4j();
+        let polly = self.profile.polly().is_some();
+        let grpc = self.profile.grpc().is_some();
+        match pattern {
+            Pattern::Retry if grpc => {
+                self.retry.get_or_insert_with(GrpcStack::typical_retry);
+            }
+            Pattern::Timeout if polly => {
+                self.timeout
+                    .get_or_insert(PollyStack::STANDARD_ATTEMPT_TIMEOUT);
+            }
+            Pattern::Retry if polly => {
+                self.retry.get_or_insert_with(PollyStack::standard_retry);
+            }
+            Pattern::Breaker if polly => {
+                self.breaker
+                    .get_or_insert_with(PollyStack::standard_breaker);
+            }
+            Pattern::Timeout => {
+                self.timeout.get_or_insert(LESSON_TIMEOUT);
+            }
+            Pattern::Retry if resilience4j => {
+                self.retry.get_or_insert(RetryPolicy {
+                    jitter: Jitter::None,
+                    ..RetryPolicy::northwind()
+                });
+            }
+            Pattern::Retry => {
+                self.retry.get_or_insert_with(RetryPolicy::lesson_000);
+            }
+            Pattern::RetryBudget => {
+                self.retry_budget
+                    .get_or_insert_with(RetryBudgetConfig::lesson_000);
+            }
+            Pattern::Breaker if resilience4j => {
+                self.breaker.get_or_insert_with(|| BreakerConfig {
+                    half_open_rule: HalfOpenRule::RateOverPermitted,
+                    ..BreakerConfig::cascade_sim()
+                });
+            }
+            Pattern::Breaker => {
+                self.breaker.get_or_insert_with(BreakerConfig::cascade_sim);
+            }
+            Pattern::Bulkhead => {
+                self.bulkhead
+                    .get_or_insert_with(BulkheadConfig::cascade_sim);
+            }
+            Pattern::Sidecar => {
+                self.sidecar.get_or_insert_with(SidecarConfig::lesson_000);
+            }
+            Pattern::Hedge => {
+                self.hedge.get_or_insert_with(HedgeConfig::lesson_000);
+            }
+            Pattern::AdaptiveLimit => {
+                self.adaptive_limit
+                    .get_or_insert_with(AdaptiveLimitConfig::saturday);
+            }
+            Pattern::LoadShed | Pattern::RateLimit => {}
+        }
+    }
+
+    /// Switches the layer off, keeping nothing of its settings.
+    pub fn switch_off(&mut self, pattern: Pattern) {
+        match pattern {
+            Pattern::Timeout => self.timeout = None,
+            Pattern::Retry => self.retry = None,
+            Pattern::RetryBudget => self.retry_budget = None,
+            Pattern::Breaker => self.breaker = None,
+            Pattern::Bulkhead => self.bulkhead = None,
+            Pattern::Sidecar => self.sidecar = None,
+            Pattern::Hedge => self.hedge = None,
+            Pattern::AdaptiveLimit => self.adaptive_limit = None,
+            Pattern::LoadShed | Pattern::RateLimit => {}
+        }
+    }
+}
+
 impl StackConfig {
     /// True when the stack runs Resilience4j's semantics.
     pub fn is_resilience4j(&self) -> bool {
@@ -526,7 +632,7 @@ impl StackConfig {
         };
         let misplaced = Pattern::ALL
             .into_iter()
-            .find(|p| p.is_on_in_stack(self) && !self.profile.has_place_for(*p));
+            .find(|p| self.has(*p) && !self.profile.has_place_for(*p));
         if let Some(p) = misplaced {
             return Err(outside(p.key()));
         }

@@ -153,7 +153,7 @@ fn layers_on(stack: &StackConfig) -> Vec<Pattern> {
         .filter(|p| p.describe().place == Place::Outermost);
     outermost
         .chain(stack.profile.order().iter().copied())
-        .filter(|p| p.is_on_in_stack(stack))
+        .filter(|p| stack.has(*p))
         .collect()
 }
 

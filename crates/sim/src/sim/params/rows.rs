@@ -47,7 +47,7 @@ fn set_stack(s: &mut StackConfig, index: usize) {
     }
     for p in Pattern::ALL {
         if !s.profile.has_place_for(p) {
-            p.switch_off_in(s);
+            s.switch_off(p);
         }
     }
     if index != 0 {

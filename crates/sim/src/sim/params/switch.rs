@@ -1,14 +1,10 @@
 //! The parts of a config a parameter may need (a layer of a dependency's stack, the gateway,
 //! ...): whether a config has one, and how a parameter switches it on with the lesson's values.
 
-use crate::resilience::{
-    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, HalfOpenRule, IdempotencyConfig, Jitter,
-    LoadShedConfig, RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
-};
+use crate::resilience::{IdempotencyConfig, LoadShedConfig, TokenBucketConfig};
 use crate::sim::model::{
-    Abandon, CacheConfig, CapacityConfig, DependencyConfig, GatewayConfig, GcConfig, GrpcStack,
-    HedgeConfig, HostsConfig, OrdersIdempotency, Pattern, PollyStack, SidecarConfig, SimConfig,
-    StackConfig,
+    Abandon, CacheConfig, CapacityConfig, DependencyConfig, GatewayConfig, GcConfig, HostsConfig,
+    OrdersIdempotency, Pattern, SimConfig, StackConfig,
 };
 
 /// Which dependency a parameter tunes.
@@ -46,9 +42,6 @@ pub enum Part {
     /// Garbage collection pauses in `orders`.
     Gc,
 }
-
-/// Lesson 000's timeout on the call to inventory, as `cascade.py` has it.
-pub const LESSON_TIMEOUT: u64 = 300_000;
 
 impl Dep {
     /// The dependency, if the config has it.
@@ -103,100 +96,6 @@ impl Pattern {
     pub fn is_on(self, cfg: &SimConfig) -> bool {
         self.part().is_on(cfg)
     }
-
-    /// Whether the layer is on in stack `s` (false for a pattern at the door of `orders`).
-    pub(crate) fn is_on_in_stack(self, s: &StackConfig) -> bool {
-        match self {
-            Pattern::Timeout => s.timeout.is_some(),
-            Pattern::Retry => s.retry.is_some(),
-            Pattern::RetryBudget => s.retry_budget.is_some(),
-            Pattern::Breaker => s.breaker.is_some(),
-            Pattern::Bulkhead => s.bulkhead.is_some(),
-            Pattern::Sidecar => s.sidecar.is_some(),
-            Pattern::Hedge => s.hedge.is_some(),
-            Pattern::AdaptiveLimit => s.adaptive_limit.is_some(),
-            Pattern::LoadShed | Pattern::RateLimit => false,
-        }
-    }
-
-    /// Switches the layer on with the lesson's values: the one place a pattern's defaults are
-    /// written, for `--set`, links, widget attributes and the page's switches alike. A
-    /// Resilience4j stack gets its own library's flavour (no jitter in its waits; half open
-    /// judged by the rate over the permitted calls); a Polly stack gets the HTTP standard
-    /// handler's values; a gRPC stack the typical `retryPolicy`.
-    fn switch_on_in(self, s: &mut StackConfig) {
-        let resilience4j = s.is_resilience4j();
-        let polly = s.profile.polly().is_some();
-        let grpc = s.profile.grpc().is_some();
-        match self {
-            Pattern::Retry if grpc => {
-                s.retry.get_or_insert_with(GrpcStack::typical_retry);
-            }
-            Pattern::Timeout if polly => {
-                s.timeout
-                    .get_or_insert(PollyStack::STANDARD_ATTEMPT_TIMEOUT);
-            }
-            Pattern::Retry if polly => {
-                s.retry.get_or_insert_with(PollyStack::standard_retry);
-            }
-            Pattern::Breaker if polly => {
-                s.breaker.get_or_insert_with(PollyStack::standard_breaker);
-            }
-            Pattern::Timeout => {
-                s.timeout.get_or_insert(LESSON_TIMEOUT);
-            }
-            Pattern::Retry if resilience4j => {
-                s.retry.get_or_insert(RetryPolicy {
-                    jitter: Jitter::None,
-                    ..RetryPolicy::northwind()
-                });
-            }
-            Pattern::Retry => {
-                s.retry.get_or_insert_with(RetryPolicy::lesson_000);
-            }
-            Pattern::RetryBudget => {
-                s.retry_budget
-                    .get_or_insert_with(RetryBudgetConfig::lesson_000);
-            }
-            Pattern::Breaker if resilience4j => {
-                s.breaker.get_or_insert_with(|| BreakerConfig {
-                    half_open_rule: HalfOpenRule::RateOverPermitted,
-                    ..BreakerConfig::cascade_sim()
-                });
-            }
-            Pattern::Breaker => {
-                s.breaker.get_or_insert_with(BreakerConfig::cascade_sim);
-            }
-            Pattern::Bulkhead => {
-                s.bulkhead.get_or_insert_with(BulkheadConfig::cascade_sim);
-            }
-            Pattern::Sidecar => {
-                s.sidecar.get_or_insert_with(SidecarConfig::lesson_000);
-            }
-            Pattern::Hedge => {
-                s.hedge.get_or_insert_with(HedgeConfig::lesson_000);
-            }
-            Pattern::AdaptiveLimit => {
-                s.adaptive_limit
-                    .get_or_insert_with(AdaptiveLimitConfig::saturday);
-            }
-            Pattern::LoadShed | Pattern::RateLimit => {}
-        }
-    }
-
-    pub(super) fn switch_off_in(self, s: &mut StackConfig) {
-        match self {
-            Pattern::Timeout => s.timeout = None,
-            Pattern::Retry => s.retry = None,
-            Pattern::RetryBudget => s.retry_budget = None,
-            Pattern::Breaker => s.breaker = None,
-            Pattern::Bulkhead => s.bulkhead = None,
-            Pattern::Sidecar => s.sidecar = None,
-            Pattern::Hedge => s.hedge = None,
-            Pattern::AdaptiveLimit => s.adaptive_limit = None,
-            Pattern::LoadShed | Pattern::RateLimit => {}
-        }
-    }
 }
 
 impl Part {
@@ -204,7 +103,7 @@ impl Part {
     pub fn is_on(self, cfg: &SimConfig) -> bool {
         match self {
             Part::Dependency(d) => d.find(cfg).is_some(),
-            Part::Layer(d, l) => d.find(cfg).is_some_and(|d| l.is_on_in_stack(&d.stack)),
+            Part::Layer(d, l) => d.find(cfg).is_some_and(|d| d.stack.has(l)),
             Part::Capacity(d) => d.find(cfg).is_some_and(|d| d.capacity.is_some()),
             Part::Cache(d) => d
                 .find(cfg)
@@ -224,7 +123,7 @@ impl Part {
             Part::Dependency(d) => {
                 d.get(cfg);
             }
-            Part::Layer(d, l) => l.switch_on_in(d.stack(cfg)),
+            Part::Layer(d, l) => d.stack(cfg).switch_on(l),
             Part::Capacity(d) => {
                 d.get(cfg).capacity.get_or_insert(CapacityConfig {
                     slots: 8,
@@ -285,7 +184,7 @@ impl Part {
             Part::Dependency(Dep::Payments) => cfg.dependencies.retain(|d| d.name != "payments"),
             Part::Layer(d, l) => {
                 if Part::Dependency(d).is_on(cfg) {
-                    l.switch_off_in(d.stack(cfg));
+                    d.stack(cfg).switch_off(l);
                 }
             }
             Part::Capacity(d) => {

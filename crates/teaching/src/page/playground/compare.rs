@@ -106,7 +106,7 @@ impl Change {
                 pattern: (a_on.get(p) != b_on.get(p)).then_some((p, b_on.get(p))),
                 knobs: KNOBS
                     .iter()
-                    .filter(|k| k.pattern == Some(p) && differs(k))
+                    .filter(|k| k.pattern() == Some(p) && differs(k))
                     .filter_map(value)
                     .collect(),
             },

@@ -127,8 +127,10 @@ pub struct Knob {
     pub max: f64,
     /// Slider step.
     pub step: f64,
-    /// The pattern the knob tunes, if any (its slider is greyed out while the pattern is off).
-    pub pattern: Option<Pattern>,
+    /// The switch whose group shows a knob of a row that needs no part of the config (the
+    /// priority shares, shown with load shedding); `None` for the others, whose group is their
+    /// row's ([`Knob::pattern`]).
+    pub shown_with: Option<Pattern>,
 }
 
 /// Every knob, grouped by what it tunes.
@@ -140,7 +142,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 10.0,
         max: 500.0,
         step: 10.0,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "threads",
@@ -149,7 +151,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 1.0,
         max: 1000.0,
         step: 1.0,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "degrade_at",
@@ -158,7 +160,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 60.0,
         step: 0.5,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "fast",
@@ -167,7 +169,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 1.0,
         max: 500.0,
         step: 1.0,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "slow",
@@ -176,7 +178,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 1.0,
         max: 10_000.0,
         step: 1.0,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "timeout",
@@ -185,7 +187,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 10.0,
         max: 10_000.0,
         step: 10.0,
-        pattern: Some(Pattern::Timeout),
+        shown_with: None,
     },
     Knob {
         key: "attempts",
@@ -194,7 +196,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 1.0,
         max: 10.0,
         step: 1.0,
-        pattern: Some(Pattern::Retry),
+        shown_with: None,
     },
     Knob {
         key: "jitter",
@@ -203,7 +205,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 3.0,
         step: 1.0,
-        pattern: Some(Pattern::Retry),
+        shown_with: None,
     },
     Knob {
         key: "retry_base",
@@ -212,7 +214,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 5.0,
         max: 2_000.0,
         step: 5.0,
-        pattern: Some(Pattern::Retry),
+        shown_with: None,
     },
     Knob {
         key: "retry_cap",
@@ -221,7 +223,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 5.0,
         max: 60_000.0,
         step: 5.0,
-        pattern: Some(Pattern::Retry),
+        shown_with: None,
     },
     Knob {
         key: "retry_budget_ratio",
@@ -230,7 +232,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 100.0,
         step: 1.0,
-        pattern: Some(Pattern::RetryBudget),
+        shown_with: None,
     },
     Knob {
         key: "retry_budget_min",
@@ -239,7 +241,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 1_000.0,
         step: 1.0,
-        pattern: Some(Pattern::RetryBudget),
+        shown_with: None,
     },
     Knob {
         key: "window",
@@ -248,7 +250,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.5,
         max: 30.0,
         step: 0.5,
-        pattern: Some(Pattern::Breaker),
+        shown_with: None,
     },
     Knob {
         key: "min_calls",
@@ -257,7 +259,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 1.0,
         max: 200.0,
         step: 1.0,
-        pattern: Some(Pattern::Breaker),
+        shown_with: None,
     },
     Knob {
         key: "failure_ratio",
@@ -266,7 +268,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 5.0,
         max: 100.0,
         step: 5.0,
-        pattern: Some(Pattern::Breaker),
+        shown_with: None,
     },
     Knob {
         key: "cooldown",
@@ -275,7 +277,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 100.0,
         max: 30_000.0,
         step: 100.0,
-        pattern: Some(Pattern::Breaker),
+        shown_with: None,
     },
     Knob {
         key: "probes",
@@ -284,7 +286,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 1.0,
         max: 20.0,
         step: 1.0,
-        pattern: Some(Pattern::Breaker),
+        shown_with: None,
     },
     Knob {
         key: "permits",
@@ -293,7 +295,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 1.0,
         max: 64.0,
         step: 1.0,
-        pattern: Some(Pattern::Bulkhead),
+        shown_with: None,
     },
     Knob {
         key: "max_wait",
@@ -302,7 +304,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 1_000.0,
         step: 5.0,
-        pattern: Some(Pattern::Bulkhead),
+        shown_with: None,
     },
     Knob {
         key: "shed_normal",
@@ -311,7 +313,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 1.0,
         max: 1_000.0,
         step: 1.0,
-        pattern: Some(Pattern::LoadShed),
+        shown_with: None,
     },
     Knob {
         key: "shed_low",
@@ -320,7 +322,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 1_000.0,
         step: 1.0,
-        pattern: Some(Pattern::LoadShed),
+        shown_with: None,
     },
     Knob {
         key: "shed_high",
@@ -329,7 +331,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 1.0,
         max: 1_000.0,
         step: 1.0,
-        pattern: Some(Pattern::LoadShed),
+        shown_with: None,
     },
     Knob {
         key: "rate_limit",
@@ -338,7 +340,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 10.0,
         max: 500.0,
         step: 10.0,
-        pattern: Some(Pattern::RateLimit),
+        shown_with: None,
     },
     Knob {
         key: "rate_limit_burst",
@@ -347,7 +349,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 1.0,
         max: 500.0,
         step: 1.0,
-        pattern: Some(Pattern::RateLimit),
+        shown_with: None,
     },
     Knob {
         key: "priority_low",
@@ -356,7 +358,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 100.0,
         step: 5.0,
-        pattern: Some(Pattern::LoadShed),
+        shown_with: Some(Pattern::LoadShed),
     },
     Knob {
         key: "priority_high",
@@ -365,7 +367,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 100.0,
         step: 5.0,
-        pattern: Some(Pattern::LoadShed),
+        shown_with: Some(Pattern::LoadShed),
     },
     Knob {
         key: "recover_at",
@@ -374,7 +376,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 120.0,
         step: 0.5,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "capacity",
@@ -383,7 +385,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 1000.0,
         step: 1.0,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "inventory_queue",
@@ -392,7 +394,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 1000.0,
         step: 10.0,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "history_bulkhead",
@@ -401,7 +403,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 2.0,
         step: 1.0,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "abandon",
@@ -410,7 +412,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 1.0,
         step: 1.0,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "hot_items",
@@ -419,7 +421,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 100.0,
         step: 1.0,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "orders_abandon",
@@ -428,7 +430,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 1.0,
         step: 1.0,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "queue_limit",
@@ -437,7 +439,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 1000.0,
         step: 10.0,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "queue_order",
@@ -446,7 +448,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 2.0,
         step: 1.0,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "arrivals",
@@ -455,7 +457,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 2.0,
         step: 1.0,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "idempotency_key",
@@ -464,7 +466,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 0.0,
         max: 1.0,
         step: 1.0,
-        pattern: None,
+        shown_with: None,
     },
     Knob {
         key: "max_hedges",
@@ -473,7 +475,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 1.0,
         max: 8.0,
         step: 1.0,
-        pattern: Some(Pattern::Hedge),
+        shown_with: None,
     },
     Knob {
         key: "limit_initial",
@@ -482,7 +484,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 1.0,
         max: 100.0,
         step: 1.0,
-        pattern: Some(Pattern::AdaptiveLimit),
+        shown_with: None,
     },
     Knob {
         key: "limit_min",
@@ -491,7 +493,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 1.0,
         max: 100.0,
         step: 1.0,
-        pattern: Some(Pattern::AdaptiveLimit),
+        shown_with: None,
     },
     Knob {
         key: "limit_slow_after",
@@ -500,7 +502,7 @@ pub const KNOBS: [Knob; 41] = [
         min: 50.0,
         max: 5000.0,
         step: 50.0,
-        pattern: Some(Pattern::AdaptiveLimit),
+        shown_with: None,
     },
 ];
 
@@ -610,7 +612,7 @@ fn row_knob(row: &'static Param) -> Knob {
         min,
         max,
         step,
-        pattern: switch_of(row),
+        shown_with: None,
     }
 }
 
@@ -622,6 +624,13 @@ fn micros_in(unit: Unit, micros: Micros) -> f64 {
 }
 
 impl Knob {
+    /// The switch the knob belongs to, if any: the pattern its row switches on or needs
+    /// ([`switch_of`]), else the group it is shown with. Its slider is greyed out while the
+    /// pattern is off.
+    pub fn pattern(&self) -> Option<Pattern> {
+        self.param().and_then(switch_of).or(self.shown_with)
+    }
+
     /// Its row of the parameter table (every knob has one: a test checks).
     pub fn param(&self) -> Option<&'static Param> {
         param(self.key)
@@ -726,7 +735,7 @@ impl Knob {
     fn others_moved(&self, before: &SimConfig, after: &SimConfig) -> Option<String> {
         let moved: Vec<String> = KNOBS
             .iter()
-            .filter(|k| k.key != self.key && k.pattern == self.pattern)
+            .filter(|k| k.key != self.key && k.pattern() == self.pattern())
             // Only settings that were there before: switching a part on brings its settings.
             .filter(|k| k.param().and_then(|p| (p.read)(before)).is_some())
             .filter(|k| k.read(before) != k.read(after))
@@ -1029,6 +1038,27 @@ mod tests {
             }
         }
         assert!(outside.is_empty(), "{outside:#?}");
+    }
+
+    #[test]
+    fn a_knob_shows_in_its_rows_group_and_only_a_row_of_no_switch_names_another() {
+        for k in KNOBS {
+            let of_row = k.param().and_then(switch_of);
+            if k.shown_with.is_some() {
+                assert_eq!(of_row, None, "{}: its row decides its group", k.key);
+            }
+            assert_eq!(k.pattern(), of_row.or(k.shown_with), "{}", k.key);
+        }
+        assert_eq!(knob("max_hedges").unwrap().pattern(), Some(Pattern::Hedge));
+        assert_eq!(
+            knob("limit_min").unwrap().pattern(),
+            Some(Pattern::AdaptiveLimit)
+        );
+        assert_eq!(
+            knob("priority_low").unwrap().pattern(),
+            Some(Pattern::LoadShed)
+        );
+        assert_eq!(knob("rate").unwrap().pattern(), None);
     }
 
     #[test]

@@ -362,7 +362,7 @@ fn not_an_aspect(p: Pattern, profile: &Profile) -> String {
 /// The control `action` changes, given the change B has: a knob of the pattern B switches
 /// belongs to that switch.
 fn control_of(action: &Action, change: &Change) -> Option<Control> {
-    let of_knob = |key: &'static str| match (change.pattern, knob(key).and_then(|k| k.pattern)) {
+    let of_knob = |key: &'static str| match (change.pattern, knob(key).and_then(|k| k.pattern())) {
         (Some((p, _)), Some(q)) if p == q => Control::Pattern(p),
         _ => Control::Knob(key),
     };
