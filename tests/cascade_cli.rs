@@ -90,7 +90,7 @@ fn a_hedge_cuts_the_p99_and_reports_its_copies() {
     };
     let plain = json(&[]);
     assert!(plain.get("hedges_sent").is_none(), "{plain}");
-    let hedged = json(&["--set", "hedge_delay=200ms"]);
+    let hedged = json(&["--set", "hedge_after=200ms"]);
     let (sent, hedges) = (
         hedged["sent"].as_u64().unwrap(),
         hedged["hedges_sent"].as_u64().unwrap(),
@@ -220,9 +220,9 @@ fn bad_input_exits_2_naming_the_key() {
         (&["--scenario", "cb,"], "--scenario"),
         (&["--set", "rate=10000", "--set", "duration=600"], "rate"),
         (&["--set", "hedge=maybe"], "hedge"),
-        (&["--set", "hedge_delay=0"], "hedge_delay"),
-        (&["--set", "hedge_delay=p0"], "hedge_delay"),
-        (&["--set", "hedge_delay=2min"], "hedge_delay"),
+        (&["--set", "hedge_after=0"], "hedge_after"),
+        (&["--set", "hedge_after=p0"], "hedge_after"),
+        (&["--set", "hedge_after=2min"], "hedge_after"),
         (&["--set", "max_hedges=9"], "max_hedges"),
         (&["--set", "idempotency_key=yes"], "idempotency_key"),
         (&["--set", "gateway_retries=11"], "gateway_retries"),

@@ -77,15 +77,10 @@ fn lesson_config(run_line: &str) -> Result<SimConfig, String> {
     Ok(page.settings.config())
 }
 
-#[test]
-fn the_cli_a_link_a_widget_and_a_lesson_take_the_same_keys_and_give_the_same_run() {
-    // Keys of three kinds: one the panel shows, one it does not (a hedge's delay, whose
-    // pattern is off in the preset and is switched on by the key), one of the new pattern.
-    let settings = [
-        ("hedge_delay", "150ms"),
-        ("limit_min", "4"),
-        ("sidecar_retries", "1"),
-    ];
+/// The config `settings` give on the story without protection through `--set`, after checking
+/// that a link, a widget's attributes, a lesson's `@run` and the link the page writes give the
+/// same one; and that link.
+fn the_same_run_everywhere(settings: &[(&str, &str)]) -> (SimConfig, String) {
     let mut cli = Preset::StoryNone.config();
     for (k, v) in settings {
         apply_set(&mut cli, k, v).unwrap();
@@ -110,6 +105,42 @@ fn the_cli_a_link_a_widget_and_a_lesson_take_the_same_keys_and_give_the_same_run
     let query = resilience_playground::page::permalink::to_query(&link);
     let (again, _) = from_pairs(&resilience_playground::page::permalink::parse_query(&query).0);
     assert_eq!(again.settings.config(), cli, "the page's own link: {query}");
+    (cli, query)
+}
+
+#[test]
+fn the_cli_a_link_a_widget_and_a_lesson_take_the_same_keys_and_give_the_same_run() {
+    // Keys of three kinds: one the panel shows, one it does not (a hedge's delay, whose
+    // pattern is off in the preset and is switched on by the key), one of the new pattern.
+    let (cli, _) = the_same_run_everywhere(&[
+        ("hedge_after", "150ms"),
+        ("limit_min", "4"),
+        ("sidecar_retries", "1"),
+    ]);
+    let hedge = cli
+        .first_stack()
+        .unwrap()
+        .hedge
+        .clone()
+        .expect("hedge_after switches it on");
+    assert_eq!(
+        hedge.policy.delay,
+        resilience_playground::resilience::HedgeDelay::Fixed(150_000)
+    );
+}
+
+#[test]
+fn a_key_s_old_name_gives_the_same_run_everywhere_and_the_page_writes_the_new_one() {
+    let (new, _) = the_same_run_everywhere(&[("hedge_after", "p90"), ("max_hedges", "2")]);
+    let (old, query) = the_same_run_everywhere(&[("hedge_delay", "p90"), ("max_hedges", "2")]);
+    assert_eq!(old, new);
+    assert!(
+        query.contains("hedge_after=p90") && !query.contains("hedge_delay"),
+        "{query}"
+    );
+    let sent = |cfg: &SimConfig| run(cfg).unwrap().hedges.expect("the hedge is on").sent;
+    assert!(sent(&old) > 0);
+    assert_eq!(sent(&old), sent(&new));
 }
 
 #[test]

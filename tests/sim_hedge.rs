@@ -214,7 +214,7 @@ fn a_call_without_an_idempotency_key_is_never_hedged() {
             delay: HedgeDelay::Fixed(0),
             max_hedges: 1
         }),
-        "hedge_delay"
+        "hedge_after"
     );
     assert_eq!(
         bad(HedgePolicy {

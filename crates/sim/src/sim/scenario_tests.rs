@@ -79,14 +79,14 @@ fn hedge_keys_switch_it_on_and_set_it() {
         c.first_stack().unwrap().hedge,
         Some(crate::sim::model::HedgeConfig::lesson_000())
     );
-    apply_set(&mut c, "hedge_delay", "80ms").unwrap();
+    apply_set(&mut c, "hedge_after", "80ms").unwrap();
     apply_set(&mut c, "max_hedges", "2").unwrap();
     let policy = &c.first_stack().unwrap().hedge.as_ref().unwrap().policy;
     assert_eq!(
         (policy.delay, policy.max_hedges),
         (HedgeDelay::Fixed(80 * MS), 2)
     );
-    apply_set(&mut c, "hedge_delay", "p99.5").unwrap();
+    apply_set(&mut c, "hedge_after", "p99.5").unwrap();
     assert_eq!(
         c.first_stack()
             .unwrap()
@@ -104,7 +104,7 @@ fn hedge_keys_switch_it_on_and_set_it() {
     apply_set(&mut c, "hedge", "off").unwrap();
     assert_eq!(c.first_stack().unwrap().hedge, None);
     // A delay alone switches it on.
-    apply_set(&mut c, "hedge_delay", "0.2").unwrap();
+    apply_set(&mut c, "hedge_after", "0.2").unwrap();
     assert_eq!(
         c.first_stack().unwrap().hedge.clone().unwrap().policy.delay,
         HedgeDelay::Fixed(200 * MS)
@@ -112,12 +112,12 @@ fn hedge_keys_switch_it_on_and_set_it() {
     let mut c = Scenario::Timeout.config();
     for (k, v) in [
         ("hedge", "yes"),
-        ("hedge_delay", "0"),
-        ("hedge_delay", "61"),
-        ("hedge_delay", "p0"),
-        ("hedge_delay", "p101"),
-        ("hedge_delay", "pNaN"),
-        ("hedge_delay", "soon"),
+        ("hedge_after", "0"),
+        ("hedge_after", "61"),
+        ("hedge_after", "p0"),
+        ("hedge_after", "p101"),
+        ("hedge_after", "pNaN"),
+        ("hedge_after", "soon"),
         ("max_hedges", "0"),
         ("max_hedges", "9"),
     ] {

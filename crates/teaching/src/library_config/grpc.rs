@@ -178,7 +178,7 @@ fn method_config(
             "hedgingpolicy" => s.notices.push(Notice {
                 path,
                 message: "not simulated under stack=grpc: the calls run without retries; the \
-                          lesson's stack hedges (hedge_delay, max_hedges)"
+                          lesson's stack hedges (hedge_after, max_hedges)"
                     .to_string(),
             }),
             "waitforready" | "maxrequestmessagebytes" | "maxresponsemessagebytes" => {

@@ -57,13 +57,13 @@ impl HedgeConfig {
         }
     }
 
-    /// Checks the policy (naming the `--set` keys: `hedge_delay`, `max_hedges`) and that the
+    /// Checks the policy (naming the `--set` keys: `hedge_after`, `max_hedges`) and that the
     /// call may be hedged at all.
     pub fn validate(&self) -> Result<(), ParamError> {
         self.policy.validate().map_err(|e| ParamError {
             field: match e.field {
                 "max_hedges" => "max_hedges",
-                _ => "hedge_delay",
+                _ => "hedge_after",
             },
             ..e
         })?;

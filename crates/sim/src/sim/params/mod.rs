@@ -168,8 +168,17 @@ pub const JITTER_NAMES: [(&str, Jitter); 4] = [
     ("decorrelated", Jitter::Decorrelated),
 ];
 
-/// The row with `key`.
+/// Keys renamed since links and lessons were first written, each with the row's key now: an
+/// old name is read as the new one everywhere a key is read (`--set`, links, widget
+/// attributes, lessons), so what was written with it keeps working. Nothing writes it.
+pub const OLD_NAMES: [(&str, &str); 1] = [("hedge_delay", "hedge_after")];
+
+/// The row with `key` (or with the key an old name of [`OLD_NAMES`] was renamed to).
 pub fn param(key: &str) -> Option<&'static Param> {
+    let key = OLD_NAMES
+        .iter()
+        .find(|(old, _)| *old == key)
+        .map_or(key, |(_, new)| *new);
     PARAMS.iter().find(|p| p.key == key)
 }
 
@@ -250,7 +259,7 @@ fn parse_number(
 
 /// A hedge delay: a time (`80ms`, `0.08`; 1 µs..=60 s) or a percentile of the latencies seen
 /// so far (`p95`; above 0, at most 100).
-fn parse_hedge_delay(field: &'static str, value: &str) -> Result<HedgeDelay, ParamError> {
+fn parse_delay(field: &'static str, value: &str) -> Result<HedgeDelay, ParamError> {
     let range = "a time 0.000001..=60 s (or with an ms suffix), or pN for a percentile of the \
                  latencies seen, 0 < N <= 100";
     let bad = || err(field, range, value);
@@ -314,7 +323,7 @@ impl Param {
                     .position(|n| *n == text.trim())
                     .ok_or_else(|| err(key, &names.join(", "), text))?,
             ),
-            Kind::Delay { .. } => Value::Delay(parse_hedge_delay(key, text)?),
+            Kind::Delay { .. } => Value::Delay(parse_delay(key, text)?),
         })
     }
 

@@ -447,7 +447,7 @@ pub static PARAMS: &[Param] = &[
     Param { key: "hedge", doc: "Lesson 000's hedge on inventory: one more copy of a call slower than the p95 seen.", unit: "",
         kind: Kind::Choice { names: ON_OFF, write: |c, i| { let s = INV.stack(c); if i == 0 { s.hedge.get_or_insert_with(HedgeConfig::lesson_000); } else { s.hedge = None } } },
         needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| stack(c, INV).map(|s| on_off(s.hedge.is_some())) },
-    Param { key: "hedge_delay", doc: "When a hedge copy leaves: a fixed time, or pN, a percentile of the latencies seen.", unit: "",
+    Param { key: "hedge_after", doc: "When a hedge copy leaves: after a fixed time, or pN, a percentile of the latencies seen (its old name, hedge_delay, is read as this key).", unit: "",
         kind: Kind::Delay { write: |c, delay| if let Some(h) = hedge_mut(c) {
             h.policy.delay = match (delay, h.policy.delay) {
                 // A new percentile keeps the samples the old one waited for.

@@ -519,6 +519,7 @@ pub struct Written {
 /// does not show, so a lesson's `@try` and `@controls`, a link and a widget attribute take
 /// every key `--set` takes.
 pub fn knob(key: &str) -> Option<&'static Knob> {
+    let key = param(key).map_or(key, |row| row.key);
     every_knob().iter().find(|k| k.key == key)
 }
 
