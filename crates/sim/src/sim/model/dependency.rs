@@ -15,7 +15,6 @@ use super::call_end::{CallEnd, Failure};
 use super::dependency_config::{Abandon, DependencyConfig, FaultSchedule};
 use super::events::{Event, Id};
 use super::follow::trail;
-use super::hedging::first_answer;
 use super::hosts::{Hosts, FAIL_FAST};
 use super::servers::{Admit, InService, Job, Servers};
 use super::stack::Stack;
@@ -135,10 +134,7 @@ impl Dependency {
             q.schedule(at.saturating_add(latency), event);
             (latency, end)
         };
-        let copies = stack.copies(try_ends);
-        if let Some(answer) =
-            copies.and_then(|plan| first_answer(&plan, me, now, rng, q, &mut call))
-        {
+        if let Some(answer) = stack.first_of_copies(try_ends, me, now, rng, q, &mut call) {
             return answer;
         }
         let (latency, end) = call(now, rng, q);

@@ -3,19 +3,22 @@
 //! sidecar -> hedge -> the call, each layer a state machine of [`crate::resilience`]. The
 //! request's [`Call`] carries its place in it; the layers' shared state lives here.
 
+use rand_chacha::ChaCha8Rng;
+
 use super::call_end::{CallEnd, Failure, Refusal};
 use super::dependency_config::{SidecarConfig, StackConfig};
 use super::envoy::{AfterTry, EnvoyCluster};
 use super::events::{Event, Id};
 use super::follow::{trail, Trail};
-use super::hedging::Hedging;
+use super::hedging::{first_answer, Hedging};
 use super::library_rules::LibraryRules;
 use super::slab::{Call, Pool};
 use super::Sim;
 use crate::resilience::{
-    Acquire, AdaptiveLimit, Admission, Bulkhead, CallError, CircuitBreaker, HedgePlan, ParamError,
-    Retry, RetryBudget, RetryDecision, RetryPolicy, RetryThrottle, Sample, TimeBudget,
+    Acquire, AdaptiveLimit, Admission, Bulkhead, CallError, CircuitBreaker, ParamError, Retry,
+    RetryBudget, RetryDecision, RetryPolicy, RetryThrottle, Sample, TimeBudget,
 };
+use crate::sim::engine::EventQueue;
 use crate::sim::latency::Micros;
 use crate::sim::life::{Activity, Happening, Hop, Retrier};
 use crate::sim::trace::{BreakerChange, Outcome, Route};
@@ -71,10 +74,20 @@ impl Stack {
         })
     }
 
-    /// The copies of the next try, which the caller gives up on at `try_ends` (the original
-    /// first, at offset 0): `None` while the stack sends none.
-    pub fn copies(&self, try_ends: Micros) -> Option<HedgePlan> {
-        self.hedging.as_ref().and_then(|h| h.plan(try_ends))
+    /// A try that goes out with copies of it, which the caller gives up on at `try_ends`:
+    /// `call` sends each (the original first), and the first answer is the try's, with whether
+    /// a copy gave it. `None` while the stack sends no copies of this try.
+    pub fn first_of_copies(
+        &self,
+        try_ends: Micros,
+        dep: usize,
+        now: Micros,
+        rng: &mut ChaCha8Rng,
+        q: &mut EventQueue<Event>,
+        call: &mut impl FnMut(Micros, &mut ChaCha8Rng, &mut EventQueue<Event>) -> (Micros, CallEnd),
+    ) -> Option<(Micros, CallEnd, bool)> {
+        let plan = self.hedging.as_ref()?.plan(try_ends)?;
+        first_answer(&plan, dep, now, rng, q, call)
     }
 
     /// True when the stack may send copies of a try.

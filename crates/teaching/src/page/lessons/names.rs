@@ -1,8 +1,8 @@
-//! The names a lesson file gives the views, the what-to-notice rules and the measured
-//! quantities (`load`, `queue-peak`, `throughput(8,12)`), both ways.
+//! The names a lesson file gives the views, the what-to-notice rules (named beside them, in
+//! `rules.rs`) and the measured quantities (`load`, `queue-peak`, `throughput(8,12)`), both ways.
 
 use super::live::Measure;
-use super::rules::Rule;
+use super::rules::{Rule, RULES};
 use super::View;
 
 /// Each view and its name.
@@ -11,36 +11,6 @@ const VIEWS: &[(&str, View)] = &[
     ("diagram", View::Diagram),
     ("latency", View::Latency),
     ("load", View::Load),
-];
-
-/// Each rule that takes no figures, and its name; `throughput(FROM,TO)` takes two.
-const RULES: &[(&str, Rule)] = &[
-    ("workers-full", Rule::WorkersFull),
-    ("queue-peak", Rule::QueuePeak),
-    ("drain", Rule::Drain),
-    ("gateway-full", Rule::GatewayFull),
-    ("catalog-answered", Rule::CatalogAnswered),
-    ("outcomes", Rule::Outcomes),
-    ("inventory-load", Rule::InventoryLoad),
-    ("latency", Rule::Latency),
-    ("longest-service", Rule::LongestService),
-    ("worst-case", Rule::WorstCase),
-    ("breaker-opens", Rule::BreakerOpens),
-    ("breaker-cycle", Rule::BreakerCycle),
-    ("bulkhead-cap", Rule::BulkheadCap),
-    ("history-answered", Rule::HistoryAnswered),
-    ("still-waiting", Rule::StillWaiting),
-    ("lookups-answered", Rule::LookupsAnswered),
-    ("lookups-saved", Rule::LookupsSaved),
-    ("retries", Rule::Retries),
-    ("shed", Rule::Shed),
-    ("rate-limit", Rule::RateLimit),
-    ("adaptive-limit", Rule::AdaptiveLimit),
-    ("hedges", Rule::Hedges),
-    ("stale-work", Rule::StaleWork),
-    ("duplicates", Rule::Duplicates),
-    ("fallback", Rule::Fallback),
-    ("conflicts", Rule::Conflicts),
 ];
 
 /// Each measure that takes no figures, and its name; `throughput(FROM,TO)` takes two.

@@ -79,6 +79,36 @@ pub enum Rule {
     Conflicts,
 }
 
+/// Each rule that takes no figures, and its name; `throughput(FROM,TO)` takes two.
+pub(super) const RULES: &[(&str, Rule)] = &[
+    ("workers-full", Rule::WorkersFull),
+    ("queue-peak", Rule::QueuePeak),
+    ("drain", Rule::Drain),
+    ("gateway-full", Rule::GatewayFull),
+    ("catalog-answered", Rule::CatalogAnswered),
+    ("outcomes", Rule::Outcomes),
+    ("inventory-load", Rule::InventoryLoad),
+    ("latency", Rule::Latency),
+    ("longest-service", Rule::LongestService),
+    ("worst-case", Rule::WorstCase),
+    ("breaker-opens", Rule::BreakerOpens),
+    ("breaker-cycle", Rule::BreakerCycle),
+    ("bulkhead-cap", Rule::BulkheadCap),
+    ("history-answered", Rule::HistoryAnswered),
+    ("still-waiting", Rule::StillWaiting),
+    ("lookups-answered", Rule::LookupsAnswered),
+    ("lookups-saved", Rule::LookupsSaved),
+    ("retries", Rule::Retries),
+    ("shed", Rule::Shed),
+    ("rate-limit", Rule::RateLimit),
+    ("adaptive-limit", Rule::AdaptiveLimit),
+    ("hedges", Rule::Hedges),
+    ("stale-work", Rule::StaleWork),
+    ("duplicates", Rule::Duplicates),
+    ("fallback", Rule::Fallback),
+    ("conflicts", Rule::Conflicts),
+];
+
 pub use crate::page::numbers::{count, duration};
 
 fn times(n: u64) -> String {

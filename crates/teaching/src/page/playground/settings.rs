@@ -126,7 +126,7 @@ impl Settings {
         let before = action.tunes().then(|| self.clone());
         let to_b = self.edits_b(&action);
         self.apply_unchecked(action, notice);
-        // A setting the simulator refuses (a hedge on a Resilience4j stack, ...) leaves the
+        // A setting the simulator refuses (a layer the stack's library has no place for, ...) leaves the
         // settings as they were and says why.
         if let Some(before) = before.filter(|b| b.check().is_ok()) {
             if let Err(e) = self.check() {
