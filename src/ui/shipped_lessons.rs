@@ -1,6 +1,7 @@
 //! The shipped lessons' texts for the page: fetched from `lessons/*.md` beside the pages (or,
-//! in the offline file, read from the JSON it carries) before any lesson shows, so that the
-//! lessons are data the wasm does not hold.
+//! in the offline file, read from the JSON it carries), so that the lessons are data the wasm
+//! does not hold. The lesson the address opens is read before anything shows; the others after
+//! its first view.
 
 use std::collections::HashMap;
 
@@ -27,16 +28,21 @@ enum Loading {
 pub struct ShippedLessonsProps {
     /// Where the pages are, and so the `lessons/` folder.
     pub site: Site,
+    /// The lesson the address opens (KM0 when it names none): read before the children show.
+    pub first: Lesson,
     /// What shows once the lessons are here.
     pub children: Html,
 }
 
-/// Shows its children once every shipped lesson is read; until then a line saying so, and a
-/// message naming the file when one could not be read.
+/// Shows its children once the first lesson is read, and reads the other shipped lessons
+/// after; until then a line saying so, and a message naming the file when the first could not
+/// be read. (Another lesson's file that could not be read is named when that lesson is opened,
+/// which is by its own address.)
 #[function_component(ShippedLessons)]
 pub fn shipped_lessons(props: &ShippedLessonsProps) -> Html {
+    let first = props.first;
     let loading = use_state(|| {
-        if Lesson::ALL.iter().all(|l| l.is_ready()) {
+        if first.is_ready() {
             Loading::Ready
         } else {
             Loading::Reading
@@ -45,14 +51,27 @@ pub fn shipped_lessons(props: &ShippedLessonsProps) -> Html {
     {
         let (loading, site) = (loading.clone(), props.site.clone());
         use_effect_with((), move |_| {
-            if *loading == Loading::Reading {
-                yew::platform::spawn_local(async move {
-                    loading.set(match read_all(&site).await {
+            yew::platform::spawn_local(async move {
+                if *loading == Loading::Reading {
+                    let read = read(&site, vec![first]).await;
+                    let failed = read.is_err();
+                    loading.set(match read {
                         Ok(()) => Loading::Ready,
                         Err(message) => Loading::Failed(message),
                     });
-                });
-            }
+                    if failed {
+                        return;
+                    }
+                }
+                // In a task of their own, after the first view's.
+                let others: Vec<Lesson> = Lesson::ALL.into_iter().filter(|&l| l != first).collect();
+                gloo_timers::callback::Timeout::new(0, move || {
+                    yew::platform::spawn_local(async move {
+                        let _ = read(&site, others).await;
+                    })
+                })
+                .forget();
+            });
         });
     }
     match &*loading {
@@ -68,9 +87,9 @@ pub fn shipped_lessons(props: &ShippedLessonsProps) -> Html {
     }
 }
 
-/// Reads and installs every shipped lesson not yet here; the first failure, named.
-async fn read_all(site: &Site) -> Result<(), String> {
-    let waiting: Vec<Lesson> = Lesson::ALL.into_iter().filter(|l| !l.is_ready()).collect();
+/// Reads and installs the lessons of `lessons` not yet here; the first failure, named.
+async fn read(site: &Site, lessons: Vec<Lesson>) -> Result<(), String> {
+    let waiting: Vec<Lesson> = lessons.into_iter().filter(|l| !l.is_ready()).collect();
     let carried = carried_files();
     // Every request is sent before the first answer is awaited.
     let requests: Vec<_> = waiting

@@ -127,7 +127,8 @@ impl Kinds for AllKinds {
                     <super::ExerciseView number={n} heading_level={props.spec.look.headings()} />
                 }),
                 WidgetKind::LessonStep => Some(html! {
-                    <ShippedLessons site={Site::files(&props.playground_url)}>
+                    <ShippedLessons site={Site::files(&props.playground_url)}
+                        first={crate::page::lessons::Lesson::named_in(&props.spec.settings)}>
                         <LessonStep spec={props.spec.clone()} playground_url={props.playground_url.clone()}
                             dark={initial.view.dark} projector={initial.view.projector} />
                     </ShippedLessons>

@@ -217,22 +217,25 @@ fn first_shown(pairs: &[(String, String)], mut notices: Vec<String>) -> Shown {
 /// The shipped lessons are read first.
 #[function_component(LessonApp)]
 pub fn lesson_app() -> Html {
+    let first = use_memo((), |_| Lesson::named_in(&parse_query(&address_query()).0));
     html! {
-        <ShippedLessons site={this_site()}>
+        <ShippedLessons site={this_site()} first={*first}>
             <LessonPage />
         </ShippedLessons>
     }
 }
 
+/// The address's query (`?lesson=km0&step=...`).
+fn address_query() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
+}
+
 /// The lesson page once the shipped lessons are here.
 #[function_component(LessonPage)]
 fn lesson_page() -> Html {
-    let location = || {
-        web_sys::window()
-            .and_then(|w| w.location().search().ok())
-            .unwrap_or_default()
-    };
-    let query = use_memo((), move |_| parse_query(&location()));
+    let query = use_memo((), move |_| parse_query(&address_query()));
     let shown = use_state(|| first_shown(&query.0, query.1.clone()));
     // Each lesson opened on the page mounts a deck of its own.
     let openings = use_state(|| 0u32);

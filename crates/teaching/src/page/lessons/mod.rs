@@ -274,6 +274,16 @@ impl Lesson {
         Ok(())
     }
 
+    /// The shipped lesson an address's `lesson=` names, KM0 when it names none (the lesson a
+    /// page shows when the address says nothing it can use): the one read before the first view.
+    pub fn named_in(pairs: &[(String, String)]) -> Lesson {
+        pairs
+            .iter()
+            .find(|(k, _)| k == "lesson")
+            .and_then(|(_, v)| Lesson::parse(v))
+            .unwrap_or(Lesson::Km0)
+    }
+
     /// The lesson a key names.
     pub fn parse(key: &str) -> Option<Lesson> {
         Lesson::ALL.into_iter().find(|l| l.key() == key.trim())
@@ -673,6 +683,26 @@ pub fn playground_query(page: &Page) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_lesson_read_first_is_the_one_the_address_names_or_km0() {
+        use super::Lesson;
+        let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+            list.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let zoo = pairs(&[("step", "3"), ("lesson", "zoo")]);
+        assert_eq!(Lesson::named_in(&zoo).key(), "zoo");
+        for other in [
+            &[][..],
+            &[("lesson", "own")],
+            &[("lesson", "nope")],
+            &[("file", "x.md")],
+        ] {
+            assert_eq!(Lesson::named_in(&pairs(other)).key(), "km0", "{other:?}");
+        }
+    }
+
     #[test]
     fn a_teachers_lesson_opens_with_addresses_of_its_own() {
         let text = include_str!("../../../../../lessons/northwind.md");
