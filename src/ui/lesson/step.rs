@@ -16,7 +16,8 @@ use crate::page::lessons::deck::{admits, pause_at, DeckAction};
 use crate::page::lessons::live::{pieces, Piece as Part};
 use crate::page::lessons::vote::StepVotes;
 use crate::page::lessons::Reading;
-use crate::page::lessons::{playground_query, Asked, Prediction, StepRef, Verdict, View};
+use crate::page::lessons::{Asked, Prediction, StepRef, Verdict, View};
+use crate::page::permalink::{query_with, settings_text};
 use crate::page::replay::clock;
 use crate::page::runs::Shared;
 use crate::page::site::Site;
@@ -389,7 +390,13 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
                 </div>
             }
         });
-    let playground = props.site.playground_with(&playground_query(page));
+    // The settings' part of the playground's link is written when they change, not on every
+    // frame of the run.
+    let link_settings = use_memo(page.settings.clone(), |s| settings_text(s));
+    let playground =
+        props
+            .site
+            .playground_with(&query_with(&link_settings, &page.playback, &page.view));
     let key_hint = if props.standalone {
         "Keys: PageDown (a clicker) plays the step to its moment, then goes on; PageUp goes \
          back; → / ← change step, except on a slider, which they move; space plays or \
