@@ -178,8 +178,50 @@ pub struct Runs {
     /// The lesson's table, simulated the first time a view asks for it (a lesson step never
     /// does).
     pub table: LaterTable,
-    /// The followed request, while one is picked.
-    pub traced: Option<Shared<Traced>>,
+    /// The followed request, while one is picked: traced the first time a view asks.
+    pub traced: Option<LaterTraced>,
+}
+
+/// A picked request, followed in runs A and B the first time its life is asked for (a lesson
+/// step offers it only once its run has played to the step's moment). Copies share that one
+/// following; two are equal when they are copies of one.
+#[derive(Debug, Clone)]
+pub struct LaterTraced {
+    /// The request picked.
+    pub pick: Pick,
+    runs: Rc<(Simulated, Option<Simulated>)>,
+    traced: Rc<OnceCell<Shared<Traced>>>,
+}
+
+impl LaterTraced {
+    fn of(pick: Pick, a: &Simulated, b: Option<&Simulated>) -> LaterTraced {
+        LaterTraced {
+            pick,
+            runs: Rc::new((a.clone(), b.cloned())),
+            traced: Rc::new(OnceCell::new()),
+        }
+    }
+
+    /// Whether the request is followed already.
+    pub fn is_traced(&self) -> bool {
+        self.traced.get().is_some()
+    }
+
+    /// The request's life in A and B, followed now if it was not yet.
+    pub fn get(&self) -> Shared<Traced> {
+        self.traced
+            .get_or_init(|| {
+                let (a, b) = &*self.runs;
+                trace(self.pick, a, b.as_ref())
+            })
+            .clone()
+    }
+}
+
+impl PartialEq for LaterTraced {
+    fn eq(&self, other: &LaterTraced) -> bool {
+        Rc::ptr_eq(&self.traced, &other.traced)
+    }
 }
 
 /// The lesson's four scenarios for a seed and a breaker window, simulated the first time
@@ -224,7 +266,9 @@ impl Runs {
     pub fn of(inputs: RunInputs) -> Runs {
         let a = simulate(inputs.a);
         let b = inputs.b.map(simulate);
-        let traced = inputs.trace.map(|pick| trace(pick, &a, b.as_ref()));
+        let traced = inputs
+            .trace
+            .map(|pick| LaterTraced::of(pick, &a, b.as_ref()));
         Runs {
             a,
             b,
@@ -254,7 +298,7 @@ impl Runs {
             (Some(pick), Some(kept)) if same_a && same_b && before.trace == Some(pick) => {
                 Some(kept.clone())
             }
-            (Some(pick), _) => Some(trace(pick, &a, b.as_ref())),
+            (Some(pick), _) => Some(LaterTraced::of(pick, &a, b.as_ref())),
         };
         Runs {
             a,
@@ -285,6 +329,31 @@ impl Runs {
 mod tests {
     use crate::page::action::Action;
     use crate::page::state::Page;
+
+    #[test]
+    fn a_picked_request_is_followed_when_its_life_is_asked_for_once_for_all_its_copies() {
+        use crate::sim::pick::Pick;
+        let page = Page::default().apply(Action::Follow(Some(Pick::Slowest)));
+        let later = page.runs.traced.clone().expect("a pick");
+        assert_eq!(later.pick, Pick::Slowest);
+        assert!(!later.is_traced(), "nothing asked for its life yet");
+        let life = later.get();
+        assert!(life.a.is_some(), "the slowest request is followed in A");
+        assert!(
+            page.runs.traced.as_ref().unwrap().is_traced(),
+            "a copy shares it"
+        );
+        assert!(
+            page.runs.traced.as_ref().unwrap().get() == life,
+            "followed once"
+        );
+        // Playback keeps it; a new run follows it anew, when asked.
+        let played = page.clone().apply(Action::Seek(2_000_000));
+        assert!(played.runs.traced == page.runs.traced);
+        let other = page.apply(Action::SetKnob("timeout", 100.0));
+        let anew = other.runs.traced.as_ref().unwrap();
+        assert!(!anew.is_traced() && *anew != later);
+    }
 
     #[test]
     fn the_lesson_table_is_simulated_when_its_rows_are_asked_for_once_for_all_its_copies() {
