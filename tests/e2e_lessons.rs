@@ -931,7 +931,7 @@ async fn a_question_holds_the_run_until_the_class_predicts_and_the_run_gives_the
 /// traced).
 fn host_story(step: &resilience_playground::page::lessons::Step) -> String {
     let (host, _) = step.page();
-    let traced = host.runs.traced.as_ref().and_then(|t| t.get().a.clone());
+    let traced = host.runs.followed().and_then(|t| t.a.clone());
     resilience_playground::page::life_story::story(&traced.expect("a request"))
 }
 

@@ -201,7 +201,7 @@ mod in_the_page {
     use resilience_playground::sim::scenario::{Preset, Scenario};
 
     fn followed(page: &Page) -> (Option<u64>, Option<u64>, Option<u64>) {
-        let t = page.runs.traced.as_ref().expect("a traced request").get();
+        let t = page.runs.followed().expect("a traced request");
         (t.id, t.a.as_ref().map(|l| l.id), t.b.as_ref().map(|l| l.id))
     }
 
@@ -216,8 +216,8 @@ mod in_the_page {
         let (id, a, b) = followed(&page);
         assert_eq!(id, slowest);
         assert_eq!((a, b), (id, id), "the same arrival in both runs");
-        let life_a = page.runs.traced.as_ref().unwrap().get().a.clone().unwrap();
-        let life_b = page.runs.traced.as_ref().unwrap().get().b.clone().unwrap();
+        let life_a = page.runs.followed().unwrap().a.clone().unwrap();
+        let life_b = page.runs.followed().unwrap().b.clone().unwrap();
         assert_ne!(
             life_a.spans, life_b.spans,
             "B's timeout is 1 s: its life differs"
@@ -229,7 +229,7 @@ mod in_the_page {
         assert!(bad.is_empty());
         let (again, notices) = from_pairs(&pairs);
         assert!(notices.is_empty(), "{notices:?}");
-        let t = again.runs.traced.as_ref().unwrap().get();
+        let t = again.runs.followed().unwrap();
         assert_eq!(t.a.as_deref(), Some(&*life_a));
         assert_eq!(t.b.as_deref(), Some(&*life_b));
         // A number is a pick of its own, and closing forgets it.
@@ -253,7 +253,7 @@ mod in_the_page {
         let (pairs, _) = parse_query("preset=timeout&trace=refused-by-breaker");
         let (page, notices) = from_pairs(&pairs);
         assert!(notices.is_empty());
-        let t = page.runs.traced.as_ref().unwrap().get();
+        let t = page.runs.followed().unwrap();
         assert_eq!((t.id, t.a.is_none()), (None, true));
     }
 

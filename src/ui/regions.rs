@@ -310,7 +310,7 @@ pub fn follow(
     picks: bool,
 ) -> Html {
     let body = html! {
-        <FollowRequest run={run.clone()} traced={page.runs.traced.as_ref().map(|t| t.get())} ab={page.settings.ab.is_some()}
+        <FollowRequest run={run.clone()} traced={page.runs.followed()} ab={page.settings.ab.is_some()}
             playhead={page.playback.playhead} on_action={dispatch.clone()} {picks} />
     };
     region(ids, "follow-region", "follow", "Follow one request", body)

@@ -37,7 +37,7 @@ use std::sync::OnceLock;
 use super::action::Action;
 use super::compare::Side;
 use super::knobs::knob;
-use super::permalink::{from_pairs, to_query};
+use super::permalink::from_pairs;
 use super::settings::Settings;
 use super::state::Page;
 use crate::sim::scenario::{apply_set, Preset};
@@ -676,11 +676,6 @@ pub fn widget_step(settings: &[(String, String)]) -> (StepRef, Vec<String>) {
     (step, notices)
 }
 
-/// The playground's query string for `page` (for "open this step in the playground").
-pub fn playground_query(page: &Page) -> String {
-    to_query(page)
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
@@ -1114,7 +1109,7 @@ mod tests {
         for lesson in Lesson::ALL {
             for step in lesson.steps() {
                 let (page, _) = step.page_at_moment();
-                let query = playground_query(&page);
+                let query = crate::page::permalink::to_query(&page);
                 let (again, notices) = from_pairs(&pairs(&query));
                 assert!(notices.is_empty(), "{notices:?}");
                 assert_eq!(again.config(), page.config(), "{}", step.title);

@@ -178,26 +178,25 @@ pub struct Runs {
     /// The lesson's table, simulated the first time a view asks for it (a lesson step never
     /// does).
     pub table: LaterTable,
-    /// The followed request, while one is picked: traced the first time a view asks.
+    /// The followed request, while one is picked: traced the first time a view asks
+    /// ([`Runs::followed`]).
     pub traced: Option<LaterTraced>,
 }
 
 /// A picked request, followed in runs A and B the first time its life is asked for (a lesson
 /// step offers it only once its run has played to the step's moment). Copies share that one
-/// following; two are equal when they are copies of one.
+/// following; two are equal when they are copies of one. It is kept only while A and B are.
 #[derive(Debug, Clone)]
 pub struct LaterTraced {
     /// The request picked.
     pub pick: Pick,
-    runs: Rc<(Simulated, Option<Simulated>)>,
     traced: Rc<OnceCell<Shared<Traced>>>,
 }
 
 impl LaterTraced {
-    fn of(pick: Pick, a: &Simulated, b: Option<&Simulated>) -> LaterTraced {
+    fn of(pick: Pick) -> LaterTraced {
         LaterTraced {
             pick,
-            runs: Rc::new((a.clone(), b.cloned())),
             traced: Rc::new(OnceCell::new()),
         }
     }
@@ -205,16 +204,6 @@ impl LaterTraced {
     /// Whether the request is followed already.
     pub fn is_traced(&self) -> bool {
         self.traced.get().is_some()
-    }
-
-    /// The request's life in A and B, followed now if it was not yet.
-    pub fn get(&self) -> Shared<Traced> {
-        self.traced
-            .get_or_init(|| {
-                let (a, b) = &*self.runs;
-                trace(self.pick, a, b.as_ref())
-            })
-            .clone()
     }
 }
 
@@ -266,9 +255,7 @@ impl Runs {
     pub fn of(inputs: RunInputs) -> Runs {
         let a = simulate(inputs.a);
         let b = inputs.b.map(simulate);
-        let traced = inputs
-            .trace
-            .map(|pick| LaterTraced::of(pick, &a, b.as_ref()));
+        let traced = inputs.trace.map(LaterTraced::of);
         Runs {
             a,
             b,
@@ -298,7 +285,7 @@ impl Runs {
             (Some(pick), Some(kept)) if same_a && same_b && before.trace == Some(pick) => {
                 Some(kept.clone())
             }
-            (Some(pick), _) => Some(LaterTraced::of(pick, &a, b.as_ref())),
+            (Some(pick), _) => Some(LaterTraced::of(pick)),
         };
         Runs {
             a,
@@ -312,6 +299,17 @@ impl Runs {
             },
             traced,
         }
+    }
+
+    /// The picked request's life in A and B, followed now if it was not yet.
+    pub fn followed(&self) -> Option<Shared<Traced>> {
+        let later = self.traced.as_ref()?;
+        Some(
+            later
+                .traced
+                .get_or_init(|| trace(later.pick, &self.a, self.b.as_ref()))
+                .clone(),
+        )
     }
 
     /// The lesson's four scenarios with the settings' breaker window and seed.
@@ -337,16 +335,10 @@ mod tests {
         let later = page.runs.traced.clone().expect("a pick");
         assert_eq!(later.pick, Pick::Slowest);
         assert!(!later.is_traced(), "nothing asked for its life yet");
-        let life = later.get();
+        let life = page.runs.followed().unwrap();
         assert!(life.a.is_some(), "the slowest request is followed in A");
-        assert!(
-            page.runs.traced.as_ref().unwrap().is_traced(),
-            "a copy shares it"
-        );
-        assert!(
-            page.runs.traced.as_ref().unwrap().get() == life,
-            "followed once"
-        );
+        assert!(later.is_traced(), "a copy shares it");
+        assert!(page.runs.followed().unwrap() == life, "followed once");
         // Playback keeps it; a new run follows it anew, when asked.
         let played = page.clone().apply(Action::Seek(2_000_000));
         assert!(played.runs.traced == page.runs.traced);

@@ -126,8 +126,8 @@ impl Settings {
         let before = action.tunes().then(|| self.clone());
         let to_b = self.edits_b(&action);
         self.apply_unchecked(action, notice);
-        // A setting the simulator refuses (a layer the stack's library has no place for, ...) leaves the
-        // settings as they were and says why.
+        // A setting the simulator refuses (a layer the stack's library has no place for, ...)
+        // leaves the settings as they were and says why.
         if let Some(before) = before.filter(|b| b.check().is_ok()) {
             if let Err(e) = self.check() {
                 *notice = Some(unchanged(notice.take().filter(|_| to_b), &e));
