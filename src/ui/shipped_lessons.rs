@@ -125,5 +125,5 @@ async fn read(site: &Site, lessons: Vec<Lesson>) -> Result<(), String> {
 /// The files the offline file carries, if this is it.
 fn carried_files() -> Option<HashMap<String, String>> {
     let element = web_sys::window()?.document()?.get_element_by_id(CARRIED)?;
-    serde_json::from_str(&element.text_content()?).ok()
+    crate::page::json::read(&element.text_content()?)
 }

@@ -32,7 +32,7 @@ pub fn keep_picked(name: &str, text: &str) {
 /// The lesson picked last in this browser, read again; `Err` says why there is none.
 pub fn picked_lesson() -> Result<Lesson, String> {
     let kept: Kept = crate::ui::storage::stored(STORAGE_KEY)
-        .and_then(|json| serde_json::from_str(&json).ok())
+        .and_then(|json| crate::page::json::read(&json))
         .ok_or_else(|| {
             "lesson: \"own\" is a lesson picked in this browser, and none is kept here; \
              showing Kilometre Zero."

@@ -7,6 +7,7 @@ pub mod charts;
 pub mod embedding;
 pub mod exercises;
 pub mod explorers;
+pub mod json;
 pub mod lessons;
 pub mod playground;
 

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::predict::Prediction;
 use super::vote::StepVotes;
 use super::Lesson;
+use crate::page::json;
 
 /// What a student has done in one lesson.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -141,7 +142,7 @@ impl Progress {
     /// The progress kept as `json` for `lesson`, or none yet (also when it is not readable
     /// or belongs to another lesson).
     pub fn restore(lesson: Lesson, json: Option<&str>) -> Progress {
-        json.and_then(|j| serde_json::from_str::<Progress>(j).ok())
+        json.and_then(json::read::<Progress>)
             .filter(|p| p.lesson == lesson.key() && p.title == lesson.title())
             .unwrap_or_else(|| Progress::new(lesson))
     }
@@ -260,7 +261,7 @@ impl Progress {
     /// `lesson`; none when it is not such a record. Steps the lesson no longer has are kept
     /// (they do not count in the score).
     pub fn from_suspend_data(lesson: Lesson, data: &str) -> Option<Progress> {
-        let record: SuspendData = serde_json::from_str(data).ok()?;
+        let record: SuspendData = json::read(data)?;
         let mut progress = Progress::new(lesson);
         progress.reached = record.reached;
         progress.challenges = record.challenges;
