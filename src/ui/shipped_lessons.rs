@@ -1,7 +1,8 @@
 //! The shipped lessons' texts for the page: fetched from `lessons/*.md` beside the pages (or,
 //! in the offline file, read from the JSON it carries), so that the lessons are data the wasm
-//! does not hold. The lesson the address opens is read before anything shows, with the one its
-//! recap sends the class to next ([`Lesson::other`]); the others after its first view.
+//! does not hold. The lesson the address opens is read before anything shows (with the one its
+//! recap sends the class to next, when it opens on the recap: [`Lesson::read_first`]); the
+//! others after its first view.
 
 use std::collections::HashMap;
 
@@ -28,20 +29,19 @@ enum Loading {
 pub struct ShippedLessonsProps {
     /// Where the pages are, and so the `lessons/` folder.
     pub site: Site,
-    /// The lesson the address opens (KM0 when it names none): read before the children show,
-    /// with the lesson its recap names next.
-    pub first: Lesson,
+    /// The lessons read before the children show ([`Lesson::read_first`]).
+    pub first: Vec<Lesson>,
     /// What shows once the lessons are here.
     pub children: Html,
 }
 
-/// Shows its children once the first lesson (and the one its recap names next) is read, and
-/// reads the other shipped lessons after; until then a line saying so, and a message naming the
-/// file when one of the first two could not be read. (Another lesson's file that could not be
+/// Shows its children once the first lessons are read, and reads the other shipped lessons
+/// after; until then a line saying so, and a message naming the file when one of the first
+/// could not be read. (Another lesson's file that could not be
 /// read is named when that lesson is opened, which is by its own address.)
 #[function_component(ShippedLessons)]
 pub fn shipped_lessons(props: &ShippedLessonsProps) -> Html {
-    let first = [props.first, props.first.other()];
+    let first = props.first.clone();
     let loading = use_state(|| {
         if first.iter().all(|l| l.is_ready()) {
             Loading::Ready
@@ -54,7 +54,7 @@ pub fn shipped_lessons(props: &ShippedLessonsProps) -> Html {
         use_effect_with((), move |_| {
             yew::platform::spawn_local(async move {
                 if *loading == Loading::Reading {
-                    let read = read(&site, first.to_vec()).await;
+                    let read = read(&site, first.clone()).await;
                     let failed = read.is_err();
                     loading.set(match read {
                         Ok(()) => Loading::Ready,

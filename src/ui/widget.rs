@@ -128,7 +128,7 @@ impl Kinds for AllKinds {
                 }),
                 WidgetKind::LessonStep => Some(html! {
                     <ShippedLessons site={Site::files(&props.playground_url)}
-                        first={crate::page::lessons::Lesson::named_in(&props.spec.settings)}>
+                        first={crate::page::lessons::Lesson::read_first(&props.spec.settings)}>
                         <LessonStep spec={props.spec.clone()} playground_url={props.playground_url.clone()}
                             dark={initial.view.dark} projector={initial.view.projector} />
                     </ShippedLessons>

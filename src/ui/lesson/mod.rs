@@ -217,9 +217,9 @@ fn first_shown(pairs: &[(String, String)], mut notices: Vec<String>) -> Shown {
 /// The shipped lessons are read first.
 #[function_component(LessonApp)]
 pub fn lesson_app() -> Html {
-    let first = use_memo((), |_| Lesson::named_in(&parse_query(&address_query()).0));
+    let first = use_memo((), |_| Lesson::read_first(&parse_query(&address_query()).0));
     html! {
-        <ShippedLessons site={this_site()} first={*first}>
+        <ShippedLessons site={this_site()} first={(*first).clone()}>
             <LessonPage />
         </ShippedLessons>
     }

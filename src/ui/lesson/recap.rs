@@ -65,7 +65,25 @@ pub(super) fn lesson_recap(props: &LessonRecapProps) -> Html {
     };
     use_document_keys(props.standalone.then(|| keys.clone()));
     let on_back = props.on_go.reform(move |_: MouseEvent| here.back());
+    // The lesson the recap sends the class to next is read before a recap opened by its
+    // address shows; reached from a step, it comes in a task after the first view, so until
+    // it is here the link names no title and opens its first step by the lesson alone.
     let other = lesson.other();
+    let (other_query, other_words) = if other.is_ready() {
+        (
+            StepRef {
+                lesson: other,
+                index: 0,
+            }
+            .query(),
+            format!("the other lesson, {}", other.title()),
+        )
+    } else {
+        (
+            format!("lesson={}", other.key()),
+            "the other lesson".to_string(),
+        )
+    };
     html! {
         <article ref={root} class="lesson-step lesson-recap" data-lesson-step="end" data-step-name="end" data-lesson={lesson.key()}
             aria-labelledby={ids.id("lesson-step-title")} tabindex={(!props.standalone).then_some("0")}
@@ -104,9 +122,7 @@ pub(super) fn lesson_recap(props: &LessonRecapProps) -> Html {
                 { "Next: " }
                 <a href={props.site.exercises()}>{ "the exercises" }</a>
                 { if props.projector { ", where each of you predicts a figure and checks it; " } else { ", where you predict a figure and check it; " } }
-                <a href={props.site.lesson(&StepRef { lesson: other, index: 0 }.query())}>
-                    { format!("the other lesson, {}", other.title()) }
-                </a>
+                <a href={props.site.lesson(&other_query)}>{ other_words }</a>
                 { "; or " }
                 <a href={props.site.playground().to_string()}>{ "the playground" }</a>
                 { ", every control at once. " }

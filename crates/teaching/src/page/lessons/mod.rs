@@ -284,6 +284,23 @@ impl Lesson {
             .unwrap_or(Lesson::Km0)
     }
 
+    /// The shipped lessons a page opened at an address reads before its first view: the one
+    /// [`Lesson::named_in`] the address, and, when it opens on that lesson's recap
+    /// (`step=end`), the lesson the recap sends the class to next (its link gives that
+    /// lesson's title and first step). The others can wait until the first view is up.
+    pub fn read_first(pairs: &[(String, String)]) -> Vec<Lesson> {
+        let named = Lesson::named_in(pairs);
+        let step = pairs
+            .iter()
+            .find(|(k, _)| k == "step")
+            .map(|(_, v)| v.trim());
+        if step == Some("end") {
+            vec![named, named.other()]
+        } else {
+            vec![named]
+        }
+    }
+
     /// The lesson a key names.
     pub fn parse(key: &str) -> Option<Lesson> {
         Lesson::ALL.into_iter().find(|l| l.key() == key.trim())
@@ -696,6 +713,18 @@ mod tests {
         ] {
             assert_eq!(Lesson::named_in(&pairs(other)).key(), "km0", "{other:?}");
         }
+        // The recap's link needs the lesson it names next; a step does not.
+        assert_eq!(Lesson::read_first(&zoo), [Lesson::Zoo]);
+        assert_eq!(Lesson::read_first(&pairs(&[])), [Lesson::Km0]);
+        let recap = |lesson| pairs(&[("lesson", lesson), ("step", " end")]);
+        assert_eq!(
+            Lesson::read_first(&recap("km0")),
+            [Lesson::Km0, Lesson::Northwind]
+        );
+        assert_eq!(
+            Lesson::read_first(&recap("zoo")),
+            [Lesson::Zoo, Lesson::Km0]
+        );
     }
 
     #[test]
