@@ -7,6 +7,21 @@ import { reportHeight } from "./frame-height.js";
 // Each page loads the module with its own views alone (the Makefile's `dist` prints their sizes).
 const module = document.getElementById("resilience-lesson") ? "lesson-page" : "playground-page";
 
+// The lesson page reads the lesson its address names before its first view: a shipped one
+// (the masthead links to each) is asked for now, beside the wasm, as lesson.html asks for
+// Kilometre Zero, the lesson of an address that names none.
+if (module === "lesson-page") {
+  const named = new URLSearchParams(location.search).get("lesson")?.trim();
+  const file = "lessons/" + named + ".md";
+  const shipped = [...document.querySelectorAll("header a[href^='lesson.html?lesson=']")]
+    .some((a) => a.getAttribute("href") === "lesson.html?lesson=" + named);
+  if (shipped && !document.querySelector(`link[rel='preload'][href='${file}']`)) {
+    const link = document.createElement("link");
+    Object.assign(link, { rel: "preload", href: file, as: "fetch", crossOrigin: "anonymous" });
+    document.head.append(link);
+  }
+}
+
 // Framed (a lesson in a course page), the page tells its host how tall it is.
 reportHeight();
 

@@ -1502,6 +1502,21 @@ async fn the_lessons_are_files_the_page_fetches() {
             fetched,
             serde_json::json!(["challenges.md", "km0.md", "northwind.md", "zoo.md"])
         );
+        // Asked for beside the wasm (a preload: lesson.html's for Kilometre Zero, start.js's
+        // for the lesson the address names) only the lessons the first view reads; the
+        // module asks for the others itself, after its first view.
+        let initiators = page
+            .eval(
+                "return Object.fromEntries(performance.getEntriesByType('resource')
+                   .filter(e => e.name.includes('/lessons/'))
+                   .map(e => [e.name.split('/lessons/')[1], e.initiatorType]))",
+            )
+            .await;
+        assert_eq!(
+            initiators,
+            serde_json::json!({"challenges.md": "fetch", "km0.md": "link",
+                "northwind.md": "link", "zoo.md": "fetch"})
+        );
     })
     .await;
     browser::run_without(
