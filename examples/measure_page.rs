@@ -8,7 +8,8 @@
 //! link, served plain and precompressed). Both serve `dist/` (`make dist` first).
 //!
 //! `cargo run --features e2e --example measure_page -- page|load|explorer [lesson=km0&step=NAME]`;
-//! `... -- load [playground|lesson|course] [br]` measures some pages of `load` alone.
+//! `... -- load [playground|lesson|course] [br]` measures some pages of `load` alone;
+//! `... -- sliders [lesson=km0&step=NAME]` the three sliders and playback of `page` alone.
 
 #[allow(dead_code)]
 #[path = "../tests/support/browser.rs"]
@@ -522,6 +523,24 @@ async fn main() {
                 "measure-profiles",
                 |page| async move { profiles(&page).await },
             )
+            .await;
+        }
+        // The three sliders and playback alone, which every build since the page modules has:
+        // for alternating with a build from before the library profiles and the explorers.
+        "sliders" => {
+            browser::run("measure-sliders", move |page| async move {
+                slider(&page, "playground", "?preset=cb&t=12", "cooldown").await;
+                slider(
+                    &page,
+                    "playground with A/B",
+                    "?preset=cb&ab=on&t=12",
+                    "cooldown",
+                )
+                .await;
+                let address = format!("lesson.html?{step}");
+                slider(&page, "lesson step (breaker)", &address, "cooldown").await;
+                playback(&page).await;
+            })
             .await;
         }
         "page" => {
