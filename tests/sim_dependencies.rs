@@ -85,10 +85,12 @@ fn every_preset_runs_the_same_from_its_json_and_from_its_flat_twin() {
             let back: SimConfig = serde_json::from_str(&json).unwrap();
             assert_eq!(back, cfg, "{}", p.key());
             assert_eq!(run(&cfg).unwrap(), run(&back).unwrap(), "{}", p.key());
-            if CascadeConfig::is_newer_than_the_flat_form(&cfg) {
+            // The flat form only reads old files: a preset newer than them needs no twin.
+            if NEWER_PRESETS.contains(&p.key()) {
                 continue;
             }
             let flat = CascadeConfig::from_sim(&cfg).expect("an older preset has a flat twin");
+            assert_eq!(flat.to_sim(), cfg, "{}", p.key());
             assert_eq!(
                 run(&flat.to_sim()).unwrap(),
                 run(&back).unwrap(),

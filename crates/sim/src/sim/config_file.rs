@@ -335,21 +335,6 @@ impl CascadeConfig {
 }
 
 impl CascadeConfig {
-    /// True for a config using what came after the flat form (an adaptive limit, Polly's or
-    /// gRPC's profile, a heap with pauses, a cache, several hosts): no old file can have written it,
-    /// so it needs no flat twin.
-    pub fn is_newer_than_the_flat_form(sim: &SimConfig) -> bool {
-        let stack = sim.first_stack();
-        let first = sim.first();
-        stack.is_some_and(|s| {
-            s.adaptive_limit.is_some() || s.profile.polly().is_some() || s.profile.grpc().is_some()
-        }) || sim.service.gc.is_some()
-            || first
-                .and_then(|d| d.capacity.as_ref())
-                .is_some_and(|c| c.cache.is_some())
-            || first.is_some_and(|d| d.hosts.is_some())
-    }
-
     /// The flat form of a grouped config, when it has one: inventory first (lesson 000's
     /// stack order, or Resilience4j's with its settings), then payments or nothing, each holding only what the flat form holds.
     /// `None` for any other config.

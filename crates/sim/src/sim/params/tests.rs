@@ -232,20 +232,11 @@ fn the_config_names_a_value_past_its_range_by_the_rows_key() {
 }
 
 #[test]
-fn keys_are_unique_and_every_preset_has_a_flat_twin_for_old_files() {
+fn keys_are_unique_and_names_follow_their_tables() {
     let mut keys = SET_KEYS.to_vec();
     keys.sort_unstable();
     keys.dedup();
     assert_eq!(keys.len(), PARAMS.len());
-    // The flat form only reads old files: a preset newer than it has no twin, and needs none.
-    for preset in Preset::ALL {
-        let grouped = preset.config();
-        if crate::sim::config_file::CascadeConfig::is_newer_than_the_flat_form(&grouped) {
-            continue;
-        }
-        let flat = crate::sim::config_file::CascadeConfig::from_sim(&grouped);
-        assert_eq!(flat.map(|f| f.to_sim()), Some(grouped), "{preset:?}");
-    }
     let names: Vec<String> = crate::resilience::Fallback::ALL
         .iter()
         .map(|f| f.label().to_string())
