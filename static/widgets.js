@@ -13,17 +13,21 @@
 // runs an instance of its own, so a widget that fails leaves the others working.
 
 const here = new URL(".", import.meta.url);
-// The kinds the charts, explorers and libraries modules draw (ChartKinds, ExplorerKinds and
-// LibraryKinds in src/ui/widget.rs): a page whose widgets all belong to these families
-// downloads each family's module it needs, once; a page with any other kind takes the whole
-// module, which then serves every widget of the page, so no page fetches a module twice.
+// The kinds the charts, explorers, libraries and lessons modules draw (ChartKinds,
+// ExplorerKinds, LibraryKinds and LessonKinds in src/ui/widget.rs): a page whose widgets all
+// belong to these families downloads one module that holds them all, or else each family's
+// module it needs, once; a page with any other kind takes the whole module, which then serves
+// every widget of the page, so no page fetches a module twice. The lessons module holds the
+// charts too, so a lesson's step beside a chart fetches it alone.
 const CHART_KINDS = ["circuit-diagram", "histogram", "lesson-table"];
 const EXPLORER_KINDS = ["jitter", "metastability"];
 const LIBRARY_KINDS = ["compare-libraries"];
+const LESSON_KINDS = ["lesson-step", "circuit-diagram", "histogram", "lesson-table"];
 const FAMILIES = [
   ["widget-charts", CHART_KINDS],
   ["widget-explorers", EXPLORER_KINDS],
   ["widget-libraries", LIBRARY_KINDS],
+  ["widget-lessons", LESSON_KINDS],
 ];
 const WHOLE = "resilience-playground";
 // Each module's compilation, started once per page.
@@ -69,15 +73,19 @@ async function fetchWasm(url) {
   return bytes;
 }
 
-// The module a widget of `kind` runs on: its family's when every widget on the page is of a
-// family (embed.html holds no element: its one widget decides), else the whole one.
+// The module a widget of `kind` runs on, when every widget on the page is of a family
+// (embed.html holds no element: its one widget decides): the first family's that holds every
+// kind on the page, else the first of its own kind's; otherwise the whole one.
 function moduleFor(kind) {
-  const family = FAMILIES.find(([, kinds]) => kinds.includes(kind));
+  const holds = (k) => ([, kinds]) => kinds.includes(k);
+  const family = FAMILIES.find(holds(kind));
   if (!family || compiled.has(WHOLE)) return WHOLE;
-  const inFamily = (k) => FAMILIES.some(([, kinds]) => kinds.includes(k));
   const onPage = [...document.querySelectorAll("resilience-widget")]
-    .map((w) => (w.getAttribute("kind") ?? "").trim());
-  return onPage.every(inFamily) ? family[0] : WHOLE;
+    .map((w) => (w.getAttribute("kind") ?? "").trim())
+    .concat(kind);
+  if (!onPage.every((k) => FAMILIES.some(holds(k)))) return WHOLE;
+  const all = FAMILIES.find((f) => onPage.every((k) => holds(k)(f)));
+  return (all ?? family)[0];
 }
 
 // A module's WebAssembly, downloaded and compiled once for the whole page.

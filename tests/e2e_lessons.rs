@@ -1431,6 +1431,7 @@ fn the_lesson_pages_module_holds_no_yaml_reader_and_no_explorer() {
         ("resilience-playground", true),
         ("widget-explorers", false),
         ("widget-charts", false),
+        ("widget-lessons", false),
     ] {
         assert_eq!(
             holds(
@@ -1449,6 +1450,7 @@ fn the_lesson_pages_module_holds_no_yaml_reader_and_no_explorer() {
         ("widget-charts", false),
         ("widget-explorers", true),
         ("widget-libraries", false),
+        ("widget-lessons", false),
         ("resilience-playground", true),
     ] {
         let glue = format!("{module}.js");

@@ -623,8 +623,9 @@ async fn each_page_loads_the_module_with_its_own_views() {
 }
 
 /// A course page on another origin fetches the modules its widgets need, each once: a circuit
-/// diagram and a histogram the charts module alone, and both draw; add an exercise and the
-/// page fetches the whole module alone, whose charts serve the other two.
+/// diagram and a histogram the charts module alone, and both draw; add a lesson's step and the
+/// lessons module alone serves all three; add an exercise and the page fetches the whole
+/// module alone, whose charts serve the other two.
 #[tokio::test]
 async fn a_course_page_fetches_only_the_modules_its_widgets_need() {
     let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
@@ -632,8 +633,14 @@ async fn a_course_page_fetches_only_the_modules_its_widgets_need() {
         let playground = browser::StaticServer::start_for(dist, false, &[], true);
         let base = format!("http://127.0.0.1:{}/", playground.port);
         let exercise = "<resilience-widget kind=\"exercise-1\"></resilience-widget>";
+        let step =
+            "<resilience-widget kind=\"lesson-step\" lesson=\"km0\" step=\"timeout\"></resilience-widget>";
         for (widgets, modules) in [
             (browser::TWO_WIDGETS.to_string(), ["widget-charts_bg.wasm"]),
+            (
+                format!("{}{step}", browser::TWO_WIDGETS),
+                ["widget-lessons_bg.wasm"],
+            ),
             (
                 format!("{}{exercise}", browser::TWO_WIDGETS),
                 ["resilience-playground_bg.wasm"],
@@ -662,6 +669,14 @@ async fn a_course_page_fetches_only_the_modules_its_widgets_need() {
                 )
                 .await;
             assert_eq!(charts, serde_json::json!([true, true]), "{widgets}");
+            // A lesson's step shows its step, with the run's timeline.
+            wait_until(
+                &page,
+                "return [...document.querySelectorAll('resilience-widget[kind=lesson-step]')]
+                   .every((w) => w.querySelector(\"[data-step-name='timeout'] [id$='scrub']\"))",
+                &Value::Bool(true),
+            )
+            .await;
         }
         page.screenshot("widgets-modules-course").await;
     })

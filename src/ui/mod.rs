@@ -47,7 +47,7 @@ mod window_events;
 
 pub use app::{App, Explorers};
 pub use exercises::ExerciseView;
-pub use widget::{AllKinds, ChartKinds, ExplorerKinds, LibraryKinds, Widget};
+pub use widget::{AllKinds, ChartKinds, ExplorerKinds, LessonKinds, LibraryKinds, Widget};
 
 use wasm_bindgen::JsValue;
 
@@ -83,6 +83,8 @@ pub enum Glue {
     Explorers,
     /// `widget-libraries.js`: the libraries' comparison.
     Libraries,
+    /// `widget-lessons.js`: a lesson's step and the charts (no explorer; never asked for).
+    Lessons,
 }
 
 impl Glue {
@@ -94,6 +96,7 @@ impl Glue {
             Glue::Charts => "widget-charts.js",
             Glue::Explorers => "widget-explorers.js",
             Glue::Libraries => "widget-libraries.js",
+            Glue::Lessons => "widget-lessons.js",
         }
     }
 }

@@ -53,6 +53,10 @@ pub struct ChartKinds;
 /// load, and the playground's page when the student opens it.
 pub struct LibraryKinds;
 
+/// A lesson's step and the views of one run ([`WidgetKind::LESSONS`]): the lessons module's
+/// widgets (`widget-lessons.js`), which course pages with these alone load.
+pub struct LessonKinds;
+
 /// The explorers ([`WidgetKind::EXPLORERS`]): the explorers module's widgets
 /// (`widget-explorers.js`), which course pages with these alone load, and the playground's
 /// page when the student opens one.
@@ -112,11 +116,29 @@ impl Kinds for LibraryKinds {
     }
 }
 
+impl Kinds for LessonKinds {
+    const GLUE: Glue = Glue::Lessons;
+
+    fn body(kind: WidgetKind, props: &WidgetProps, initial: &Shared<Page>) -> Option<Html> {
+        ChartKinds::body(kind, props, initial).or_else(|| {
+            (kind == WidgetKind::LessonStep).then(|| {
+                html! {
+                    <ShippedLessons site={Site::files(&props.playground_url)}
+                        first={crate::page::lessons::Lesson::read_first(&props.spec.settings)}>
+                        <LessonStep spec={props.spec.clone()} playground_url={props.playground_url.clone()}
+                            dark={initial.view.dark} projector={initial.view.projector} />
+                    </ShippedLessons>
+                }
+            })
+        })
+    }
+}
+
 impl Kinds for AllKinds {
     const GLUE: Glue = Glue::Whole;
 
     fn body(kind: WidgetKind, props: &WidgetProps, initial: &Shared<Page>) -> Option<Html> {
-        ChartKinds::body(kind, props, initial)
+        LessonKinds::body(kind, props, initial)
             .or_else(|| ExplorerKinds::body(kind, props, initial))
             .or_else(|| LibraryKinds::body(kind, props, initial))
             .or_else(|| match kind {
@@ -125,13 +147,6 @@ impl Kinds for AllKinds {
                 }),
                 WidgetKind::Exercise(n) => Some(html! {
                     <super::ExerciseView number={n} heading_level={props.spec.look.headings()} />
-                }),
-                WidgetKind::LessonStep => Some(html! {
-                    <ShippedLessons site={Site::files(&props.playground_url)}
-                        first={crate::page::lessons::Lesson::read_first(&props.spec.settings)}>
-                        <LessonStep spec={props.spec.clone()} playground_url={props.playground_url.clone()}
-                            dark={initial.view.dark} projector={initial.view.projector} />
-                    </ShippedLessons>
                 }),
                 _ => None,
             })

@@ -62,6 +62,16 @@ impl WidgetKind {
         WidgetKind::LessonTable,
     ];
 
+    /// A lesson's step with the views of one run, which the lessons module
+    /// (`widget-lessons.js`) draws alone: a course page whose widgets are all of these
+    /// downloads that module, not the whole one (`widgets.js` keeps the same list).
+    pub const LESSONS: [WidgetKind; 4] = [
+        WidgetKind::LessonStep,
+        WidgetKind::CircuitDiagram,
+        WidgetKind::Histogram,
+        WidgetKind::LessonTable,
+    ];
+
     /// The explorers, each computing a grid of runs of its own (not the page's run), which the
     /// explorers module (`widget-explorers.js`) draws alone: a course page whose widgets are all
     /// of these downloads that module, and the playground's page loads it when the student
@@ -299,6 +309,7 @@ mod tests {
             ("CHART_KINDS", &WidgetKind::CHARTS[..]),
             ("EXPLORER_KINDS", &WidgetKind::EXPLORERS[..]),
             ("LIBRARY_KINDS", &WidgetKind::LIBRARIES[..]),
+            ("LESSON_KINDS", &WidgetKind::LESSONS[..]),
         ] {
             let listed = script
                 .lines()
