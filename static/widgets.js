@@ -13,8 +13,8 @@
 // runs an instance of its own, so a widget that fails leaves the others working.
 
 const here = new URL(".", import.meta.url);
-// The kinds the charts, explorers, libraries and lessons modules draw (ChartKinds,
-// ExplorerKinds, LibraryKinds and LessonKinds in src/ui/widget.rs): a page whose widgets all
+// The kinds the charts, explorers, libraries, lessons and exercises modules draw (ChartKinds,
+// ExplorerKinds, LibraryKinds, LessonKinds and ExerciseKinds in src/ui/widget.rs): a page whose widgets all
 // belong to these families downloads one module that holds them all, or else each family's
 // module it needs, once; a page with any other kind takes the whole module, which then serves
 // every widget of the page, so no page fetches a module twice. The lessons module holds the
@@ -23,11 +23,13 @@ const CHART_KINDS = ["circuit-diagram", "histogram", "lesson-table"];
 const EXPLORER_KINDS = ["jitter", "metastability"];
 const LIBRARY_KINDS = ["compare-libraries"];
 const LESSON_KINDS = ["lesson-step", "circuit-diagram", "histogram", "lesson-table"];
+const EXERCISE_KINDS = ["exercise-1", "exercise-2", "exercise-3", "exercise-4"];
 const FAMILIES = [
   ["widget-charts", CHART_KINDS],
   ["widget-explorers", EXPLORER_KINDS],
   ["widget-libraries", LIBRARY_KINDS],
   ["widget-lessons", LESSON_KINDS],
+  ["widget-exercises", EXERCISE_KINDS],
 ];
 const WHOLE = "resilience-playground";
 // Each module's compilation, started once per page.

@@ -596,7 +596,7 @@ async fn wasm_fetched(page: &browser::Page) -> Value {
 }
 
 /// Each page loads the module with its own views alone: the playground's and the lesson's
-/// pages their smaller ones, the exercises the whole one (the playground's explorers, which
+/// pages their own, the exercises' page the exercises' one (the playground's explorers, which
 /// come with a module of their own when started, are
 /// `the_playground_explorer_starts_its_worker_when_asked`).
 #[tokio::test]
@@ -616,7 +616,7 @@ async fn each_page_loads_the_module_with_its_own_views() {
         page.open("exercises.html", "resilience-widget .rp").await;
         assert_eq!(
             wasm_fetched(&page).await,
-            serde_json::json!(["resilience-playground_bg.wasm"])
+            serde_json::json!(["widget-exercises_bg.wasm"])
         );
     })
     .await;
@@ -624,8 +624,9 @@ async fn each_page_loads_the_module_with_its_own_views() {
 
 /// A course page on another origin fetches the modules its widgets need, each once: a circuit
 /// diagram and a histogram the charts module alone, and both draw; add a lesson's step and the
-/// lessons module alone serves all three; add an exercise and the page fetches the whole
-/// module alone, whose charts serve the other two.
+/// lessons module alone serves all three; add an exercise and the page fetches the charts' and
+/// the exercises' modules; add the whole playground and the page fetches the whole module
+/// alone, whose charts serve the other two.
 #[tokio::test]
 async fn a_course_page_fetches_only_the_modules_its_widgets_need() {
     let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
@@ -635,15 +636,20 @@ async fn a_course_page_fetches_only_the_modules_its_widgets_need() {
         let exercise = "<resilience-widget kind=\"exercise-1\"></resilience-widget>";
         let step =
             "<resilience-widget kind=\"lesson-step\" lesson=\"km0\" step=\"timeout\"></resilience-widget>";
+        let whole = "<resilience-widget kind=\"playground\"></resilience-widget>";
         for (widgets, modules) in [
-            (browser::TWO_WIDGETS.to_string(), ["widget-charts_bg.wasm"]),
+            (browser::TWO_WIDGETS.to_string(), &["widget-charts_bg.wasm"][..]),
             (
                 format!("{}{step}", browser::TWO_WIDGETS),
-                ["widget-lessons_bg.wasm"],
+                &["widget-lessons_bg.wasm"],
             ),
             (
                 format!("{}{exercise}", browser::TWO_WIDGETS),
-                ["resilience-playground_bg.wasm"],
+                &["widget-charts_bg.wasm", "widget-exercises_bg.wasm"],
+            ),
+            (
+                format!("{}{whole}", browser::TWO_WIDGETS),
+                &["resilience-playground_bg.wasm"],
             ),
         ] {
             let dir = browser::artefacts_dir().join("widgets-modules-course");

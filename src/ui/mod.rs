@@ -47,7 +47,9 @@ mod window_events;
 
 pub use app::{App, Explorers};
 pub use exercises::ExerciseView;
-pub use widget::{AllKinds, ChartKinds, ExplorerKinds, LessonKinds, LibraryKinds, Widget};
+pub use widget::{
+    AllKinds, ChartKinds, ExerciseKinds, ExplorerKinds, LessonKinds, LibraryKinds, Widget,
+};
 
 use wasm_bindgen::JsValue;
 
@@ -85,6 +87,8 @@ pub enum Glue {
     Libraries,
     /// `widget-lessons.js`: a lesson's step and the charts (no explorer; never asked for).
     Lessons,
+    /// `widget-exercises.js`: the exercises (no explorer; never asked for).
+    Exercises,
 }
 
 impl Glue {
@@ -97,6 +101,7 @@ impl Glue {
             Glue::Explorers => "widget-explorers.js",
             Glue::Libraries => "widget-libraries.js",
             Glue::Lessons => "widget-lessons.js",
+            Glue::Exercises => "widget-exercises.js",
         }
     }
 }

@@ -57,6 +57,10 @@ pub struct LibraryKinds;
 /// widgets (`widget-lessons.js`), which course pages with these alone load.
 pub struct LessonKinds;
 
+/// The exercises ([`WidgetKind::EXERCISES`]): the exercises module's widgets
+/// (`widget-exercises.js`), which the exercises' page and course pages with these alone load.
+pub struct ExerciseKinds;
+
 /// The explorers ([`WidgetKind::EXPLORERS`]): the explorers module's widgets
 /// (`widget-explorers.js`), which course pages with these alone load, and the playground's
 /// page when the student opens one.
@@ -134,6 +138,19 @@ impl Kinds for LessonKinds {
     }
 }
 
+impl Kinds for ExerciseKinds {
+    const GLUE: Glue = Glue::Exercises;
+
+    fn body(kind: WidgetKind, props: &WidgetProps, _: &Shared<Page>) -> Option<Html> {
+        match kind {
+            WidgetKind::Exercise(n) => Some(html! {
+                <super::ExerciseView number={n} heading_level={props.spec.look.headings()} />
+            }),
+            _ => None,
+        }
+    }
+}
+
 impl Kinds for AllKinds {
     const GLUE: Glue = Glue::Whole;
 
@@ -141,14 +158,13 @@ impl Kinds for AllKinds {
         LessonKinds::body(kind, props, initial)
             .or_else(|| ExplorerKinds::body(kind, props, initial))
             .or_else(|| LibraryKinds::body(kind, props, initial))
-            .or_else(|| match kind {
-                WidgetKind::Playground => Some(html! {
-                    <Playground initial={initial.clone()} explorers={Explorers(regions::explorers)} />
-                }),
-                WidgetKind::Exercise(n) => Some(html! {
-                    <super::ExerciseView number={n} heading_level={props.spec.look.headings()} />
-                }),
-                _ => None,
+            .or_else(|| ExerciseKinds::body(kind, props, initial))
+            .or_else(|| {
+                (kind == WidgetKind::Playground).then(|| {
+                    html! {
+                        <Playground initial={initial.clone()} explorers={Explorers(regions::explorers)} />
+                    }
+                })
             })
     }
 }

@@ -72,6 +72,16 @@ impl WidgetKind {
         WidgetKind::LessonTable,
     ];
 
+    /// The lessons' exercises, which the exercises module (`widget-exercises.js`) draws alone:
+    /// the exercises' page and a course page whose widgets are all of these download that
+    /// module, not the whole one (`widgets.js` keeps the same list).
+    pub const EXERCISES: [WidgetKind; 4] = [
+        WidgetKind::Exercise(1),
+        WidgetKind::Exercise(2),
+        WidgetKind::Exercise(3),
+        WidgetKind::Exercise(4),
+    ];
+
     /// The explorers, each computing a grid of runs of its own (not the page's run), which the
     /// explorers module (`widget-explorers.js`) draws alone: a course page whose widgets are all
     /// of these downloads that module, and the playground's page loads it when the student
@@ -310,6 +320,7 @@ mod tests {
             ("EXPLORER_KINDS", &WidgetKind::EXPLORERS[..]),
             ("LIBRARY_KINDS", &WidgetKind::LIBRARIES[..]),
             ("LESSON_KINDS", &WidgetKind::LESSONS[..]),
+            ("EXERCISE_KINDS", &WidgetKind::EXERCISES[..]),
         ] {
             let listed = script
                 .lines()
