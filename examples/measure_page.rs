@@ -8,7 +8,7 @@
 //! link, served plain and precompressed). Both serve `dist/` (`make dist` first).
 //!
 //! `cargo run --features e2e --example measure_page -- page|load|explorer [lesson=km0&step=NAME]`;
-//! `... -- load [playground|lesson|course] [br]` measures some pages of `load` alone;
+//! `... -- load [playground|lesson|course|exercises] [br]` measures some pages of `load` alone;
 //! `... -- sliders [lesson=km0&step=NAME]` the three sliders and playback of `page` alone.
 
 #[allow(dead_code)]
@@ -580,9 +580,9 @@ async fn main() {
             .await;
         }
         "load" => {
-            // Each page loads its own module: the playground's, the lesson's; the course page
-            // those of its widgets. Its first drawn widget is the diagram's or the histogram's
-            // canvas.
+            // Each page loads its own module: the playground's, the lesson's, the exercises';
+            // the course page those of its widgets. Its first drawn widget is the diagram's or
+            // the histogram's canvas.
             let pages = [
                 (
                     "the playground",
@@ -599,6 +599,7 @@ async fn main() {
                     "",
                     "resilience-widget canvas",
                 ),
+                ("the exercises", "exercises.html", "resilience-widget .rp"),
             ];
             // `load lesson` measures the pages whose name holds "lesson"; `load lesson br`
             // only as precompressed.
