@@ -80,6 +80,22 @@ async fn slider(page: &browser::Page, what: &str, address: &str, id: &str) {
     }
 }
 
+/// The cooldown slider on the playground, with A/B on and on the lesson step `step`; then
+/// playback's frames.
+async fn sliders(page: &browser::Page, step: &str) {
+    slider(page, "playground", "?preset=cb&t=12", "cooldown").await;
+    slider(
+        page,
+        "playground with A/B",
+        "?preset=cb&ab=on&t=12",
+        "cooldown",
+    )
+    .await;
+    let address = format!("lesson.html?{step}");
+    slider(page, "lesson step (breaker)", &address, "cooldown").await;
+    playback(page).await;
+}
+
 /// The same slider on the same scenario under each stack profile, alternated three times so
 /// that a drift of the machine falls on all of them alike. The timeout's slider, which every
 /// profile has (a gRPC channel has no breaker, so no cool-down).
@@ -529,34 +545,14 @@ async fn main() {
         // for alternating with a build from before the library profiles and the explorers.
         "sliders" => {
             browser::run("measure-sliders", move |page| async move {
-                slider(&page, "playground", "?preset=cb&t=12", "cooldown").await;
-                slider(
-                    &page,
-                    "playground with A/B",
-                    "?preset=cb&ab=on&t=12",
-                    "cooldown",
-                )
-                .await;
-                let address = format!("lesson.html?{step}");
-                slider(&page, "lesson step (breaker)", &address, "cooldown").await;
-                playback(&page).await;
+                sliders(&page, &step).await;
             })
             .await;
         }
         "page" => {
             browser::run("measure-page", move |page| async move {
-                slider(&page, "playground", "?preset=cb&t=12", "cooldown").await;
+                sliders(&page, &step).await;
                 profiles(&page).await;
-                slider(
-                    &page,
-                    "playground with A/B",
-                    "?preset=cb&ab=on&t=12",
-                    "cooldown",
-                )
-                .await;
-                let address = format!("lesson.html?{step}");
-                slider(&page, "lesson step (breaker)", &address, "cooldown").await;
-                playback(&page).await;
                 jitter_sweep(&page).await;
                 follow(
                     &page,

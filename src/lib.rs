@@ -15,6 +15,27 @@ pub use resilience_teaching::{exercises, library_config, page, resilience, sim, 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 
+/// A module of one family of widgets (`src/bin/widget_*.rs`): in the browser it exports
+/// `mountWidget` for the kinds `ui::$kinds` holds (`export_widgets!`); started in a terminal,
+/// it says where the page is.
+#[macro_export]
+macro_rules! widget_family_module {
+    ($kinds:ident, $name:literal) => {
+        #[cfg(target_arch = "wasm32")]
+        mod web {
+            $crate::export_widgets!($crate::ui::$kinds);
+        }
+
+        #[cfg(target_arch = "wasm32")]
+        fn main() {}
+
+        #[cfg(not(target_arch = "wasm32"))]
+        fn main() {
+            $crate::not_a_terminal_program($name);
+        }
+    };
+}
+
 /// What the page's binaries do when started in a terminal: say where the page and the
 /// simulator's command line are.
 #[cfg(not(target_arch = "wasm32"))]

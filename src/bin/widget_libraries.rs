@@ -3,15 +3,4 @@
 //! playground's page when the student opens it (`widgets.js` picks it). The explorers' module
 //! stays without the readers.
 
-#[cfg(target_arch = "wasm32")]
-mod web {
-    resilience_playground::export_widgets!(resilience_playground::ui::LibraryKinds);
-}
-
-#[cfg(target_arch = "wasm32")]
-fn main() {}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn main() {
-    resilience_playground::not_a_terminal_program("widget-libraries");
-}
+resilience_playground::widget_family_module!(LibraryKinds, "widget-libraries");
