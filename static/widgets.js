@@ -14,11 +14,11 @@
 
 const here = new URL(".", import.meta.url);
 // The kinds the charts, explorers, libraries, lessons and exercises modules draw (ChartKinds,
-// ExplorerKinds, LibraryKinds, LessonKinds and ExerciseKinds in src/ui/widget.rs): a page whose widgets all
-// belong to these families downloads one module that holds them all, or else each family's
-// module it needs, once; a page with any other kind takes the whole module, which then serves
-// every widget of the page, so no page fetches a module twice. The lessons module holds the
-// charts too, so a lesson's step beside a chart fetches it alone.
+// ExplorerKinds, LibraryKinds, LessonKinds and ExerciseKinds in src/ui/widget.rs): a page
+// whose widgets all belong to these families downloads one module that holds them all, or
+// else each family's module it needs, once; a page with any other kind takes the whole
+// module, which then serves every widget of the page, so no page fetches a module twice. The
+// lessons module holds the charts too, so a lesson's step beside a chart fetches it alone.
 const CHART_KINDS = ["circuit-diagram", "histogram", "lesson-table"];
 const EXPLORER_KINDS = ["jitter", "metastability"];
 const LIBRARY_KINDS = ["compare-libraries"];
