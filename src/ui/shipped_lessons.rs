@@ -37,8 +37,8 @@ pub struct ShippedLessonsProps {
 
 /// Shows its children once the first lessons are read, and reads the other shipped lessons
 /// after; until then a line saying so, and a message naming the file when one of the first
-/// could not be read. (Another lesson's file that could not be
-/// read is named when that lesson is opened, which is by its own address.)
+/// could not be read. (Another lesson's file that could not be read is named when that lesson
+/// is opened, which is by its own address.)
 #[function_component(ShippedLessons)]
 pub fn shipped_lessons(props: &ShippedLessonsProps) -> Html {
     let first = props.first.clone();
