@@ -651,14 +651,21 @@ pub struct RecapLine {
     pub figure: String,
 }
 
-/// The recap of `lesson`: a line per step, each run played to its moment.
+/// The recap of `lesson`: a line per step, each run played to its moment. A challenge's step
+/// starts from what is broken, so its line reads the run its solution mends.
 pub fn recap(lesson: Lesson) -> Vec<RecapLine> {
     lesson
         .steps()
         .iter()
         .enumerate()
         .map(|(index, step)| {
-            let (page, _) = step.page_at_moment();
+            let (page, _) = match step.challenge.as_ref().map(|c| c.solution) {
+                Some(solution) if !solution.is_empty() => {
+                    let (page, notices) = step.page_with(solution);
+                    (page.apply(Action::Seek(step.moment())), notices)
+                }
+                _ => step.page_at_moment(),
+            };
             RecapLine {
                 step: StepRef { lesson, index },
                 title: step.title,
@@ -695,6 +702,38 @@ pub fn widget_step(settings: &[(String, String)]) -> (StepRef, Vec<String>) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_challenges_recap_line_reads_the_run_its_solution_mends() {
+        use super::{recap, Lesson};
+        let zoo = Lesson::Zoo;
+        let lines = recap(zoo);
+        let steps = zoo.steps();
+        let mend = steps
+            .iter()
+            .position(|s| s.name == "gc-spiral-challenge")
+            .expect("the zoo mends its heap");
+        let broken = steps
+            .iter()
+            .position(|s| s.challenge.is_none())
+            .expect("the zoo's first step shows the spiral");
+        assert!(steps[mend]
+            .challenge
+            .is_some_and(|c| !c.solution.is_empty()));
+        // The challenge starts from the spiral; its line says what the mend gives.
+        let (own, _) = steps[mend].page_at_moment();
+        let own = steps[mend].notices(&own).into_iter().next().unwrap();
+        assert_eq!(own, lines[broken].figure);
+        assert_ne!(lines[mend].figure, own, "{}", lines[mend].figure);
+        assert!(!lines[mend].figure.is_empty());
+        for (line, step) in lines.iter().zip(steps) {
+            if step.challenge.is_none() {
+                let (page, _) = step.page_at_moment();
+                let first = step.notices(&page).into_iter().next().unwrap_or_default();
+                assert_eq!(line.figure, first, "{}", step.name);
+            }
+        }
+    }
+
     #[test]
     fn the_lesson_read_first_is_the_one_the_address_names_or_km0() {
         use super::Lesson;
