@@ -659,13 +659,9 @@ pub fn recap(lesson: Lesson) -> Vec<RecapLine> {
         .iter()
         .enumerate()
         .map(|(index, step)| {
-            let (page, _) = match step.challenge.as_ref().map(|c| c.solution) {
-                Some(solution) if !solution.is_empty() => {
-                    let (page, notices) = step.page_with(solution);
-                    (page.apply(Action::Seek(step.moment())), notices)
-                }
-                _ => step.page_at_moment(),
-            };
+            let solution = step.challenge.as_ref().map_or(&[][..], |c| c.solution);
+            let (page, _) = step.page_with(solution);
+            let page = page.apply(Action::Seek(step.moment()));
             RecapLine {
                 step: StepRef { lesson, index },
                 title: step.title,
