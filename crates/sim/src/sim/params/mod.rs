@@ -11,6 +11,7 @@ mod switch;
 use crate::resilience::{HedgeDelay, HedgePolicy, Jitter, ParamError};
 use crate::sim::latency::Micros;
 use crate::sim::model::SimConfig;
+use crate::sim::pattern::Pattern;
 
 pub use rows::PARAMS;
 pub use switch::{Dep, Part};
@@ -34,6 +35,111 @@ pub struct Param {
     pub needs: Needs,
     /// Its value in a config, if the part it tunes is there.
     pub read: fn(&SimConfig) -> Option<Value>,
+    /// How the playground's panel shows it, if the panel does; a row without one is still a
+    /// control wherever a key is taken (a lesson's `@try`, a link, a widget attribute).
+    pub panel: Option<Panel>,
+}
+
+/// A row as the playground's panel shows it: the words a student reads, and the stretch of
+/// the row's range its slider covers (a link still takes the whole range).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Panel {
+    /// What the student (and the screen reader) reads.
+    pub label: &'static str,
+    /// The unit of `min`, `max`, `step` and the slider's value.
+    pub unit: Unit,
+    /// The slider's lowest value (within the row's range).
+    pub min: f64,
+    /// The slider's highest value (within the row's range).
+    pub max: f64,
+    /// The slider's step.
+    pub step: f64,
+    /// The switch whose group shows a row that needs no part of the config (the priority
+    /// shares, shown with load shedding); `None` for the others, shown with the pattern they
+    /// need.
+    pub shown_with: Option<Pattern>,
+}
+
+/// How a slider's number is shown and turned into a value of its row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Milliseconds (sent as `123ms`).
+    Millis,
+    /// Seconds (sent as seconds).
+    Seconds,
+    /// A plain count.
+    Count,
+    /// Requests per second.
+    PerSecond,
+    /// A percentage (sent as a ratio, 50 -> 0.5).
+    Percent,
+}
+
+impl Unit {
+    /// The unit as the page prints it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Unit::Millis => "ms",
+            Unit::Seconds => "s",
+            Unit::Count => "",
+            Unit::PerSecond => "req/s",
+            Unit::Percent => "%",
+        }
+    }
+}
+
+impl Unit {
+    /// A value of a row as a slider in this unit reads it (`None` for `off`).
+    pub fn number(self, value: Value) -> Option<f64> {
+        Some(match value {
+            Value::Time(t) | Value::Delay(HedgeDelay::Fixed(t)) => match self {
+                Unit::Seconds => t as f64 / SECOND as f64,
+                _ => t as f64 / 1_000.0,
+            },
+            Value::Delay(HedgeDelay::Percentile { percentile, .. }) => percentile,
+            Value::Count(n) => n as f64,
+            Value::Number(v) if self == Unit::Percent => (v * 100.0).round(),
+            Value::Number(v) => v,
+            Value::Choice(i) => i as f64,
+            Value::Off => return None,
+        })
+    }
+}
+
+impl Kind {
+    /// The value a slider in `unit` writes at `number` (a choice's index rounded into its
+    /// names; a time or a delay rounded to the µs; never negative).
+    pub fn value_at(&self, unit: Unit, number: f64) -> Value {
+        let micros = || {
+            let scale = match unit {
+                Unit::Seconds => SECOND as f64,
+                _ => 1_000.0,
+            };
+            (number * scale).round().max(0.0) as Micros
+        };
+        match self {
+            Kind::Choice { names, .. } => {
+                Value::Choice((number.round().max(0.0) as usize).min(names.len().saturating_sub(1)))
+            }
+            Kind::Time { .. } => Value::Time(micros()),
+            Kind::Delay { .. } => Value::Delay(HedgeDelay::Fixed(micros())),
+            Kind::Number { .. } if unit == Unit::Percent => Value::Number(number / 100.0),
+            Kind::Number { .. } => Value::Number(number),
+            Kind::Count { .. } | Kind::CountOrOff { .. } => {
+                Value::Count(number.round().max(0.0) as u64)
+            }
+        }
+    }
+}
+
+impl Param {
+    /// The row as the panel shows it.
+    const fn on_panel(self, panel: Panel) -> Param {
+        Param {
+            panel: Some(panel),
+            ..self
+        }
+    }
 }
 
 /// What values a parameter takes, with the function writing a parsed one into the config.

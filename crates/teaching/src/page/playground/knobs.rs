@@ -5,10 +5,10 @@
 //! values, so the page and the CLI cannot disagree on what a key means.
 
 use crate::page::numbers::{duration, refused as refused_text};
-use crate::resilience::HedgeDelay;
 use crate::sim::latency::Micros;
 pub use crate::sim::model::Pattern;
 use crate::sim::model::SimConfig;
+pub use crate::sim::params::Unit;
 use crate::sim::params::{param, Kind, Needs, Param, Value, PARAMS};
 use std::sync::OnceLock;
 
@@ -82,37 +82,9 @@ pub fn with_patterns(full: &SimConfig, on: Patterns) -> SimConfig {
     cfg
 }
 
-/// How a knob's number is shown and turned into an override.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
-    /// Milliseconds (sent as `123ms`).
-    Millis,
-    /// Seconds (sent as seconds).
-    Seconds,
-    /// A plain count.
-    Count,
-    /// Requests per second.
-    PerSecond,
-    /// A percentage (sent as a ratio, 50 -> 0.5).
-    Percent,
-}
-
-impl Unit {
-    /// The unit as the page prints it.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            Unit::Millis => "ms",
-            Unit::Seconds => "s",
-            Unit::Count => "",
-            Unit::PerSecond => "req/s",
-            Unit::Percent => "%",
-        }
-    }
-}
-
-/// One slider (or select) of the page: a row of the parameter table
-/// ([`PARAMS`]) with the
-/// label, unit and range the page shows it in. Its hint and its choices are the row's.
+/// One slider (or select) of the page: a row of the parameter table ([`PARAMS`]) with the
+/// label, unit and range the page shows it in (the row's panel, or made from its key and
+/// range). Its hint and its choices are the row's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Knob {
     /// The row's key ([`Param::key`]); also the element id.
@@ -133,378 +105,49 @@ pub struct Knob {
     pub shown_with: Option<Pattern>,
 }
 
-/// Every knob, grouped by what it tunes.
-pub const KNOBS: [Knob; 41] = [
-    Knob {
-        key: "rate",
-        label: "Arrival rate",
-        unit: Unit::PerSecond,
-        min: 10.0,
-        max: 500.0,
-        step: 10.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "threads",
-        label: "Worker threads",
-        unit: Unit::Count,
-        min: 1.0,
-        max: 1000.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "degrade_at",
-        label: "Inventory degrades at",
-        unit: Unit::Seconds,
-        min: 0.0,
-        max: 60.0,
-        step: 0.5,
-        shown_with: None,
-    },
-    Knob {
-        key: "fast",
-        label: "Healthy latency",
-        unit: Unit::Millis,
-        min: 1.0,
-        max: 500.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "slow",
-        label: "Degraded latency",
-        unit: Unit::Millis,
-        min: 1.0,
-        max: 10_000.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "timeout",
-        label: "Timeout",
-        unit: Unit::Millis,
-        min: 10.0,
-        max: 10_000.0,
-        step: 10.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "attempts",
-        label: "Attempts",
-        unit: Unit::Count,
-        min: 1.0,
-        max: 10.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "jitter",
-        label: "Jitter",
+const PANEL_ROWS: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < PARAMS.len() {
+        if PARAMS[i].panel.is_some() {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// The panel's knobs: the rows of the parameter table that have a
+/// [`Panel`](crate::sim::params::Panel), in the table's
+/// order (the panel groups them by pattern).
+pub const KNOBS: [Knob; PANEL_ROWS] = {
+    let mut knobs = [Knob {
+        key: "",
+        label: "",
         unit: Unit::Count,
         min: 0.0,
-        max: 3.0,
-        step: 1.0,
+        max: 0.0,
+        step: 0.0,
         shown_with: None,
-    },
-    Knob {
-        key: "retry_base",
-        label: "Back-off base",
-        unit: Unit::Millis,
-        min: 5.0,
-        max: 2_000.0,
-        step: 5.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "retry_cap",
-        label: "Back-off cap",
-        unit: Unit::Millis,
-        min: 5.0,
-        max: 60_000.0,
-        step: 5.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "retry_budget_ratio",
-        label: "Retry budget ratio",
-        unit: Unit::Percent,
-        min: 0.0,
-        max: 100.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "retry_budget_min",
-        label: "Retry budget at start",
-        unit: Unit::Count,
-        min: 0.0,
-        max: 1_000.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "window",
-        label: "Breaker window",
-        unit: Unit::Seconds,
-        min: 0.5,
-        max: 30.0,
-        step: 0.5,
-        shown_with: None,
-    },
-    Knob {
-        key: "min_calls",
-        label: "Minimum calls",
-        unit: Unit::Count,
-        min: 1.0,
-        max: 200.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "failure_ratio",
-        label: "Failure ratio",
-        unit: Unit::Percent,
-        min: 5.0,
-        max: 100.0,
-        step: 5.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "cooldown",
-        label: "Cool-down",
-        unit: Unit::Millis,
-        min: 100.0,
-        max: 30_000.0,
-        step: 100.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "probes",
-        label: "Half-open probes",
-        unit: Unit::Count,
-        min: 1.0,
-        max: 20.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "permits",
-        label: "Bulkhead permits",
-        unit: Unit::Count,
-        min: 1.0,
-        max: 64.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "max_wait",
-        label: "Bulkhead max wait",
-        unit: Unit::Millis,
-        min: 0.0,
-        max: 1_000.0,
-        step: 5.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "shed_normal",
-        label: "Shedding limit",
-        unit: Unit::Count,
-        min: 1.0,
-        max: 1_000.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "shed_low",
-        label: "Low-priority limit",
-        unit: Unit::Count,
-        min: 0.0,
-        max: 1_000.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "shed_high",
-        label: "High-priority limit",
-        unit: Unit::Count,
-        min: 1.0,
-        max: 1_000.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "rate_limit",
-        label: "Rate limit",
-        unit: Unit::PerSecond,
-        min: 10.0,
-        max: 500.0,
-        step: 10.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "rate_limit_burst",
-        label: "Rate limit burst",
-        unit: Unit::Count,
-        min: 1.0,
-        max: 500.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "priority_low",
-        label: "Low-priority share",
-        unit: Unit::Percent,
-        min: 0.0,
-        max: 100.0,
-        step: 5.0,
-        shown_with: Some(Pattern::LoadShed),
-    },
-    Knob {
-        key: "priority_high",
-        label: "High-priority share",
-        unit: Unit::Percent,
-        min: 0.0,
-        max: 100.0,
-        step: 5.0,
-        shown_with: Some(Pattern::LoadShed),
-    },
-    Knob {
-        key: "recover_at",
-        label: "Inventory recovers at",
-        unit: Unit::Seconds,
-        min: 0.0,
-        max: 120.0,
-        step: 0.5,
-        shown_with: None,
-    },
-    Knob {
-        key: "capacity",
-        label: "Inventory capacity (calls at once; 0: unlimited)",
-        unit: Unit::Count,
-        min: 0.0,
-        max: 1000.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "inventory_queue",
-        label: "Inventory queue bound (0: unbounded)",
-        unit: Unit::Count,
-        min: 0.0,
-        max: 1000.0,
-        step: 10.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "history_bulkhead",
-        label: "Order history's bulkhead",
-        unit: Unit::Count,
-        min: 0.0,
-        max: 2.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "abandon",
-        label: "Inventory's abandoned work",
-        unit: Unit::Count,
-        min: 0.0,
-        max: 1.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "hot_items",
-        label: "Inventory hot items (0: none)",
-        unit: Unit::Count,
-        min: 0.0,
-        max: 100.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "orders_abandon",
-        label: "Orders' requests whose client left",
-        unit: Unit::Count,
-        min: 0.0,
-        max: 1.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "queue_limit",
-        label: "Orders' queue bound (0: unbounded)",
-        unit: Unit::Count,
-        min: 0.0,
-        max: 1000.0,
-        step: 10.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "queue_order",
-        label: "Orders' queue order",
-        unit: Unit::Count,
-        min: 0.0,
-        max: 2.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "arrivals",
-        label: "Arrivals",
-        unit: Unit::Count,
-        min: 0.0,
-        max: 2.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "idempotency_key",
-        label: "Idempotency key on resends",
-        unit: Unit::Count,
-        min: 0.0,
-        max: 1.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "max_hedges",
-        label: "Extra copies",
-        unit: Unit::Count,
-        min: 1.0,
-        max: 8.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "limit_initial",
-        label: "Adaptive limit at the start (calls in flight)",
-        unit: Unit::Count,
-        min: 1.0,
-        max: 100.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "limit_min",
-        label: "Adaptive limit's floor (calls in flight)",
-        unit: Unit::Count,
-        min: 1.0,
-        max: 100.0,
-        step: 1.0,
-        shown_with: None,
-    },
-    Knob {
-        key: "limit_slow_after",
-        label: "Slower than this counts as overload",
-        unit: Unit::Millis,
-        min: 50.0,
-        max: 5000.0,
-        step: 50.0,
-        shown_with: None,
-    },
-];
+    }; PANEL_ROWS];
+    let (mut i, mut n) = (0, 0);
+    while i < PARAMS.len() {
+        if let Some(panel) = PARAMS[i].panel {
+            knobs[n] = Knob {
+                key: PARAMS[i].key,
+                label: panel.label,
+                unit: panel.unit,
+                min: panel.min,
+                max: panel.max,
+                step: panel.step,
+                shown_with: panel.shown_with,
+            };
+            n += 1;
+        }
+        i += 1;
+    }
+    knobs
+};
 
 /// What [`Knob::write_checked`] did.
 #[derive(Debug, Clone, PartialEq)]
@@ -617,13 +260,6 @@ fn row_knob(row: &'static Param) -> Knob {
     }
 }
 
-fn micros_in(unit: Unit, micros: Micros) -> f64 {
-    match unit {
-        Unit::Seconds => micros as f64 / SECOND,
-        _ => micros as f64 / MS,
-    }
-}
-
 impl Knob {
     /// The switch the knob belongs to, if any: the pattern its row switches on or needs
     /// ([`switch_of`]), else the group it is shown with. Its slider is greyed out while the
@@ -668,14 +304,7 @@ impl Knob {
                 .iter()
                 .position(|&n| n == "off")
                 .map_or(self.min, |i| i as f64),
-            Some(Value::Time(t)) => micros_in(self.unit, t),
-            Some(Value::Delay(HedgeDelay::Fixed(t))) => micros_in(self.unit, t),
-            Some(Value::Delay(HedgeDelay::Percentile { percentile, .. })) => percentile,
-            Some(Value::Count(n)) => n as f64,
-            Some(Value::Number(v)) if self.unit == Unit::Percent => (v * 100.0).round(),
-            Some(Value::Number(v)) => v,
-            Some(Value::Choice(i)) => i as f64,
-            Some(Value::Off) => self.min,
+            Some(value) => self.unit.number(value).unwrap_or(self.min),
         }
     }
 
@@ -793,28 +422,11 @@ impl Knob {
     /// `value`, in the knob's unit, as the row's typed value: what the slider at `value`
     /// writes.
     pub fn value(&self, value: f64) -> Value {
-        let choices = self.choices();
-        if !choices.is_empty() {
-            let last = choices.len() - 1;
-            return Value::Choice((value.round().max(0.0) as usize).min(last));
-        }
-        let micros = || {
-            let scale = if self.unit == Unit::Seconds {
-                SECOND
-            } else {
-                MS
-            };
-            (value * scale).round().max(0.0) as Micros
-        };
-        let count = || value.round().max(0.0) as u64;
         match self.param().map(|p| p.kind) {
             // A count that may be off: the slider's bottom end is off.
             Some(Kind::CountOrOff { .. }) if value.round() <= self.min => Value::Off,
-            Some(Kind::Time { .. }) => Value::Time(micros()),
-            Some(Kind::Delay { .. }) => Value::Delay(HedgeDelay::Fixed(micros())),
-            Some(Kind::Number { .. }) if self.unit == Unit::Percent => Value::Number(value / 100.0),
-            Some(Kind::Number { .. }) => Value::Number(value),
-            _ => Value::Count(count()),
+            Some(kind) => kind.value_at(self.unit, value),
+            None => Value::Count(value.round().max(0.0) as u64),
         }
     }
 
