@@ -274,6 +274,17 @@ pub const JITTER_NAMES: [(&str, Jitter); 4] = [
     ("decorrelated", Jitter::Decorrelated),
 ];
 
+/// The names the `jitter` key takes: the first of each pair of [`JITTER_NAMES`].
+pub(crate) const JITTER_KEYS: [&str; JITTER_NAMES.len()] = {
+    let mut keys = [""; JITTER_NAMES.len()];
+    let mut i = 0;
+    while i < keys.len() {
+        keys[i] = JITTER_NAMES[i].0;
+        i += 1;
+    }
+    keys
+};
+
 /// Keys renamed since links and lessons were first written, each with the row's key now: an
 /// old name is read as the new one everywhere a key is read (`--set`, links, widget
 /// attributes, lessons), so what was written with it keeps working. Nothing writes it.

@@ -11,7 +11,7 @@
 //! errors for payments' fields name it by that prefix.
 
 use super::switch::{Dep, Part};
-use super::{Kind, Needs, Panel, Param, Unit, Value, JITTER_NAMES};
+use super::{Kind, Needs, Panel, Param, Unit, Value, JITTER_KEYS, JITTER_NAMES};
 use crate::resilience::adaptive_limit::{BACKOFF_RANGE, LIMIT_RANGE, SLOW_AFTER_RANGE};
 use crate::resilience::{
     AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, EnvoyRetryRules, Fallback, FallbackPolicy,
@@ -435,7 +435,7 @@ pub static PARAMS: &[Param] = &[
         needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::Retry)), read: |c| retry(c, INV).map(|r| Value::Count(r.attempts.into())),
         panel: Some(Panel { label: "Attempts", unit: Unit::Count, min: 1.0, max: 10.0, step: 1.0, shown_with: None }) },
     Param { key: "jitter", doc: "How each back-off is randomised, so that callers who failed together do not retry together.", unit: "",
-        kind: Kind::Choice { names: &["none", "full", "equal", "decorrelated"], write: |c, i| if let Some(r) = retry_mut(c, INV) { r.jitter = JITTER_NAMES[i].1 } },
+        kind: Kind::Choice { names: &JITTER_KEYS, write: |c, i| if let Some(r) = retry_mut(c, INV) { r.jitter = JITTER_NAMES[i].1 } },
         needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::Retry)), read: |c| retry(c, INV).and_then(|r| JITTER_NAMES.iter().position(|(_, j)| *j == r.jitter)).map(Value::Choice),
         panel: Some(Panel { label: "Jitter", unit: Unit::Count, min: 0.0, max: 3.0, step: 1.0, shown_with: None }) },
     Param { key: "retry_base", doc: "The longest wait before the first retry; it doubles for each retry after that (the cap follows a base raised past it).", unit: "s",
