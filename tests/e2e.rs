@@ -110,7 +110,11 @@ async fn every_view_is_on_the_page() {
                     knob.key
                 ))
                 .await;
-            assert_eq!(label, knob.label, "the {} slider has no label", knob.key);
+            assert_eq!(
+                label, knob.panel.label,
+                "the {} slider has no label",
+                knob.key
+            );
         }
         for canvas in ["#latency-chart", "#load-chart"] {
             assert!(
@@ -325,7 +329,7 @@ async fn every_control_goes_to_both_ends_without_an_error() {
                 "{} is off though every pattern is on",
                 knob.key
             );
-            for value in [knob.min, knob.max] {
+            for value in [knob.panel.min, knob.panel.max] {
                 page.eval(&set_value(knob.key, &value.to_string())).await;
                 page.eval(&seek(1_000_000.0)).await;
                 let body = page.text("body").await;

@@ -44,8 +44,8 @@ pub fn inline_knob(props: &InlineKnobProps) -> Html {
             let to = match e.key().as_str() {
                 "ArrowRight" | "ArrowUp" => knob.stepped(value, 1.0),
                 "ArrowLeft" | "ArrowDown" => knob.stepped(value, -1.0),
-                "Home" => knob.min,
-                "End" => knob.max,
+                "Home" => knob.panel.min,
+                "End" => knob.panel.max,
                 // PageUp / PageDown stay the clicker's: they change step.
                 _ => return,
             };
@@ -80,8 +80,8 @@ pub fn inline_knob(props: &InlineKnobProps) -> Html {
     let text = knob.value_text(value);
     html! {
         <span id={props.id.clone()} class="inline-knob" role="slider" tabindex="0"
-            aria-label={knob.label} aria-valuemin={knob.min.to_string()}
-            aria-valuemax={knob.max.to_string()} aria-valuenow={value.to_string()}
+            aria-label={knob.panel.label} aria-valuemin={knob.panel.min.to_string()}
+            aria-valuemax={knob.panel.max.to_string()} aria-valuenow={value.to_string()}
             aria-valuetext={text.clone()} title="Drag sideways, or use the arrow keys"
             {onkeydown} {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()}
             onpointercancel={onpointerup}>

@@ -62,13 +62,13 @@ fn knob_control(props: &KnobControlProps) -> Html {
     if knob.is_choice() {
         let value = props.value.round().max(0.0) as usize;
         return html! {
-            <Choice id={key} label={knob.label} options={knob.choices()} {value}
+            <Choice id={key} label={knob.panel.label} options={knob.choices()} {value}
                 hint={AttrValue::from(knob.hint())} {disabled} {on_change} />
         };
     }
     html! {
-        <Slider id={key} label={knob.label} unit={knob.unit.symbol()}
-            min={knob.min} max={knob.max} step={knob.step} value={props.value}
+        <Slider id={key} label={knob.panel.label} unit={knob.panel.unit.symbol()}
+            min={knob.panel.min} max={knob.panel.max} step={knob.panel.step} value={props.value}
             hint={AttrValue::from(knob.hint())} {disabled} {on_change} />
     }
 }

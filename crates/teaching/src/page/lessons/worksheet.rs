@@ -81,7 +81,7 @@ fn setting(step: &Step) -> String {
             Piece::Control => step
                 .knob
                 .and_then(knob)
-                .map_or_else(String::new, |k| k.label.to_ascii_lowercase()),
+                .map_or_else(String::new, |k| k.panel.label.to_ascii_lowercase()),
         })
         .collect()
 }

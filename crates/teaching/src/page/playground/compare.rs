@@ -130,7 +130,7 @@ impl Change {
             if let Some(k) = knob(key) {
                 out.push(format!(
                     "{} {} → {}",
-                    k.label,
+                    k.panel.label,
                     k.shown(k.read(a_full)),
                     k.shown(k.read(&b_full))
                 ));

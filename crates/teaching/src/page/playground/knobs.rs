@@ -9,7 +9,7 @@ use crate::sim::latency::Micros;
 pub use crate::sim::model::Pattern;
 use crate::sim::model::SimConfig;
 pub use crate::sim::params::Unit;
-use crate::sim::params::{param, Kind, Needs, Param, Value, PARAMS};
+use crate::sim::params::{param, Kind, Needs, Panel, Param, Value, PARAMS};
 use std::sync::OnceLock;
 
 const MS: f64 = 1_000.0;
@@ -89,20 +89,8 @@ pub fn with_patterns(full: &SimConfig, on: Patterns) -> SimConfig {
 pub struct Knob {
     /// The row's key ([`Param::key`]); also the element id.
     pub key: &'static str,
-    /// What the student (and the screen reader) reads.
-    pub label: &'static str,
-    /// Unit of `min`, `max`, `step` and the value.
-    pub unit: Unit,
-    /// Lowest value the slider offers (within the row's range).
-    pub min: f64,
-    /// Highest value the slider offers (within the row's range).
-    pub max: f64,
-    /// Slider step.
-    pub step: f64,
-    /// The switch whose group shows a knob of a row that needs no part of the config (the
-    /// priority shares, shown with load shedding); `None` for the others, whose group is their
-    /// row's ([`Knob::pattern`]).
-    pub shown_with: Option<Pattern>,
+    /// Its label, unit and slider range.
+    pub panel: Panel,
 }
 
 const PANEL_ROWS: usize = {
@@ -118,29 +106,26 @@ const PANEL_ROWS: usize = {
 };
 
 /// The panel's knobs: the rows of the parameter table that have a
-/// [`Panel`](crate::sim::params::Panel), in the table's
+/// [`Panel`], in the table's
 /// order (the panel groups them by pattern).
 pub const KNOBS: [Knob; PANEL_ROWS] = {
     let mut knobs = [Knob {
         key: "",
-        label: "",
-        unit: Unit::Count,
-        min: 0.0,
-        max: 0.0,
-        step: 0.0,
-        shown_with: None,
+        panel: Panel {
+            label: "",
+            unit: Unit::Count,
+            min: 0.0,
+            max: 0.0,
+            step: 0.0,
+            shown_with: None,
+        },
     }; PANEL_ROWS];
     let (mut i, mut n) = (0, 0);
     while i < PARAMS.len() {
         if let Some(panel) = PARAMS[i].panel {
             knobs[n] = Knob {
                 key: PARAMS[i].key,
-                label: panel.label,
-                unit: panel.unit,
-                min: panel.min,
-                max: panel.max,
-                step: panel.step,
-                shown_with: panel.shown_with,
+                panel,
             };
             n += 1;
         }
@@ -251,12 +236,14 @@ fn row_knob(row: &'static Param) -> Knob {
     };
     Knob {
         key: row.key,
-        label,
-        unit,
-        min,
-        max,
-        step,
-        shown_with: None,
+        panel: Panel {
+            label,
+            unit,
+            min,
+            max,
+            step,
+            shown_with: None,
+        },
     }
 }
 
@@ -265,7 +252,7 @@ impl Knob {
     /// ([`switch_of`]), else the group it is shown with. Its slider is greyed out while the
     /// pattern is off.
     pub fn pattern(&self) -> Option<Pattern> {
-        self.param().and_then(switch_of).or(self.shown_with)
+        self.param().and_then(switch_of).or(self.panel.shown_with)
     }
 
     /// Its row of the parameter table (every knob has one: a test checks).
@@ -303,8 +290,8 @@ impl Knob {
                 .choices()
                 .iter()
                 .position(|&n| n == "off")
-                .map_or(self.min, |i| i as f64),
-            Some(value) => self.unit.number(value).unwrap_or(self.min),
+                .map_or(self.panel.min, |i| i as f64),
+            Some(value) => self.panel.unit.number(value).unwrap_or(self.panel.min),
         }
     }
 
@@ -323,8 +310,8 @@ impl Knob {
         };
         let (value, notice) = if !value.is_finite() {
             return refused(self.range_message("needs a number"));
-        } else if value < self.min || value > self.max {
-            let clamped = value.clamp(self.min, self.max);
+        } else if value < self.panel.min || value > self.panel.max {
+            let clamped = value.clamp(self.panel.min, self.panel.max);
             (
                 clamped,
                 Some(self.range_message(&format!("was {value}; using {clamped}"))),
@@ -390,13 +377,13 @@ impl Knob {
         if let Some(name) = self.choices().get(value.round().max(0.0) as usize) {
             return (*name).to_string();
         }
-        let decimals = if self.step >= 1.0 {
+        let decimals = if self.panel.step >= 1.0 {
             0
         } else {
-            (-self.step.log10()).ceil().clamp(0.0, 3.0) as usize
+            (-self.panel.step.log10()).ceil().clamp(0.0, 3.0) as usize
         };
         let number = format!("{value:.decimals$}");
-        match self.unit.symbol() {
+        match self.panel.unit.symbol() {
             "" => number,
             "%" => format!("{number}%"),
             unit => format!("{number} {unit}"),
@@ -405,9 +392,10 @@ impl Knob {
 
     /// `value` moved by `steps` of the knob's step, on its grid and within its range.
     pub fn stepped(&self, value: f64, steps: f64) -> f64 {
-        let raw = value + steps * self.step;
-        let on_grid = self.min + ((raw - self.min) / self.step).round() * self.step;
-        on_grid.clamp(self.min, self.max)
+        let raw = value + steps * self.panel.step;
+        let on_grid =
+            self.panel.min + ((raw - self.panel.min) / self.panel.step).round() * self.panel.step;
+        on_grid.clamp(self.panel.min, self.panel.max)
     }
 
     /// The text that gives back exactly the value `cfg` holds, for links: the row's one
@@ -424,8 +412,8 @@ impl Knob {
     pub fn value(&self, value: f64) -> Value {
         match self.param().map(|p| p.kind) {
             // A count that may be off: the slider's bottom end is off.
-            Some(Kind::CountOrOff { .. }) if value.round() <= self.min => Value::Off,
-            Some(kind) => kind.value_at(self.unit, value),
+            Some(Kind::CountOrOff { .. }) if value.round() <= self.panel.min => Value::Off,
+            Some(kind) => kind.value_at(self.panel.unit, value),
             None => Value::Count(value.round().max(0.0) as u64),
         }
     }
@@ -433,7 +421,7 @@ impl Knob {
     /// A value of the knob, in its unit, as the page prints it ("300 ms", "50 %", a choice's
     /// name, a count or "off").
     pub fn shown(&self, value: f64) -> String {
-        match self.unit {
+        match self.panel.unit {
             _ if self.is_choice() => self.row_text(value),
             Unit::Millis => duration((value * 1_000.0).round() as Micros),
             Unit::Seconds => format!("{value} s"),
@@ -454,7 +442,7 @@ impl Knob {
         if !choices.is_empty() {
             return format!(
                 "{} ({}) must be one of {} (0 to {}); it {what}.",
-                self.label,
+                self.panel.label,
                 self.key,
                 choices.join(", "),
                 choices.len() - 1
@@ -462,11 +450,11 @@ impl Knob {
         }
         format!(
             "{} ({}) must be between {} and {} {}; it {what}.",
-            self.label,
+            self.panel.label,
             self.key,
-            self.min,
-            self.max,
-            self.unit.symbol()
+            self.panel.min,
+            self.panel.max,
+            self.panel.unit.symbol()
         )
     }
 }
@@ -478,12 +466,14 @@ mod tests {
     #[test]
     fn a_knob_steps_on_its_grid_and_says_its_value() {
         let threads = knob("threads").unwrap();
-        assert_eq!(threads.stepped(96.0, 1.0), 96.0 + threads.step);
-        assert_eq!(threads.stepped(threads.max, 3.0), threads.max);
-        assert_eq!(threads.stepped(threads.min, -3.0), threads.min);
+        assert_eq!(threads.stepped(96.0, 1.0), 96.0 + threads.panel.step);
+        assert_eq!(threads.stepped(threads.panel.max, 3.0), threads.panel.max);
+        assert_eq!(threads.stepped(threads.panel.min, -3.0), threads.panel.min);
         assert_eq!(threads.value_text(96.0), "96");
         let timeout = knob("timeout").unwrap();
-        assert!(timeout.value_text(300.0).ends_with(timeout.unit.symbol()));
+        assert!(timeout
+            .value_text(300.0)
+            .ends_with(timeout.panel.unit.symbol()));
         let jitter = knob("jitter").unwrap();
         assert_eq!(jitter.value_text(0.0), jitter.choices()[0]);
         assert_eq!(jitter.stepped(0.0, 1.0), 1.0);
@@ -516,9 +506,12 @@ mod tests {
             "moving back moves nothing"
         );
         // Out of its range and moving another: both are said.
-        let notice = normal.write(&mut cfg, normal.max + 50.0).expect("a notice");
+        let notice = normal
+            .write(&mut cfg, normal.panel.max + 50.0)
+            .expect("a notice");
         assert!(
-            notice.contains(&format!("using {}", normal.max)) && notice.contains("moved shed_high"),
+            notice.contains(&format!("using {}", normal.panel.max))
+                && notice.contains("moved shed_high"),
             "{notice}"
         );
     }
@@ -545,7 +538,7 @@ mod tests {
         for k in KNOBS {
             let p = k.param().unwrap_or_else(|| panic!("{} has no row", k.key));
             assert!(!k.hint().is_empty(), "{}", k.key);
-            for v in [k.min, k.max] {
+            for v in [k.panel.min, k.panel.max] {
                 // The slider's ends are within the row's range: the row takes them.
                 let value = k.value(v);
                 assert!(p.set(&mut cfg, value).is_ok(), "{}={value:?}", k.key);
@@ -561,8 +554,8 @@ mod tests {
                 // Its slider starts at 0: a run that degrades from 0 may recover at any of it.
                 apply_set(&mut cfg, "degrade_at", "0").unwrap();
             }
-            for v in [k.min, k.max, (k.min + k.max) / 2.0] {
-                let v = (v / k.step).round() * k.step;
+            for v in [k.panel.min, k.panel.max, (k.panel.min + k.panel.max) / 2.0] {
+                let v = (v / k.panel.step).round() * k.panel.step;
                 // In range, nothing is refused; a limit kept in order may move another, and says so.
                 if let Some(notice) = k.write(&mut cfg, v) {
                     assert!(notice.starts_with(&format!("{} moved ", k.key)), "{notice}");
@@ -603,7 +596,7 @@ mod tests {
         for k in KNOBS {
             let v = k.read(&cfg);
             assert!(
-                v >= k.min && v <= k.max,
+                v >= k.panel.min && v <= k.panel.max,
                 "{} = {v} is off its slider",
                 k.key
             );
@@ -638,14 +631,14 @@ mod tests {
                 // when the run is shorter.
                 let never = k.key == "degrade_at"
                     && v * 1e6 >= full.traffic.duration as f64
-                    && k.max * 1e6 >= full.traffic.duration as f64;
-                if v.is_finite() && !never && !(k.min..=k.max).contains(&v) {
+                    && k.panel.max * 1e6 >= full.traffic.duration as f64;
+                if v.is_finite() && !never && !(k.panel.min..=k.panel.max).contains(&v) {
                     outside.push(format!(
                         "{}: {}={v} (slider {}..{})",
                         preset.key(),
                         k.key,
-                        k.min,
-                        k.max
+                        k.panel.min,
+                        k.panel.max
                     ));
                 }
             }
@@ -657,10 +650,10 @@ mod tests {
     fn a_knob_shows_in_its_rows_group_and_only_a_row_of_no_switch_names_another() {
         for k in KNOBS {
             let of_row = k.param().and_then(switch_of);
-            if k.shown_with.is_some() {
+            if k.panel.shown_with.is_some() {
                 assert_eq!(of_row, None, "{}: its row decides its group", k.key);
             }
-            assert_eq!(k.pattern(), of_row.or(k.shown_with), "{}", k.key);
+            assert_eq!(k.pattern(), of_row.or(k.panel.shown_with), "{}", k.key);
         }
         assert_eq!(knob("max_hedges").unwrap().pattern(), Some(Pattern::Hedge));
         assert_eq!(
@@ -714,7 +707,7 @@ mod tests {
         let k = knob("jitter").unwrap();
         assert_eq!(names, k.choices(), "the select and apply_set agree");
         assert!(k.is_choice() && !knob("retry_base").unwrap().is_choice());
-        assert_eq!((k.min, k.max), (0.0, (names.len() - 1) as f64));
+        assert_eq!((k.panel.min, k.panel.max), (0.0, (names.len() - 1) as f64));
         let mut cfg = with_every_pattern(&Scenario::None.config());
         assert_eq!(k.write(&mut cfg, 3.0), None);
         assert_eq!(

@@ -316,7 +316,7 @@ mod tests {
         // Clamped to the slider's end.
         assert_eq!(
             p.config().service.threads as f64,
-            knob("threads").unwrap().max
+            knob("threads").unwrap().panel.max
         );
         assert!(p.runs.a.is_ok());
         let p = p.apply(Action::SetKnob("nope", 1.0));
@@ -565,7 +565,7 @@ mod tests {
                     let preset = with_every_pattern(&page.settings.preset.config());
                     for k in KNOBS {
                         let v = k.read(&page.settings.full);
-                        let on_slider = v >= k.min && v <= k.max;
+                        let on_slider = v >= k.panel.min && v <= k.panel.max;
                         prop_assert!(v.is_finite() && (on_slider || v == k.read(&preset)), "{} = {}", k.key, v);
                     }
                 }
