@@ -156,6 +156,21 @@ proptest! {
     }
 }
 
+/// The case the property above found on 2026-12-06: a rate limit at the door a hair above 0
+/// (its range excludes only 0) made the 429's `Retry-After` overflow.
+#[test]
+fn a_rate_limit_a_hair_above_zero_runs_and_counts_every_request_once() {
+    let mut cfg = Preset::Ex3RetryLayers.config();
+    cfg.run.drain = false;
+    let rate = format!("{}", 1.567_048_263_484_375_3e-218_f64);
+    apply_set(&mut cfg, "rate_limit", &rate).expect("inside the row's range");
+    cfg.run.record_requests = true;
+    let t = run_with_cap(&cfg, CAP).expect("a run");
+    assert_eq!(t.outcomes.total(), t.sent, "{:?}", t.outcomes);
+    assert!(t.outcomes.rate_limited > 0, "{:?}", t.outcomes);
+    assert_trace_finite(&t);
+}
+
 proptest! {
     // A process per case: few cases.
     #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]

@@ -36,12 +36,12 @@ impl TokenBucketConfig {
         }
     }
 
-    /// Checks every field against its documented range.
     /// `burst`'s range, which `validate` and the parameter rows share.
     pub const BURST: (u64, u64) = (1, 1_000_000);
     /// `rate_per_sec`'s, its lower end excluded.
     pub const RATE: (f64, f64) = (0.0, 1_000_000.0);
 
+    /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
         let r = self.rate_per_sec;
         if !(r.is_finite() && r > Self::RATE.0 && r <= Self::RATE.1) {
@@ -124,9 +124,13 @@ impl TokenBucket {
     }
 
     /// The `Retry-After` a refusal at `now` carries: the wait until a token is there, in whole
-    /// seconds as HTTP writes it, at least one.
+    /// seconds as HTTP writes it, at least one. A rate so low that the next token is further
+    /// away than a `Micros` reaches asks for the longest wait there is.
     pub fn retry_after(&mut self, now: Micros) -> Micros {
-        self.time_until_token(now).div_ceil(SECOND).max(1) * SECOND
+        self.time_until_token(now)
+            .div_ceil(SECOND)
+            .max(1)
+            .saturating_mul(SECOND)
     }
 
     /// Adds the tokens earned since the last refill (a clock going backwards earns nothing).
@@ -156,6 +160,19 @@ mod tests {
         assert!(!b.try_take(19 * MS));
         assert!(b.try_take(20 * MS));
         assert!((b.tokens(30 * MS) - 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_rate_near_zero_asks_for_the_longest_wait_instead_of_overflowing() {
+        // The range excludes only 0 itself, so a link may give a rate of 1e-218 a second.
+        let config = TokenBucketConfig {
+            rate_per_sec: 1.567e-218,
+            burst: 1,
+        };
+        let mut b = TokenBucket::new(config, 0).unwrap();
+        assert!(b.try_take(0));
+        assert!(!b.try_take(SECOND));
+        assert_eq!(b.retry_after(SECOND), Micros::MAX);
     }
 
     #[test]
