@@ -86,16 +86,19 @@ impl Unit {
             Unit::Percent => "%",
         }
     }
-}
 
-impl Unit {
+    /// The µs in one of this unit, for a time: a second's for `Seconds`, else a millisecond's.
+    fn micros(self) -> f64 {
+        match self {
+            Unit::Seconds => SECOND as f64,
+            _ => 1_000.0,
+        }
+    }
+
     /// A value of a row as a slider in this unit reads it (`None` for `off`).
     pub fn number(self, value: Value) -> Option<f64> {
         Some(match value {
-            Value::Time(t) | Value::Delay(HedgeDelay::Fixed(t)) => match self {
-                Unit::Seconds => t as f64 / SECOND as f64,
-                _ => t as f64 / 1_000.0,
-            },
+            Value::Time(t) | Value::Delay(HedgeDelay::Fixed(t)) => t as f64 / self.micros(),
             Value::Delay(HedgeDelay::Percentile { percentile, .. }) => percentile,
             Value::Count(n) => n as f64,
             Value::Number(v) if self == Unit::Percent => (v * 100.0).round(),
@@ -110,13 +113,7 @@ impl Kind {
     /// The value a slider in `unit` writes at `number` (a choice's index rounded into its
     /// names; a time or a delay rounded to the µs; never negative).
     pub fn value_at(&self, unit: Unit, number: f64) -> Value {
-        let micros = || {
-            let scale = match unit {
-                Unit::Seconds => SECOND as f64,
-                _ => 1_000.0,
-            };
-            (number * scale).round().max(0.0) as Micros
-        };
+        let micros = || (number * unit.micros()).round().max(0.0) as Micros;
         match self {
             Kind::Choice { names, .. } => {
                 Value::Choice((number.round().max(0.0) as usize).min(names.len().saturating_sub(1)))

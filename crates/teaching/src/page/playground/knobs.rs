@@ -105,8 +105,7 @@ const PANEL_ROWS: usize = {
     n
 };
 
-/// The panel's knobs: the rows of the parameter table that have a
-/// [`Panel`], in the table's
+/// The panel's knobs: the rows of the parameter table that have a [`Panel`], in the table's
 /// order (the panel groups them by pattern).
 pub const KNOBS: [Knob; PANEL_ROWS] = {
     let mut knobs = [Knob {
