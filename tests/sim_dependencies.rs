@@ -224,6 +224,36 @@ fn the_stack_order_is_data_and_only_a_profiles_order_reads() {
 }
 
 #[test]
+fn a_stack_refuses_a_key_it_does_not_have_and_names_a_bad_librarys_setting() {
+    let cfg: SimConfig = serde_json::from_str(THREE_DEPENDENCIES).unwrap();
+    let mut file = serde_json::to_value(&cfg).unwrap();
+    let stack = &mut file["dependencies"][0]["stack"];
+    stack["hedg"] = serde_json::json!({"delay": 80000});
+    let e = load_config_json(&file.to_string()).unwrap_err();
+    assert!(e.contains("dependencies[0].stack"), "{e}");
+    assert!(e.contains("unknown field `hedg`"), "{e}");
+    for key in [
+        "order",
+        "resilience4j",
+        "breaker",
+        "hedge",
+        "adaptive_limit",
+    ] {
+        assert!(e.contains(&format!("`{key}`")), "{key}: {e}");
+    }
+
+    let mut file = serde_json::to_value(&cfg).unwrap();
+    let stack = &mut file["dependencies"][0]["stack"];
+    stack["order"] = serde_json::json!(["retry", "breaker", "timeout", "bulkhead"]);
+    stack["resilience4j"] = serde_json::json!({"retry_exceptions": 7});
+    let e = load_config_json(&file.to_string()).unwrap_err();
+    assert!(
+        e.contains("dependencies[0].stack") && e.contains("resilience4j.retry_exceptions"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_layers_error_names_its_set_key() {
     let field = |edit: &dyn Fn(&mut SimConfig)| {
         let mut c = Preset::parse("cb").unwrap().config();

@@ -7,7 +7,6 @@ use super::grpc::GrpcStack;
 use super::hedging::HedgeConfig;
 use super::polly::PollyStack;
 use super::profile::Profile;
-use super::stack_file::StackFile;
 use super::{HOUR, SECOND};
 use crate::resilience::{
     envoy_retry::DEFAULT_BASE, AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, EnvoyRetryRules,
@@ -303,12 +302,13 @@ pub struct FaultSchedule {
 
 /// The stack around a dependency's call: whose semantics it follows (and so the order the
 /// layers wrap the call in, outside in) and each layer's settings (`None`: the layer is off).
-/// A file writes the profile as `order` and the library's settings beside it
-/// (`stack_file.rs`).
+/// A file writes the profile as `order` and the library's settings beside the layers
+/// (`profile_file.rs`), and any other key is refused there.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(try_from = "StackFile", into = "StackFile")]
+#[serde(default)]
 pub struct StackConfig {
     /// Lesson 000's semantics and order (the default), or a library's.
+    #[serde(flatten)]
     pub profile: Profile,
     /// Its bulkhead, if any.
     pub bulkhead: Option<BulkheadConfig>,
@@ -329,6 +329,7 @@ pub struct StackConfig {
     /// A hedge on each try.
     pub hedge: Option<HedgeConfig>,
     /// An adaptive concurrency limit outside every other layer.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub adaptive_limit: Option<AdaptiveLimitConfig>,
 }
 

@@ -39,13 +39,13 @@ mod load_recorder;
 pub mod polly;
 pub mod profile;
 
+mod profile_file;
 mod recorder;
 pub mod resilience4j;
 mod servers;
 mod service;
 mod slab;
 mod stack;
-mod stack_file;
 mod stack_library;
 #[cfg(test)]
 mod tests;
