@@ -5,20 +5,19 @@
 
 use crate::library_config::compare::{differences, run_each, LibraryRun};
 use crate::library_config::pasted::Pasted;
-use crate::page::lessons::live::Live;
+use crate::page::lessons::live::{self, Live};
 use crate::page::lessons::rules::Reading;
-use crate::page::lessons::Measure;
 use crate::page::playground::runs::Run;
 use crate::sim::model::SimConfig;
 
 /// The figures each column shows, by the names lessons use for them.
 pub const FIGURES: [Live; 6] = [
-    Live::Measure(Measure::OkShare),
-    Live::TimedOut,
-    Live::InventoryCalls,
-    Live::Measure(Measure::FirstOpening),
-    Live::RetriesPerSecond,
-    Live::P99,
+    Live::of(&live::OK_SHARE),
+    Live::of(&live::TIMED_OUT),
+    Live::of(&live::INVENTORY_CALLS),
+    Live::of(&live::FIRST_OPENING),
+    Live::of(&live::RETRIES_PER_SECOND),
+    Live::of(&live::P99),
 ];
 
 /// One library's column.
@@ -43,7 +42,7 @@ impl Column {
             .iter()
             .map(|live| match live.value(&reading) {
                 // At the run's end a breaker that has not opened never did.
-                None if *live == Live::Measure(Measure::FirstOpening) => "never".to_string(),
+                None if *live == Live::of(&live::FIRST_OPENING) => "never".to_string(),
                 value => live.shown(value),
             })
             .collect();

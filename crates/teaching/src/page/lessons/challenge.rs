@@ -270,14 +270,14 @@ impl Challenge {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::page::lessons::live::Measure;
+    use crate::page::lessons::live;
 
     #[test]
     fn goals_read_in_their_units_and_write_back() {
         let g = Goal::parse("p99 < 1 s").unwrap();
         assert_eq!(
             (g.live, g.compare, g.bound),
-            (Live::P99, Compare::Below, 1.0)
+            (Live::of(&live::P99), Compare::Below, 1.0)
         );
         assert_eq!(Goal::parse("p99 <= 300ms").unwrap().bound, 0.3);
         assert_eq!(
@@ -286,7 +286,7 @@ mod tests {
         );
         assert_eq!(Goal::parse("p99 <= 300 ms").unwrap().bound, 0.3);
         let share = Goal::parse("ok-share >= 90%").unwrap();
-        assert_eq!(share.live, Live::Measure(Measure::OkShare));
+        assert_eq!(share.live, Live::of(&live::OK_SHARE));
         assert_eq!(share.bound, 90.0);
         assert_eq!(
             Goal::parse("inventory-calls <= 1500").unwrap().bound,

@@ -3,6 +3,7 @@
 //! or is made again; `{control}` stands for the step's own "Try it" control, set inside the
 //! sentence. `{{` and `}}` write a brace.
 
+use super::names::{window_name, window_of};
 use super::rules::{duration, Reading};
 use crate::page::numbers::count;
 use crate::page::replay::{clock, frame, passed, route_at};
@@ -12,126 +13,87 @@ use crate::sim::load::Recovery;
 use crate::sim::trace::Route;
 use crate::sim::trace::BUCKET;
 
-/// A quantity read from a run up to a moment.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Measure {
-    /// The longest queue in front of `orders`' workers, in requests.
-    QueuePeak,
-    /// When the breaker first opened, in seconds (never: no value).
-    FirstOpening,
-    /// The share of order-history lookups answered, in percent.
-    LookupsAnswered,
-    /// The share of the requests arrived that were answered ok, in percent.
-    OkShare,
-    /// Requests finished per second between two times, in seconds.
-    Throughput {
-        /// Start, seconds.
-        from: f64,
-        /// End, seconds.
-        to: f64,
-    },
+/// A figure of a run a lesson can name, one row of [`FIGURES`]: its name, its words, its
+/// unit, how it is read from the run at the playhead and, where it has one, its own verdict.
+/// A live figure in a sentence, a question's measure, a goal and `cascade --json`'s `measures`
+/// all read these rows.
+pub struct Figure {
+    /// Its name in a lesson file (`queue-peak`); a figure over a window is written with it
+    /// (`throughput(8,12)`).
+    pub name: &'static str,
+    /// What it is, in words: its line in `docs/lesson-format.md` and its verdicts.
+    pub what: &'static str,
+    /// How a value of it is written.
+    pub unit: Unit,
+    /// Whether it is read over a window of the run, `FROM` to `TO` seconds.
+    pub windowed: bool,
+    /// Its value at the reading's playhead (`None`: the run has none, as a breaker that never
+    /// opened has no first opening).
+    read: fn(&Reading, Window) -> Option<f64>,
+    /// Its own verdict, where "WHAT was VALUE by TIME" does not read well.
+    said: Option<Verdict>,
 }
 
-impl Measure {
-    /// The run's value up to the reading's moment (`None`: the breaker never opened; a run
-    /// with nothing of it also has none).
-    pub fn value(self, r: &Reading) -> Option<f64> {
-        let t = &r.run.trace;
-        match self {
-            Measure::QueuePeak => passed(t, r.now)
-                .iter()
-                .map(|b| b.queue_len)
-                .max()
-                .map(|q| q as f64),
-            Measure::FirstOpening => t
-                .transitions
-                .iter()
-                .find(|c| c.to == BreakerState::Open && c.at <= r.now)
-                .map(|c| c.at as f64 / 1e6),
-            Measure::LookupsAnswered => route_at(t, Route::OrderHistory, r.now)
-                .filter(|l| l.arrived > 0)
-                .map(|l| l.ok as f64 * 100.0 / l.arrived as f64),
-            Measure::OkShare => {
-                let f = frame(t, r.now);
-                (f.arrived > 0).then(|| f.finished.ok as f64 * 100.0 / f.arrived as f64)
-            }
-            Measure::Throughput { from, to } => {
-                let slices = passed(t, r.now);
-                let (a, b) = (secs_to_slice(from), secs_to_slice(to).min(slices.len()));
-                let slices = slices.get(a..b).filter(|s| !s.is_empty())?;
-                let done: u64 = slices.iter().map(|s| s.completions.total()).sum();
-                Some(done as f64 * 1e6 / (slices.len() as f64 * BUCKET as f64))
-            }
-        }
-    }
+/// A figure's own verdict on a value (`None`: the run has none) at a moment, over its window.
+type Verdict = fn(Option<f64>, Micros, Window) -> String;
 
-    /// What the run measured, as a sentence ending at `now`: "The queue reached 1,043
-    /// requests by 12.0 s."
-    pub fn describe(self, value: Option<f64>, now: Micros) -> String {
-        let by = clock(now, None);
-        match (self, value) {
-            (Measure::QueuePeak, Some(v)) => format!(
-                "the queue in front of the workers reached {} requests by {by}",
-                count(v.round() as u64)
-            ),
-            (Measure::FirstOpening, Some(v)) => {
-                format!(
-                    "the breaker first opened at {}",
-                    clock((v * 1e6) as Micros, None)
-                )
-            }
-            (Measure::FirstOpening, None) => format!("the breaker had not opened by {by}"),
-            (Measure::LookupsAnswered, Some(v)) => {
-                format!("{v:.0}% of the order lookups were answered by {by}")
-            }
-            (Measure::OkShare, Some(v)) => {
-                format!("{v:.0}% of the requests were answered ok by {by}")
-            }
-            (Measure::Throughput { from, to }, Some(v)) => format!(
-                "orders finished {v:.1} requests a second from {} to {}",
-                clock((from * 1e6) as Micros, None),
-                clock((to * 1e6) as Micros, None)
-            ),
-            (_, None) => format!("the run had nothing of it by {by}"),
-        }
-    }
-}
+/// The window a figure is read over, seconds (`(0, 0)` for a figure read at the playhead).
+pub type Window = (f64, f64);
 
-fn secs_to_slice(s: f64) -> usize {
-    (s * 1e6 / BUCKET as f64).round().max(0.0) as usize
-}
-
-/// A figure of the run a sentence can show.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Live {
-    /// One of the measures a question can ask about.
-    Measure(Measure),
-    /// The queue in front of the workers now, in requests.
-    Queue,
-    /// Requests that have arrived.
-    Arrived,
-    /// Requests that timed out.
-    TimedOut,
-    /// Service time p50 of the requests finished.
-    P50,
-    /// Service time p99 of the requests finished.
-    P99,
-    /// End-to-end time p99 (the queue included) of the requests finished.
-    P99EndToEnd,
-    /// Retries of every layer per second, since the start.
-    RetriesPerSecond,
-    /// Calls that reached inventory.
-    InventoryCalls,
-    /// Requests answered ok in the last second.
+/// How a figure's value is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// `1,043 requests`.
+    Requests,
+    /// `12 calls`.
+    Calls,
+    /// `48 in flight`.
+    InFlight,
+    /// `93%`.
+    Percent,
+    /// `4 s`, `300 ms`.
+    Duration,
+    /// A moment of the run: `4.2 s`; none is "not yet".
+    Moment,
+    /// `120 requests a second`.
+    RequestsPerSecond,
+    /// `80 ok a second`.
     OkPerSecond,
-    /// The adaptive concurrency limit now, in calls in flight.
-    Limit,
-    /// Calls the adaptive concurrency limit refused so far.
-    Limited,
-    /// How long after its trigger ended the run recovered (ten seconds in a row with 90% of
-    /// arrivals answered well), once those ten seconds are behind the playhead; none before,
-    /// or if it never did.
-    Recovered,
+    /// `35 a second`.
+    PerSecond,
+}
+
+impl Unit {
+    /// What kind of quantity a figure in this unit is.
+    pub fn quantity(self) -> Quantity {
+        match self {
+            Unit::Duration | Unit::Moment => Quantity::Duration,
+            Unit::Percent => Quantity::Percent,
+            _ => Quantity::Count,
+        }
+    }
+
+    /// A value with its unit; a dash (for a moment, "not yet") for none.
+    pub fn show(self, value: Option<f64>) -> String {
+        let Some(v) = value else {
+            return match self {
+                Unit::Moment => "not yet".into(),
+                _ => "\u{2014}".into(),
+            };
+        };
+        let whole = v.round().max(0.0) as u64;
+        match self {
+            Unit::Requests => requests(whole),
+            Unit::Calls => format!("{} call{}", count(whole), if whole == 1 { "" } else { "s" }),
+            Unit::InFlight => format!("{} in flight", count(whole)),
+            Unit::Percent => format!("{v:.0}%"),
+            Unit::Duration => duration((v * 1e6).round() as u64),
+            Unit::Moment => clock((v * 1e6) as u64, None),
+            Unit::RequestsPerSecond => format!("{v:.0} requests a second"),
+            Unit::OkPerSecond => format!("{v:.0} ok a second"),
+            Unit::PerSecond => format!("{v:.0} a second"),
+        }
+    }
 }
 
 /// What kind of quantity a figure is, which says how a bound on it is written.
@@ -145,22 +107,325 @@ pub enum Quantity {
     Count,
 }
 
-/// Each live figure without figures of its own, and its name; the measures keep theirs
-/// (`queue-peak`, `first-opening`, `lookups-answered`, `ok-share`, `throughput(FROM,TO)`).
-const NAMED: &[(&str, Live)] = &[
-    ("limit", Live::Limit),
-    ("limited", Live::Limited),
-    ("queue", Live::Queue),
-    ("arrived", Live::Arrived),
-    ("timed-out", Live::TimedOut),
-    ("p50", Live::P50),
-    ("p99", Live::P99),
-    ("p99-end-to-end", Live::P99EndToEnd),
-    ("retries-per-second", Live::RetriesPerSecond),
-    ("inventory-calls", Live::InventoryCalls),
-    ("ok-per-second", Live::OkPerSecond),
-    ("recovered", Live::Recovered),
+/// The longest queue in front of `orders`' workers so far, in requests.
+pub const QUEUE_PEAK: Figure = Figure {
+    name: "queue-peak",
+    what: "the longest queue in front of the workers so far",
+    unit: Unit::Requests,
+    windowed: false,
+    read: |r, _| {
+        passed(&r.run.trace, r.now)
+            .iter()
+            .map(|b| b.queue_len)
+            .max()
+            .map(|q| q as f64)
+    },
+    said: Some(|value, now, _| match value {
+        Some(v) => format!(
+            "the queue in front of the workers reached {} requests by {}",
+            count(v.round() as u64),
+            clock(now, None)
+        ),
+        None => nothing_by(now),
+    }),
+};
+
+/// When the breaker first opened, in seconds (never: no value).
+pub const FIRST_OPENING: Figure = Figure {
+    name: "first-opening",
+    what: "when the breaker first opened",
+    unit: Unit::Moment,
+    windowed: false,
+    read: |r, _| {
+        r.run
+            .trace
+            .transitions
+            .iter()
+            .find(|c| c.to == BreakerState::Open && c.at <= r.now)
+            .map(|c| c.at as f64 / 1e6)
+    },
+    said: Some(|value, now, _| match value {
+        Some(v) => format!(
+            "the breaker first opened at {}",
+            clock((v * 1e6) as Micros, None)
+        ),
+        None => format!("the breaker had not opened by {}", clock(now, None)),
+    }),
+};
+
+/// The share of order-history lookups answered, in percent.
+pub const LOOKUPS_ANSWERED: Figure = Figure {
+    name: "lookups-answered",
+    what: "the share of order lookups answered",
+    unit: Unit::Percent,
+    windowed: false,
+    read: |r, _| {
+        route_at(&r.run.trace, Route::OrderHistory, r.now)
+            .filter(|l| l.arrived > 0)
+            .map(|l| l.ok as f64 * 100.0 / l.arrived as f64)
+    },
+    said: Some(|value, now, _| match value {
+        Some(v) => format!(
+            "{v:.0}% of the order lookups were answered by {}",
+            clock(now, None)
+        ),
+        None => nothing_by(now),
+    }),
+};
+
+/// The share of the requests arrived that were answered ok, in percent.
+pub const OK_SHARE: Figure = Figure {
+    name: "ok-share",
+    what: "the share of the requests arrived answered ok",
+    unit: Unit::Percent,
+    windowed: false,
+    read: |r, _| {
+        let f = frame(&r.run.trace, r.now);
+        (f.arrived > 0).then(|| f.finished.ok as f64 * 100.0 / f.arrived as f64)
+    },
+    said: Some(|value, now, _| match value {
+        Some(v) => format!(
+            "{v:.0}% of the requests were answered ok by {}",
+            clock(now, None)
+        ),
+        None => nothing_by(now),
+    }),
+};
+
+/// Requests finished per second between two times, in seconds.
+pub const THROUGHPUT: Figure = Figure {
+    name: "throughput",
+    what: "requests finished per second between FROM and TO seconds",
+    unit: Unit::RequestsPerSecond,
+    windowed: true,
+    read: |r, (from, to)| {
+        let slices = passed(&r.run.trace, r.now);
+        let (a, b) = (secs_to_slice(from), secs_to_slice(to).min(slices.len()));
+        let slices = slices.get(a..b).filter(|s| !s.is_empty())?;
+        let done: u64 = slices.iter().map(|s| s.completions.total()).sum();
+        Some(done as f64 * 1e6 / (slices.len() as f64 * BUCKET as f64))
+    },
+    said: Some(|value, now, (from, to)| match value {
+        Some(v) => format!(
+            "orders finished {v:.1} requests a second from {} to {}",
+            clock((from * 1e6) as Micros, None),
+            clock((to * 1e6) as Micros, None)
+        ),
+        None => nothing_by(now),
+    }),
+};
+
+/// The adaptive concurrency limit now, in calls in flight.
+pub const LIMIT: Figure = Figure {
+    name: "limit",
+    what: "the adaptive concurrency limit",
+    unit: Unit::InFlight,
+    windowed: false,
+    read: |r, _| {
+        let limit = r.run.trace.adaptive_limit.as_ref()?;
+        Some(f64::from(limit.at(r.now)))
+    },
+    said: None,
+};
+
+/// Calls the adaptive concurrency limit refused so far.
+pub const LIMITED: Figure = Figure {
+    name: "limited",
+    what: "the number of calls the adaptive limit refused",
+    unit: Unit::Calls,
+    windowed: false,
+    read: |r, _| {
+        r.run.trace.adaptive_limit.as_ref()?;
+        Some(frame(&r.run.trace, r.now).finished.concurrency_limited as f64)
+    },
+    said: None,
+};
+
+/// The queue in front of the workers now, in requests.
+pub const QUEUE: Figure = Figure {
+    name: "queue",
+    what: "the queue in front of the workers now",
+    unit: Unit::Requests,
+    windowed: false,
+    read: |r, _| {
+        let last = passed(&r.run.trace, r.now).last()?;
+        Some(last.queue_len as f64)
+    },
+    said: None,
+};
+
+/// Requests that have arrived.
+pub const ARRIVED: Figure = Figure {
+    name: "arrived",
+    what: "the number of requests arrived",
+    unit: Unit::Requests,
+    windowed: false,
+    read: |r, _| Some(frame(&r.run.trace, r.now).arrived as f64),
+    said: None,
+};
+
+/// Requests that timed out.
+pub const TIMED_OUT: Figure = Figure {
+    name: "timed-out",
+    what: "the number of requests timed out",
+    unit: Unit::Requests,
+    windowed: false,
+    read: |r, _| Some(frame(&r.run.trace, r.now).finished.timeout as f64),
+    said: None,
+};
+
+/// Service time p50 of the requests finished.
+pub const P50: Figure = Figure {
+    name: "p50",
+    what: "the service time p50 of the requests finished",
+    unit: Unit::Duration,
+    windowed: false,
+    read: |r, _| seconds(r.finished_times().0.percentiles().p50),
+    said: None,
+};
+
+/// Service time p99 of the requests finished.
+pub const P99: Figure = Figure {
+    name: "p99",
+    what: "the service time p99 of the requests finished",
+    unit: Unit::Duration,
+    windowed: false,
+    read: |r, _| seconds(r.finished_times().0.percentiles().p99),
+    said: None,
+};
+
+/// End-to-end time p99 (the queue included) of the requests finished.
+pub const P99_END_TO_END: Figure = Figure {
+    name: "p99-end-to-end",
+    what: "the end-to-end p99 (queue included) of the requests finished",
+    unit: Unit::Duration,
+    windowed: false,
+    read: |r, _| seconds(r.finished_times().1.percentiles().p99),
+    said: None,
+};
+
+/// Retries of every layer per second, since the start.
+pub const RETRIES_PER_SECOND: Figure = Figure {
+    name: "retries-per-second",
+    what: "retries of every layer per second",
+    unit: Unit::PerSecond,
+    windowed: false,
+    read: |r, _| {
+        let slices = passed(&r.run.trace, r.now);
+        let retries: u64 = slices
+            .iter()
+            .map(|b| b.frontend_retries + b.library_retries + b.sidecar_retries)
+            .sum();
+        let seconds = slices.len() as f64 * BUCKET as f64 / 1e6;
+        (seconds > 0.0).then(|| retries as f64 / seconds)
+    },
+    said: None,
+};
+
+/// Calls that reached inventory.
+pub const INVENTORY_CALLS: Figure = Figure {
+    name: "inventory-calls",
+    what: "the number of calls that reached inventory",
+    unit: Unit::Calls,
+    windowed: false,
+    read: |r, _| Some(frame(&r.run.trace, r.now).inventory_calls as f64),
+    said: None,
+};
+
+/// Requests answered ok in the last second.
+pub const OK_PER_SECOND: Figure = Figure {
+    name: "ok-per-second",
+    what: "requests answered ok in the last second",
+    unit: Unit::OkPerSecond,
+    windowed: false,
+    read: |r, _| {
+        let slices = passed(&r.run.trace, r.now);
+        let last = &slices[slices.len().saturating_sub((1_000_000 / BUCKET) as usize)..];
+        let seconds = last.len() as f64 * BUCKET as f64 / 1e6;
+        let ok: u64 = last.iter().map(|b| b.completions.ok).sum();
+        (seconds > 0.0).then(|| ok as f64 / seconds)
+    },
+    said: None,
+};
+
+/// How long after its trigger ended the run recovered (ten seconds in a row with 90% of
+/// arrivals answered well), once those ten seconds are behind the playhead; none before, or if
+/// it never did.
+pub const RECOVERED: Figure = Figure {
+    name: "recovered",
+    what: "how long after its trigger ended the platform recovered",
+    unit: Unit::Duration,
+    windowed: false,
+    read: |r, _| {
+        let recovery = r.run.trace.recovery?;
+        let after = recovery.recovered_after?;
+        let known = recovery
+            .trigger_end
+            .saturating_add(after)
+            .saturating_add(Recovery::HEALTHY_SECONDS * 1_000_000);
+        (known <= r.now).then_some(after as f64 / 1e6)
+    },
+    said: Some(|value, now, _| match value {
+        Some(_) => format!(
+            "the platform recovered {} after its trigger ended",
+            Unit::Duration.show(value)
+        ),
+        None => format!("the platform had not recovered by {}", clock(now, None)),
+    }),
+};
+
+/// Every figure, in the order `docs/lesson-format.md` lists them.
+pub const FIGURES: [&Figure; 17] = [
+    &QUEUE_PEAK,
+    &FIRST_OPENING,
+    &LOOKUPS_ANSWERED,
+    &OK_SHARE,
+    &THROUGHPUT,
+    &LIMIT,
+    &LIMITED,
+    &QUEUE,
+    &ARRIVED,
+    &TIMED_OUT,
+    &P50,
+    &P99,
+    &P99_END_TO_END,
+    &RETRIES_PER_SECOND,
+    &INVENTORY_CALLS,
+    &OK_PER_SECOND,
+    &RECOVERED,
 ];
+
+fn seconds(us: Option<Micros>) -> Option<f64> {
+    us.map(|us| us as f64 / 1e6)
+}
+
+fn nothing_by(now: Micros) -> String {
+    format!("the run had nothing of it by {}", clock(now, None))
+}
+
+fn secs_to_slice(s: f64) -> usize {
+    (s * 1e6 / BUCKET as f64).round().max(0.0) as usize
+}
+
+/// A figure of the run, as a lesson names it: a row of [`FIGURES`], with its window when it
+/// is read over one.
+#[derive(Clone, Copy)]
+pub struct Live {
+    figure: &'static Figure,
+    window: Window,
+}
+
+impl PartialEq for Live {
+    fn eq(&self, other: &Live) -> bool {
+        self.figure.name == other.figure.name && self.window == other.window
+    }
+}
+
+impl std::fmt::Debug for Live {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
 
 /// A piece of a paragraph.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -174,123 +439,93 @@ pub enum Piece<'a> {
 }
 
 impl Live {
-    /// The figure called `name`, or a message listing the names there are.
-    pub fn from_name(name: &str) -> Result<Live, String> {
-        if let Some((_, live)) = NAMED.iter().find(|(n, _)| *n == name) {
-            return Ok(*live);
+    /// The figure read at the playhead (a windowed one over the whole run).
+    pub const fn of(figure: &'static Figure) -> Live {
+        Live {
+            figure,
+            window: (0.0, 0.0),
         }
-        Measure::from_name(name).map(Live::Measure).map_err(|_| {
-            let names: Vec<String> = Live::all()
-                .into_iter()
-                .map(|live| match live {
-                    Live::Measure(Measure::Throughput { .. }) => "throughput(FROM,TO)".into(),
-                    live => live.name(),
-                })
-                .collect();
-            format!(
-                "no measure is called `{name}`: one of {} (and {{control}} in a sentence for \
-                 the step's control)",
-                names.join(", ")
-            )
-        })
     }
 
-    /// Its name in a lesson file.
+    /// The windowed figure read from `from` to `to` seconds.
+    pub const fn over(figure: &'static Figure, from: f64, to: f64) -> Live {
+        Live {
+            figure,
+            window: (from, to),
+        }
+    }
+
+    /// Its row.
+    pub fn figure(self) -> &'static Figure {
+        self.figure
+    }
+
+    /// The figure called `name`, or a message listing the names there are.
+    pub fn from_name(name: &str) -> Result<Live, String> {
+        for figure in FIGURES {
+            if figure.windowed {
+                if let Some(window) = window_of(name, figure.name) {
+                    return window.map(|(from, to)| Live::over(figure, from, to));
+                }
+            } else if figure.name == name {
+                return Ok(Live::of(figure));
+            }
+        }
+        let names: Vec<String> = FIGURES.iter().map(|f| f.written()).collect();
+        Err(format!(
+            "no measure is called `{name}`: one of {} (and {{control}} in a sentence for the \
+             step's control)",
+            names.join(", ")
+        ))
+    }
+
+    /// Its name in a lesson file (`throughput(8,12)` with its window).
     pub fn name(self) -> String {
-        match self {
-            Live::Measure(m) => m.name(),
-            live => NAMED
-                .iter()
-                .find(|(_, l)| *l == live)
-                .map_or_else(String::new, |(n, _)| n.to_string()),
+        if self.figure.windowed {
+            window_name(self.figure.name, self.window)
+        } else {
+            self.figure.name.to_string()
         }
     }
 
     /// What kind of quantity it is.
     pub fn quantity(self) -> Quantity {
-        match self {
-            Live::Measure(Measure::FirstOpening)
-            | Live::P50
-            | Live::P99
-            | Live::P99EndToEnd
-            | Live::Recovered => Quantity::Duration,
-            Live::Measure(Measure::LookupsAnswered | Measure::OkShare) => Quantity::Percent,
-            _ => Quantity::Count,
-        }
+        self.figure.unit.quantity()
     }
 
     /// What the run measured, as a verdict quotes it: "the queue in front of the workers
     /// reached 998 requests by 12.0 s", "p99 was 4 s by 12.0 s".
     pub fn describe(self, value: Option<f64>, now: Micros) -> String {
-        match self {
-            Live::Measure(m) => m.describe(value, now),
-            Live::Recovered => match value {
-                Some(_) => format!(
-                    "the platform recovered {} after its trigger ended",
-                    self.shown(value)
-                ),
-                None => format!("the platform had not recovered by {}", clock(now, None)),
-            },
-            _ if value.is_none() => {
-                format!("the run had no {} by {}", self.what(), clock(now, None))
-            }
-            _ => format!(
-                "{} was {} by {}",
-                self.what(),
-                self.shown(value),
-                clock(now, None)
-            ),
+        if let Some(said) = self.figure.said {
+            return said(value, now, self.window);
+        }
+        let by = clock(now, None);
+        match value {
+            None => format!("the run had no {} by {by}", self.what()),
+            Some(_) => format!("{} was {} by {by}", self.what(), self.shown(value)),
         }
     }
 
     /// What the figure is, in words: its line in `docs/lesson-format.md` and its verdicts.
     pub fn what(self) -> &'static str {
-        match self {
-            Live::Measure(Measure::QueuePeak) => "the longest queue in front of the workers so far",
-            Live::Measure(Measure::FirstOpening) => "when the breaker first opened",
-            Live::Measure(Measure::LookupsAnswered) => "the share of order lookups answered",
-            Live::Measure(Measure::OkShare) => "the share of the requests arrived answered ok",
-            Live::Measure(Measure::Throughput { .. }) => {
-                "requests finished per second between FROM and TO seconds"
-            }
-            Live::Queue => "the queue in front of the workers now",
-            Live::Arrived => "the number of requests arrived",
-            Live::TimedOut => "the number of requests timed out",
-            Live::P50 => "the service time p50 of the requests finished",
-            Live::P99 => "the service time p99 of the requests finished",
-            Live::P99EndToEnd => "the end-to-end p99 (queue included) of the requests finished",
-            Live::RetriesPerSecond => "retries of every layer per second",
-            Live::InventoryCalls => "the number of calls that reached inventory",
-            Live::OkPerSecond => "requests answered ok in the last second",
-            Live::Limit => "the adaptive concurrency limit",
-            Live::Limited => "the number of calls the adaptive limit refused",
-            Live::Recovered => "how long after its trigger ended the platform recovered",
-        }
+        self.figure.what
     }
 
-    /// Every figure, one of each kind (`throughput` with example times), in the order
+    /// Every figure, one of each (`throughput` with example times), in the order
     /// `docs/lesson-format.md` lists them.
     pub fn all() -> Vec<Live> {
-        let measures = [
-            Measure::QueuePeak,
-            Measure::FirstOpening,
-            Measure::LookupsAnswered,
-            Measure::OkShare,
-            Measure::Throughput {
-                from: 8.0,
-                to: 12.0,
-            },
-        ];
-        measures
-            .into_iter()
-            .map(Live::Measure)
-            .chain(NAMED.iter().map(|(_, live)| *live))
+        FIGURES
+            .iter()
+            .map(|f| match f.windowed {
+                true => Live::over(f, 8.0, 12.0),
+                false => Live::of(f),
+            })
             .collect()
     }
 
     /// Every figure of `run` at its end, by the name a lesson writes it with, as
     /// [`Live::value`] reads it (seconds, percent, a count or a rate; `None` where the run has
-    /// none): what `cascade --json` prints under `measures`. The throughput is the whole
+    /// none): what `cascade --json` prints under `measures`. A windowed figure is the whole
     /// run's, named with its window (`throughput(0,12)`).
     pub fn at_end(run: &crate::page::runs::Run) -> Vec<(String, Option<f64>)> {
         let reading = Reading {
@@ -298,15 +533,12 @@ impl Live {
             now: run.span,
             b: None,
         };
-        let whole = Measure::Throughput {
-            from: 0.0,
-            to: (run.span as f64 / 1e6).ceil(),
-        };
-        Live::all()
-            .into_iter()
-            .map(|live| match live {
-                Live::Measure(Measure::Throughput { .. }) => Live::Measure(whole),
-                other => other,
+        let whole = (run.span as f64 / 1e6).ceil();
+        FIGURES
+            .iter()
+            .map(|f| match f.windowed {
+                true => Live::over(f, 0.0, whole),
+                false => Live::of(f),
             })
             .map(|live| (live.name(), live.value(&reading)))
             .collect()
@@ -315,54 +547,7 @@ impl Live {
     /// The figure at the reading's playhead as a number (seconds, percent, a count or a rate),
     /// `None` while the run has none (a breaker that never opened has no first opening).
     pub fn value(self, r: &Reading) -> Option<f64> {
-        let t = &r.run.trace;
-        match self {
-            Live::Measure(m) => m.value(r),
-            Live::Queue => passed(t, r.now).last().map(|b| b.queue_len as f64),
-            Live::Arrived => Some(frame(t, r.now).arrived as f64),
-            Live::TimedOut => Some(frame(t, r.now).finished.timeout as f64),
-            Live::InventoryCalls => Some(frame(t, r.now).inventory_calls as f64),
-            Live::P50 | Live::P99 | Live::P99EndToEnd => {
-                let (service, end_to_end, _) = r.finished_times();
-                let p = if self == Live::P99EndToEnd {
-                    end_to_end.percentiles()
-                } else {
-                    service.percentiles()
-                };
-                let value = if self == Live::P50 { p.p50 } else { p.p99 };
-                value.map(|us| us as f64 / 1e6)
-            }
-            Live::RetriesPerSecond => {
-                let slices = passed(t, r.now);
-                let retries: u64 = slices
-                    .iter()
-                    .map(|b| b.frontend_retries + b.library_retries + b.sidecar_retries)
-                    .sum();
-                let seconds = slices.len() as f64 * BUCKET as f64 / 1e6;
-                (seconds > 0.0).then(|| retries as f64 / seconds)
-            }
-            Live::Limit => t.adaptive_limit.as_ref().map(|l| f64::from(l.at(r.now))),
-            Live::Limited => {
-                t.adaptive_limit.as_ref()?;
-                Some(frame(t, r.now).finished.concurrency_limited as f64)
-            }
-            Live::Recovered => {
-                let recovery = t.recovery?;
-                let after = recovery.recovered_after?;
-                let known = recovery
-                    .trigger_end
-                    .saturating_add(after)
-                    .saturating_add(Recovery::HEALTHY_SECONDS * 1_000_000);
-                (known <= r.now).then_some(after as f64 / 1e6)
-            }
-            Live::OkPerSecond => {
-                let slices = passed(t, r.now);
-                let last = &slices[slices.len().saturating_sub((1_000_000 / BUCKET) as usize)..];
-                let seconds = last.len() as f64 * BUCKET as f64 / 1e6;
-                let ok: u64 = last.iter().map(|b| b.completions.ok).sum();
-                (seconds > 0.0).then(|| ok as f64 / seconds)
-            }
-        }
+        (self.figure.read)(r, self.window)
     }
 
     /// The figure with its unit at the reading's playhead; a dash while the run has none.
@@ -372,30 +557,17 @@ impl Live {
 
     /// A value of the figure with its unit; a dash for none.
     pub fn shown(self, value: Option<f64>) -> String {
-        let Some(v) = value else {
-            return match self {
-                Live::Measure(Measure::FirstOpening) => "not yet".into(),
-                _ => "\u{2014}".into(),
-            };
-        };
-        let whole = v.round().max(0.0) as u64;
-        match self {
-            Live::Measure(Measure::FirstOpening) => clock((v * 1e6) as u64, None),
-            Live::Measure(Measure::QueuePeak) | Live::Queue | Live::Arrived | Live::TimedOut => {
-                requests(whole)
-            }
-            Live::Measure(Measure::LookupsAnswered | Measure::OkShare) => format!("{v:.0}%"),
-            Live::Measure(Measure::Throughput { .. }) => format!("{v:.0} requests a second"),
-            Live::InventoryCalls => {
-                format!("{} call{}", count(whole), if whole == 1 { "" } else { "s" })
-            }
-            Live::OkPerSecond => format!("{v:.0} ok a second"),
-            Live::Limit => format!("{} in flight", count(whole)),
-            Live::Limited => format!("{} call{}", count(whole), if whole == 1 { "" } else { "s" }),
-            Live::RetriesPerSecond => format!("{v:.0} a second"),
-            Live::P50 | Live::P99 | Live::P99EndToEnd | Live::Recovered => {
-                duration((v * 1e6).round() as u64)
-            }
+        self.figure.unit.show(value)
+    }
+}
+
+impl Figure {
+    /// Its name as the docs and messages list it: `throughput(FROM,TO)` for a windowed one.
+    pub fn written(&self) -> String {
+        if self.windowed {
+            format!("{}(FROM,TO)", self.name)
+        } else {
+            self.name.to_string()
         }
     }
 }
@@ -464,18 +636,15 @@ mod tests {
                 Piece::Text("With "),
                 Piece::Control,
                 Piece::Text(" workers the queue is "),
-                Piece::Live(Live::Measure(Measure::QueuePeak)),
+                Piece::Live(Live::of(&QUEUE_PEAK)),
                 Piece::Text("."),
             ]
         );
         assert_eq!(
             pieces("{p99}{throughput(8,12)}").unwrap(),
             [
-                Piece::Live(Live::P99),
-                Piece::Live(Live::Measure(Measure::Throughput {
-                    from: 8.0,
-                    to: 12.0
-                })),
+                Piece::Live(Live::of(&P99)),
+                Piece::Live(Live::over(&THROUGHPUT, 8.0, 12.0)),
             ]
         );
         assert_eq!(
@@ -483,9 +652,9 @@ mod tests {
             [Piece::Text("a {"), Piece::Text("brace}"), Piece::Text(" b")]
         );
         assert_eq!(pieces("plain").unwrap(), [Piece::Text("plain")]);
-        for (name, live) in NAMED {
-            assert_eq!(Live::from_name(name), Ok(*live));
-            assert_eq!(live.name(), *name);
+        for figure in FIGURES.iter().filter(|f| !f.windowed) {
+            assert_eq!(Live::from_name(figure.name), Ok(Live::of(figure)));
+            assert_eq!(Live::of(figure).name(), figure.name);
         }
     }
 

@@ -16,8 +16,6 @@ pub mod vocabulary;
 pub mod vote;
 pub mod worksheet;
 
-pub use live::Measure;
-
 /// A sentence or a title that starts with `text`: its first letter upper-case (`jitter` ->
 /// `Jitter`). Only an ASCII letter is raised: the texts are the playground's own, and Unicode's
 /// case tables would add about 24 KB to every page's module.

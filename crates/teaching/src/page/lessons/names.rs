@@ -1,7 +1,6 @@
 //! The names a lesson file gives the views, the what-to-notice rules (named beside them, in
 //! `rules.rs`) and the measured quantities (`load`, `queue-peak`, `throughput(8,12)`), both ways.
 
-use super::live::Measure;
 use super::rules::{Rule, RULES};
 use super::View;
 
@@ -11,14 +10,6 @@ const VIEWS: &[(&str, View)] = &[
     ("diagram", View::Diagram),
     ("latency", View::Latency),
     ("load", View::Load),
-];
-
-/// Each measure that takes no figures, and its name; `throughput(FROM,TO)` takes two.
-const MEASURES: &[(&str, Measure)] = &[
-    ("queue-peak", Measure::QueuePeak),
-    ("first-opening", Measure::FirstOpening),
-    ("lookups-answered", Measure::LookupsAnswered),
-    ("ok-share", Measure::OkShare),
 ];
 
 /// Every rule's name, in the order `docs/lesson-format.md` lists them.
@@ -38,9 +29,13 @@ fn one_of(names: impl Iterator<Item = String>) -> String {
     }
 }
 
-/// `throughput(8,12)` as its two figures, seconds.
-fn throughput(text: &str) -> Option<Result<(f64, f64), String>> {
-    let inner = text.strip_prefix("throughput(")?.strip_suffix(')');
+/// `NAME(8,12)` (`name` being `NAME`) as its window's two times, seconds; `None` when `text`
+/// is not `name` with a window.
+pub(super) fn window_of(text: &str, name: &str) -> Option<Result<(f64, f64), String>> {
+    let inner = text
+        .strip_prefix(name)?
+        .strip_prefix('(')?
+        .strip_suffix(')');
     let figures = inner.and_then(|inner| {
         let (from, to) = inner.split_once(',')?;
         let (from, to) = (
@@ -50,13 +45,23 @@ fn throughput(text: &str) -> Option<Result<(f64, f64), String>> {
         (from.is_finite() && to.is_finite() && 0.0 <= from && from < to).then_some((from, to))
     });
     Some(figures.ok_or_else(|| {
-        format!("`{text}` should be throughput(FROM,TO), two times in seconds, FROM before TO")
+        format!("`{text}` should be {name}(FROM,TO), two times in seconds, FROM before TO")
     }))
+}
+
+/// `NAME(8,12)`.
+pub(super) fn window_name(name: &str, (from, to): (f64, f64)) -> String {
+    format!("{name}({from},{to})")
+}
+
+/// `throughput(8,12)` as its two figures, seconds.
+fn throughput(text: &str) -> Option<Result<(f64, f64), String>> {
+    window_of(text, "throughput")
 }
 
 /// `throughput(8,12)`.
 fn throughput_name(from: f64, to: f64) -> String {
-    format!("throughput({from},{to})")
+    window_name("throughput", (from, to))
 }
 
 /// The name `value` has in `table`.
@@ -118,26 +123,9 @@ impl Rule {
     }
 }
 
-impl Measure {
-    /// Its name in a lesson file.
-    pub fn name(self) -> String {
-        match self {
-            Measure::Throughput { from, to } => throughput_name(from, to),
-            measure => name_in(MEASURES, &measure).unwrap_or_default().to_string(),
-        }
-    }
-
-    /// The measure called `name`, or a message saying which names there are.
-    pub fn from_name(name: &str) -> Result<Measure, String> {
-        match throughput(name) {
-            Some(figures) => figures.map(|(from, to)| Measure::Throughput { from, to }),
-            None => value_in(MEASURES, name, "measure", &["throughput(FROM,TO)"]),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::live::Live;
     use super::*;
 
     #[test]
@@ -153,12 +141,12 @@ mod tests {
         for rule in rules {
             assert_eq!(Rule::from_name(&rule.name()), Ok(rule), "{}", rule.name());
         }
-        let measures = MEASURES
-            .iter()
-            .map(|(_, m)| *m)
-            .chain([Measure::Throughput { from: 0.5, to: 3.0 }]);
-        for measure in measures {
-            assert_eq!(Measure::from_name(&measure.name()), Ok(measure));
+        let figures =
+            Live::all()
+                .into_iter()
+                .chain([Live::over(&super::super::live::THROUGHPUT, 0.5, 3.0)]);
+        for live in figures {
+            assert_eq!(Live::from_name(&live.name()), Ok(live));
         }
         assert_eq!(
             Rule::Throughput {
@@ -179,7 +167,7 @@ mod tests {
         );
         let e = View::from_name("chart").unwrap_err();
         assert!(e.contains("topology, diagram, latency or load"), "{e}");
-        let e = Measure::from_name("throughput(12,8)").unwrap_err();
+        let e = Live::from_name("throughput(12,8)").unwrap_err();
         assert!(e.contains("FROM before TO"), "{e}");
         assert!(Rule::from_name("throughput(8)").is_err());
         assert!(Rule::from_name("throughput(a,b)").is_err());

@@ -4,7 +4,7 @@
 //! ("the queue stays under 50"), and a number is compared with what the run measured. So a
 //! student who moves the step's control first is judged on the run they made.
 
-use super::live::{Live, Measure};
+use super::live::{self, Live};
 use super::rules::Reading;
 
 /// A claim about a measure: true when the run's value lies in `at_least..below`. A measure
@@ -103,22 +103,22 @@ impl Claim {
 
     /// The queue in front of the workers lies in `at_least..below`.
     pub const fn queue(at_least: Option<f64>, below: Option<f64>) -> Claim {
-        Claim::new(Live::Measure(Measure::QueuePeak), at_least, below)
+        Claim::new(Live::of(&live::QUEUE_PEAK), at_least, below)
     }
 
     /// The share answered ok (percent) lies in `at_least..below`.
     pub const fn ok_share(at_least: Option<f64>, below: Option<f64>) -> Claim {
-        Claim::new(Live::Measure(Measure::OkShare), at_least, below)
+        Claim::new(Live::of(&live::OK_SHARE), at_least, below)
     }
 
     /// The breaker's first opening (seconds) lies in `at_least..below`.
     pub const fn first_opening(at_least: Option<f64>, below: Option<f64>) -> Claim {
-        Claim::new(Live::Measure(Measure::FirstOpening), at_least, below)
+        Claim::new(Live::of(&live::FIRST_OPENING), at_least, below)
     }
 
     /// The share of lookups answered (percent) lies in `at_least..below`.
     pub const fn lookups(at_least: Option<f64>, below: Option<f64>) -> Claim {
-        Claim::new(Live::Measure(Measure::LookupsAnswered), at_least, below)
+        Claim::new(Live::of(&live::LOOKUPS_ANSWERED), at_least, below)
     }
 
     /// Whether the claim holds for `value`.
@@ -335,16 +335,12 @@ mod tests {
 
     #[test]
     fn a_claim_on_a_breaker_that_never_opened_counts_it_as_late() {
-        let never = Claim::new(Live::Measure(Measure::FirstOpening), Some(9.0), None);
+        let never = Claim::new(Live::of(&live::FIRST_OPENING), Some(9.0), None);
         assert!(never.holds(None));
-        assert!(!Claim::new(Live::Measure(Measure::FirstOpening), None, Some(4.0)).holds(None));
+        assert!(!Claim::new(Live::of(&live::FIRST_OPENING), None, Some(4.0)).holds(None));
+        assert!(Claim::new(Live::of(&live::QUEUE_PEAK), Some(50.0), Some(500.0)).holds(Some(50.0)));
         assert!(
-            Claim::new(Live::Measure(Measure::QueuePeak), Some(50.0), Some(500.0))
-                .holds(Some(50.0))
-        );
-        assert!(
-            !Claim::new(Live::Measure(Measure::QueuePeak), Some(50.0), Some(500.0))
-                .holds(Some(500.0))
+            !Claim::new(Live::of(&live::QUEUE_PEAK), Some(50.0), Some(500.0)).holds(Some(500.0))
         );
     }
 }

@@ -3,7 +3,9 @@
 //! `docs/lesson-format.md` carries this text between its markers, and a test keeps the two
 //! equal, so the guide cannot drift from the code.
 
-use super::live::{Live, Measure, Quantity};
+#[cfg(test)]
+use super::live::Live;
+use super::live::{Quantity, FIGURES};
 use super::names::rule_names;
 use crate::sim::model::{Pattern, Place, Profile};
 use crate::sim::params::PARAMS;
@@ -91,17 +93,17 @@ pub fn vocabulary() -> String {
         "| Measure | Kind | What the run measured by the playhead |".into(),
         "| --- | --- | --- |".into(),
     ]);
-    out.extend(Live::all().into_iter().map(|live| {
-        let name = match live {
-            Live::Measure(Measure::Throughput { .. }) => "throughput(FROM,TO)".to_string(),
-            live => live.name(),
-        };
-        let kind = match live.quantity() {
+    out.extend(FIGURES.iter().map(|figure| {
+        let kind = match figure.unit.quantity() {
             Quantity::Duration => "a time",
             Quantity::Percent => "a share",
             Quantity::Count => "a number",
         };
-        format!("| `{name}` | {kind} | {} |", cell(live.what()))
+        format!(
+            "| `{}` | {kind} | {} |",
+            figure.written(),
+            cell(figure.what)
+        )
     }));
     out.extend([
         String::new(),
