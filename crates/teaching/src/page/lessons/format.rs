@@ -880,11 +880,8 @@ Only text.
         assert_eq!(
             first.notice,
             [
-                Rule::QueuePeak,
-                Rule::Throughput {
-                    from: 8.0,
-                    to: 12.0
-                }
+                Rule::of(&crate::page::lessons::rules::QUEUE_PEAK),
+                Rule::over(&crate::page::lessons::rules::THROUGHPUT, 8.0, 12.0)
             ]
         );
         let question = first.question.expect("asks");

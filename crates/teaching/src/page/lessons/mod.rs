@@ -957,7 +957,7 @@ mod tests {
             for step in lesson
                 .steps()
                 .iter()
-                .filter(|s| s.notice.contains(&Rule::Outcomes))
+                .filter(|s| s.notice.contains(&Rule::of(&rules::OUTCOMES)))
             {
                 let (page, _) = step.page();
                 for tenth in [2, 5, 8, 10] {
@@ -999,7 +999,7 @@ mod tests {
         let step = Lesson::Km0
             .steps()
             .iter()
-            .find(|s| s.notice.contains(&rules::Rule::Conflicts))
+            .find(|s| s.notice.contains(&Rule::of(&rules::CONFLICTS)))
             .expect("a step counts conflicts");
         assert_eq!(step.knob, Some("jitter"));
         let (page, _) = step.page_at_moment();

@@ -1,7 +1,7 @@
 //! The names a lesson file gives the views, the what-to-notice rules (named beside them, in
 //! `rules.rs`) and the measured quantities (`load`, `queue-peak`, `throughput(8,12)`), both ways.
 
-use super::rules::{Rule, RULES};
+use super::rules::{Notice, Rule, NOTICES};
 use super::View;
 
 /// Each view and its name.
@@ -14,9 +14,7 @@ const VIEWS: &[(&str, View)] = &[
 
 /// Every rule's name, in the order `docs/lesson-format.md` lists them.
 pub(super) fn rule_names() -> Vec<String> {
-    let mut names: Vec<String> = RULES.iter().map(|(n, _)| n.to_string()).collect();
-    names.insert(4, "throughput(FROM,TO)".into());
-    names
+    NOTICES.iter().map(|n| n.written()).collect()
 }
 
 /// "a, b or c", for messages that list what a name may be.
@@ -52,16 +50,6 @@ pub(super) fn window_of(text: &str, name: &str) -> Option<Result<(f64, f64), Str
 /// `NAME(8,12)`.
 pub(super) fn window_name(name: &str, (from, to): (f64, f64)) -> String {
     format!("{name}({from},{to})")
-}
-
-/// `throughput(8,12)` as its two figures, seconds.
-fn throughput(text: &str) -> Option<Result<(f64, f64), String>> {
-    window_of(text, "throughput")
-}
-
-/// `throughput(8,12)`.
-fn throughput_name(from: f64, to: f64) -> String {
-    window_name("throughput", (from, to))
 }
 
 /// The name `value` has in `table`.
@@ -105,21 +93,45 @@ impl View {
     }
 }
 
+impl Notice {
+    /// Its name as the docs and messages list it: `throughput(FROM,TO)` for a windowed one.
+    pub fn written(&self) -> String {
+        if self.windowed {
+            format!("{}(FROM,TO)", self.name)
+        } else {
+            self.name.to_string()
+        }
+    }
+}
+
 impl Rule {
-    /// Its name in a lesson file.
+    /// Its name in a lesson file (`throughput(8,12)` with its window).
     pub fn name(self) -> String {
-        match self {
-            Rule::Throughput { from, to } => throughput_name(from, to),
-            rule => name_in(RULES, &rule).unwrap_or_default().to_string(),
+        let (notice, window) = (self.notice(), self.window());
+        if notice.windowed {
+            window_name(notice.name, window)
+        } else {
+            notice.name.to_string()
         }
     }
 
     /// The rule called `name`, or a message saying which names there are.
     pub fn from_name(name: &str) -> Result<Rule, String> {
-        match throughput(name) {
-            Some(figures) => figures.map(|(from, to)| Rule::Throughput { from, to }),
-            None => value_in(RULES, name, "rule", &["throughput(FROM,TO)"]),
+        for notice in NOTICES {
+            if notice.windowed {
+                if let Some(window) = window_of(name, notice.name) {
+                    return window.map(|(from, to)| Rule::over(notice, from, to));
+                }
+            } else if notice.name == name {
+                return Ok(Rule::of(notice));
+            }
         }
+        let plain = NOTICES.iter().filter(|n| !n.windowed).map(|n| n.written());
+        let windowed = NOTICES.iter().filter(|n| n.windowed).map(|n| n.written());
+        Err(format!(
+            "no rule is called `{name}`: one of {}",
+            one_of(plain.chain(windowed))
+        ))
     }
 }
 
@@ -134,10 +146,10 @@ mod tests {
             assert_eq!(view.name(), *name);
             assert_eq!(View::from_name(name), Ok(*view));
         }
-        let rules = RULES.iter().map(|(_, r)| *r).chain([Rule::Throughput {
-            from: 8.0,
-            to: 12.0,
-        }]);
+        let rules = NOTICES.iter().map(|n| match n.windowed {
+            true => Rule::over(n, 8.0, 12.0),
+            false => Rule::of(n),
+        });
         for rule in rules {
             assert_eq!(Rule::from_name(&rule.name()), Ok(rule), "{}", rule.name());
         }
@@ -149,11 +161,7 @@ mod tests {
             assert_eq!(Live::from_name(&live.name()), Ok(live));
         }
         assert_eq!(
-            Rule::Throughput {
-                from: 8.0,
-                to: 12.0
-            }
-            .name(),
+            Rule::over(&super::super::rules::THROUGHPUT, 8.0, 12.0).name(),
             "throughput(8,12)"
         );
     }

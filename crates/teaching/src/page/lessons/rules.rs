@@ -12,101 +12,110 @@ use crate::page::runs::Run;
 use crate::resilience::worst_case::{Backoff, WorstCaseInput};
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
-use crate::sim::trace::{Bucket, LessonPercentiles, Outcome, Route, BUCKET};
+use crate::sim::model::SimConfig;
+use crate::sim::trace::{Bucket, LessonPercentiles, Outcome, Route, Trace, BUCKET};
 
-/// One thing a step asks the class to notice.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Rule {
-    /// When every worker was busy, against when inventory slowed.
-    WorkersFull,
-    /// The longest queue in front of the workers, and when.
-    QueuePeak,
-    /// How long the run took to answer everyone, and the end-to-end median.
-    Drain,
-    /// Requests finished per second between two times (seconds), against arrivals.
-    Throughput {
-        /// Start, seconds.
-        from: f64,
-        /// End, seconds.
-        to: f64,
-    },
-    /// The gateway's pool: when it filled, and the 503s it sent.
-    GatewayFull,
-    /// The share of `GET /catalog` answered.
-    CatalogAnswered,
-    /// The outcomes, largest first, with their shares.
-    Outcomes,
-    /// Calls reaching inventory per second while it was sick, and their peak.
-    InventoryLoad,
-    /// Service and end-to-end p50 and p99.
-    Latency,
-    /// The longest a request held its worker, against the request budget.
-    LongestService,
-    /// The worst case the timeout and retry settings allow.
-    WorstCase,
-    /// When the breaker first opened, and what its window held then.
-    BreakerOpens,
-    /// The breaker's round trips: how often it probed, and what got through.
-    BreakerCycle,
-    /// The bulkhead's permits against the workers it left free.
-    BulkheadCap,
-    /// The share of order-history lookups answered.
-    HistoryAnswered,
-    /// A run stopped at its duration: the clients still waiting then, and where.
-    StillWaiting,
-    /// The order lookups: answered, their end-to-end p99, still waiting.
-    LookupsAnswered,
-    /// The order lookups with the bulkhead against the same run without it.
-    LookupsSaved,
-    /// Retries by layer, against the requests sent.
-    Retries,
-    /// Requests turned away by load shedding, by priority.
-    Shed,
-    /// Attempts the rate limit answered with 429, and the resends its Retry-After timed.
-    RateLimit,
-    /// Where the adaptive concurrency limit stands, how low it fell, and the calls it refused.
-    AdaptiveLimit,
-    /// Hedges sent and won.
-    Hedges,
-    /// Work done for clients who had left, and the front end's resends.
-    StaleWork,
-    /// Orders made twice for one purchase, here and in run B (the same with a key).
-    Duplicates,
-    /// Orders accepted provisionally, waiting to be reconciled.
-    Fallback,
-    /// Hot items: the served calls whose write lost to another call's commit, and the busiest
-    /// 100 ms of calls against the steady load.
-    Conflicts,
+/// One thing a step asks the class to notice: a row of [`NOTICES`], with its window when it
+/// is read over one (`throughput(8,12)`).
+#[derive(Clone, Copy)]
+pub struct Rule {
+    notice: &'static Notice,
+    window: Window,
 }
 
-/// Each rule that takes no figures, and its name; `throughput(FROM,TO)` takes two.
-pub(super) const RULES: &[(&str, Rule)] = &[
-    ("workers-full", Rule::WorkersFull),
-    ("queue-peak", Rule::QueuePeak),
-    ("drain", Rule::Drain),
-    ("gateway-full", Rule::GatewayFull),
-    ("catalog-answered", Rule::CatalogAnswered),
-    ("outcomes", Rule::Outcomes),
-    ("inventory-load", Rule::InventoryLoad),
-    ("latency", Rule::Latency),
-    ("longest-service", Rule::LongestService),
-    ("worst-case", Rule::WorstCase),
-    ("breaker-opens", Rule::BreakerOpens),
-    ("breaker-cycle", Rule::BreakerCycle),
-    ("bulkhead-cap", Rule::BulkheadCap),
-    ("history-answered", Rule::HistoryAnswered),
-    ("still-waiting", Rule::StillWaiting),
-    ("lookups-answered", Rule::LookupsAnswered),
-    ("lookups-saved", Rule::LookupsSaved),
-    ("retries", Rule::Retries),
-    ("shed", Rule::Shed),
-    ("rate-limit", Rule::RateLimit),
-    ("adaptive-limit", Rule::AdaptiveLimit),
-    ("hedges", Rule::Hedges),
-    ("stale-work", Rule::StaleWork),
-    ("duplicates", Rule::Duplicates),
-    ("fallback", Rule::Fallback),
-    ("conflicts", Rule::Conflicts),
+/// A rule of `@notice`: its name in a lesson file and the sentence it says of a run.
+pub struct Notice {
+    /// Its name (`queue-peak`); a windowed one is written with its window (`throughput(8,12)`).
+    pub name: &'static str,
+    /// Whether it reads the run over a window, `FROM` to `TO` seconds.
+    pub windowed: bool,
+    /// Its sentence of the run at the reading's playhead (once the trouble has started and a
+    /// slice has passed), or `None` when the run has nothing for it yet.
+    say: fn(&Reading, &Seen, Window) -> Option<String>,
+}
+
+/// The window a rule reads, seconds (`(0, 0)` for one read up to the playhead).
+pub type Window = (f64, f64);
+
+/// What every rule reads of a run at the playhead.
+#[derive(Clone, Copy)]
+struct Seen<'a> {
+    run: &'a Run,
+    t: &'a Trace,
+    cfg: &'a SimConfig,
+    passed: &'a [Bucket],
+    f: Frame,
+}
+
+impl PartialEq for Rule {
+    fn eq(&self, other: &Rule) -> bool {
+        self.notice.name == other.notice.name && self.window == other.window
+    }
+}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl Rule {
+    /// The rule read up to the playhead.
+    pub const fn of(notice: &'static Notice) -> Rule {
+        Rule {
+            notice,
+            window: (0.0, 0.0),
+        }
+    }
+
+    /// The windowed rule read from `from` to `to` seconds.
+    pub const fn over(notice: &'static Notice, from: f64, to: f64) -> Rule {
+        Rule {
+            notice,
+            window: (from, to),
+        }
+    }
+
+    /// Its row.
+    pub fn notice(self) -> &'static Notice {
+        self.notice
+    }
+
+    /// The window it reads, seconds (`(0, 0)` for one read up to the playhead).
+    pub fn window(self) -> Window {
+        self.window
+    }
+}
+
+/// Every rule, in the order `docs/lesson-format.md` lists them.
+pub const NOTICES: [&Notice; 27] = [
+    &WORKERS_FULL,
+    &QUEUE_PEAK,
+    &DRAIN,
+    &GATEWAY_FULL,
+    &THROUGHPUT,
+    &CATALOG_ANSWERED,
+    &OUTCOMES,
+    &INVENTORY_LOAD,
+    &LATENCY,
+    &LONGEST_SERVICE,
+    &WORST_CASE,
+    &BREAKER_OPENS,
+    &BREAKER_CYCLE,
+    &BULKHEAD_CAP,
+    &HISTORY_ANSWERED,
+    &STILL_WAITING,
+    &LOOKUPS_ANSWERED,
+    &LOOKUPS_SAVED,
+    &RETRIES,
+    &SHED,
+    &RATE_LIMIT,
+    &ADAPTIVE_LIMIT,
+    &HEDGES,
+    &STALE_WORK,
+    &DUPLICATES,
+    &FALLBACK,
+    &CONFLICTS,
 ];
 
 pub use crate::page::numbers::{count, duration};
@@ -173,7 +182,7 @@ fn count_or_none(n: u64) -> String {
 
 /// What became of `GET /catalog` by `at`: a share says "all" or "none" for a whole or
 /// nothing, and "only" just before a part of it.
-fn catalog_answered(at: &str, answered: u64, sent: u64, refused: u64) -> String {
+fn catalog_sentence(at: &str, answered: u64, sent: u64, refused: u64) -> String {
     if answered >= sent {
         format!(
             "GET /catalog never calls inventory, and by {at} all {} of its requests were \
@@ -350,622 +359,865 @@ impl Reading<'_> {
             return None;
         }
         let run = self.run;
-        let t = &run.trace;
-        let cfg = &run.config;
         let passed = self.passed();
         if passed.is_empty() {
             return None;
         }
-        let f = self.frame();
-        match rule {
-            Rule::WorkersFull => {
-                let peak = passed.iter().map(|b| b.workers_busy).max().unwrap_or(0);
-                Some(match (self.mark(MarkerKind::WorkersFull), self.sick_at()) {
-                    (Some(at), Some(sick)) => format!(
-                        "All {} workers were busy from {}, {} after inventory slowed at {}.",
-                        count(cfg.service.threads.into()),
-                        self.at(at),
-                        duration(at.saturating_sub(sick)),
-                        self.at(sick)
-                    ),
-                    (Some(at), None) => format!(
-                        "All {} workers were busy from {}.",
-                        count(cfg.service.threads.into()),
-                        self.at(at)
-                    ),
-                    (None, _) => format!(
-                        "{}, the workers have never all been busy: at most {} of {} at once.",
-                        self.by(),
-                        count(peak.into()),
-                        count(cfg.service.threads.into())
-                    ),
-                })
-            }
-            Rule::QueuePeak => {
-                let (i, peak) = passed
-                    .iter()
-                    .enumerate()
-                    .map(|(i, b)| (i, b.queue_len))
-                    .max_by_key(|&(i, q)| (q, std::cmp::Reverse(i)))?;
-                let now = f.slice.queue_len;
-                Some(if peak == 0 {
-                    format!(
-                        "{}, no request has waited for a worker: the queue is at 0.",
-                        self.by()
-                    )
-                } else if now == peak {
-                    format!(
-                        "{}, the queue in front of the workers has grown to {} requests.",
-                        self.by(),
-                        count(peak)
-                    )
-                } else {
-                    format!(
-                        "The queue in front of the workers reached {} requests at {}; at {} \
-                         it holds {}.",
-                        count(peak),
-                        self.at((i as Micros + 1) * BUCKET),
-                        self.at(self.moment()),
-                        count(now)
-                    )
-                })
-            }
-            Rule::Drain => {
-                if self.moment() <= t.end {
-                    return None;
-                }
-                let p50 = t.end_to_end.p50?;
-                Some(format!(
-                    "Arrivals stopped at {}, but the last of the {} requests was answered only \
-                     at {}; half of them waited {} or more from arrival to answer.",
-                    self.at(cfg.traffic.duration),
-                    count(t.sent),
-                    self.at(t.end),
-                    duration(p50)
-                ))
-            }
-            Rule::Throughput { from, to } => {
-                let (a, b) = ((from * 1e6) as Micros, (to * 1e6) as Micros);
-                let slices = self.slices(a, b);
-                if slices.len() < 5 {
-                    return None;
-                }
-                let secs = slices.len() as f64 * BUCKET as f64 / 1e6;
-                let done: u64 = slices.iter().map(|s| s.completions.total()).sum();
-                let came: u64 = slices.iter().map(|s| s.arrivals).sum();
-                let (done, came) = (done as f64 / secs, came as f64 / secs);
-                Some(format!(
-                    "Between {} and {} orders answered {done:.0} requests per second on \
-                     average, in bursts as calls that started together end together, while \
-                     {came:.0} arrived: the backlog grew by about {:.0} every second.",
-                    self.at(a),
-                    self.at(a + slices.len() as Micros * BUCKET),
-                    (came - done).max(0.0)
-                ))
-            }
-            Rule::GatewayFull => {
-                let g = cfg.gateway.as_ref()?;
-                let rejected = f.finished.gateway_rejected;
-                Some(match self.mark(MarkerKind::PoolFull) {
-                    Some(at) => format!(
-                        "Kong's {} connections were all in use from {}. {}, {} of the {} \
-                         requests that arrived were {} ({}).",
-                        count(g.pool.into()),
-                        self.at(at),
-                        self.by(),
-                        count(rejected),
-                        count(f.arrived),
-                        outcome_words(Outcome::GatewayRejected),
-                        percent(rejected, f.arrived)
-                    ),
-                    None => format!(
-                        "{}, Kong's pool of {} has not filled.",
-                        self.by(),
-                        count(g.pool.into())
-                    ),
-                })
-            }
-            Rule::CatalogAnswered => {
-                let (sent, refused) = self.route_ended(Route::Catalog, Outcome::GatewayRejected);
-                let (_, answered) = self.route_ended(Route::Catalog, Outcome::Ok);
-                (sent > 0).then(|| catalog_answered(&self.at(self.now), answered, sent, refused))
-            }
-            Rule::Outcomes => {
-                let mut seen: Vec<(Outcome, u64)> = Outcome::ALL
-                    .into_iter()
-                    .map(|o| (o, f.finished.get(o)))
-                    .filter(|&(_, n)| n > 0)
-                    .collect();
-                // Most first; equal counts in the outcomes' own order.
-                crate::sort::by_rank(&mut seen, |&(o, _)| o as u64);
-                crate::sort::by_rank(&mut seen, |&(_, n)| u64::MAX - n);
-                let parts: Vec<String> = seen
-                    .iter()
-                    .take(4)
-                    .map(|&(o, n)| {
-                        format!(
-                            "{} {} ({})",
-                            outcome_words(o),
-                            count(n),
-                            percent(n, f.arrived)
-                        )
-                    })
-                    .collect();
-                (!parts.is_empty()).then(|| {
-                    format!(
-                        "{}, of {} requests arrived: {}; {} still waiting.",
-                        self.by(),
-                        count(f.arrived),
-                        parts.join(", "),
-                        count(f.waiting())
-                    )
-                })
-            }
-            Rule::InventoryLoad => {
-                let (mean, peak, at, until) = self.inventory_load()?;
-                Some(format!(
-                    "From {} to {}, while inventory was sick, {} calls per second reached it \
-                     on average (the busiest second, from {}, had {}), for {} requests per \
-                     second arriving.",
-                    self.at(self.sick_at()?),
-                    self.at(until),
-                    count(mean.round() as u64),
-                    self.at(at),
-                    count(peak),
-                    cfg.traffic.rate
-                ))
-            }
-            Rule::Latency => {
-                let (service, end_to_end, _) = self.finished_times();
-                let (s, e) = (service.percentiles(), end_to_end.percentiles());
-                Some(format!(
-                    "{}: service time p50 {} and p99 {}; end to end, queue included, p50 {} \
-                     and p99 {}.",
-                    self.by(),
-                    duration(s.p50?),
-                    duration(s.p99?),
-                    duration(e.p50?),
-                    duration(e.p99?)
-                ))
-            }
-            Rule::LongestService => {
-                let (_, _, longest) = self.finished_times();
-                let longest = longest?;
-                Some(match cfg.service.request_budget {
-                    Some(budget) => format!(
-                        "{}, the longest request held its worker {}, within its {} budget, \
-                         however many attempts it made.",
-                        self.by(),
-                        duration(longest),
-                        duration(budget)
-                    ),
-                    None => format!(
-                        "{}, the longest request held its worker {}.",
-                        self.by(),
-                        duration(longest)
-                    ),
-                })
-            }
-            Rule::WorstCase => {
-                let retry = cfg.first_stack()?.retry.as_ref()?;
-                let input = WorstCaseInput {
-                    per_attempt_timeout: cfg.first_stack()?.timeout?,
-                    attempts: retry.attempts,
-                    backoff: Backoff::Exponential {
-                        base: retry.base,
-                        cap: retry.cap,
-                    },
-                    budget: None,
-                };
-                let open = input.analyse().ok()?.total;
-                let within = WorstCaseInput {
-                    budget: cfg.service.request_budget,
-                    ..input
-                };
-                let capped = within.analyse().ok()?.total;
-                Some(if cfg.service.request_budget.is_some() {
-                    format!(
-                        "{} attempts of {} each, with their back-off, could take {}; the budget \
-                         stops them at {}.",
-                        retry.attempts,
-                        duration(cfg.first_stack()?.timeout?),
-                        duration(open),
-                        duration(capped)
-                    )
-                } else {
-                    format!(
-                        "{} attempts of {} each, with their back-off, take up to {} before the \
-                         fallback answers.",
-                        retry.attempts,
-                        duration(cfg.first_stack()?.timeout?),
-                        duration(open)
-                    )
-                })
-            }
-            Rule::BreakerOpens => {
-                cfg.first_stack()?.breaker.as_ref()?;
-                let change = t
-                    .transitions
-                    .iter()
-                    .take_while(|c| c.at < self.moment())
-                    .find(|c| c.to == BreakerState::Open);
-                Some(match change {
-                    Some(c) => {
-                        let window = match c.reason {
-                            crate::resilience::TransitionReason::FailureRatio {
-                                failures,
-                                calls,
-                            } => format!(
-                                ", with {} failures among the {} results in its window",
-                                count(failures.into()),
-                                count(calls.into())
-                            ),
-                            _ => String::new(),
-                        };
-                        let after = self
-                            .sick_at()
-                            .map(|s| {
-                                format!(
-                                    ", {} after inventory slowed",
-                                    duration(c.at.saturating_sub(s))
-                                )
-                            })
-                            .unwrap_or_default();
-                        format!(
-                            "The breaker first opened at {}{after}{window}.",
-                            self.at(c.at)
-                        )
-                    }
-                    None => format!("{}, the breaker has stayed closed.", self.by()),
-                })
-            }
-            Rule::BreakerCycle => {
-                cfg.first_stack()?.breaker.as_ref()?;
-                let changes: Vec<_> = t
-                    .transitions
-                    .iter()
-                    .take_while(|c| c.at < self.moment())
-                    .collect();
-                let n = |s| changes.iter().filter(|c| c.to == s).count() as u64;
-                let open_from = changes.iter().find(|c| c.to == BreakerState::Open)?.at;
-                let later: u64 = self
-                    .slices(open_from, self.moment())
-                    .iter()
-                    .map(|b| b.inventory_calls)
-                    .sum();
-                Some(format!(
-                    "{}, it had opened {} and gone half-open {} to let probes through; from \
-                     its first opening, {} calls reached inventory while {} were refused \
-                     without trying.",
-                    self.by(),
-                    times(n(BreakerState::Open)),
-                    times(n(BreakerState::HalfOpen)),
-                    count(later),
-                    count(f.breaker_refused)
-                ))
-            }
-            Rule::BulkheadCap => {
-                let b = cfg.first_stack()?.bulkhead.as_ref()?;
-                let in_use = passed.iter().map(|s| s.bulkhead_in_use).max().unwrap_or(0);
-                let busy = passed.iter().map(|s| s.workers_busy).max().unwrap_or(0);
-                Some(format!(
-                    "{}, at most {} of {} permits were taken, so at most {} of the {} workers \
-                     waited on inventory; the busiest moment had {} workers busy, leaving {} \
-                     free. {} {}.",
-                    self.by(),
-                    count(in_use.into()),
-                    count(b.permits.into()),
-                    count(in_use.into()),
-                    count(cfg.service.threads.into()),
-                    count(busy.into()),
-                    count(cfg.service.threads.saturating_sub(busy).into()),
-                    calls_were(f.finished.bulkhead_full),
-                    outcome_words(Outcome::BulkheadFull)
-                ))
-            }
-            Rule::HistoryAnswered => {
-                let (sent, answered) = self.route_ended(Route::OrderHistory, Outcome::Ok);
-                let (_, refused) = self.route_ended(Route::OrderHistory, Outcome::BulkheadFull);
-                (sent > 0).then(|| {
-                    format!(
-                        "Order history never calls inventory: by {}, {} were answered and {} {}.",
-                        self.at(self.now),
-                        of_its(answered, sent, "lookups"),
-                        count_or_none(refused),
-                        outcome_words(Outcome::BulkheadFull)
-                    )
-                })
-            }
-            Rule::StillWaiting => {
-                let waiting = f.waiting();
-                let moment = self.moment();
-                if waiting == 0 {
-                    return Some(format!(
-                        "At {}, every client has an answer.",
-                        self.at(moment)
-                    ));
-                }
-                let oldest = t
-                    .requests
-                    .iter()
-                    .filter(|r| r.arrived < moment && r.finished.is_none_or(|d| d >= moment))
-                    .map(|r| r.arrived)
-                    .min();
-                let longest = oldest.map_or(String::new(), |a| {
-                    format!(
-                        "; the longest of them has waited {}",
-                        duration(moment.saturating_sub(a))
-                    )
-                });
-                Some(format!(
-                    "At {}, {} clients are still waiting ({} of the {} who came): {} in the \
-                     queue and {} held by a worker{longest}.",
-                    self.at(moment),
-                    count(waiting),
-                    percent(waiting, f.arrived),
-                    count(f.arrived),
-                    count(f.slice.queue_len),
-                    count(f.slice.workers_busy.into())
-                ))
-            }
-            Rule::LookupsAnswered => {
-                let r = route_at(t, Route::OrderHistory, self.now)?;
-                Some(format!(
-                    "Order lookups never call inventory: by {}, {}; {} are still waiting.",
-                    self.at(self.now),
-                    route_fared(&r),
-                    count(r.waiting)
-                ))
-            }
-            Rule::LookupsSaved => {
-                // What keeps workers for the lookups: a bulkhead, or an adaptive limit.
-                let guard = |s: &crate::sim::model::StackConfig| {
-                    if s.bulkhead.is_some() {
-                        Some("the bulkhead")
-                    } else {
-                        s.adaptive_limit.as_ref().map(|_| "the adaptive limit")
-                    }
-                };
-                let name = guard(cfg.first_stack()?)?;
-                let b = self
-                    .b
-                    .filter(|b| b.config.first_stack().is_some_and(|s| guard(s).is_none()))?;
-                let with = route_at(t, Route::OrderHistory, self.now)?;
-                let without = route_at(&b.trace, Route::OrderHistory, self.now)?;
-                Some(format!(
-                    "By {}, with {name} the order lookups got {}; in run B, without it, {}.",
-                    self.at(self.now),
-                    route_fared(&with),
-                    route_fared(&without)
-                ))
-            }
-            Rule::Retries => {
-                let sum = |field: fn(&Bucket) -> u64| passed.iter().map(field).sum::<u64>();
-                let frontend = sum(|b| b.frontend_retries);
-                let layers = [
-                    ("the front end", frontend),
-                    ("the library", sum(|b| b.library_retries)),
-                    ("the sidecar", sum(|b| b.sidecar_retries)),
-                ];
-                let parts: Vec<String> = layers
-                    .iter()
-                    .filter(|(_, n)| *n > 0)
-                    .map(|(who, n)| format!("{who} {}", count(*n)))
-                    .collect();
-                let first_tries = f.arrived.saturating_sub(frontend);
-                Some(if parts.is_empty() {
-                    format!(
-                        "{}, no layer has retried: {} requests, no copies.",
-                        self.by(),
-                        count(first_tries)
-                    )
-                } else if frontend > 0 {
-                    // The counter `arrived` holds the front end's resends too: name both.
-                    let others = &parts[1..];
-                    let beyond = if others.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; retries on top of those: {}", others.join(", "))
-                    };
-                    format!(
-                        "{}, clients sent {} requests and the front end resent them {} times \
-                         (the counter \u{201c}arrived\u{201d} holds both: {}){beyond}.",
-                        self.by(),
-                        count(first_tries),
-                        count(frontend),
-                        count(f.arrived)
-                    )
-                } else {
-                    format!(
-                        "{}, retries on top of {} requests: {}.",
-                        self.by(),
-                        count(first_tries),
-                        parts.join(", ")
-                    )
-                })
-            }
-            Rule::Shed => {
-                let limits = cfg.service.load_shed.as_ref()?;
-                let start = self
-                    .mark(MarkerKind::SheddingStarts)
-                    .map(|at| format!(" since {}", self.at(at)))
-                    .unwrap_or_default();
-                if f.finished.shed == 0 {
-                    return Some(format!(
-                        "{}, shedding has turned no request away: orders never held as many \
-                         requests as a priority's limit (low {}, normal {}, high {}) when one \
-                         of that priority came.",
-                        self.by(),
-                        count(limits.low.into()),
-                        count(limits.normal.into()),
-                        count(limits.high.into())
-                    ));
-                }
-                Some(format!(
-                    "{}, shedding has turned away {} requests{start}, each in an instant \
-                     instead of a wait, the lowest priority first.",
-                    self.by(),
-                    count(f.finished.shed)
-                ))
-            }
-            Rule::RateLimit => {
-                let limit = cfg.service.rate_limit.as_ref()?;
-                let resent: u64 = passed.iter().map(|b| b.frontend_retries).sum();
-                let limited = f.finished.rate_limited;
-                let resends = if cfg.traffic.frontend_retries > 0 && limited == 0 {
-                    format!(
-                        "; the clients resent {} after an error or a wait",
-                        count(resent)
-                    )
-                } else if cfg.traffic.frontend_retries > 0 {
-                    format!(
-                        "; the clients resent {}, each refused one after its Retry-After (1 s \
-                         or more)",
-                        count(resent)
-                    )
-                } else {
-                    String::new()
-                };
-                Some(format!(
-                    "{}, the rate limit at the door ({} a second, a burst of {}) answered {} \
-                     with 429{resends}.",
-                    self.by(),
-                    limit.rate_per_sec,
-                    count(limit.burst.into()),
-                    of_whole(limited, f.arrived, "attempts")
-                ))
-            }
-            Rule::AdaptiveLimit => {
-                let limit = t.adaptive_limit.as_ref()?;
-                let seen = limit.changes.iter().take_while(|c| c.at <= self.now);
-                let lowest = seen.min_by_key(|c| (c.limit, c.at));
-                let fell = match lowest {
-                    Some(c) if c.limit < limit.initial => format!(
-                        " fell from {} calls in flight to {} by {}, as slow calls came back, and",
-                        count(limit.initial.into()),
-                        count(c.limit.into()),
-                        self.at(c.at)
-                    ),
-                    _ => format!(
-                        " stayed at {} calls in flight and",
-                        count(limit.initial.into())
-                    ),
-                };
-                Some(format!(
-                    "{}, the adaptive limit{fell} refused {} calls, each answered at once instead \
-                     of holding a worker.",
-                    self.by(),
-                    count(f.finished.concurrency_limited)
-                ))
-            }
-            Rule::Hedges => {
-                t.hedges?;
-                let sent: u64 = passed.iter().map(|b| b.hedges_sent).sum();
-                let won: u64 = passed.iter().map(|b| b.hedges_won).sum();
-                Some(format!(
-                    "{}, {} hedges were sent and {} of them answered first; inventory got {} \
-                     calls for {} requests.",
-                    self.by(),
-                    count(sent),
-                    count(won),
-                    count(f.inventory_calls),
-                    count(f.arrived)
-                ))
-            }
-            Rule::StaleWork => {
-                let resent: u64 = passed.iter().map(|b| b.frontend_retries).sum();
-                let stale: u64 = passed.iter().map(|b| b.stale_work).sum();
-                // Not the counter of clients who gave up: a client may leave a request that
-                // orders never finishes, and the counter counts clients, not work done.
-                Some(format!(
-                    "{}, the front end had sent {} requests again after an error or a wait, \
-                     and orders had finished {} requests whose client had already left, each \
-                     an order made for nobody (made twice if sent again without an idempotency \
-                     key). The counter \u{201c}{}\u{201d} ({}) counts clients who left, \
-                     whether or not orders finished their request.",
-                    self.by(),
-                    count(resent),
-                    count(stale),
-                    outcome_words(Outcome::ClientGaveUp),
-                    count(f.finished.client_gave_up)
-                ))
-            }
-            Rule::Duplicates => {
-                t.orders?;
-                let upto = passed.len();
-                let twice = |run: &Run| -> u64 {
-                    run.trace
-                        .series
-                        .iter()
-                        .take(upto)
-                        .map(|b| b.duplicate_orders)
-                        .sum()
-                };
-                let b = self
-                    .b
-                    .filter(|b| b.trace.orders.is_some())
-                    .map(|b| {
-                        format!(
-                            "; in run B, whose copies carry an idempotency key, {}",
-                            count(twice(b))
-                        )
-                    })
-                    .unwrap_or_default();
-                Some(format!(
-                    "{}, orders had made {} orders for purchases it had already made once{b}.",
-                    self.by(),
-                    count(twice(run))
-                ))
-            }
-            Rule::Conflicts => {
-                let load = t.dependencies.first()?.load.as_ref()?;
-                load.conflicts?;
-                let upto = passed.len();
-                let conflicts: u64 = load.conflicts_per_bucket.iter().take(upto).sum();
-                let served: u64 = load.served_per_bucket.iter().take(upto).sum();
-                let (busiest, at) = passed
-                    .iter()
-                    .enumerate()
-                    .map(|(i, b)| (b.inventory_calls, i))
-                    .max_by_key(|&(n, i)| (n, std::cmp::Reverse(i)))?;
-                let before = self.slices(0, self.sick_at()?);
-                let steady = before.iter().map(|b| b.inventory_calls).sum::<u64>()
-                    / (before.len() as u64).max(1);
-                let per_second = 1_000_000 / BUCKET;
-                Some(format!(
-                    "{}, {} of the {} calls inventory served ({}) lost their item to another \
-                     call's commit: work done for nothing, then retried. The busiest 100 ms, \
-                     from {}, brought {} calls to inventory ({} a second on the chart), \
-                     against about {} in a quiet 100 ms.",
-                    self.by(),
-                    count(conflicts),
-                    count(served),
-                    percent(conflicts, served),
-                    self.at(at as Micros * BUCKET),
-                    count(busiest),
-                    count(busiest * per_second),
-                    count(steady)
-                ))
-            }
-            Rule::Fallback => {
-                cfg.service.fallback.as_ref()?;
-                let n = f.finished.fallback;
-                let first_at = passed.iter().position(|b| b.completions.fallback > 0);
-                Some(match first_at {
-                    Some(a) => format!(
-                        "{}, {} orders ({} of those arrived) had been accepted as provisional, \
-                         from {}: each must be confirmed or cancelled by a reconciliation job \
-                         once inventory answers again.",
-                        self.by(),
-                        count(n),
-                        percent(n, f.arrived),
-                        self.at(a as Micros * BUCKET)
-                    ),
-                    None => format!("{}, no order has needed the fallback.", self.by()),
-                })
-            }
-        }
+        let seen = Seen {
+            run,
+            t: &run.trace,
+            cfg: &run.config,
+            passed,
+            f: self.frame(),
+        };
+        (rule.notice.say)(self, &seen, rule.window)
     }
+}
+
+/// When every worker was busy, against when inventory slowed.
+pub const WORKERS_FULL: Notice = Notice {
+    name: "workers-full",
+    windowed: false,
+    say: workers_full,
+};
+
+fn workers_full(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { cfg, passed, .. } = *seen;
+    let peak = passed.iter().map(|b| b.workers_busy).max().unwrap_or(0);
+    Some(
+        match (reading.mark(MarkerKind::WorkersFull), reading.sick_at()) {
+            (Some(at), Some(sick)) => format!(
+                "All {} workers were busy from {}, {} after inventory slowed at {}.",
+                count(cfg.service.threads.into()),
+                reading.at(at),
+                duration(at.saturating_sub(sick)),
+                reading.at(sick)
+            ),
+            (Some(at), None) => format!(
+                "All {} workers were busy from {}.",
+                count(cfg.service.threads.into()),
+                reading.at(at)
+            ),
+            (None, _) => format!(
+                "{}, the workers have never all been busy: at most {} of {} at once.",
+                reading.by(),
+                count(peak.into()),
+                count(cfg.service.threads.into())
+            ),
+        },
+    )
+}
+
+/// The longest queue in front of the workers, and when.
+pub const QUEUE_PEAK: Notice = Notice {
+    name: "queue-peak",
+    windowed: false,
+    say: queue_peak,
+};
+
+fn queue_peak(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { passed, f, .. } = *seen;
+    let (i, peak) = passed
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (i, b.queue_len))
+        .max_by_key(|&(i, q)| (q, std::cmp::Reverse(i)))?;
+    let now = f.slice.queue_len;
+    Some(if peak == 0 {
+        format!(
+            "{}, no request has waited for a worker: the queue is at 0.",
+            reading.by()
+        )
+    } else if now == peak {
+        format!(
+            "{}, the queue in front of the workers has grown to {} requests.",
+            reading.by(),
+            count(peak)
+        )
+    } else {
+        format!(
+            "The queue in front of the workers reached {} requests at {}; at {} \
+             it holds {}.",
+            count(peak),
+            reading.at((i as Micros + 1) * BUCKET),
+            reading.at(reading.moment()),
+            count(now)
+        )
+    })
+}
+
+/// How long the run took to answer everyone, and the end-to-end median.
+pub const DRAIN: Notice = Notice {
+    name: "drain",
+    windowed: false,
+    say: drain,
+};
+
+fn drain(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { t, cfg, .. } = *seen;
+    if reading.moment() <= t.end {
+        return None;
+    }
+    let p50 = t.end_to_end.p50?;
+    Some(format!(
+        "Arrivals stopped at {}, but the last of the {} requests was answered only \
+         at {}; half of them waited {} or more from arrival to answer.",
+        reading.at(cfg.traffic.duration),
+        count(t.sent),
+        reading.at(t.end),
+        duration(p50)
+    ))
+}
+
+/// The gateway's pool: when it filled, and the 503s it sent.
+pub const GATEWAY_FULL: Notice = Notice {
+    name: "gateway-full",
+    windowed: false,
+    say: gateway_full,
+};
+
+fn gateway_full(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { cfg, f, .. } = *seen;
+    let g = cfg.gateway.as_ref()?;
+    let rejected = f.finished.gateway_rejected;
+    Some(match reading.mark(MarkerKind::PoolFull) {
+        Some(at) => format!(
+            "Kong's {} connections were all in use from {}. {}, {} of the {} \
+             requests that arrived were {} ({}).",
+            count(g.pool.into()),
+            reading.at(at),
+            reading.by(),
+            count(rejected),
+            count(f.arrived),
+            outcome_words(Outcome::GatewayRejected),
+            percent(rejected, f.arrived)
+        ),
+        None => format!(
+            "{}, Kong's pool of {} has not filled.",
+            reading.by(),
+            count(g.pool.into())
+        ),
+    })
+}
+
+/// Requests finished per second between two times (seconds), against arrivals.
+pub const THROUGHPUT: Notice = Notice {
+    name: "throughput",
+    windowed: true,
+    say: throughput,
+};
+
+fn throughput(reading: &Reading, _: &Seen, window: Window) -> Option<String> {
+    let (from, to) = window;
+    let (a, b) = ((from * 1e6) as Micros, (to * 1e6) as Micros);
+    let slices = reading.slices(a, b);
+    if slices.len() < 5 {
+        return None;
+    }
+    let secs = slices.len() as f64 * BUCKET as f64 / 1e6;
+    let done: u64 = slices.iter().map(|s| s.completions.total()).sum();
+    let came: u64 = slices.iter().map(|s| s.arrivals).sum();
+    let (done, came) = (done as f64 / secs, came as f64 / secs);
+    Some(format!(
+        "Between {} and {} orders answered {done:.0} requests per second on \
+         average, in bursts as calls that started together end together, while \
+         {came:.0} arrived: the backlog grew by about {:.0} every second.",
+        reading.at(a),
+        reading.at(a + slices.len() as Micros * BUCKET),
+        (came - done).max(0.0)
+    ))
+}
+
+/// The share of `GET /catalog` answered.
+pub const CATALOG_ANSWERED: Notice = Notice {
+    name: "catalog-answered",
+    windowed: false,
+    say: catalog_answered,
+};
+
+fn catalog_answered(reading: &Reading, _: &Seen, _: Window) -> Option<String> {
+    let (sent, refused) = reading.route_ended(Route::Catalog, Outcome::GatewayRejected);
+    let (_, answered) = reading.route_ended(Route::Catalog, Outcome::Ok);
+    (sent > 0).then(|| catalog_sentence(&reading.at(reading.now), answered, sent, refused))
+}
+
+/// The outcomes, largest first, with their shares.
+pub const OUTCOMES: Notice = Notice {
+    name: "outcomes",
+    windowed: false,
+    say: outcomes,
+};
+
+fn outcomes(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { f, .. } = *seen;
+    let mut seen: Vec<(Outcome, u64)> = Outcome::ALL
+        .into_iter()
+        .map(|o| (o, f.finished.get(o)))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    // Most first; equal counts in the outcomes' own order.
+    crate::sort::by_rank(&mut seen, |&(o, _)| o as u64);
+    crate::sort::by_rank(&mut seen, |&(_, n)| u64::MAX - n);
+    let parts: Vec<String> = seen
+        .iter()
+        .take(4)
+        .map(|&(o, n)| {
+            format!(
+                "{} {} ({})",
+                outcome_words(o),
+                count(n),
+                percent(n, f.arrived)
+            )
+        })
+        .collect();
+    (!parts.is_empty()).then(|| {
+        format!(
+            "{}, of {} requests arrived: {}; {} still waiting.",
+            reading.by(),
+            count(f.arrived),
+            parts.join(", "),
+            count(f.waiting())
+        )
+    })
+}
+
+/// Calls reaching inventory per second while it was sick, and their peak.
+pub const INVENTORY_LOAD: Notice = Notice {
+    name: "inventory-load",
+    windowed: false,
+    say: inventory_load,
+};
+
+fn inventory_load(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { cfg, .. } = *seen;
+    let (mean, peak, at, until) = reading.inventory_load()?;
+    Some(format!(
+        "From {} to {}, while inventory was sick, {} calls per second reached it \
+         on average (the busiest second, from {}, had {}), for {} requests per \
+         second arriving.",
+        reading.at(reading.sick_at()?),
+        reading.at(until),
+        count(mean.round() as u64),
+        reading.at(at),
+        count(peak),
+        cfg.traffic.rate
+    ))
+}
+
+/// Service and end-to-end p50 and p99.
+pub const LATENCY: Notice = Notice {
+    name: "latency",
+    windowed: false,
+    say: latency,
+};
+
+fn latency(reading: &Reading, _: &Seen, _: Window) -> Option<String> {
+    let (service, end_to_end, _) = reading.finished_times();
+    let (s, e) = (service.percentiles(), end_to_end.percentiles());
+    Some(format!(
+        "{}: service time p50 {} and p99 {}; end to end, queue included, p50 {} \
+         and p99 {}.",
+        reading.by(),
+        duration(s.p50?),
+        duration(s.p99?),
+        duration(e.p50?),
+        duration(e.p99?)
+    ))
+}
+
+/// The longest a request held its worker, against the request budget.
+pub const LONGEST_SERVICE: Notice = Notice {
+    name: "longest-service",
+    windowed: false,
+    say: longest_service,
+};
+
+fn longest_service(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { cfg, .. } = *seen;
+    let (_, _, longest) = reading.finished_times();
+    let longest = longest?;
+    Some(match cfg.service.request_budget {
+        Some(budget) => format!(
+            "{}, the longest request held its worker {}, within its {} budget, \
+             however many attempts it made.",
+            reading.by(),
+            duration(longest),
+            duration(budget)
+        ),
+        None => format!(
+            "{}, the longest request held its worker {}.",
+            reading.by(),
+            duration(longest)
+        ),
+    })
+}
+
+/// The worst case the timeout and retry settings allow.
+pub const WORST_CASE: Notice = Notice {
+    name: "worst-case",
+    windowed: false,
+    say: worst_case,
+};
+
+fn worst_case(_: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { cfg, .. } = *seen;
+    let retry = cfg.first_stack()?.retry.as_ref()?;
+    let input = WorstCaseInput {
+        per_attempt_timeout: cfg.first_stack()?.timeout?,
+        attempts: retry.attempts,
+        backoff: Backoff::Exponential {
+            base: retry.base,
+            cap: retry.cap,
+        },
+        budget: None,
+    };
+    let open = input.analyse().ok()?.total;
+    let within = WorstCaseInput {
+        budget: cfg.service.request_budget,
+        ..input
+    };
+    let capped = within.analyse().ok()?.total;
+    Some(if cfg.service.request_budget.is_some() {
+        format!(
+            "{} attempts of {} each, with their back-off, could take {}; the budget \
+             stops them at {}.",
+            retry.attempts,
+            duration(cfg.first_stack()?.timeout?),
+            duration(open),
+            duration(capped)
+        )
+    } else {
+        format!(
+            "{} attempts of {} each, with their back-off, take up to {} before the \
+             fallback answers.",
+            retry.attempts,
+            duration(cfg.first_stack()?.timeout?),
+            duration(open)
+        )
+    })
+}
+
+/// When the breaker first opened, and what its window held then.
+pub const BREAKER_OPENS: Notice = Notice {
+    name: "breaker-opens",
+    windowed: false,
+    say: breaker_opens,
+};
+
+fn breaker_opens(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { t, cfg, .. } = *seen;
+    cfg.first_stack()?.breaker.as_ref()?;
+    let change = t
+        .transitions
+        .iter()
+        .take_while(|c| c.at < reading.moment())
+        .find(|c| c.to == BreakerState::Open);
+    Some(match change {
+        Some(c) => {
+            let window = match c.reason {
+                crate::resilience::TransitionReason::FailureRatio { failures, calls } => format!(
+                    ", with {} failures among the {} results in its window",
+                    count(failures.into()),
+                    count(calls.into())
+                ),
+                _ => String::new(),
+            };
+            let after = reading
+                .sick_at()
+                .map(|s| {
+                    format!(
+                        ", {} after inventory slowed",
+                        duration(c.at.saturating_sub(s))
+                    )
+                })
+                .unwrap_or_default();
+            format!(
+                "The breaker first opened at {}{after}{window}.",
+                reading.at(c.at)
+            )
+        }
+        None => format!("{}, the breaker has stayed closed.", reading.by()),
+    })
+}
+
+/// The breaker's round trips: how often it probed, and what got through.
+pub const BREAKER_CYCLE: Notice = Notice {
+    name: "breaker-cycle",
+    windowed: false,
+    say: breaker_cycle,
+};
+
+fn breaker_cycle(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { t, cfg, f, .. } = *seen;
+    cfg.first_stack()?.breaker.as_ref()?;
+    let changes: Vec<_> = t
+        .transitions
+        .iter()
+        .take_while(|c| c.at < reading.moment())
+        .collect();
+    let n = |s| changes.iter().filter(|c| c.to == s).count() as u64;
+    let open_from = changes.iter().find(|c| c.to == BreakerState::Open)?.at;
+    let later: u64 = reading
+        .slices(open_from, reading.moment())
+        .iter()
+        .map(|b| b.inventory_calls)
+        .sum();
+    Some(format!(
+        "{}, it had opened {} and gone half-open {} to let probes through; from \
+         its first opening, {} calls reached inventory while {} were refused \
+         without trying.",
+        reading.by(),
+        times(n(BreakerState::Open)),
+        times(n(BreakerState::HalfOpen)),
+        count(later),
+        count(f.breaker_refused)
+    ))
+}
+
+/// The bulkhead's permits against the workers it left free.
+pub const BULKHEAD_CAP: Notice = Notice {
+    name: "bulkhead-cap",
+    windowed: false,
+    say: bulkhead_cap,
+};
+
+fn bulkhead_cap(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { cfg, passed, f, .. } = *seen;
+    let b = cfg.first_stack()?.bulkhead.as_ref()?;
+    let in_use = passed.iter().map(|s| s.bulkhead_in_use).max().unwrap_or(0);
+    let busy = passed.iter().map(|s| s.workers_busy).max().unwrap_or(0);
+    Some(format!(
+        "{}, at most {} of {} permits were taken, so at most {} of the {} workers \
+         waited on inventory; the busiest moment had {} workers busy, leaving {} \
+         free. {} {}.",
+        reading.by(),
+        count(in_use.into()),
+        count(b.permits.into()),
+        count(in_use.into()),
+        count(cfg.service.threads.into()),
+        count(busy.into()),
+        count(cfg.service.threads.saturating_sub(busy).into()),
+        calls_were(f.finished.bulkhead_full),
+        outcome_words(Outcome::BulkheadFull)
+    ))
+}
+
+/// The share of order-history lookups answered.
+pub const HISTORY_ANSWERED: Notice = Notice {
+    name: "history-answered",
+    windowed: false,
+    say: history_answered,
+};
+
+fn history_answered(reading: &Reading, _: &Seen, _: Window) -> Option<String> {
+    let (sent, answered) = reading.route_ended(Route::OrderHistory, Outcome::Ok);
+    let (_, refused) = reading.route_ended(Route::OrderHistory, Outcome::BulkheadFull);
+    (sent > 0).then(|| {
+        format!(
+            "Order history never calls inventory: by {}, {} were answered and {} {}.",
+            reading.at(reading.now),
+            of_its(answered, sent, "lookups"),
+            count_or_none(refused),
+            outcome_words(Outcome::BulkheadFull)
+        )
+    })
+}
+
+/// A run stopped at its duration: the clients still waiting then, and where.
+pub const STILL_WAITING: Notice = Notice {
+    name: "still-waiting",
+    windowed: false,
+    say: still_waiting,
+};
+
+fn still_waiting(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { t, f, .. } = *seen;
+    let waiting = f.waiting();
+    let moment = reading.moment();
+    if waiting == 0 {
+        return Some(format!(
+            "At {}, every client has an answer.",
+            reading.at(moment)
+        ));
+    }
+    let oldest = t
+        .requests
+        .iter()
+        .filter(|r| r.arrived < moment && r.finished.is_none_or(|d| d >= moment))
+        .map(|r| r.arrived)
+        .min();
+    let longest = oldest.map_or(String::new(), |a| {
+        format!(
+            "; the longest of them has waited {}",
+            duration(moment.saturating_sub(a))
+        )
+    });
+    Some(format!(
+        "At {}, {} clients are still waiting ({} of the {} who came): {} in the \
+         queue and {} held by a worker{longest}.",
+        reading.at(moment),
+        count(waiting),
+        percent(waiting, f.arrived),
+        count(f.arrived),
+        count(f.slice.queue_len),
+        count(f.slice.workers_busy.into())
+    ))
+}
+
+/// The order lookups: answered, their end-to-end p99, still waiting.
+pub const LOOKUPS_ANSWERED: Notice = Notice {
+    name: "lookups-answered",
+    windowed: false,
+    say: lookups_answered,
+};
+
+fn lookups_answered(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { t, .. } = *seen;
+    let r = route_at(t, Route::OrderHistory, reading.now)?;
+    Some(format!(
+        "Order lookups never call inventory: by {}, {}; {} are still waiting.",
+        reading.at(reading.now),
+        route_fared(&r),
+        count(r.waiting)
+    ))
+}
+
+/// The order lookups with the bulkhead against the same run without it.
+pub const LOOKUPS_SAVED: Notice = Notice {
+    name: "lookups-saved",
+    windowed: false,
+    say: lookups_saved,
+};
+
+fn lookups_saved(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { t, cfg, .. } = *seen;
+    // What keeps workers for the lookups: a bulkhead, or an adaptive limit.
+    let guard = |s: &crate::sim::model::StackConfig| {
+        if s.bulkhead.is_some() {
+            Some("the bulkhead")
+        } else {
+            s.adaptive_limit.as_ref().map(|_| "the adaptive limit")
+        }
+    };
+    let name = guard(cfg.first_stack()?)?;
+    let b = reading
+        .b
+        .filter(|b| b.config.first_stack().is_some_and(|s| guard(s).is_none()))?;
+    let with = route_at(t, Route::OrderHistory, reading.now)?;
+    let without = route_at(&b.trace, Route::OrderHistory, reading.now)?;
+    Some(format!(
+        "By {}, with {name} the order lookups got {}; in run B, without it, {}.",
+        reading.at(reading.now),
+        route_fared(&with),
+        route_fared(&without)
+    ))
+}
+
+/// Retries by layer, against the requests sent.
+pub const RETRIES: Notice = Notice {
+    name: "retries",
+    windowed: false,
+    say: retries,
+};
+
+fn retries(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { passed, f, .. } = *seen;
+    let sum = |field: fn(&Bucket) -> u64| passed.iter().map(field).sum::<u64>();
+    let frontend = sum(|b| b.frontend_retries);
+    let layers = [
+        ("the front end", frontend),
+        ("the library", sum(|b| b.library_retries)),
+        ("the sidecar", sum(|b| b.sidecar_retries)),
+    ];
+    let parts: Vec<String> = layers
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(who, n)| format!("{who} {}", count(*n)))
+        .collect();
+    let first_tries = f.arrived.saturating_sub(frontend);
+    Some(if parts.is_empty() {
+        format!(
+            "{}, no layer has retried: {} requests, no copies.",
+            reading.by(),
+            count(first_tries)
+        )
+    } else if frontend > 0 {
+        // The counter `arrived` holds the front end's resends too: name both.
+        let others = &parts[1..];
+        let beyond = if others.is_empty() {
+            String::new()
+        } else {
+            format!("; retries on top of those: {}", others.join(", "))
+        };
+        format!(
+            "{}, clients sent {} requests and the front end resent them {} times \
+             (the counter \u{201c}arrived\u{201d} holds both: {}){beyond}.",
+            reading.by(),
+            count(first_tries),
+            count(frontend),
+            count(f.arrived)
+        )
+    } else {
+        format!(
+            "{}, retries on top of {} requests: {}.",
+            reading.by(),
+            count(first_tries),
+            parts.join(", ")
+        )
+    })
+}
+
+/// Requests turned away by load shedding, by priority.
+pub const SHED: Notice = Notice {
+    name: "shed",
+    windowed: false,
+    say: shed,
+};
+
+fn shed(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { cfg, f, .. } = *seen;
+    let limits = cfg.service.load_shed.as_ref()?;
+    let start = reading
+        .mark(MarkerKind::SheddingStarts)
+        .map(|at| format!(" since {}", reading.at(at)))
+        .unwrap_or_default();
+    if f.finished.shed == 0 {
+        return Some(format!(
+            "{}, shedding has turned no request away: orders never held as many \
+             requests as a priority's limit (low {}, normal {}, high {}) when one \
+             of that priority came.",
+            reading.by(),
+            count(limits.low.into()),
+            count(limits.normal.into()),
+            count(limits.high.into())
+        ));
+    }
+    Some(format!(
+        "{}, shedding has turned away {} requests{start}, each in an instant \
+         instead of a wait, the lowest priority first.",
+        reading.by(),
+        count(f.finished.shed)
+    ))
+}
+
+/// Attempts the rate limit answered with 429, and the resends its Retry-After timed.
+pub const RATE_LIMIT: Notice = Notice {
+    name: "rate-limit",
+    windowed: false,
+    say: rate_limit,
+};
+
+fn rate_limit(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { cfg, passed, f, .. } = *seen;
+    let limit = cfg.service.rate_limit.as_ref()?;
+    let resent: u64 = passed.iter().map(|b| b.frontend_retries).sum();
+    let limited = f.finished.rate_limited;
+    let resends = if cfg.traffic.frontend_retries > 0 && limited == 0 {
+        format!(
+            "; the clients resent {} after an error or a wait",
+            count(resent)
+        )
+    } else if cfg.traffic.frontend_retries > 0 {
+        format!(
+            "; the clients resent {}, each refused one after its Retry-After (1 s \
+             or more)",
+            count(resent)
+        )
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "{}, the rate limit at the door ({} a second, a burst of {}) answered {} \
+         with 429{resends}.",
+        reading.by(),
+        limit.rate_per_sec,
+        count(limit.burst.into()),
+        of_whole(limited, f.arrived, "attempts")
+    ))
+}
+
+/// Where the adaptive concurrency limit stands, how low it fell, and the calls it refused.
+pub const ADAPTIVE_LIMIT: Notice = Notice {
+    name: "adaptive-limit",
+    windowed: false,
+    say: adaptive_limit,
+};
+
+fn adaptive_limit(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { t, f, .. } = *seen;
+    let limit = t.adaptive_limit.as_ref()?;
+    let seen = limit.changes.iter().take_while(|c| c.at <= reading.now);
+    let lowest = seen.min_by_key(|c| (c.limit, c.at));
+    let fell = match lowest {
+        Some(c) if c.limit < limit.initial => format!(
+            " fell from {} calls in flight to {} by {}, as slow calls came back, and",
+            count(limit.initial.into()),
+            count(c.limit.into()),
+            reading.at(c.at)
+        ),
+        _ => format!(
+            " stayed at {} calls in flight and",
+            count(limit.initial.into())
+        ),
+    };
+    Some(format!(
+        "{}, the adaptive limit{fell} refused {} calls, each answered at once instead \
+         of holding a worker.",
+        reading.by(),
+        count(f.finished.concurrency_limited)
+    ))
+}
+
+/// Hedges sent and won.
+pub const HEDGES: Notice = Notice {
+    name: "hedges",
+    windowed: false,
+    say: hedges,
+};
+
+fn hedges(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { t, passed, f, .. } = *seen;
+    t.hedges?;
+    let sent: u64 = passed.iter().map(|b| b.hedges_sent).sum();
+    let won: u64 = passed.iter().map(|b| b.hedges_won).sum();
+    Some(format!(
+        "{}, {} hedges were sent and {} of them answered first; inventory got {} \
+         calls for {} requests.",
+        reading.by(),
+        count(sent),
+        count(won),
+        count(f.inventory_calls),
+        count(f.arrived)
+    ))
+}
+
+/// Work done for clients who had left, and the front end's resends.
+pub const STALE_WORK: Notice = Notice {
+    name: "stale-work",
+    windowed: false,
+    say: stale_work,
+};
+
+fn stale_work(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { passed, f, .. } = *seen;
+    let resent: u64 = passed.iter().map(|b| b.frontend_retries).sum();
+    let stale: u64 = passed.iter().map(|b| b.stale_work).sum();
+    // Not the counter of clients who gave up: a client may leave a request that
+    // orders never finishes, and the counter counts clients, not work done.
+    Some(format!(
+        "{}, the front end had sent {} requests again after an error or a wait, \
+         and orders had finished {} requests whose client had already left, each \
+         an order made for nobody (made twice if sent again without an idempotency \
+         key). The counter \u{201c}{}\u{201d} ({}) counts clients who left, \
+         whether or not orders finished their request.",
+        reading.by(),
+        count(resent),
+        count(stale),
+        outcome_words(Outcome::ClientGaveUp),
+        count(f.finished.client_gave_up)
+    ))
+}
+
+/// Orders made twice for one purchase, here and in run B (the same with a key).
+pub const DUPLICATES: Notice = Notice {
+    name: "duplicates",
+    windowed: false,
+    say: duplicates,
+};
+
+fn duplicates(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { run, t, passed, .. } = *seen;
+    t.orders?;
+    let upto = passed.len();
+    let twice = |run: &Run| -> u64 {
+        run.trace
+            .series
+            .iter()
+            .take(upto)
+            .map(|b| b.duplicate_orders)
+            .sum()
+    };
+    let b = reading
+        .b
+        .filter(|b| b.trace.orders.is_some())
+        .map(|b| {
+            format!(
+                "; in run B, whose copies carry an idempotency key, {}",
+                count(twice(b))
+            )
+        })
+        .unwrap_or_default();
+    Some(format!(
+        "{}, orders had made {} orders for purchases it had already made once{b}.",
+        reading.by(),
+        count(twice(run))
+    ))
+}
+
+/// Orders accepted provisionally, waiting to be reconciled.
+pub const FALLBACK: Notice = Notice {
+    name: "fallback",
+    windowed: false,
+    say: fallback,
+};
+
+fn fallback(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { cfg, passed, f, .. } = *seen;
+    cfg.service.fallback.as_ref()?;
+    let n = f.finished.fallback;
+    let first_at = passed.iter().position(|b| b.completions.fallback > 0);
+    Some(match first_at {
+        Some(a) => format!(
+            "{}, {} orders ({} of those arrived) had been accepted as provisional, \
+             from {}: each must be confirmed or cancelled by a reconciliation job \
+             once inventory answers again.",
+            reading.by(),
+            count(n),
+            percent(n, f.arrived),
+            reading.at(a as Micros * BUCKET)
+        ),
+        None => format!("{}, no order has needed the fallback.", reading.by()),
+    })
+}
+
+/// Hot items: the served calls whose write lost to another call's commit, and the busiest
+/// 100 ms of calls against the steady load.
+pub const CONFLICTS: Notice = Notice {
+    name: "conflicts",
+    windowed: false,
+    say: conflicts,
+};
+
+fn conflicts(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
+    let Seen { t, passed, .. } = *seen;
+    let load = t.dependencies.first()?.load.as_ref()?;
+    load.conflicts?;
+    let upto = passed.len();
+    let conflicts: u64 = load.conflicts_per_bucket.iter().take(upto).sum();
+    let served: u64 = load.served_per_bucket.iter().take(upto).sum();
+    let (busiest, at) = passed
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.inventory_calls, i))
+        .max_by_key(|&(n, i)| (n, std::cmp::Reverse(i)))?;
+    let before = reading.slices(0, reading.sick_at()?);
+    let steady =
+        before.iter().map(|b| b.inventory_calls).sum::<u64>() / (before.len() as u64).max(1);
+    let per_second = 1_000_000 / BUCKET;
+    Some(format!(
+        "{}, {} of the {} calls inventory served ({}) lost their item to another \
+         call's commit: work done for nothing, then retried. The busiest 100 ms, \
+         from {}, brought {} calls to inventory ({} a second on the chart), \
+         against about {} in a quiet 100 ms.",
+        reading.by(),
+        count(conflicts),
+        count(served),
+        percent(conflicts, served),
+        reading.at(at as Micros * BUCKET),
+        count(busiest),
+        count(busiest * per_second),
+        count(steady)
+    ))
 }
 
 #[cfg(test)]
@@ -974,17 +1226,17 @@ mod tests {
 
     #[test]
     fn a_whole_share_says_all_and_none_and_only_goes_before_a_part() {
-        let all = catalog_answered("12.1 s", 302, 302, 0);
+        let all = catalog_sentence("12.1 s", 302, 302, 0);
         assert_eq!(
             all,
             "GET /catalog never calls inventory, and by 12.1 s all 302 of its requests were \
              answered."
         );
         assert!(!all.contains("only") && !all.contains("100%"), "{all}");
-        let none = catalog_answered("12.1 s", 0, 302, 302);
+        let none = catalog_sentence("12.1 s", 0, 302, 302);
         assert!(none.contains("none of its 302 requests"), "{none}");
         assert!(!none.contains("only") && !none.contains("0%"), "{none}");
-        let part = catalog_answered("12.1 s", 150, 302, 152);
+        let part = catalog_sentence("12.1 s", 150, 302, 152);
         assert!(part.contains("only 50% of its 302 requests"), "{part}");
     }
 }
