@@ -3,8 +3,8 @@
 //! or is made again; `{control}` stands for the step's own "Try it" control, set inside the
 //! sentence. `{{` and `}}` write a brace.
 
-use super::names::{window_name, window_of};
-use super::rules::{duration, Reading};
+use super::names::{row_named, written_with, Named};
+use super::rules::{duration, Reading, Window};
 use crate::page::numbers::count;
 use crate::page::replay::{clock, frame, passed, route_at};
 use crate::resilience::BreakerState;
@@ -36,9 +36,6 @@ pub struct Figure {
 
 /// A figure's own verdict on a value (`None`: the run has none) at a moment, over its window.
 type Verdict = fn(Option<f64>, Micros, Window) -> String;
-
-/// The window a figure is read over, seconds (`(0, 0)` for a figure read at the playhead).
-pub type Window = (f64, f64);
 
 /// How a figure's value is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -462,14 +459,8 @@ impl Live {
 
     /// The figure called `name`, or a message listing the names there are.
     pub fn from_name(name: &str) -> Result<Live, String> {
-        for figure in FIGURES {
-            if figure.windowed {
-                if let Some(window) = window_of(name, figure.name) {
-                    return window.map(|(from, to)| Live::over(figure, from, to));
-                }
-            } else if figure.name == name {
-                return Ok(Live::of(figure));
-            }
+        if let Some(found) = row_named(&FIGURES, name) {
+            return found.map(|(figure, (from, to))| Live::over(figure, from, to));
         }
         let names: Vec<String> = FIGURES.iter().map(|f| f.written()).collect();
         Err(format!(
@@ -481,11 +472,7 @@ impl Live {
 
     /// Its name in a lesson file (`throughput(8,12)` with its window).
     pub fn name(self) -> String {
-        if self.figure.windowed {
-            window_name(self.figure.name, self.window)
-        } else {
-            self.figure.name.to_string()
-        }
+        written_with(self.figure, self.window)
     }
 
     /// What kind of quantity it is.
@@ -561,14 +548,13 @@ impl Live {
     }
 }
 
-impl Figure {
-    /// Its name as the docs and messages list it: `throughput(FROM,TO)` for a windowed one.
-    pub fn written(&self) -> String {
-        if self.windowed {
-            format!("{}(FROM,TO)", self.name)
-        } else {
-            self.name.to_string()
-        }
+impl Named for Figure {
+    fn bare(&self) -> &'static str {
+        self.name
+    }
+
+    fn windowed(&self) -> bool {
+        self.windowed
     }
 }
 

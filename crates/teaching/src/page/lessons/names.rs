@@ -1,7 +1,7 @@
 //! The names a lesson file gives the views, the what-to-notice rules (named beside them, in
 //! `rules.rs`) and the measured quantities (`load`, `queue-peak`, `throughput(8,12)`), both ways.
 
-use super::rules::{Notice, Rule, NOTICES};
+use super::rules::{Notice, Rule, Window, NOTICES};
 use super::View;
 
 /// Each view and its name.
@@ -27,9 +27,51 @@ fn one_of(names: impl Iterator<Item = String>) -> String {
     }
 }
 
+/// A row a lesson file names, read at the playhead or over a window: a figure or a rule.
+pub(super) trait Named: 'static {
+    /// Its name without a window (`queue-peak`, `throughput`).
+    fn bare(&self) -> &'static str;
+
+    /// Whether a lesson writes it with a window, `NAME(FROM,TO)`.
+    fn windowed(&self) -> bool;
+
+    /// Its name as the docs and messages list it: `throughput(FROM,TO)` for a windowed one.
+    fn written(&self) -> String {
+        if self.windowed() {
+            format!("{}(FROM,TO)", self.bare())
+        } else {
+            self.bare().to_string()
+        }
+    }
+}
+
+/// The row of `rows` that `text` names, with the window it gives (`(0, 0)` for none); `None`
+/// when no row has that name, an error when a windowed row's window is wrong.
+pub(super) fn row_named<T: Named>(
+    rows: &[&'static T],
+    text: &str,
+) -> Option<Result<(&'static T, Window), String>> {
+    rows.iter().find_map(|&row| {
+        if row.windowed() {
+            window_of(text, row.bare()).map(|window| window.map(|w| (row, w)))
+        } else {
+            (row.bare() == text).then_some(Ok((row, (0.0, 0.0))))
+        }
+    })
+}
+
+/// How a lesson writes `row` read over `window`: `queue-peak`, `throughput(8,12)`.
+pub(super) fn written_with<T: Named>(row: &T, (from, to): Window) -> String {
+    if row.windowed() {
+        format!("{}({from},{to})", row.bare())
+    } else {
+        row.bare().to_string()
+    }
+}
+
 /// `NAME(8,12)` (`name` being `NAME`) as its window's two times, seconds; `None` when `text`
 /// is not `name` with a window.
-pub(super) fn window_of(text: &str, name: &str) -> Option<Result<(f64, f64), String>> {
+fn window_of(text: &str, name: &str) -> Option<Result<(f64, f64), String>> {
     let inner = text
         .strip_prefix(name)?
         .strip_prefix('(')?
@@ -45,11 +87,6 @@ pub(super) fn window_of(text: &str, name: &str) -> Option<Result<(f64, f64), Str
     Some(figures.ok_or_else(|| {
         format!("`{text}` should be {name}(FROM,TO), two times in seconds, FROM before TO")
     }))
-}
-
-/// `NAME(8,12)`.
-pub(super) fn window_name(name: &str, (from, to): (f64, f64)) -> String {
-    format!("{name}({from},{to})")
 }
 
 /// The name `value` has in `table`.
@@ -93,38 +130,26 @@ impl View {
     }
 }
 
-impl Notice {
-    /// Its name as the docs and messages list it: `throughput(FROM,TO)` for a windowed one.
-    pub fn written(&self) -> String {
-        if self.windowed {
-            format!("{}(FROM,TO)", self.name)
-        } else {
-            self.name.to_string()
-        }
+impl Named for Notice {
+    fn bare(&self) -> &'static str {
+        self.name
+    }
+
+    fn windowed(&self) -> bool {
+        self.windowed
     }
 }
 
 impl Rule {
     /// Its name in a lesson file (`throughput(8,12)` with its window).
     pub fn name(self) -> String {
-        let (notice, window) = (self.notice(), self.window());
-        if notice.windowed {
-            window_name(notice.name, window)
-        } else {
-            notice.name.to_string()
-        }
+        written_with(self.notice(), self.window())
     }
 
     /// The rule called `name`, or a message saying which names there are.
     pub fn from_name(name: &str) -> Result<Rule, String> {
-        for notice in NOTICES {
-            if notice.windowed {
-                if let Some(window) = window_of(name, notice.name) {
-                    return window.map(|(from, to)| Rule::over(notice, from, to));
-                }
-            } else if notice.name == name {
-                return Ok(Rule::of(notice));
-            }
+        if let Some(found) = row_named(&NOTICES, name) {
+            return found.map(|(notice, (from, to))| Rule::over(notice, from, to));
         }
         let plain = NOTICES.iter().filter(|n| !n.windowed).map(|n| n.written());
         let windowed = NOTICES.iter().filter(|n| n.windowed).map(|n| n.written());

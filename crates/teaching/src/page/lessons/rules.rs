@@ -34,7 +34,8 @@ pub struct Notice {
     say: fn(&Reading, &Seen, Window) -> Option<String>,
 }
 
-/// The window a rule reads, seconds (`(0, 0)` for one read up to the playhead).
+/// The window a rule or a figure is read over, `FROM` to `TO` seconds (`(0, 0)` for one read
+/// up to the playhead).
 pub type Window = (f64, f64);
 
 /// What every rule reads of a run at the playhead.

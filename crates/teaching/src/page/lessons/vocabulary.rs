@@ -7,6 +7,7 @@
 use super::live::Live;
 use super::live::{Quantity, FIGURES};
 use super::names::rule_names;
+use super::names::Named;
 use crate::sim::model::{Pattern, Place, Profile};
 use crate::sim::params::PARAMS;
 use crate::sim::scenario::Preset;
