@@ -330,11 +330,9 @@ fn a_grouped_config_file_runs_as_its_preset_and_takes_set_on_top() {
 
 #[test]
 fn bad_presets_and_config_files_exit_2_naming_the_problem() {
-    use resilience_playground::sim::config_file::CascadeConfig;
     // Flat files, as older ones are written.
-    let flat = || {
-        let cb = resilience_playground::sim::scenario::Scenario::Cb.config();
-        serde_json::to_value(CascadeConfig::from_sim(&cb).unwrap()).unwrap()
+    let flat = || -> serde_json::Value {
+        serde_json::from_str(include_str!("fixtures/old_configs/cb.json")).unwrap()
     };
     let mut cfg = flat();
     cfg["threads"] = 0.into();

@@ -1,8 +1,10 @@
 //! The flat config: every parameter in one struct, as configs, presets and permalinks were
 //! written before the model was split into rooms. It still loads and runs: [`CascadeConfig::to_sim`]
 //! turns it into the grouped [`SimConfig`], inventory first and payments (when on) second.
+//! It is only read: nothing writes it, and no preset keeps a flat twin (the old files in
+//! `tests/fixtures/old_configs/` are what it must go on reading).
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::resilience::{
     BreakerConfig, BulkheadConfig, FallbackPolicy, LoadShedConfig, ParamError, RetryBudgetConfig,
@@ -19,7 +21,7 @@ use crate::sim::model::{
 /// The parameters of one cascade run. Times are microseconds. Every field added after the
 /// lesson's four has a serde default, so older configs keep loading; an unknown field is an
 /// error naming it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CascadeConfig {
     /// [`Traffic::rate`].
@@ -115,7 +117,7 @@ pub struct CascadeConfig {
     #[serde(default)]
     pub load_shed: Option<LoadShedConfig>,
     /// [`ServiceConfig::rate_limit`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub rate_limit: Option<TokenBucketConfig>,
     /// [`Traffic::priority_mix`].
     #[serde(default)]
@@ -135,13 +137,13 @@ pub struct CascadeConfig {
     pub payments: Option<PaymentsConfig>,
     /// With it, inventory's stack runs in Resilience4j's order with these settings
     /// ([`Profile::Resilience4j`]); without it, lesson 000's stack.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub resilience4j: Option<Resilience4jStack>,
     /// [`DependencyConfig::capacity`] of inventory.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub capacity: Option<CapacityConfig>,
     /// [`ServiceConfig::abandon`].
-    #[serde(default, skip_serializing_if = "Abandon::is_keep")]
+    #[serde(default)]
     pub orders_abandon: Abandon,
 }
 
@@ -202,7 +204,7 @@ impl Default for CascadeConfig {
 /// "reserved", through a stack of its own (bulkhead -> circuit breaker -> retries -> timeout
 /// -> call), built from the same machines as inventory's. Off by default
 /// ([`CascadeConfig::payments`] is `None`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PaymentsConfig {
     /// [`FaultSchedule::fast`] of payments.
@@ -237,7 +239,7 @@ pub struct PaymentsConfig {
     #[serde(default)]
     pub retry: Option<RetryPolicy>,
     /// [`DependencyConfig::capacity`] of payments.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub capacity: Option<CapacityConfig>,
 }
 
@@ -334,70 +336,9 @@ impl CascadeConfig {
     }
 }
 
-impl CascadeConfig {
-    /// The flat form of a grouped config, when it has one: inventory first (lesson 000's
-    /// stack order, or Resilience4j's with its settings), then payments or nothing, each holding only what the flat form holds.
-    /// `None` for any other config.
-    pub fn from_sim(sim: &SimConfig) -> Option<CascadeConfig> {
-        let (inventory, rest) = sim.dependencies.split_first()?;
-        let payments = match rest {
-            [] => None,
-            [p] => Some(PaymentsConfig::from_dependency(p)?),
-            _ => return None,
-        };
-        let (faults, stack) = (&inventory.faults, &inventory.stack);
-        let flat = CascadeConfig {
-            rate: sim.traffic.rate,
-            threads: sim.service.threads,
-            duration: sim.traffic.duration,
-            degrade_at: faults.degrade_at?,
-            fast: faults.fast,
-            slow: faults.slow,
-            timeout: stack.timeout,
-            breaker: stack.breaker.clone(),
-            bulkhead: stack.bulkhead.clone(),
-            seed: sim.run.seed,
-            drain: sim.run.drain,
-            record_requests: sim.run.record_requests,
-            arrivals: sim.traffic.arrivals,
-            fast_p99: faults.fast_p99,
-            slow_p99: faults.slow_p99,
-            recover_at: faults.recover_at,
-            error_rate: faults.error_rate,
-            business_error_rate: faults.business_error_rate,
-            business_errors_trip_breaker: stack.business_errors_trip_breaker,
-            retry: stack.retry,
-            retry_budget: stack.retry_budget.clone(),
-            sidecar: stack.sidecar.clone(),
-            request_budget: sim.service.request_budget,
-            fallback: sim.service.fallback.clone(),
-            client_give_up: sim.traffic.client_give_up,
-            frontend_retries: sim.traffic.frontend_retries,
-            frontend_backoff: sim.traffic.frontend_backoff,
-            gateway: sim.gateway.clone(),
-            catalog_share: sim.routes.catalog_share,
-            catalog_latency: sim.routes.catalog_latency,
-            history_share: sim.routes.history_share,
-            history_latency: sim.routes.history_latency,
-            history_bulkhead: sim.routes.history_bulkhead.clone(),
-            load_shed: sim.service.load_shed.clone(),
-            rate_limit: sim.service.rate_limit.clone(),
-            priority_mix: sim.traffic.priority_mix,
-            queue_limit: sim.service.queue_limit,
-            hedge: stack.hedge.clone(),
-            idempotency: sim.service.idempotency.clone(),
-            payments,
-            capacity: inventory.capacity.clone(),
-            orders_abandon: sim.service.abandon,
-            resilience4j: stack.profile.resilience4j().cloned(),
-        };
-        (flat.to_sim() == *sim).then_some(flat)
-    }
-}
-
 impl PaymentsConfig {
     /// Payments as the flat form holds it, when `dep` is payments and has nothing more.
-    pub fn from_dependency(dep: &DependencyConfig) -> Option<PaymentsConfig> {
+    fn from_dependency(dep: &DependencyConfig) -> Option<PaymentsConfig> {
         let (faults, stack) = (&dep.faults, &dep.stack);
         let payments = PaymentsConfig {
             fast: faults.fast,
