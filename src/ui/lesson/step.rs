@@ -519,7 +519,7 @@ pub(super) fn lesson_step_view(props: &LessonStepViewProps) -> Html {
     let reading = page.runs.a.as_ref().ok().map(|run| Reading {
         run,
         now: page.playback.playhead,
-        b: None,
+        b: page.b_run().map(|b| &*b.0),
     });
     let mut controls = 0;
     let text: Vec<Html> = paragraphs

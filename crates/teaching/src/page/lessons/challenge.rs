@@ -3,7 +3,7 @@
 //! controls. The goals are judged on the student's run and on further seeds of it, so a
 //! setting that passes by luck fails; a run with no request answered never passes.
 
-use super::live::{Live, Quantity};
+use super::live::{Live, Quantity, Side};
 use super::rules::Reading;
 use crate::page::runs::Run;
 use crate::sim::model::SimConfig;
@@ -109,6 +109,13 @@ impl Goal {
             return Err(shape());
         };
         let live = Live::from_name(name)?;
+        if live.side() != Side::A {
+            return Err(format!(
+                "`{text}`: a goal is judged on the step's own run over several seeds, so it \
+                 reads that run only (`{}`, without `b:` or `b-a:`)",
+                name.split_once(':').map_or(name, |(_, bare)| bare)
+            ));
+        }
         let compare = Compare::parse(sign).ok_or_else(shape)?;
         let rest: String = words.collect::<Vec<_>>().join("");
         let number = |t: &str| t.parse::<f64>().ok().filter(|v| v.is_finite());
@@ -271,6 +278,14 @@ impl Challenge {
 mod tests {
     use super::*;
     use crate::page::lessons::live;
+
+    #[test]
+    fn a_goal_reads_the_steps_own_run_only() {
+        let e = Goal::parse("b-a:ok-share >= 10").unwrap_err();
+        assert!(e.contains("own run") && e.contains("`ok-share`"), "{e}");
+        assert!(Goal::parse("b:p99 < 1 s").is_err());
+        assert!(Goal::parse("ok-share >= 10").is_ok());
+    }
 
     #[test]
     fn goals_read_in_their_units_and_write_back() {

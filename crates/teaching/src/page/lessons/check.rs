@@ -4,7 +4,7 @@
 
 use super::challenge::{Challenge, Judged};
 use super::format::{parse, StepLines};
-use super::live::{pieces, Piece};
+use super::live::{pieces, Piece, Side};
 use super::predict::{choice_letter, Answer};
 use super::rules::Reading;
 use super::{capitalized, Step};
@@ -185,7 +185,7 @@ fn check_step(
     let reading = Reading {
         run,
         now: step.moment(),
-        b: None,
+        b: page.b_run().map(|b| &*b.0),
     };
     // Each live figure as the page shows it (the screen's words) and by its name (the report).
     let live: Vec<(String, String)> = step
@@ -204,6 +204,27 @@ fn check_step(
     said.extend(live.into_iter().map(|(_, text)| text));
     if !figures.is_empty() {
         report.push(format!("     live: {}", figures.join(", ")));
+    }
+    // A figure of run B in a step that shows none would read nothing, always.
+    if page.b_run().is_none() {
+        let in_text = step.text.iter().flat_map(|p| pieces(p).unwrap_or_default());
+        let in_text = in_text.filter_map(|piece| match piece {
+            Piece::Live(live) => Some(live),
+            _ => None,
+        });
+        let asked = step.question.iter().flat_map(|q| match q.answer {
+            Answer::Number { measure, .. } => vec![measure],
+            Answer::Choices(choices) => choices.iter().map(|c| c.holds.measure).collect(),
+        });
+        for live in in_text.chain(asked).filter(|l| l.side() != Side::A) {
+            errors.push(format!(
+                "line {}: step `{}`: `{}` reads run B, and the step shows none (add `ab=` to \
+                 its @run)",
+                lines.heading,
+                step.name,
+                live.name()
+            ));
+        }
     }
     if let Some(challenge) = step.challenge {
         check_challenge(step, &challenge, run, lines, checked);
@@ -438,6 +459,47 @@ Text.
               keys; links, widgets and lessons take the same ones)"
             ]
         );
+    }
+
+    #[test]
+    fn a_figure_of_run_b_needs_a_step_that_shows_one() {
+        let lesson = |run: &str| {
+            format!(
+                "# Mine
+
+## One
+
+@name one
+@run {run}
+@play-to 12 s
+@views load
+
+The limit answers {{b-a:lookups-answered}} more of the lookups than run B.
+
+@ask How many more lookups does the limit answer?
+@choice b:lookups-answered < 50 | Fewer than half without it
+@hint compare.
+@choice b:lookups-answered >= 50 | Half or more without it
+@hint compare.
+"
+            )
+        };
+        let alone = check(&lesson("preset=story-adaptive-limit"));
+        assert_eq!(alone.errors.len(), 3, "{:?}", alone.errors);
+        assert!(
+            alone.errors[0].contains("`b-a:lookups-answered` reads run B")
+                && alone.errors[0].contains("ab="),
+            "{:?}",
+            alone.errors
+        );
+        let beside_b = check(&lesson("preset=story-adaptive-limit ab=patterns=none"));
+        assert_eq!(beside_b.errors, Vec::<String>::new());
+        let live = beside_b
+            .report
+            .iter()
+            .find(|l| l.contains("live:"))
+            .expect("the figure is reported");
+        assert!(live.contains("{b-a:lookups-answered} \u{2212}"), "{live}");
     }
 
     #[test]

@@ -405,16 +405,45 @@ fn secs_to_slice(s: f64) -> usize {
 }
 
 /// A figure of the run, as a lesson names it: a row of [`FIGURES`], with its window when it
-/// is read over one.
+/// is read over one, and the run it reads (`b:`, `b-a:` before its name for run B and for B
+/// minus A, in a step that shows a run B).
 #[derive(Clone, Copy)]
 pub struct Live {
     figure: &'static Figure,
     window: Window,
+    side: Side,
+}
+
+/// Which run a figure reads, in a step that shows a run B beside run A.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// Run A, the step's own (a name as it stands).
+    A,
+    /// Run B (`b:queue-peak`).
+    B,
+    /// Run B's figure minus run A's (`b-a:queue-peak`), signed.
+    BMinusA,
+}
+
+impl Side {
+    /// Every side with what a lesson writes before a figure's name for it.
+    pub const PREFIXES: [(Side, &'static str); 3] =
+        [(Side::BMinusA, "b-a:"), (Side::B, "b:"), (Side::A, "")];
+
+    /// What a lesson writes before a figure's name for this side.
+    pub fn prefix(self) -> &'static str {
+        Side::PREFIXES
+            .iter()
+            .find(|(side, _)| *side == self)
+            .map_or("", |(_, prefix)| prefix)
+    }
 }
 
 impl PartialEq for Live {
     fn eq(&self, other: &Live) -> bool {
-        self.figure.name == other.figure.name && self.window == other.window
+        self.figure.name == other.figure.name
+            && self.window == other.window
+            && self.side == other.side
     }
 }
 
@@ -441,6 +470,7 @@ impl Live {
         Live {
             figure,
             window: (0.0, 0.0),
+            side: Side::A,
         }
     }
 
@@ -449,7 +479,13 @@ impl Live {
         Live {
             figure,
             window: (from, to),
+            side: Side::A,
         }
+    }
+
+    /// The same figure read from `side`'s run.
+    pub const fn from_side(self, side: Side) -> Live {
+        Live { side, ..self }
     }
 
     /// Its row.
@@ -457,22 +493,36 @@ impl Live {
         self.figure
     }
 
+    /// The run it reads.
+    pub fn side(self) -> Side {
+        self.side
+    }
+
     /// The figure called `name`, or a message listing the names there are.
     pub fn from_name(name: &str) -> Result<Live, String> {
-        if let Some(found) = row_named(&FIGURES, name) {
-            return found.map(|(figure, (from, to))| Live::over(figure, from, to));
+        let (side, bare) = Side::PREFIXES
+            .iter()
+            .find_map(|&(side, prefix)| Some((side, name.strip_prefix(prefix)?)))
+            .unwrap_or((Side::A, name));
+        if let Some(found) = row_named(&FIGURES, bare) {
+            return found.map(|(figure, (from, to))| Live::over(figure, from, to).from_side(side));
         }
         let names: Vec<String> = FIGURES.iter().map(|f| f.written()).collect();
         Err(format!(
-            "no measure is called `{name}`: one of {} (and {{control}} in a sentence for the \
-             step's control)",
+            "no measure is called `{name}`: one of {} (each may start with b: for run B or \
+             b-a: for B minus A; and {{control}} in a sentence for the step's control)",
             names.join(", ")
         ))
     }
 
-    /// Its name in a lesson file (`throughput(8,12)` with its window).
+    /// Its name in a lesson file (`throughput(8,12)` with its window, `b:` before it for run
+    /// B).
     pub fn name(self) -> String {
-        written_with(self.figure, self.window)
+        format!(
+            "{}{}",
+            self.side.prefix(),
+            written_with(self.figure, self.window)
+        )
     }
 
     /// What kind of quantity it is.
@@ -483,13 +533,32 @@ impl Live {
     /// What the run measured, as a verdict quotes it: "the queue in front of the workers
     /// reached 998 requests by 12.0 s", "p99 was 4 s by 12.0 s".
     pub fn describe(self, value: Option<f64>, now: Micros) -> String {
-        if let Some(said) = self.figure.said {
-            return said(value, now, self.window);
-        }
         let by = clock(now, None);
-        match value {
-            None => format!("the run had no {} by {by}", self.what()),
-            Some(_) => format!("{} was {} by {by}", self.what(), self.shown(value)),
+        match (self.side, self.figure.said) {
+            (Side::A, Some(said)) => said(value, now, self.window),
+            (Side::B, Some(said)) => format!("in run B, {}", said(value, now, self.window)),
+            (Side::BMinusA, _) => match value {
+                None => format!("runs A and B did not both have {} by {by}", self.what()),
+                Some(_) => format!(
+                    "{} in run B minus run A was {} by {by}",
+                    self.what(),
+                    self.shown(value)
+                ),
+            },
+            (side, None) => {
+                let run = if side == Side::B { "run B" } else { "the run" };
+                match value {
+                    None => format!("{run} had no {} by {by}", self.what()),
+                    Some(_) if side == Side::B => {
+                        format!(
+                            "in run B, {} was {} by {by}",
+                            self.what(),
+                            self.shown(value)
+                        )
+                    }
+                    Some(_) => format!("{} was {} by {by}", self.what(), self.shown(value)),
+                }
+            }
         }
     }
 
@@ -534,7 +603,19 @@ impl Live {
     /// The figure at the reading's playhead as a number (seconds, percent, a count or a rate),
     /// `None` while the run has none (a breaker that never opened has no first opening).
     pub fn value(self, r: &Reading) -> Option<f64> {
-        (self.figure.read)(r, self.window)
+        let of = |run| {
+            let reading = Reading {
+                run,
+                now: r.now,
+                b: None,
+            };
+            (self.figure.read)(&reading, self.window)
+        };
+        match self.side {
+            Side::A => (self.figure.read)(r, self.window),
+            Side::B => of(r.b?),
+            Side::BMinusA => Some(of(r.b?)? - (self.figure.read)(r, self.window)?),
+        }
     }
 
     /// The figure with its unit at the reading's playhead; a dash while the run has none.
@@ -544,7 +625,18 @@ impl Live {
 
     /// A value of the figure with its unit; a dash for none.
     pub fn shown(self, value: Option<f64>) -> String {
-        self.figure.unit.show(value)
+        match (self.side, value) {
+            (Side::BMinusA, Some(v)) => {
+                // A difference of two moments is a length of time.
+                let unit = match self.figure.unit {
+                    Unit::Moment => Unit::Duration,
+                    unit => unit,
+                };
+                let sign = if v < 0.0 { "\u{2212}" } else { "+" };
+                format!("{sign}{}", unit.show(Some(v.abs())))
+            }
+            _ => self.figure.unit.show(value),
+        }
     }
 }
 
@@ -642,6 +734,66 @@ mod tests {
             assert_eq!(Live::from_name(figure.name), Ok(Live::of(figure)));
             assert_eq!(Live::of(figure).name(), figure.name);
         }
+    }
+
+    #[test]
+    fn a_figure_reads_run_b_or_b_minus_a_by_its_prefix() {
+        use crate::page::runs::Run;
+        use crate::sim::scenario::Preset;
+        let difference = Live::from_name("b-a:lookups-answered").unwrap();
+        assert_eq!(difference.side(), Side::BMinusA);
+        assert_eq!(difference.name(), "b-a:lookups-answered");
+        let b_window = Live::from_name("b:throughput(8,12)").unwrap();
+        assert_eq!(
+            b_window,
+            Live::over(&THROUGHPUT, 8.0, 12.0).from_side(Side::B)
+        );
+        assert_eq!(b_window.name(), "b:throughput(8,12)");
+        assert_ne!(b_window, Live::over(&THROUGHPUT, 8.0, 12.0));
+        assert!(Live::from_name("c:queue").is_err());
+
+        let a = Run::of(Preset::StoryAdaptiveLimit.config()).unwrap();
+        let b = Run::of(Preset::StoryNone.config()).unwrap();
+        let with_b = Reading {
+            run: &a,
+            now: 12_000_000,
+            b: Some(&b),
+        };
+        let share = Live::of(&LOOKUPS_ANSWERED);
+        let (in_a, in_b) = (share.value(&with_b).unwrap(), {
+            let of_b = Reading {
+                run: &b,
+                now: 12_000_000,
+                b: None,
+            };
+            share.value(&of_b).unwrap()
+        });
+        assert!(in_a > in_b + 10.0, "{in_a} {in_b}");
+        assert_eq!(share.from_side(Side::B).value(&with_b), Some(in_b));
+        let less = difference.value(&with_b).unwrap();
+        assert!((less - (in_b - in_a)).abs() < 1e-9);
+        let shown = difference.shown(Some(less));
+        assert!(
+            shown.starts_with('\u{2212}') && shown.ends_with('%'),
+            "{shown}"
+        );
+        assert_eq!(difference.shown(Some(3.0)), "+3%");
+        let said = difference.describe(Some(less), 12_000_000);
+        assert!(said.contains("in run B minus run A was \u{2212}"), "{said}");
+        assert!(Live::of(&FIRST_OPENING)
+            .from_side(Side::BMinusA)
+            .shown(Some(-1.5))
+            .starts_with('\u{2212}'));
+
+        // Without a run B, neither reads anything.
+        let alone = Reading {
+            run: &a,
+            now: 12_000_000,
+            b: None,
+        };
+        assert_eq!(difference.value(&alone), None);
+        assert_eq!(share.from_side(Side::B).value(&alone), None);
+        assert_eq!(difference.shown(None), "\u{2014}");
     }
 
     #[test]

@@ -583,7 +583,7 @@ impl Step {
         let reading = Reading {
             run,
             now: self.moment(),
-            b: None,
+            b: page.b_run().map(|b| &*b.0),
         };
         self.question?.judge(prediction, &reading)
     }
@@ -596,7 +596,7 @@ impl Step {
         let reading = Reading {
             run,
             now: self.moment(),
-            b: None,
+            b: page.b_run().map(|b| &*b.0),
         };
         let question = self.question?;
         let measured = match question.answer {

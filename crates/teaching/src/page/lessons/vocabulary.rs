@@ -88,7 +88,10 @@ pub fn vocabulary() -> String {
          figure in a sentence (`{queue-peak}`) and a `@goal`. A time is bounded in `s` or `ms`, \
          a share from 0 to 100, anything else by a number. `cascade --json` prints each at the \
          run's end under `measures`, by these names (a time in seconds, a share in percent; \
-         the throughput over the whole run, `throughput(0,D)`)."
+         the throughput over the whole run, `throughput(0,D)`). In a step that shows a run B \
+         (`ab=`), `b:` before a name reads run B (`{b:queue-peak}`) and `b-a:` run B's figure \
+         minus run A's, signed (`@choice b-a:lookups-answered >= 50 | ...`); a goal reads the \
+         step's own run only."
             .into(),
         String::new(),
         "| Measure | Kind | What the run measured by the playhead |".into(),
