@@ -533,31 +533,20 @@ impl Live {
     /// What the run measured, as a verdict quotes it: "the queue in front of the workers
     /// reached 998 requests by 12.0 s", "p99 was 4 s by 12.0 s".
     pub fn describe(self, value: Option<f64>, now: Micros) -> String {
-        let by = clock(now, None);
-        match (self.side, self.figure.said) {
-            (Side::A, Some(said)) => said(value, now, self.window),
-            (Side::B, Some(said)) => format!("in run B, {}", said(value, now, self.window)),
-            (Side::BMinusA, _) => match value {
-                None => format!("runs A and B did not both have {} by {by}", self.what()),
-                Some(_) => format!(
-                    "{} in run B minus run A was {} by {by}",
-                    self.what(),
-                    self.shown(value)
-                ),
-            },
-            (side, None) => {
-                let run = if side == Side::B { "run B" } else { "the run" };
-                match value {
-                    None => format!("{run} had no {} by {by}", self.what()),
-                    Some(_) if side == Side::B => {
-                        format!(
-                            "in run B, {} was {} by {by}",
-                            self.what(),
-                            self.shown(value)
-                        )
-                    }
-                    Some(_) => format!("{} was {} by {by}", self.what(), self.shown(value)),
-                }
+        let (by, what) = (clock(now, None), self.what());
+        match (self.side, self.figure.said, value) {
+            (Side::BMinusA, _, None) => format!("runs A and B did not both have {what} by {by}"),
+            (Side::BMinusA, _, Some(_)) => format!(
+                "{what} in run B minus run A was {} by {by}",
+                self.shown(value)
+            ),
+            (Side::A, Some(said), _) => said(value, now, self.window),
+            (Side::B, Some(said), _) => format!("in run B, {}", said(value, now, self.window)),
+            (Side::A, None, None) => format!("the run had no {what} by {by}"),
+            (Side::B, None, None) => format!("run B had no {what} by {by}"),
+            (Side::A, None, Some(_)) => format!("{what} was {} by {by}", self.shown(value)),
+            (Side::B, None, Some(_)) => {
+                format!("in run B, {what} was {} by {by}", self.shown(value))
             }
         }
     }
@@ -570,13 +559,15 @@ impl Live {
     /// Every figure, one of each (`throughput` with example times), in the order
     /// `docs/lesson-format.md` lists them.
     pub fn all() -> Vec<Live> {
-        FIGURES
-            .iter()
-            .map(|f| match f.windowed {
-                true => Live::over(f, 8.0, 12.0),
-                false => Live::of(f),
-            })
-            .collect()
+        Live::every((8.0, 12.0)).collect()
+    }
+
+    /// Every figure of run A, in [`FIGURES`]' order, a windowed one over `window`.
+    fn every((from, to): Window) -> impl Iterator<Item = Live> {
+        FIGURES.iter().map(move |f| match f.windowed {
+            true => Live::over(f, from, to),
+            false => Live::of(f),
+        })
     }
 
     /// Every figure of `run` at its end, by the name a lesson writes it with, as
@@ -590,12 +581,7 @@ impl Live {
             b: None,
         };
         let whole = (run.span as f64 / 1e6).ceil();
-        FIGURES
-            .iter()
-            .map(|f| match f.windowed {
-                true => Live::over(f, 0.0, whole),
-                false => Live::of(f),
-            })
+        Live::every((0.0, whole))
             .map(|live| (live.name(), live.value(&reading)))
             .collect()
     }

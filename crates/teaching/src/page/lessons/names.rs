@@ -71,7 +71,7 @@ pub(super) fn written_with<T: Named>(row: &T, (from, to): Window) -> String {
 
 /// `NAME(8,12)` (`name` being `NAME`) as its window's two times, seconds; `None` when `text`
 /// is not `name` with a window.
-fn window_of(text: &str, name: &str) -> Option<Result<(f64, f64), String>> {
+fn window_of(text: &str, name: &str) -> Option<Result<Window, String>> {
     let inner = text
         .strip_prefix(name)?
         .strip_prefix('(')?
