@@ -187,13 +187,15 @@ fn a_call_without_an_idempotency_key_is_never_hedged() {
         });
         edited
     };
+    // The run names the field where it sits in the config; the edge names its `--set` key.
     match run(&c) {
         Err(RunError::Param(e)) => {
-            assert_eq!(e.field, "hedge");
+            assert!(e.to_string().starts_with("hedge.idempotency_key: "), "{e}");
             assert!(e.range.contains("idempotent"), "{e}");
         }
         other => panic!("{other:?}"),
     }
+    assert_eq!(c.validate().unwrap_err().field, "hedge");
     // Out-of-range policies name the `--set` keys.
     let bad = |policy| {
         let c = {
@@ -204,10 +206,8 @@ fn a_call_without_an_idempotency_key_is_never_hedged() {
             });
             edited
         };
-        match run(&c) {
-            Err(RunError::Param(e)) => e.field,
-            other => panic!("{other:?}"),
-        }
+        assert!(matches!(run(&c), Err(RunError::Param(_))));
+        c.validate().unwrap_err().field
     };
     assert_eq!(
         bad(HedgePolicy {

@@ -50,26 +50,26 @@ impl AdaptiveLimitConfig {
     /// Checks every field against its range, and that `min <= initial <= max`.
     pub fn validate(&self) -> Result<(), ParamError> {
         let (lo, hi) = LIMIT_RANGE;
-        ParamError::check_u64("limit_min", self.min.into(), lo, hi, "calls")?;
-        ParamError::check_u64("limit_max", self.max.into(), lo, hi, "calls")?;
-        ParamError::check_u64("limit_initial", self.initial.into(), lo, hi, "calls")?;
+        ParamError::check_u64("min", self.min.into(), lo, hi, "calls")?;
+        ParamError::check_u64("max", self.max.into(), lo, hi, "calls")?;
+        ParamError::check_u64("initial", self.initial.into(), lo, hi, "calls")?;
         if !(self.min <= self.initial && self.initial <= self.max) {
-            return Err(ParamError {
-                field: "limit_initial",
-                range: format!("limit_min ({})..=limit_max ({})", self.min, self.max),
-                value: self.initial.to_string(),
-            });
+            return Err(ParamError::new(
+                "initial",
+                format!("min ({})..=max ({})", self.min, self.max),
+                self.initial.to_string(),
+            ));
         }
         let (b_lo, b_hi) = BACKOFF_RANGE;
         if !(self.backoff.is_finite() && self.backoff >= b_lo && self.backoff < b_hi) {
-            return Err(ParamError {
-                field: "limit_backoff",
-                range: format!("{b_lo}..{b_hi} (1 excluded)"),
-                value: self.backoff.to_string(),
-            });
+            return Err(ParamError::new(
+                "backoff",
+                format!("{b_lo}..{b_hi} (1 excluded)"),
+                self.backoff.to_string(),
+            ));
         }
         let (s_lo, s_hi) = SLOW_AFTER_RANGE;
-        ParamError::check_micros("limit_slow_after", self.slow_after, s_lo, s_hi)
+        ParamError::check_micros("slow_after", self.slow_after, s_lo, s_hi)
     }
 }
 
@@ -267,21 +267,21 @@ mod tests {
                 backoff: 1.0,
                 ..base.clone()
             }),
-            "limit_backoff"
+            "backoff"
         );
         assert_eq!(
             bad(AdaptiveLimitConfig {
                 initial: 1,
                 ..base.clone()
             }),
-            "limit_initial"
+            "initial"
         );
         assert_eq!(
             bad(AdaptiveLimitConfig {
                 slow_after: 0,
                 ..base
             }),
-            "limit_slow_after"
+            "slow_after"
         );
     }
 }

@@ -208,11 +208,11 @@ fn check_ratio(field: &'static str, value: f64) -> Result<(), ParamError> {
     if value.is_finite() && value > 0.0 && value <= 1.0 {
         Ok(())
     } else {
-        Err(ParamError {
+        Err(ParamError::new(
             field,
-            range: "0 (exclusive)..=1".to_string(),
-            value: value.to_string(),
-        })
+            "0 (exclusive)..=1",
+            value.to_string(),
+        ))
     }
 }
 

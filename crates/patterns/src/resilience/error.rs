@@ -5,8 +5,12 @@ use std::fmt;
 /// A parameter outside its documented range: names the field, the range and the value given.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParamError {
-    /// The parameter's name, as it appears in configs and on the command line.
+    /// The parameter's name: the field's own, as its part of a config calls it
+    /// (`half_open_probes`), until the parameter rows name it by its key (`probes`).
     pub field: &'static str,
+    /// The part of the config the field sits in (`breaker`), when a check of that part
+    /// named it; `None` once the field is named by its key, or for a field of no part.
+    pub section: Option<&'static str>,
     /// The allowed range, readable by a person (e.g. `0.001..=3600 s`).
     pub range: String,
     /// The value that was given.
@@ -15,6 +19,9 @@ pub struct ParamError {
 
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(section) = self.section {
+            write!(f, "{section}.")?;
+        }
         write!(
             f,
             "{}: {} is out of range (allowed: {})",
@@ -26,20 +33,28 @@ impl fmt::Display for ParamError {
 impl std::error::Error for ParamError {}
 
 impl ParamError {
+    /// The error naming `field`, its allowed `range` and the `value` given.
+    pub fn new(field: &'static str, range: impl Into<String>, value: impl Into<String>) -> Self {
+        ParamError {
+            field,
+            section: None,
+            range: range.into(),
+            value: value.into(),
+        }
+    }
+
+    /// The error of a part's own check, as the part sits in a bigger config: its field is
+    /// then found under `section` (`breaker`, then `half_open_probes`).
+    pub fn within(self, section: &'static str) -> ParamError {
+        ParamError {
+            section: Some(section),
+            ..self
+        }
+    }
+
     /// Accepts a share, `0 <= value <= 1`, else names `field`.
     pub fn check_share(field: &'static str, value: f64) -> Result<(), ParamError> {
         ParamError::check_f64(field, value, 0.0, 1.0, "")
-    }
-
-    /// The error with its field named by its key: a layer's own name for a parameter
-    /// (`half_open_probes`) becomes the key a table gives it (`probes`) when `renames` pairs
-    /// them.
-    pub fn renamed(self, renames: &[(&str, &'static str)]) -> ParamError {
-        let field = renames
-            .iter()
-            .find(|(name, _)| *name == self.field)
-            .map_or(self.field, |(_, key)| key);
-        ParamError { field, ..self }
     }
 
     /// Accepts `value` when `min <= value <= max`, else names `field` and the range.
@@ -53,11 +68,11 @@ impl ParamError {
         if (min..=max).contains(&value) {
             Ok(())
         } else {
-            Err(ParamError {
+            Err(ParamError::new(
                 field,
-                range: format!("{min}..={max} {unit}").trim_end().to_string(),
-                value: value.to_string(),
-            })
+                format!("{min}..={max} {unit}").trim_end().to_string(),
+                value.to_string(),
+            ))
         }
     }
 
@@ -70,10 +85,12 @@ impl ParamError {
         min: u64,
         max: u64,
     ) -> Result<(), ParamError> {
-        ParamError::check_u64(field, value, min, max, "").map_err(|_| ParamError {
-            field,
-            range: format!("{}..={} s", seconds(min), seconds(max)),
-            value: format!("{} s", seconds(value)),
+        ParamError::check_u64(field, value, min, max, "").map_err(|_| {
+            ParamError::new(
+                field,
+                format!("{}..={} s", seconds(min), seconds(max)),
+                format!("{} s", seconds(value)),
+            )
         })
     }
 
@@ -93,11 +110,11 @@ impl ParamError {
         if value.is_finite() && value >= min && value <= max {
             Ok(())
         } else {
-            Err(ParamError {
+            Err(ParamError::new(
                 field,
-                range: format!("{min}..={max} {unit}").trim_end().to_string(),
-                value: value.to_string(),
-            })
+                format!("{min}..={max} {unit}").trim_end().to_string(),
+                value.to_string(),
+            ))
         }
     }
 }

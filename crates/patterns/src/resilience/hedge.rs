@@ -70,11 +70,11 @@ impl HedgePolicy {
                 min_samples,
             } => {
                 if !(percentile.is_finite() && percentile > 0.0 && percentile <= 100.0) {
-                    return Err(ParamError {
-                        field: "percentile",
-                        range: "0 (exclusive)..=100".to_string(),
-                        value: percentile.to_string(),
-                    });
+                    return Err(ParamError::new(
+                        "percentile",
+                        "0 (exclusive)..=100",
+                        percentile.to_string(),
+                    ));
                 }
                 ParamError::check_u64("min_samples", min_samples, 1, 1_000_000, "")?;
             }
@@ -177,12 +177,13 @@ impl Hedger {
     /// A hedger with no observations yet.
     pub fn new(policy: HedgePolicy) -> Result<Self, ParamError> {
         policy.validate()?;
-        let observed =
-            Histogram::new_with_bounds(1, HIGHEST_TRACKED, 3).map_err(|e| ParamError {
-                field: "histogram",
-                range: "1..=3600 s at 3 significant figures".to_string(),
-                value: format!("{e:?}"),
-            })?;
+        let observed = Histogram::new_with_bounds(1, HIGHEST_TRACKED, 3).map_err(|e| {
+            ParamError::new(
+                "histogram",
+                "1..=3600 s at 3 significant figures",
+                format!("{e:?}"),
+            )
+        })?;
         Ok(Hedger { policy, observed })
     }
 

@@ -45,11 +45,11 @@ impl TokenBucketConfig {
     pub fn validate(&self) -> Result<(), ParamError> {
         let r = self.rate_per_sec;
         if !(r.is_finite() && r > Self::RATE.0 && r <= Self::RATE.1) {
-            return Err(ParamError {
-                field: "rate_per_sec",
-                range: "0 (exclusive)..=1000000 /s".to_string(),
-                value: r.to_string(),
-            });
+            return Err(ParamError::new(
+                "rate_per_sec",
+                "0 (exclusive)..=1000000 /s",
+                r.to_string(),
+            ));
         }
         ParamError::check_u64("burst", self.burst.into(), Self::BURST.0, Self::BURST.1, "")?;
         Ok(())

@@ -221,19 +221,16 @@ pub fn apply(request: &mut ContentionRequest, key: &str, value: &str) -> Result<
         "cap" => request.config.cap = parse_time("cap", value, 100, 60 * SECOND)?,
         "strategy" => {
             let all = Strategy::ALL.map(Strategy::key);
-            let chosen = Strategy::parse(value).ok_or_else(|| ParamError {
-                field: "strategy",
-                range: all.join(", "),
-                value: value.to_string(),
-            })?;
+            let chosen = Strategy::parse(value)
+                .ok_or_else(|| ParamError::new("strategy", all.join(", "), value.to_string()))?;
             request.strategies = vec![chosen];
         }
         _ => {
-            return Err(ParamError {
-                field: "key",
-                range: CONTENTION_KEYS.join(", "),
-                value: key.to_string(),
-            })
+            return Err(ParamError::new(
+                "key",
+                CONTENTION_KEYS.join(", "),
+                key.to_string(),
+            ))
         }
     }
     Ok(())

@@ -68,11 +68,11 @@ impl Grid {
     pub fn validate(&self) -> Result<(), ParamError> {
         ParamError::check_u64("steps", self.steps.into(), 2, MAX_STEPS.into(), "")?;
         if !(self.rate_max.is_finite() && (1.0..=2_000.0).contains(&self.rate_max)) {
-            return Err(ParamError {
-                field: "rate_max",
-                range: "1..=2000 requests/s".to_string(),
-                value: self.rate_max.to_string(),
-            });
+            return Err(ParamError::new(
+                "rate_max",
+                "1..=2000 requests/s",
+                self.rate_max.to_string(),
+            ));
         }
         ParamError::check_micros("trigger_max", self.trigger_max, 1_000, 600 * SECOND)?;
         for (rate, trigger) in [

@@ -47,10 +47,8 @@ impl ArrivalProcess {
     pub fn new(traffic: &Traffic, routes: &RoutesConfig) -> Result<Self, ParamError> {
         let poisson = match traffic.arrivals {
             Arrivals::Even | Arrivals::Closed => None,
-            Arrivals::Poisson => Some(Exp::new(traffic.rate).map_err(|_| ParamError {
-                field: "rate",
-                range: "0.1..=10000 requests/s".to_string(),
-                value: traffic.rate.to_string(),
+            Arrivals::Poisson => Some(Exp::new(traffic.rate).map_err(|_| {
+                ParamError::new("rate", "0.1..=10000 requests/s", traffic.rate.to_string())
             })?),
         };
         let closed = (traffic.arrivals == Arrivals::Closed).then(|| Clients {

@@ -535,14 +535,16 @@ impl SimConfig {
 pub const MAX_DEPENDENCIES: usize = 8;
 
 /// How a check names a dependency's parameter, from the dependency's place in the list, its
-/// name and the field: a key, or `None` for a field that has none.
-pub type KeyOf = fn(usize, &str, &'static str) -> Option<&'static str>;
+/// name and the error its check gave: the error named by a key, or `None` for a field that
+/// has none.
+pub type KeyOf = fn(usize, &str, &ParamError) -> Option<ParamError>;
 
-/// The model's own naming: the first dependency's fields are its keys (`timeout`), the
-/// others' have none. The parameter table names them all at the text edge
-/// (`SimConfig::validate` in `params`: `payments_timeout`).
-pub fn own_field(index: usize, _name: &str, field: &'static str) -> Option<&'static str> {
-    (index == 0).then_some(field)
+/// The model's own naming: the first dependency's fields are named where they sit in its
+/// config (`timeout`, `breaker.half_open_probes`), the others' have none. The parameter table
+/// names them all by key at the text edge (`SimConfig::validate` in `params`: `probes`,
+/// `payments_timeout`).
+pub fn own_field(index: usize, _name: &str, e: &ParamError) -> Option<ParamError> {
+    (index == 0).then(|| e.clone())
 }
 
 impl SimConfig {
@@ -558,36 +560,36 @@ impl SimConfig {
         self.routes.validate()?;
         let count = self.dependencies.len();
         if !(1..=MAX_DEPENDENCIES).contains(&count) {
-            return Err(ParamError {
-                field: "dependencies",
-                range: format!("1..={MAX_DEPENDENCIES} dependencies"),
-                value: count.to_string(),
-            });
+            return Err(ParamError::new(
+                "dependencies",
+                format!("1..={MAX_DEPENDENCIES} dependencies"),
+                count.to_string(),
+            ));
         }
         for (index, dep) in self.dependencies.iter().enumerate() {
             let named_before = self.dependencies[..index]
                 .iter()
                 .any(|d| d.name == dep.name);
             if named_before {
-                return Err(ParamError {
-                    field: "name",
-                    range: "a name no other dependency has".to_string(),
-                    value: dep.name.clone(),
-                });
+                return Err(ParamError::new(
+                    "name",
+                    "a name no other dependency has",
+                    dep.name.clone(),
+                ));
             }
             dep.validate()
                 .map_err(|e| dependency_error(index, &dep.name, e, key_of))?;
         }
         let library = self.dependencies.iter().find(|d| d.stack.is_library());
         if let (Some(d), Some(_)) = (library, self.service.request_budget) {
-            return Err(ParamError {
-                field: "request_budget",
-                range: format!(
+            return Err(ParamError::new(
+                "request_budget",
+                format!(
                     "off with stack={} (lesson 000's request budget is not one of its strategies)",
                     d.stack.profile.key()
                 ),
-                value: "set".to_string(),
-            });
+                "set",
+            ));
         }
         Ok(())
     }
@@ -595,14 +597,21 @@ impl SimConfig {
 
 /// Names an error of the dependency at `index` as `key_of` says it.
 fn dependency_error(index: usize, name: &str, e: ParamError, key_of: KeyOf) -> ParamError {
-    match key_of(index, name, e.field) {
-        Some(field) => ParamError { field, ..e },
-        None if name == "payments" => ParamError {
+    if let Some(named) = key_of(index, name, &e) {
+        return named;
+    }
+    let field = match e.section {
+        Some(section) => format!("{section}.{}", e.field),
+        None => e.field.to_string(),
+    };
+    match name {
+        "payments" => ParamError {
             field: "payments",
-            value: format!("{} ({})", e.value, e.field),
+            section: None,
+            value: format!("{} ({field})", e.value),
             ..e
         },
-        None => ParamError {
+        _ => ParamError {
             value: format!("{} (dependency {name})", e.value),
             ..e
         },
@@ -651,15 +660,15 @@ impl Traffic {
             "(priority_high + priority_low <= 1)",
         )?;
         if self.requests() > MAX_REQUESTS {
-            return Err(ParamError {
-                field: "rate",
-                range: format!("rate × duration <= {MAX_REQUESTS} requests"),
-                value: format!(
+            return Err(ParamError::new(
+                "rate",
+                format!("rate × duration <= {MAX_REQUESTS} requests"),
+                format!(
                     "{} requests/s for {} s",
                     self.rate,
                     crate::resilience::error::seconds(self.duration)
                 ),
-            });
+            ));
         }
         Ok(())
     }
@@ -701,19 +710,10 @@ impl ServiceConfig {
             ParamError::check_micros("request_budget", b, min, max)?;
         }
         if let Some(r) = &self.rate_limit {
-            let renames = [
-                ("rate_per_sec", "rate_limit"),
-                ("burst", "rate_limit_burst"),
-            ];
-            r.validate().map_err(|e| e.renamed(&renames))?;
+            r.validate().map_err(|e| e.within("rate_limit"))?;
         }
         if let Some(l) = &self.load_shed {
-            let renames = [
-                ("low", "shed_low"),
-                ("normal", "shed_normal"),
-                ("high", "shed_high"),
-            ];
-            l.validate().map_err(|e| e.renamed(&renames))?;
+            l.validate().map_err(|e| e.within("load_shed"))?;
         }
         if let Some(gc) = &self.gc {
             gc.validate()?;

@@ -400,14 +400,14 @@ impl SidecarConfig {
     /// Checks every field against its range.
     pub fn validate(&self) -> Result<(), ParamError> {
         let (min, max) = Self::RETRIES;
-        ParamError::check_u64("sidecar_retries", self.retries.into(), min, max, "")?;
+        ParamError::check_u64("retries", self.retries.into(), min, max, "")?;
         if let Some(t) = self.per_try_timeout {
             let (min, max) = Self::PER_TRY_TIMEOUT;
             ParamError::check_micros("per_try_timeout", t, min, max)?;
         }
-        ParamError::check_micros("sidecar_base", self.base, Self::BASE.0, Self::BASE.1)?;
+        ParamError::check_micros("base", self.base, Self::BASE.0, Self::BASE.1)?;
         let least = self.base.max(Self::CAP.0);
-        ParamError::check_micros("sidecar_cap", self.cap, least, Self::CAP.1)?;
+        ParamError::check_micros("cap", self.cap, least, Self::CAP.1)?;
         if let Some(rules) = &self.envoy {
             rules.limit.validate()?;
         }
@@ -467,8 +467,8 @@ impl StackConfig {
     /// The timeout's range, which `validate` and the parameter rows share.
     pub const TIMEOUT: (Micros, Micros) = (1_000, HOUR);
 
-    /// Checks the profile and every layer that is on, naming a parameter by its `--set` key
-    /// where the layer's own name for it differs (`probes`, `retry_base`, ...).
+    /// Checks the profile and every layer that is on; a layer's field is named under the
+    /// layer's name in the stack (`breaker`, then `half_open_probes`).
     pub fn validate(&self) -> Result<(), ParamError> {
         if self.profile.is_library() {
             self.validate_library()?;
@@ -477,31 +477,25 @@ impl StackConfig {
             ParamError::check_micros("timeout", t, Self::TIMEOUT.0, Self::TIMEOUT.1)?;
         }
         if let Some(b) = &self.breaker {
-            b.validate()
-                .map_err(|e| e.renamed(&[("half_open_probes", "probes")]))?;
+            b.validate().map_err(|e| e.within("breaker"))?;
         }
         if let Some(b) = &self.bulkhead {
-            b.validate()?;
+            b.validate().map_err(|e| e.within("bulkhead"))?;
         }
         if let Some(r) = &self.retry {
-            r.validate()
-                .map_err(|e| e.renamed(&[("base", "retry_base"), ("cap", "retry_cap")]))?;
+            r.validate().map_err(|e| e.within("retry"))?;
         }
         if let Some(r) = &self.retry_budget {
-            let renames = [
-                ("ratio", "retry_budget_ratio"),
-                ("minimum", "retry_budget_min"),
-            ];
-            r.validate().map_err(|e| e.renamed(&renames))?;
+            r.validate().map_err(|e| e.within("retry_budget"))?;
         }
         if let Some(s) = &self.sidecar {
-            s.validate()?;
+            s.validate().map_err(|e| e.within("sidecar"))?;
         }
         if let Some(h) = &self.hedge {
-            h.validate()?;
+            h.validate().map_err(|e| e.within("hedge"))?;
         }
         if let Some(l) = &self.adaptive_limit {
-            l.validate()?;
+            l.validate().map_err(|e| e.within("adaptive_limit"))?;
         }
         Ok(())
     }
@@ -626,10 +620,12 @@ impl StackConfig {
     /// retry waits without the lesson's jitter (the library's own settings decide).
     fn validate_library(&self) -> Result<(), ParamError> {
         let key = self.profile.key();
-        let outside = |field: &'static str| ParamError {
-            field,
-            range: format!("off with stack={key} (not one of its strategies)"),
-            value: "on".to_string(),
+        let outside = |field: &'static str| {
+            ParamError::new(
+                field,
+                format!("off with stack={key} (not one of its strategies)"),
+                "on",
+            )
         };
         let misplaced = Pattern::ALL
             .into_iter()
@@ -638,20 +634,18 @@ impl StackConfig {
             return Err(outside(p.key()));
         }
         if self.business_errors_trip_breaker {
-            return Err(ParamError {
-                field: "business_errors_trip_breaker",
-                range: format!(
-                    "off with stack={key} (the library decides what its breaker counts)"
-                ),
-                value: "true".to_string(),
-            });
+            return Err(ParamError::new(
+                "business_errors_trip_breaker",
+                format!("off with stack={key} (the library decides what its breaker counts)"),
+                "true",
+            ));
         }
         if self.retry.is_some_and(|r| r.jitter != Jitter::None) {
-            return Err(ParamError {
-                field: "jitter",
-                range: format!("none with stack={key} (the library's own settings decide)"),
-                value: "set".to_string(),
-            });
+            return Err(ParamError::new(
+                "jitter",
+                format!("none with stack={key} (the library's own settings decide)"),
+                "set",
+            ));
         }
         match &self.profile {
             Profile::Resilience4j(settings) => settings.validate(),
@@ -665,11 +659,11 @@ impl DependencyConfig {
     /// Checks its name, its fault schedule and its stack.
     pub fn validate(&self) -> Result<(), ParamError> {
         if self.name.is_empty() || self.name.len() > 40 {
-            return Err(ParamError {
-                field: "name",
-                range: "1..=40 characters".to_string(),
-                value: format!("{:?}", self.name),
-            });
+            return Err(ParamError::new(
+                "name",
+                "1..=40 characters",
+                format!("{:?}", self.name),
+            ));
         }
         self.faults.validate()?;
         self.stack.validate()?;
@@ -679,15 +673,15 @@ impl DependencyConfig {
         if let Some(c) = &self.capacity {
             c.validate()?;
             if self.stack.is_library() {
-                return Err(ParamError {
-                    field: "capacity",
-                    range: format!(
+                return Err(ParamError::new(
+                    "capacity",
+                    format!(
                         "off with stack={} (a library's stack in front of a dependency with a \
                          capacity is not simulated yet)",
                         self.stack.profile.key()
                     ),
-                    value: c.slots.to_string(),
-                });
+                    c.slots.to_string(),
+                ));
             }
         }
         if let Some(h) = &self.hosts {
@@ -701,11 +695,7 @@ impl DependencyConfig {
                 None
             };
             if let Some(range) = clash {
-                return Err(ParamError {
-                    field: "hosts",
-                    range,
-                    value: h.count.to_string(),
-                });
+                return Err(ParamError::new("hosts", range, h.count.to_string()));
             }
         }
         Ok(())

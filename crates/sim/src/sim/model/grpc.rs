@@ -70,11 +70,11 @@ impl GrpcStack {
     pub fn validate(&self) -> Result<(), crate::resilience::ParamError> {
         GrpcBackoff::check_multiplier(self.multiplier)?;
         if self.retryable.is_empty() {
-            return Err(crate::resilience::ParamError {
-                field: "retryable_status_codes",
-                range: "at least one status code".to_string(),
-                value: "[]".to_string(),
-            });
+            return Err(crate::resilience::ParamError::new(
+                "retryable_status_codes",
+                "at least one status code",
+                "[]",
+            ));
         }
         self.throttling.map_or(Ok(()), |t| t.validate())
     }

@@ -57,24 +57,17 @@ impl HedgeConfig {
         }
     }
 
-    /// Checks the policy (naming the `--set` keys: `hedge_after`, `max_hedges`) and that the
-    /// call may be hedged at all.
+    /// Checks the policy and that the call may be hedged at all.
     pub fn validate(&self) -> Result<(), ParamError> {
-        self.policy.validate().map_err(|e| ParamError {
-            field: match e.field {
-                "max_hedges" => "max_hedges",
-                _ => "hedge_after",
-            },
-            ..e
-        })?;
+        self.policy.validate()?;
         let hedger = Hedger::new(self.policy.clone())?;
-        hedger
-            .plan(self.idempotency_key)
-            .map_err(|refused| ParamError {
-                field: "hedge",
-                range: "only for an idempotent call (idempotency_key: true)".to_string(),
-                value: refused.to_string(),
-            })?;
+        hedger.plan(self.idempotency_key).map_err(|refused| {
+            ParamError::new(
+                "idempotency_key",
+                "only for an idempotent call (idempotency_key: true)",
+                refused.to_string(),
+            )
+        })?;
         Ok(())
     }
 }

@@ -127,12 +127,14 @@ fn unknown_key(key: &str) -> String {
 impl Written {
     /// The profile the order and the settings describe together.
     fn profile(self) -> Result<Profile, ParamError> {
-        let library = |field| ParamError {
-            field,
-            range: "only with that library's order (retry, breaker, timeout, bulkhead; gRPC's \
+        let library = |field| {
+            ParamError::new(
+                field,
+                "only with that library's order (retry, breaker, timeout, bulkhead; gRPC's \
                     timeout, retry), and one library's settings"
-                .to_string(),
-            value: "set".to_string(),
+                    .to_string(),
+                "set",
+            )
         };
         let order = self
             .order
@@ -166,16 +168,16 @@ impl Written {
                     }))
                 }
                 (o, _, _, _) => {
-                    return Err(ParamError {
-                        field: "stack_order",
-                        range: format!(
+                    return Err(ParamError::new(
+                        "stack_order",
+                        format!(
                         "lesson 000's order ({}), Resilience4j's and Polly's ({}) or gRPC's ({})",
                         keys_of(&Profile::LESSON_000_ORDER),
                         keys_of(&Profile::RESILIENCE4J_ORDER),
                         keys_of(&Profile::GRPC_ORDER)
                     ),
-                        value: format!("{o:?}"),
-                    })
+                        format!("{o:?}"),
+                    ))
                 }
             },
         )

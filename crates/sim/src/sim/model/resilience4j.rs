@@ -166,11 +166,11 @@ impl Resilience4jStack {
     pub fn validate(&self) -> Result<(), ParamError> {
         if let Some(m) = self.backoff_multiplier {
             if !(m.is_finite() && (1.0..=10.0).contains(&m)) {
-                return Err(ParamError {
-                    field: "backoff_multiplier",
-                    range: "1..=10".to_string(),
-                    value: m.to_string(),
-                });
+                return Err(ParamError::new(
+                    "backoff_multiplier",
+                    "1..=10",
+                    m.to_string(),
+                ));
             }
         }
         let lists = [
@@ -182,11 +182,11 @@ impl Resilience4jStack {
         for (field, list) in lists {
             let bad = list.iter().find(|c| c.trim().is_empty() || c.len() > 200);
             if list.len() > 32 || bad.is_some() {
-                return Err(ParamError {
+                return Err(ParamError::new(
                     field,
-                    range: "at most 32 class names of 1..=200 characters".to_string(),
-                    value: bad.map_or(format!("{} names", list.len()), |c| format!("{c:?}")),
-                });
+                    "at most 32 class names of 1..=200 characters",
+                    bad.map_or(format!("{} names", list.len()), |c| format!("{c:?}")),
+                ));
             }
         }
         Ok(())

@@ -35,6 +35,10 @@ pub struct Param {
     pub needs: Needs,
     /// Its value in a config, if the part it tunes is there.
     pub read: fn(&SimConfig) -> Option<Value>,
+    /// The fields a check of the config names for it, as `part.field`
+    /// (`breaker.half_open_probes`), where the config calls them otherwise than the key;
+    /// empty when the field is called as the key (`permits`).
+    pub fields: &'static [&'static str],
     /// How the playground's panel shows it, if the panel does; a row without one is still a
     /// control wherever a key is taken (a lesson's `@try`, a link, a widget attribute).
     pub panel: Option<Panel>,
@@ -297,11 +301,7 @@ pub fn param(key: &str) -> Option<&'static Param> {
 }
 
 fn err(field: &'static str, range: &str, value: &str) -> ParamError {
-    ParamError {
-        field,
-        range: range.to_string(),
-        value: value.to_string(),
-    }
+    ParamError::new(field, range.to_string(), value.to_string())
 }
 
 /// The error for a key no row has.
@@ -560,26 +560,64 @@ pub fn apply_set(cfg: &mut SimConfig, key: &str, value: &str) -> Result<Applied,
 
 impl SimConfig {
     /// Checks every field against its range, naming the first one that is off by its `--set`
-    /// key: the first dependency's keys are plain (`timeout`), payments' are `payments_...`
-    /// ([`dependency_key`]), and another dependency's error names it beside the value. The
-    /// model's own check ([`SimConfig::validate_naming`]) knows fields, not keys.
+    /// key ([`named_by_key`]): the first dependency's keys are plain (`timeout`), payments'
+    /// are `payments_...` ([`dependency_key`]), and another dependency's error names it beside
+    /// the value. The model's own check ([`SimConfig::validate_naming`]) knows fields, not
+    /// keys.
     pub fn validate(&self) -> Result<(), ParamError> {
-        self.validate_naming(dependency_key)
+        self.validate_naming(dependency_key).map_err(named_by_key)
     }
 }
 
-/// The `--set` key naming a dependency's parameter in an error: the plain key for the first
-/// dependency, `payments_<key>` for payments when the table has that row; `None` otherwise.
-pub fn dependency_key(index: usize, name: &str, field: &'static str) -> Option<&'static str> {
-    // Inventory's own keys say whose they are (`inventory_queue`); payments' say `payments_`.
-    let own = field.strip_prefix("inventory_").unwrap_or(field);
-    match index {
-        0 => Some(field),
-        _ => PARAMS
+/// The error of a part's check named by its key: the row listing the part's field among its
+/// [`Param::fields`], else the row whose key is the field's own name. A field no row sets
+/// keeps its part (`sidecar.base`).
+pub fn named_by_key(e: ParamError) -> ParamError {
+    let Some(section) = e.section else {
+        return e;
+    };
+    let listed = |p: &&Param| {
+        p.fields
             .iter()
-            .find(|p| p.key.strip_prefix(name).and_then(|k| k.strip_prefix('_')) == Some(own))
-            .map(|p| p.key),
+            .any(|f| f.split_once('.') == Some((section, e.field)))
+    };
+    let row = PARAMS
+        .iter()
+        .find(listed)
+        .or_else(|| PARAMS.iter().find(|p| p.key == e.field));
+    match row {
+        Some(row) => ParamError {
+            field: row.key,
+            section: None,
+            ..e
+        },
+        None => e,
     }
+}
+
+/// A dependency's error named by its `--set` key ([`named_by_key`]): the plain key for the
+/// first dependency, `payments_<key>` for payments when the table has that row; `None`
+/// otherwise.
+pub fn dependency_key(index: usize, name: &str, e: &ParamError) -> Option<ParamError> {
+    let named = named_by_key(e.clone());
+    if index == 0 {
+        return Some(named);
+    }
+    if named.section.is_some() {
+        return None;
+    }
+    // Inventory's own keys say whose they are (`inventory_queue`); payments' say `payments_`.
+    let own = named
+        .field
+        .strip_prefix("inventory_")
+        .unwrap_or(named.field);
+    let row = PARAMS
+        .iter()
+        .find(|p| p.key.strip_prefix(name).and_then(|k| k.strip_prefix('_')) == Some(own))?;
+    Some(ParamError {
+        field: row.key,
+        ..named
+    })
 }
 
 #[cfg(test)]

@@ -246,11 +246,15 @@ fn keys_are_unique_and_names_follow_their_tables() {
         names[..],
         "fallback names follow Fallback::ALL"
     );
+    let breaker = |field| ParamError::new(field, "", "").within("breaker");
     assert_eq!(
-        dependency_key(1, "payments", "cooldown"),
+        dependency_key(1, "payments", &breaker("cooldown")).map(|e| e.field),
         Some("payments_cooldown")
     );
-    assert_eq!(dependency_key(1, "payments", "probes"), None);
+    assert_eq!(
+        dependency_key(1, "payments", &breaker("half_open_probes")),
+        None
+    );
 }
 
 /// A text row `row` takes, made from `seed`: a value inside its range, written as the CLI, a
@@ -327,10 +331,77 @@ fn a_dependency_field_is_named_by_its_key_at_the_edge_and_by_its_field_in_the_mo
         .unwrap_err();
     assert_eq!(
         (own.field, own.value.as_str()),
-        ("payments", "0 (min_calls)")
+        ("payments", "0 (breaker.min_calls)")
     );
     match crate::sim::model::run(&cfg) {
         Err(crate::sim::model::RunError::Param(e)) => assert_eq!(e, own),
         other => panic!("the run was not refused: {other:?}"),
+    }
+}
+
+/// A layer's check names its own field (`breaker`, `half_open_probes`); the row that writes
+/// it names it by key at the edge, whether the layer's name for it differs from the key or
+/// not. A field no key sets is named where it sits in the config.
+#[test]
+fn a_layers_own_field_is_named_by_the_key_of_the_row_that_lists_it() {
+    const INV: Dep = Dep::First;
+    type Break = fn(&mut SimConfig);
+    let cases: [(&str, Break); 12] = [
+        ("probes", |c| {
+            INV.stack(c).breaker.as_mut().unwrap().half_open_probes = 0
+        }),
+        ("cooldown", |c| {
+            INV.stack(c).breaker.as_mut().unwrap().cooldown = 0
+        }),
+        ("retry_base", |c| {
+            INV.stack(c).retry.as_mut().unwrap().base = 0
+        }),
+        ("retry_budget_ratio", |c| {
+            INV.stack(c).retry_budget.as_mut().unwrap().ratio = 2.0
+        }),
+        ("sidecar_retries", |c| {
+            INV.stack(c).sidecar.as_mut().unwrap().retries = 1_000_000
+        }),
+        ("sidecar.base", |c| {
+            INV.stack(c).sidecar.as_mut().unwrap().base = 0
+        }),
+        ("hedge_after", |c| {
+            INV.stack(c).hedge.as_mut().unwrap().policy.delay = HedgeDelay::Fixed(0)
+        }),
+        ("max_hedges", |c| {
+            INV.stack(c).hedge.as_mut().unwrap().policy.max_hedges = 0
+        }),
+        ("limit_min", |c| {
+            INV.stack(c).adaptive_limit.as_mut().unwrap().min = 0
+        }),
+        ("limit_slow_after", |c| {
+            INV.stack(c).adaptive_limit.as_mut().unwrap().slow_after = 0
+        }),
+        ("shed_low", |c| {
+            let shed = c.service.load_shed.as_mut().unwrap();
+            shed.low = shed.normal + 1;
+        }),
+        ("rate_limit", |c| {
+            c.service.rate_limit.as_mut().unwrap().rate_per_sec = 0.0
+        }),
+    ];
+    for (key, break_it) in cases {
+        let mut cfg = Preset::parse("cb").unwrap().config();
+        for (k, v) in [
+            ("attempts", "3"),
+            ("retry_budget_ratio", "0.1"),
+            ("sidecar_retries", "1"),
+            ("hedge", "on"),
+            ("limit_min", "2"),
+            ("shed_normal", "50"),
+            ("rate_limit", "100"),
+        ] {
+            apply_set(&mut cfg, k, v).unwrap();
+        }
+        cfg.validate().unwrap();
+        break_it(&mut cfg);
+        let e = cfg.validate().unwrap_err();
+        let named = e.to_string();
+        assert!(named.starts_with(&format!("{key}: ")), "{key}: {named}");
     }
 }

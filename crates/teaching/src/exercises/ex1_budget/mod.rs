@@ -184,11 +184,8 @@ impl BudgetAndRetries {
     fn gateway_share(&self) -> Result<GatewayShare, ParamError> {
         let timeout = self.charge_timeout_left();
         let (mu, sigma) = self.gateway.mu_sigma();
-        let dist = LogNormal::new(mu, sigma).map_err(|_| ParamError {
-            field: "gateway_sigma",
-            range: "0.01..=3".to_string(),
-            value: sigma.to_string(),
-        })?;
+        let dist = LogNormal::new(mu, sigma)
+            .map_err(|_| ParamError::new("gateway_sigma", "0.01..=3", sigma.to_string()))?;
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         let mut histogram: Vec<(Micros, u32)> = (0..BINS).map(|i| (i as Micros * BIN, 0)).collect();
         let mut slower = 0u32;

@@ -320,11 +320,7 @@ impl BusinessErrors {
     pub fn validate(&self) -> Result<(), ParamError> {
         self.breaker.validate()?;
         if !matches!(self.breaker.window, Window::Time(_)) {
-            return Err(ParamError {
-                field: "window",
-                range: "a time window".to_string(),
-                value: "a count window".to_string(),
-            });
+            return Err(ParamError::new("window", "a time window", "a count window"));
         }
         ParamError::check_u64("calls_per_sec", self.calls_per_sec.into(), 1, 10_000, "/s")?;
         ParamError::check_micros("call_duration", self.call_duration, 1, 10 * SECOND)?;

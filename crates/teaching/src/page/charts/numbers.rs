@@ -99,11 +99,7 @@ mod tests {
             readable_range("1..=100000 and 2..=3"),
             "1 to 100,000 and 2 to 3"
         );
-        let e = ParamError {
-            field: "threads",
-            range: "1..=10000".to_string(),
-            value: "0".to_string(),
-        };
+        let e = ParamError::new("threads", "1..=10000", "0");
         assert_eq!(
             refused(&e),
             "threads: 0 is out of range (allowed: 1 to 10,000)"

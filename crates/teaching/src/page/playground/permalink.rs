@@ -312,11 +312,9 @@ pub(crate) fn read_knob(
     full: &SimConfig,
     text: &str,
 ) -> Result<(Value, SimConfig), ParamError> {
-    let row = k.param().ok_or_else(|| ParamError {
-        field: k.key,
-        range: "a parameter of the table".to_string(),
-        value: text.to_string(),
-    })?;
+    let row = k
+        .param()
+        .ok_or_else(|| ParamError::new(k.key, "a parameter of the table", text.to_string()))?;
     let value = row.parse(text)?;
     let mut written = full.clone();
     row.set(&mut written, value)?;
