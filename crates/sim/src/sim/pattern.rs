@@ -1,8 +1,8 @@
 //! What a user switches on: each resilience pattern the simulator has, by one name, and one
 //! descriptor of what the rest of the code asks of it ([`Descriptor`]): its key in links, its
 //! words, where it sits (a layer of a dependency's stack, in the order list or outside it, or a
-//! guard at the door of `orders`) and whether the page offers a switch for it. Which stack
-//! has a place for it is the stack's profile's to say ([`crate::sim::model::Profile`]). A stack
+//! guard at the door of `orders`), whether the page offers a switch for it and its place in
+//! each profile's order ([`crate::sim::model::Profile`] reads them). A stack
 //! switches each of its layers on with its defaults, written once
 //! ([`crate::sim::model::StackConfig::switch_on`]).
 
@@ -67,6 +67,10 @@ pub struct Descriptor {
     pub place: Place,
     /// Whether the page's panel offers a switch for it.
     pub switch: bool,
+    /// Its place, outside in, in each profile's order (in `Profile::KEYS`' order: lesson
+    /// 000's, Resilience4j's, Polly's, a gRPC channel's); `None` where that order has no place
+    /// for it.
+    pub order: [Option<u8>; 4],
 }
 
 /// Every pattern's descriptor, in [`Pattern::ALL`]'s order.
@@ -79,6 +83,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no timeout",
         place: Place::Layer,
         switch: true,
+        order: [Some(3), Some(2), Some(2), Some(0)],
     },
     Descriptor {
         pattern: Pattern::Retry,
@@ -88,6 +93,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no retries",
         place: Place::Layer,
         switch: true,
+        order: [Some(2), Some(0), Some(0), Some(1)],
     },
     Descriptor {
         pattern: Pattern::RetryBudget,
@@ -97,6 +103,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no retry budget",
         place: Place::WithinRetries,
         switch: true,
+        order: [None; 4],
     },
     Descriptor {
         pattern: Pattern::Breaker,
@@ -106,6 +113,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no circuit breaker",
         place: Place::Layer,
         switch: true,
+        order: [Some(1), Some(1), Some(1), None],
     },
     Descriptor {
         pattern: Pattern::Bulkhead,
@@ -115,6 +123,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no bulkhead",
         place: Place::Layer,
         switch: true,
+        order: [Some(0), Some(3), Some(3), None],
     },
     // The sidecar is set by its keys only: exercise 3's, not a pattern the playground offers.
     Descriptor {
@@ -125,6 +134,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no sidecar",
         place: Place::Layer,
         switch: false,
+        order: [Some(4), None, None, None],
     },
     Descriptor {
         pattern: Pattern::Hedge,
@@ -134,6 +144,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no hedge",
         place: Place::Layer,
         switch: true,
+        order: [Some(5), None, None, None],
     },
     Descriptor {
         pattern: Pattern::LoadShed,
@@ -143,6 +154,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no load shedding",
         place: Place::Door,
         switch: true,
+        order: [None; 4],
     },
     Descriptor {
         pattern: Pattern::RateLimit,
@@ -152,6 +164,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no rate limit",
         place: Place::Door,
         switch: true,
+        order: [None; 4],
     },
     Descriptor {
         pattern: Pattern::AdaptiveLimit,
@@ -161,6 +174,7 @@ const DESCRIPTORS: [Descriptor; 10] = [
         missing: "no adaptive concurrency limit",
         place: Place::Outermost,
         switch: true,
+        order: [None; 4],
     },
 ];
 
@@ -192,6 +206,33 @@ impl Pattern {
         Pattern::Hedge,
         Pattern::AdaptiveLimit,
     ];
+
+    /// The patterns profile `profile` (its index in `Profile::KEYS`) has a place for, outside
+    /// in, as their descriptors place them. Refused while compiling unless exactly `N`
+    /// descriptors take the places `0..N`, one each.
+    pub const fn order_of<const N: usize>(profile: usize) -> [Pattern; N] {
+        let mut order = [Pattern::Timeout; N];
+        let mut taken = [false; N];
+        let mut i = 0;
+        while i < DESCRIPTORS.len() {
+            if let Some(place) = DESCRIPTORS[i].order[profile] {
+                let place = place as usize;
+                assert!(
+                    place < N && !taken[place],
+                    "two patterns, or none, in one place"
+                );
+                order[place] = DESCRIPTORS[i].pattern;
+                taken[place] = true;
+            }
+            i += 1;
+        }
+        let mut place = 0;
+        while place < N {
+            assert!(taken[place], "a place of the order is empty");
+            place += 1;
+        }
+        order
+    }
 
     /// What the rest of the code asks of it.
     pub const fn describe(self) -> &'static Descriptor {
@@ -238,5 +279,27 @@ mod tests {
         keys.sort_unstable();
         keys.dedup();
         assert_eq!(keys.len(), Pattern::ALL.len(), "keys are unique");
+    }
+
+    /// The orders the descriptors' places make, as each library documents its own: a place
+    /// moved in a descriptor moves a layer of every stack of that profile.
+    #[test]
+    fn the_descriptors_places_make_each_profiles_order() {
+        use Pattern::*;
+        assert_eq!(
+            Pattern::order_of::<6>(0),
+            [Bulkhead, Breaker, Retry, Timeout, Sidecar, Hedge]
+        );
+        assert_eq!(
+            Pattern::order_of::<4>(1),
+            [Retry, Breaker, Timeout, Bulkhead]
+        );
+        assert_eq!(Pattern::order_of::<4>(2), Pattern::order_of::<4>(1));
+        assert_eq!(Pattern::order_of::<2>(3), [Timeout, Retry]);
+        for d in DESCRIPTORS {
+            if d.place != Place::Layer {
+                assert_eq!(d.order, [None; 4], "{} has no place in an order", d.key);
+            }
+        }
     }
 }

@@ -28,35 +28,24 @@ impl Profile {
     /// Every profile's `stack=` key, in the order the `stack` parameter lists them.
     pub const KEYS: [&'static str; 4] = ["lesson", "resilience4j", "polly", "grpc"];
 
-    /// Lesson 000's `resilience.py`, outside in: bulkhead -> breaker -> retry (+ budget) ->
-    /// timeout (+ request budget) -> sidecar -> hedge -> the call.
-    pub const LESSON_000_ORDER: [Pattern; 6] = [
-        Pattern::Bulkhead,
-        Pattern::Breaker,
-        Pattern::Retry,
-        Pattern::Timeout,
-        Pattern::Sidecar,
-        Pattern::Hedge,
-    ];
+    /// Lesson 000's `resilience.py`, outside in: one admission and one permit per request,
+    /// the retries inside the breaker, the call's own copies innermost. Each pattern's
+    /// descriptor gives its place in every profile's order ([`crate::sim::model::Descriptor`]).
+    pub const LESSON_000_ORDER: [Pattern; 6] = Pattern::order_of(0);
 
     /// Spring Boot's default aspect order for Resilience4j, outside in: Retry ->
     /// CircuitBreaker -> (RateLimiter, not simulated) -> TimeLimiter -> Bulkhead -> the call.
     /// Every attempt passes the breaker and takes a permit of its own.
-    pub const RESILIENCE4J_ORDER: [Pattern; 4] = [
-        Pattern::Retry,
-        Pattern::Breaker,
-        Pattern::Timeout,
-        Pattern::Bulkhead,
-    ];
+    pub const RESILIENCE4J_ORDER: [Pattern; 4] = Pattern::order_of(1);
 
     /// Polly's pipeline as the HTTP handler adds it, outside in: Retry -> CircuitBreaker ->
     /// attempt Timeout -> (a concurrency limiter added last) -> the call. Its total-request
     /// timeout and its outermost rate limiter are not simulated.
-    pub const POLLY_ORDER: [Pattern; 4] = Self::RESILIENCE4J_ORDER;
+    pub const POLLY_ORDER: [Pattern; 4] = Pattern::order_of(2);
 
     /// A gRPC channel's call, outside in: the deadline (`timeout`, over every attempt and
     /// wait) -> the retry policy -> the call. No breaker, no bulkhead.
-    pub const GRPC_ORDER: [Pattern; 2] = [Pattern::Timeout, Pattern::Retry];
+    pub const GRPC_ORDER: [Pattern; 2] = Pattern::order_of(3);
 
     /// One of each profile, with its default settings, in [`Profile::KEYS`]' order.
     pub fn every() -> [Profile; 4] {
