@@ -62,8 +62,8 @@ impl fmt::Display for FormatError {
 impl std::error::Error for FormatError {}
 
 /// The directives a step takes.
-const DIRECTIVES: &str = "@name, @run, @play-to, @try, @views, @notice, @terms, @ask, @choice, \
-                          @number, @hint, @goal, @controls, @solution, @tip or @why";
+const DIRECTIVES: &str = "@name, @link-number, @run, @play-to, @try, @views, @notice, @terms, \
+                          @ask, @choice, @number, @hint, @goal, @controls, @solution, @tip or @why";
 
 /// Steps hold `&'static` text, as the page's views borrow it for as long as the page lives:
 /// a lesson is read once (the built-in ones on first use) and kept.
@@ -126,6 +126,7 @@ struct Draft {
     solution: Option<Vec<(String, String)>>,
     tips: Vec<String>,
     why: Option<String>,
+    link_numbers: Vec<usize>,
 }
 
 struct DraftQuestion {
@@ -235,6 +236,23 @@ pub fn parse(text: &str) -> Result<LessonText, FormatError> {
                 format!(
                     "two steps are called `{}`: a step's name is unique",
                     step.name
+                ),
+            ));
+        }
+        let taken = step
+            .link_numbers
+            .iter()
+            .find(|n| steps[..i].iter().any(|s| s.link_numbers.contains(n)));
+        if let Some(number) = taken {
+            return Err(error(
+                lines[i].heading,
+                format!(
+                    "two steps give @link-number {number}: a number opens one step \
+                     (`{}` gives it too)",
+                    steps[..i]
+                        .iter()
+                        .find(|s| s.link_numbers.contains(number))
+                        .map_or("", |s| s.name)
                 ),
             ));
         }
@@ -377,6 +395,19 @@ fn read_directive(step: &mut Draft, line: usize, directive: &str) -> Result<(), 
                 )));
             }
             step.name = Some(value.to_string());
+        }
+        "link-number" => {
+            needs_value("the numbers older links open the step by, like `14, 15`")?;
+            let numbers: Option<Vec<usize>> = list(value)
+                .iter()
+                .map(|n| n.parse::<usize>().ok().filter(|n| *n > 0))
+                .collect();
+            step.link_numbers = numbers.ok_or_else(|| {
+                at(format!(
+                    "@link-number takes whole numbers from 1, a comma between two (`14, 15`), \
+                     not `{value}`"
+                ))
+            })?;
         }
         "run" => {
             needs_value("the run's settings as a link gives them: `preset=cb trace=slowest`")?;
@@ -594,6 +625,7 @@ fn finish(mut draft: Draft) -> Result<Step, FormatError> {
         terms: keep_all(draft.terms),
         question,
         challenge,
+        link_numbers: keep_all(draft.link_numbers),
     })
 }
 
@@ -700,6 +732,10 @@ pub fn write(title: &str, steps: &[Step]) -> String {
     for step in steps {
         out.push_str(&format!("\n## {}\n\n", step.title));
         directive(&mut out, "name", step.name);
+        if !step.link_numbers.is_empty() {
+            let numbers: Vec<String> = step.link_numbers.iter().map(usize::to_string).collect();
+            directive(&mut out, "link-number", &numbers.join(", "));
+        }
         let run: Vec<String> = step
             .settings
             .iter()

@@ -169,6 +169,10 @@ pub struct Step {
     pub question: Option<Question>,
     /// Goals the student meets with the step's controls, if the step is a challenge.
     pub challenge: Option<challenge::Challenge>,
+    /// The numbers an address opens it by (`step=8`) when its lesson froze them
+    /// (`@link-number`): links written before steps were inserted keep their step. Empty in
+    /// a lesson that counts its steps as they stand.
+    pub link_numbers: &'static [usize],
 }
 
 impl Lesson {
@@ -314,57 +318,31 @@ impl Lesson {
         self.steps().iter().position(|s| s.name == name)
     }
 
-    /// The step each number of an address (`step=8`) opens, frozen as the numbers were first
-    /// published: KM0's links numbered 14 steps before its herd step was inserted as the
-    /// eighth, so 8 still opens the breaker and 9 its window. The herd step has a name only.
-    /// 15 existed only in the 15-step numbering, where it meant the last step.
-    fn numbered(self) -> &'static [&'static str] {
-        match self {
-            Lesson::Km0 => &[
-                "slow-inventory",
-                "capacity",
-                "pool-runs-dry",
-                "timeout",
-                "deadline",
-                "retries-multiply",
-                "jitter-and-budget",
-                "circuit-breaker",
-                "breaker-window",
-                "bulkhead",
-                "load-shedding",
-                "hedging",
-                "idempotency-keys",
-                "retry-in-one-layer",
-                "retry-in-one-layer",
-            ],
-            Lesson::Northwind => &[
-                "the-incident",
-                "shared-bulkhead",
-                "separate-bulkheads",
-                "worst-case",
-                "fallback",
-            ],
-            Lesson::Challenges | Lesson::Zoo | Lesson::Own(_) => &[],
-        }
-    }
-
-    /// The step `number` (1-based, as links before names wrote it) opens; see
-    /// `Lesson::numbered`. A teacher's lesson counts its steps as they stand.
+    /// The step `number` (1-based) opens: the step that gives it as an `@link-number` in a
+    /// lesson that froze its numbers (KM0's links numbered 14 steps before its herd step was
+    /// inserted as the eighth, so 8 still opens the breaker), else the step standing there.
     pub fn by_number(self, number: usize) -> Option<usize> {
-        if let Lesson::Own(_) | Lesson::Challenges | Lesson::Zoo = self {
+        if self.counts_steps() {
             let index = number.checked_sub(1)?;
             return (index < self.steps().len()).then_some(index);
         }
-        let name = self.numbered().get(number.checked_sub(1)?)?;
-        self.find(name)
+        self.steps()
+            .iter()
+            .position(|s| s.link_numbers.contains(&number))
+    }
+
+    /// True for a lesson no step of which gives an `@link-number`.
+    fn counts_steps(self) -> bool {
+        self.steps().iter().all(|s| s.link_numbers.is_empty())
     }
 
     /// How many numbers an address may give for a step.
     fn numbers(self) -> usize {
-        match self {
-            Lesson::Own(_) | Lesson::Challenges | Lesson::Zoo => self.steps().len(),
-            _ => self.numbered().len(),
+        if self.counts_steps() {
+            return self.steps().len();
         }
+        let numbers = self.steps().iter().flat_map(|s| s.link_numbers.iter());
+        numbers.copied().max().unwrap_or(0)
     }
 }
 
@@ -1109,7 +1087,7 @@ mod tests {
             }
             // Every number opens a step, and every step has a number but those added after
             // the numbers were frozen.
-            let numbered: Vec<usize> = (1..=lesson.numbered().len())
+            let numbered: Vec<usize> = (1..=lesson.numbers())
                 .map(|n| lesson.by_number(n).expect("a numbered step exists"))
                 .collect();
             let unnumbered: Vec<&str> = (0..lesson.steps().len())
@@ -1178,5 +1156,41 @@ mod tests {
                 assert_eq!(again.playback.playhead, page.playback.playhead);
             }
         }
+    }
+
+    /// A teacher's lesson counts its steps as they stand until a step gives an
+    /// `@link-number`; then a number opens only the step that gives it, and two steps may not
+    /// give one number.
+    #[test]
+    fn a_lesson_that_gives_link_numbers_opens_each_at_its_step() {
+        let step = |name: &str, numbers: &str| {
+            format!(
+                "\n## {name}\n\n@name {name}\n{numbers}@run preset=timeout\n@play-to 12 s\n\
+                 @views load\n\nText.\n"
+            )
+        };
+        let open = |text: &str| OwnLesson::open(text, OwnSource::Path("t.md".into()));
+        let counted = open(&format!("# T\n{}{}", step("one", ""), step("two", ""))).unwrap();
+        assert_eq!((counted.by_number(2), counted.numbers()), (Some(1), 2));
+        let text = format!(
+            "# T\n{}{}{}",
+            step("new", ""),
+            step("one", "@link-number 1\n"),
+            step("two", "@link-number 2, 3\n")
+        );
+        let frozen = open(&text).unwrap();
+        let opened: Vec<Option<usize>> = (1..=4).map(|n| frozen.by_number(n)).collect();
+        assert_eq!(opened, [Some(1), Some(2), Some(2), None]);
+        assert_eq!(frozen.numbers(), 3);
+        assert_eq!(
+            format::write("T", frozen.steps()),
+            text,
+            "written back as read"
+        );
+        let twice = text.replace("@link-number 2, 3", "@link-number 1");
+        let e = open(&twice).unwrap_err();
+        assert!(e.message.contains("two steps give @link-number 1"), "{e}");
+        let e = open(&text.replace("2, 3", "2, x")).unwrap_err();
+        assert!(e.message.contains("whole numbers from 1"), "{e}");
     }
 }
