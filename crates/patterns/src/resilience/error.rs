@@ -5,11 +5,12 @@ use std::fmt;
 /// A parameter outside its documented range: names the field, the range and the value given.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParamError {
-    /// The parameter's name: the field's own, as its part of a config calls it
-    /// (`half_open_probes`), until the parameter rows name it by its key (`probes`).
+    /// The parameter's name: the field's own, as its part of a config calls it, until the
+    /// parameter rows name it by the key `--set` takes.
     pub field: &'static str,
-    /// The part of the config the field sits in (`breaker`), when a check of that part
-    /// named it; `None` once the field is named by its key, or for a field of no part.
+    /// The part of the config the field sits in (a layer, by its name in the stack), when a
+    /// check of that part named it; `None` once the field is named by its key, or for a field
+    /// of no part.
     pub section: Option<&'static str>,
     /// The allowed range, readable by a person (e.g. `0.001..=3600 s`).
     pub range: String,
@@ -44,7 +45,7 @@ impl ParamError {
     }
 
     /// The error of a part's own check, as the part sits in a bigger config: its field is
-    /// then found under `section` (`breaker`, then `half_open_probes`).
+    /// then found under `section` (shown as `section.field`).
     pub fn within(self, section: &'static str) -> ParamError {
         ParamError {
             section: Some(section),
