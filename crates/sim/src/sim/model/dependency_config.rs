@@ -504,103 +504,133 @@ impl StackConfig {
 /// Lesson 000's timeout on the call to inventory, as `cascade.py` has it.
 const LESSON_TIMEOUT: Micros = 300_000;
 
-/// Each layer as a field of the stack: whether it is on, and switching it on and off. The one
-/// place a layer's defaults are written, for `--set`, links, widget attributes and the page's
-/// switches alike.
-impl StackConfig {
-    /// Whether the layer `pattern` is on (false for a guard at the door of `orders`).
-    pub fn has(&self, pattern: Pattern) -> bool {
-        match pattern {
-            Pattern::Timeout => self.timeout.is_some(),
-            Pattern::Retry => self.retry.is_some(),
-            Pattern::RetryBudget => self.retry_budget.is_some(),
-            Pattern::Breaker => self.breaker.is_some(),
-            Pattern::Bulkhead => self.bulkhead.is_some(),
-            Pattern::Sidecar => self.sidecar.is_some(),
-            Pattern::Hedge => self.hedge.is_some(),
-            Pattern::AdaptiveLimit => self.adaptive_limit.is_some(),
-            Pattern::LoadShed | Pattern::RateLimit => false,
-        }
-    }
+/// A layer of the stack as one row: whether its field is on, switching it on with its
+/// defaults (the lesson's, or the stack's library's own flavour: no jitter in Resilience4j's
+/// waits and half open judged by the rate over the permitted calls, the HTTP standard
+/// handler's values for Polly, the typical `retryPolicy` for gRPC), and switching it off,
+/// keeping nothing of its settings. The one place a layer's defaults are written, for `--set`,
+/// links, widget attributes and the page's switches alike.
+struct Layer {
+    pattern: Pattern,
+    is_on: fn(&StackConfig) -> bool,
+    switch_on: fn(&mut StackConfig),
+    switch_off: fn(&mut StackConfig),
+}
 
-    /// Switches the layer on with the lesson's values, if it is off. A Resilience4j stack gets
-    /// its own library's flavour (no jitter in its waits; half open judged by the rate over
-    /// the permitted calls); a Polly stack gets the HTTP standard handler's values; a gRPC
-    /// stack the typical `retryPolicy`.
-    pub fn switch_on(&mut self, pattern: Pattern) {
-        let resilience4j = self.is_resilience4j();
-        let polly = self.profile.polly().is_some();
-        let grpc = self.profile.grpc().is_some();
-        match pattern {
-            Pattern::Retry if grpc => {
-                self.retry.get_or_insert_with(GrpcStack::typical_retry);
-            }
-            Pattern::Timeout if polly => {
-                self.timeout
-                    .get_or_insert(PollyStack::STANDARD_ATTEMPT_TIMEOUT);
-            }
-            Pattern::Retry if polly => {
-                self.retry.get_or_insert_with(PollyStack::standard_retry);
-            }
-            Pattern::Breaker if polly => {
-                self.breaker
-                    .get_or_insert_with(PollyStack::standard_breaker);
-            }
-            Pattern::Timeout => {
-                self.timeout.get_or_insert(LESSON_TIMEOUT);
-            }
-            Pattern::Retry if resilience4j => {
-                self.retry.get_or_insert(RetryPolicy {
+/// Every layer a stack has a field for; a guard at the door of `orders` has none.
+const LAYERS: [Layer; 8] = [
+    Layer {
+        pattern: Pattern::Timeout,
+        is_on: |s| s.timeout.is_some(),
+        switch_on: |s| {
+            let polly = s.profile.polly().is_some();
+            let timeout = if polly {
+                PollyStack::STANDARD_ATTEMPT_TIMEOUT
+            } else {
+                LESSON_TIMEOUT
+            };
+            s.timeout.get_or_insert(timeout);
+        },
+        switch_off: |s| s.timeout = None,
+    },
+    Layer {
+        pattern: Pattern::Retry,
+        is_on: |s| s.retry.is_some(),
+        switch_on: |s| {
+            let retry = match &s.profile {
+                Profile::Grpc(_) => GrpcStack::typical_retry(),
+                Profile::Polly(_) => PollyStack::standard_retry(),
+                Profile::Resilience4j(_) => RetryPolicy {
                     jitter: Jitter::None,
                     ..RetryPolicy::northwind()
-                });
-            }
-            Pattern::Retry => {
-                self.retry.get_or_insert_with(RetryPolicy::lesson_000);
-            }
-            Pattern::RetryBudget => {
-                self.retry_budget
-                    .get_or_insert_with(RetryBudgetConfig::lesson_000);
-            }
-            Pattern::Breaker if resilience4j => {
-                self.breaker.get_or_insert_with(|| BreakerConfig {
+                },
+                Profile::Lesson000 => RetryPolicy::lesson_000(),
+            };
+            s.retry.get_or_insert(retry);
+        },
+        switch_off: |s| s.retry = None,
+    },
+    Layer {
+        pattern: Pattern::RetryBudget,
+        is_on: |s| s.retry_budget.is_some(),
+        switch_on: |s| {
+            s.retry_budget
+                .get_or_insert_with(RetryBudgetConfig::lesson_000);
+        },
+        switch_off: |s| s.retry_budget = None,
+    },
+    Layer {
+        pattern: Pattern::Breaker,
+        is_on: |s| s.breaker.is_some(),
+        switch_on: |s| {
+            let breaker = match &s.profile {
+                Profile::Polly(_) => PollyStack::standard_breaker(),
+                Profile::Resilience4j(_) => BreakerConfig {
                     half_open_rule: HalfOpenRule::RateOverPermitted,
                     ..BreakerConfig::cascade_sim()
-                });
-            }
-            Pattern::Breaker => {
-                self.breaker.get_or_insert_with(BreakerConfig::cascade_sim);
-            }
-            Pattern::Bulkhead => {
-                self.bulkhead
-                    .get_or_insert_with(BulkheadConfig::cascade_sim);
-            }
-            Pattern::Sidecar => {
-                self.sidecar.get_or_insert_with(SidecarConfig::lesson_000);
-            }
-            Pattern::Hedge => {
-                self.hedge.get_or_insert_with(HedgeConfig::lesson_000);
-            }
-            Pattern::AdaptiveLimit => {
-                self.adaptive_limit
-                    .get_or_insert_with(AdaptiveLimitConfig::saturday);
-            }
-            Pattern::LoadShed | Pattern::RateLimit => {}
+                },
+                Profile::Lesson000 | Profile::Grpc(_) => BreakerConfig::cascade_sim(),
+            };
+            s.breaker.get_or_insert(breaker);
+        },
+        switch_off: |s| s.breaker = None,
+    },
+    Layer {
+        pattern: Pattern::Bulkhead,
+        is_on: |s| s.bulkhead.is_some(),
+        switch_on: |s| {
+            s.bulkhead.get_or_insert_with(BulkheadConfig::cascade_sim);
+        },
+        switch_off: |s| s.bulkhead = None,
+    },
+    Layer {
+        pattern: Pattern::Sidecar,
+        is_on: |s| s.sidecar.is_some(),
+        switch_on: |s| {
+            s.sidecar.get_or_insert_with(SidecarConfig::lesson_000);
+        },
+        switch_off: |s| s.sidecar = None,
+    },
+    Layer {
+        pattern: Pattern::Hedge,
+        is_on: |s| s.hedge.is_some(),
+        switch_on: |s| {
+            s.hedge.get_or_insert_with(HedgeConfig::lesson_000);
+        },
+        switch_off: |s| s.hedge = None,
+    },
+    Layer {
+        pattern: Pattern::AdaptiveLimit,
+        is_on: |s| s.adaptive_limit.is_some(),
+        switch_on: |s| {
+            s.adaptive_limit
+                .get_or_insert_with(AdaptiveLimitConfig::saturday);
+        },
+        switch_off: |s| s.adaptive_limit = None,
+    },
+];
+
+impl StackConfig {
+    fn layer(pattern: Pattern) -> Option<&'static Layer> {
+        LAYERS.iter().find(|l| l.pattern == pattern)
+    }
+
+    /// Whether the layer `pattern` is on (false for a guard at the door of `orders`).
+    pub fn has(&self, pattern: Pattern) -> bool {
+        Self::layer(pattern).is_some_and(|l| (l.is_on)(self))
+    }
+
+    /// Switches the layer on with its defaults (its row of `LAYERS`), if it is off.
+    pub fn switch_on(&mut self, pattern: Pattern) {
+        if let Some(l) = Self::layer(pattern) {
+            (l.switch_on)(self);
         }
     }
 
     /// Switches the layer off, keeping nothing of its settings.
     pub fn switch_off(&mut self, pattern: Pattern) {
-        match pattern {
-            Pattern::Timeout => self.timeout = None,
-            Pattern::Retry => self.retry = None,
-            Pattern::RetryBudget => self.retry_budget = None,
-            Pattern::Breaker => self.breaker = None,
-            Pattern::Bulkhead => self.bulkhead = None,
-            Pattern::Sidecar => self.sidecar = None,
-            Pattern::Hedge => self.hedge = None,
-            Pattern::AdaptiveLimit => self.adaptive_limit = None,
-            Pattern::LoadShed | Pattern::RateLimit => {}
+        if let Some(l) = Self::layer(pattern) {
+            (l.switch_off)(self);
         }
     }
 }
@@ -699,5 +729,40 @@ impl DependencyConfig {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pattern that is a layer has one row, and a door has none; each row switches its
+    /// own field on and off, on a stack of every profile, and leaves the other layers as
+    /// they were.
+    #[test]
+    fn every_layer_is_one_row_that_switches_its_own_field() {
+        for p in Pattern::ALL {
+            let rows = LAYERS.iter().filter(|l| l.pattern == p).count();
+            assert_eq!(rows, usize::from(p.is_a_layer()), "{}", p.key());
+        }
+        for profile in Profile::every() {
+            for layer in &LAYERS {
+                let mut stack = StackConfig {
+                    profile: profile.clone(),
+                    ..StackConfig::default()
+                };
+                let others = |s: &StackConfig| {
+                    let on = LAYERS.iter().filter(|l| l.pattern != layer.pattern);
+                    on.map(|l| s.has(l.pattern)).collect::<Vec<bool>>()
+                };
+                let before = others(&stack);
+                assert!(!stack.has(layer.pattern), "{}", layer.pattern.key());
+                stack.switch_on(layer.pattern);
+                assert!(stack.has(layer.pattern), "{}", layer.pattern.key());
+                assert_eq!(others(&stack), before, "{}", layer.pattern.key());
+                stack.switch_off(layer.pattern);
+                assert!(!stack.has(layer.pattern), "{}", layer.pattern.key());
+            }
+        }
     }
 }
