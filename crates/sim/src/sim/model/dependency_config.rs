@@ -467,44 +467,30 @@ impl StackConfig {
     /// The timeout's range, which `validate` and the parameter rows share.
     pub const TIMEOUT: (Micros, Micros) = (1_000, HOUR);
 
-    /// Checks the profile and every layer that is on; a layer's field is named under the
-    /// layer's name in the stack (`breaker`, then `half_open_probes`).
+    /// Checks the profile and every layer that is on (each by its row of `LAYERS`); a layer's
+    /// field is named under the layer's name in the stack (`breaker`, then
+    /// `half_open_probes`).
     pub fn validate(&self) -> Result<(), ParamError> {
         if self.profile.is_library() {
             self.validate_library()?;
         }
-        if let Some(t) = self.timeout {
-            ParamError::check_micros("timeout", t, Self::TIMEOUT.0, Self::TIMEOUT.1)?;
-        }
-        if let Some(b) = &self.breaker {
-            b.validate().map_err(|e| e.within("breaker"))?;
-        }
-        if let Some(b) = &self.bulkhead {
-            b.validate().map_err(|e| e.within("bulkhead"))?;
-        }
-        if let Some(r) = &self.retry {
-            r.validate().map_err(|e| e.within("retry"))?;
-        }
-        if let Some(r) = &self.retry_budget {
-            r.validate().map_err(|e| e.within("retry_budget"))?;
-        }
-        if let Some(s) = &self.sidecar {
-            s.validate().map_err(|e| e.within("sidecar"))?;
-        }
-        if let Some(h) = &self.hedge {
-            h.validate().map_err(|e| e.within("hedge"))?;
-        }
-        if let Some(l) = &self.adaptive_limit {
-            l.validate().map_err(|e| e.within("adaptive_limit"))?;
-        }
-        Ok(())
+        LAYERS.iter().try_for_each(|l| (l.check)(self))
     }
 }
 
 /// Lesson 000's timeout on the call to inventory, as `cascade.py` has it.
 const LESSON_TIMEOUT: Micros = 300_000;
 
-/// A layer of the stack as one row: whether its field is on, switching it on with its
+/// A layer's own check of its field, if it is on, naming a bad field under `section`.
+fn check_in<T>(
+    layer: Option<&T>,
+    section: &'static str,
+    check: fn(&T) -> Result<(), ParamError>,
+) -> Result<(), ParamError> {
+    layer.map_or(Ok(()), |l| check(l).map_err(|e| e.within(section)))
+}
+
+/// A layer of the stack as one row: whether its field is on, its check, switching it on with its
 /// defaults (the lesson's, or the stack's library's own flavour: no jitter in Resilience4j's
 /// waits and half open judged by the rate over the permitted calls, the HTTP standard
 /// handler's values for Polly, the typical `retryPolicy` for gRPC), and switching it off,
@@ -513,15 +499,23 @@ const LESSON_TIMEOUT: Micros = 300_000;
 struct Layer {
     pattern: Pattern,
     is_on: fn(&StackConfig) -> bool,
+    /// Its own check while it is on, naming a bad field under the layer's name in the stack.
+    check: fn(&StackConfig) -> Result<(), ParamError>,
     switch_on: fn(&mut StackConfig),
     switch_off: fn(&mut StackConfig),
 }
 
-/// Every layer a stack has a field for; a guard at the door of `orders` has none.
+/// Every layer a stack has a field for, in the order `StackConfig::validate` checks them; a
+/// guard at the door of `orders` has none.
 const LAYERS: [Layer; 8] = [
     Layer {
         pattern: Pattern::Timeout,
         is_on: |s| s.timeout.is_some(),
+        check: |s| {
+            let (min, max) = StackConfig::TIMEOUT;
+            s.timeout
+                .map_or(Ok(()), |t| ParamError::check_micros("timeout", t, min, max))
+        },
         switch_on: |s| {
             let polly = s.profile.polly().is_some();
             let timeout = if polly {
@@ -534,8 +528,35 @@ const LAYERS: [Layer; 8] = [
         switch_off: |s| s.timeout = None,
     },
     Layer {
+        pattern: Pattern::Breaker,
+        is_on: |s| s.breaker.is_some(),
+        check: |s| check_in(s.breaker.as_ref(), "breaker", BreakerConfig::validate),
+        switch_on: |s| {
+            let breaker = match &s.profile {
+                Profile::Polly(_) => PollyStack::standard_breaker(),
+                Profile::Resilience4j(_) => BreakerConfig {
+                    half_open_rule: HalfOpenRule::RateOverPermitted,
+                    ..BreakerConfig::cascade_sim()
+                },
+                Profile::Lesson000 | Profile::Grpc(_) => BreakerConfig::cascade_sim(),
+            };
+            s.breaker.get_or_insert(breaker);
+        },
+        switch_off: |s| s.breaker = None,
+    },
+    Layer {
+        pattern: Pattern::Bulkhead,
+        is_on: |s| s.bulkhead.is_some(),
+        check: |s| check_in(s.bulkhead.as_ref(), "bulkhead", BulkheadConfig::validate),
+        switch_on: |s| {
+            s.bulkhead.get_or_insert_with(BulkheadConfig::cascade_sim);
+        },
+        switch_off: |s| s.bulkhead = None,
+    },
+    Layer {
         pattern: Pattern::Retry,
         is_on: |s| s.retry.is_some(),
+        check: |s| check_in(s.retry.as_ref(), "retry", RetryPolicy::validate),
         switch_on: |s| {
             let retry = match &s.profile {
                 Profile::Grpc(_) => GrpcStack::typical_retry(),
@@ -553,6 +574,13 @@ const LAYERS: [Layer; 8] = [
     Layer {
         pattern: Pattern::RetryBudget,
         is_on: |s| s.retry_budget.is_some(),
+        check: |s| {
+            check_in(
+                s.retry_budget.as_ref(),
+                "retry_budget",
+                RetryBudgetConfig::validate,
+            )
+        },
         switch_on: |s| {
             s.retry_budget
                 .get_or_insert_with(RetryBudgetConfig::lesson_000);
@@ -560,32 +588,9 @@ const LAYERS: [Layer; 8] = [
         switch_off: |s| s.retry_budget = None,
     },
     Layer {
-        pattern: Pattern::Breaker,
-        is_on: |s| s.breaker.is_some(),
-        switch_on: |s| {
-            let breaker = match &s.profile {
-                Profile::Polly(_) => PollyStack::standard_breaker(),
-                Profile::Resilience4j(_) => BreakerConfig {
-                    half_open_rule: HalfOpenRule::RateOverPermitted,
-                    ..BreakerConfig::cascade_sim()
-                },
-                Profile::Lesson000 | Profile::Grpc(_) => BreakerConfig::cascade_sim(),
-            };
-            s.breaker.get_or_insert(breaker);
-        },
-        switch_off: |s| s.breaker = None,
-    },
-    Layer {
-        pattern: Pattern::Bulkhead,
-        is_on: |s| s.bulkhead.is_some(),
-        switch_on: |s| {
-            s.bulkhead.get_or_insert_with(BulkheadConfig::cascade_sim);
-        },
-        switch_off: |s| s.bulkhead = None,
-    },
-    Layer {
         pattern: Pattern::Sidecar,
         is_on: |s| s.sidecar.is_some(),
+        check: |s| check_in(s.sidecar.as_ref(), "sidecar", SidecarConfig::validate),
         switch_on: |s| {
             s.sidecar.get_or_insert_with(SidecarConfig::lesson_000);
         },
@@ -594,6 +599,7 @@ const LAYERS: [Layer; 8] = [
     Layer {
         pattern: Pattern::Hedge,
         is_on: |s| s.hedge.is_some(),
+        check: |s| check_in(s.hedge.as_ref(), "hedge", HedgeConfig::validate),
         switch_on: |s| {
             s.hedge.get_or_insert_with(HedgeConfig::lesson_000);
         },
@@ -602,6 +608,13 @@ const LAYERS: [Layer; 8] = [
     Layer {
         pattern: Pattern::AdaptiveLimit,
         is_on: |s| s.adaptive_limit.is_some(),
+        check: |s| {
+            check_in(
+                s.adaptive_limit.as_ref(),
+                "adaptive_limit",
+                AdaptiveLimitConfig::validate,
+            )
+        },
         switch_on: |s| {
             s.adaptive_limit
                 .get_or_insert_with(AdaptiveLimitConfig::saturday);
