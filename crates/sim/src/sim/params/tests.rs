@@ -405,3 +405,78 @@ fn a_layers_own_field_is_named_by_the_key_of_the_row_that_lists_it() {
         assert!(named.starts_with(&format!("{key}: ")), "{key}: {named}");
     }
 }
+
+/// The paths `leaf` reaches in a config's JSON: every number and every boolean.
+fn leaves(v: &serde_json::Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    match v {
+        serde_json::Value::Object(m) => m.iter().for_each(|(k, x)| {
+            path.push(k.clone());
+            leaves(x, path, out);
+            path.pop();
+        }),
+        serde_json::Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| {
+            path.push(i.to_string());
+            leaves(x, path, out);
+            path.pop();
+        }),
+        serde_json::Value::Number(_) | serde_json::Value::Bool(_) => out.push(path.clone()),
+        _ => {}
+    }
+}
+
+/// Every field a row lists in its `fields` is one a check names: each number and boolean of a
+/// config with every part on, set out of range, is refused by the model naming its field where
+/// it sits, and the fields named so include every row's.
+#[test]
+fn every_field_a_row_lists_is_one_a_check_names() {
+    let mut named = std::collections::BTreeSet::new();
+    // A hedge delay is a percentile of the latencies seen, or a fixed time.
+    for hedge_after in ["p95", "80ms"] {
+        let mut cfg = everything_on();
+        cfg.dependencies[0].hosts = None;
+        apply_set(&mut cfg, "hedge_after", hedge_after).unwrap();
+        name_every_bad_leaf(&cfg, &mut named);
+    }
+    for row in PARAMS {
+        for field in row.fields {
+            assert!(
+                named.contains(*field),
+                "{}: no check names {field}",
+                row.key
+            );
+        }
+    }
+}
+
+/// Adds to `named` the field the model names (`part.field`) for each number and boolean of
+/// `cfg` set out of range.
+fn name_every_bad_leaf(cfg: &SimConfig, named: &mut std::collections::BTreeSet<String>) {
+    let json = serde_json::to_value(cfg).unwrap();
+    let mut paths = Vec::new();
+    leaves(&json, &mut Vec::new(), &mut paths);
+    for path in paths {
+        let bad_values = [
+            serde_json::json!(0),
+            serde_json::json!(2.5),
+            serde_json::json!(100_000_000),
+            serde_json::json!(1e15 as u64),
+            serde_json::json!(false),
+        ];
+        for bad in bad_values {
+            let mut edited = json.clone();
+            let leaf = path.iter().fold(&mut edited, |at, k| match at {
+                serde_json::Value::Array(a) => &mut a[k.parse::<usize>().unwrap()],
+                other => &mut other[k.as_str()],
+            });
+            *leaf = bad;
+            let Ok(edited) = serde_json::from_value::<SimConfig>(edited) else {
+                continue;
+            };
+            if let Err(e) = edited.validate_naming(crate::sim::model::own_field) {
+                if let Some(section) = e.section {
+                    named.insert(format!("{section}.{}", e.field));
+                }
+            }
+        }
+    }
+}
