@@ -25,6 +25,44 @@ pub enum HedgeDelay {
     },
 }
 
+impl HedgeDelay {
+    /// Samples a percentile waits for before it is trusted, unless told otherwise (lesson
+    /// 000's).
+    pub const MIN_SAMPLES: u64 = 100;
+
+    /// At `percentile` of the latencies seen, trusted after [`HedgeDelay::MIN_SAMPLES`].
+    pub fn percentile(percentile: f64) -> HedgeDelay {
+        HedgeDelay::Percentile {
+            percentile,
+            min_samples: Self::MIN_SAMPLES,
+        }
+    }
+
+    /// Checks the delay against its range: a fixed time within [`HedgePolicy::DELAY`], or a
+    /// percentile above 0 and at most 100, trusted after 1..=1,000,000 samples.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        match *self {
+            HedgeDelay::Fixed(d) => {
+                let (min, max) = HedgePolicy::DELAY;
+                ParamError::check_micros("delay", d, min, max)
+            }
+            HedgeDelay::Percentile {
+                percentile,
+                min_samples,
+            } => {
+                if !(percentile.is_finite() && percentile > 0.0 && percentile <= 100.0) {
+                    return Err(ParamError::new(
+                        "percentile",
+                        "0 (exclusive)..=100",
+                        percentile.to_string(),
+                    ));
+                }
+                ParamError::check_u64("min_samples", min_samples, 1, 1_000_000, "")
+            }
+        }
+    }
+}
+
 /// A hedging policy.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HedgePolicy {
@@ -38,10 +76,7 @@ impl HedgePolicy {
     /// Lesson 000 (`GetStock`): one extra copy at the observed p95, trusted after 100 samples.
     pub fn lesson_000() -> Self {
         HedgePolicy {
-            delay: HedgeDelay::Percentile {
-                percentile: 95.0,
-                min_samples: 100,
-            },
+            delay: HedgeDelay::percentile(95.0),
             max_hedges: 1,
         }
     }
@@ -61,24 +96,7 @@ impl HedgePolicy {
 
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        match self.delay {
-            HedgeDelay::Fixed(d) => {
-                ParamError::check_micros("delay", d, Self::DELAY.0, Self::DELAY.1)?
-            }
-            HedgeDelay::Percentile {
-                percentile,
-                min_samples,
-            } => {
-                if !(percentile.is_finite() && percentile > 0.0 && percentile <= 100.0) {
-                    return Err(ParamError::new(
-                        "percentile",
-                        "0 (exclusive)..=100",
-                        percentile.to_string(),
-                    ));
-                }
-                ParamError::check_u64("min_samples", min_samples, 1, 1_000_000, "")?;
-            }
-        }
+        self.delay.validate()?;
         let (min, max) = Self::MAX_HEDGES;
         ParamError::check_u64("max_hedges", self.max_hedges.into(), min, max, "")?;
         Ok(())

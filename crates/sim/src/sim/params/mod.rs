@@ -377,20 +377,15 @@ fn parse_delay(field: &'static str, value: &str) -> Result<HedgeDelay, ParamErro
     let range = "a time 0.000001..=60 s (or with an ms suffix), or pN for a percentile of the \
                  latencies seen, 0 < N <= 100";
     let bad = || err(field, range, value);
-    if let Some(p) = value.trim().strip_prefix('p') {
-        let percentile: f64 = p.parse().map_err(|_| bad())?;
-        if !(percentile.is_finite() && percentile > 0.0 && percentile <= 100.0) {
-            return Err(bad());
+    let delay = match value.trim().strip_prefix('p') {
+        Some(p) => HedgeDelay::percentile(p.parse().map_err(|_| bad())?),
+        None => {
+            let (min, max) = HedgePolicy::DELAY;
+            HedgeDelay::Fixed(parse_time(field, value, min, max).map_err(|_| bad())?)
         }
-        return Ok(HedgeDelay::Percentile {
-            percentile,
-            min_samples: 100,
-        });
-    }
-    let (min, max) = HedgePolicy::DELAY;
-    parse_time(field, value, min, max)
-        .map(HedgeDelay::Fixed)
-        .map_err(|_| bad())
+    };
+    delay.validate().map_err(|_| bad())?;
+    Ok(delay)
 }
 
 impl Param {
@@ -460,12 +455,7 @@ impl Param {
                 Value::Number(v),
             ) => v.is_finite() && v >= min && v <= max && !(above_min && v <= min),
             (Kind::Choice { names, .. }, Value::Choice(i)) => i < names.len(),
-            (Kind::Delay { .. }, Value::Delay(HedgeDelay::Fixed(t))) => {
-                (HedgePolicy::DELAY.0..=HedgePolicy::DELAY.1).contains(&t)
-            }
-            (Kind::Delay { .. }, Value::Delay(HedgeDelay::Percentile { percentile, .. })) => {
-                percentile.is_finite() && percentile > 0.0 && percentile <= 100.0
-            }
+            (Kind::Delay { .. }, Value::Delay(delay)) => delay.validate().is_ok(),
             _ => false,
         };
         if fits {
