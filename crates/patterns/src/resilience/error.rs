@@ -20,13 +20,12 @@ pub struct ParamError {
 
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(section) = self.section {
-            write!(f, "{section}.")?;
-        }
         write!(
             f,
             "{}: {} is out of range (allowed: {})",
-            self.field, self.value, self.range
+            self.path(),
+            self.value,
+            self.range
         )
     }
 }
@@ -50,6 +49,14 @@ impl ParamError {
         ParamError {
             section: Some(section),
             ..self
+        }
+    }
+
+    /// Where the field sits: `section.field` inside a part, else the field.
+    pub fn path(&self) -> String {
+        match self.section {
+            Some(section) => format!("{section}.{}", self.field),
+            None => self.field.to_string(),
         }
     }
 

@@ -600,10 +600,7 @@ fn dependency_error(index: usize, name: &str, e: ParamError, key_of: KeyOf) -> P
     if let Some(named) = key_of(index, name, &e) {
         return named;
     }
-    let field = match e.section {
-        Some(section) => format!("{section}.{}", e.field),
-        None => e.field.to_string(),
-    };
+    let field = e.path();
     match name {
         "payments" => ParamError {
             field: "payments",

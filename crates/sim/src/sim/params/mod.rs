@@ -301,7 +301,7 @@ pub fn param(key: &str) -> Option<&'static Param> {
 }
 
 fn err(field: &'static str, range: &str, value: &str) -> ParamError {
-    ParamError::new(field, range.to_string(), value.to_string())
+    ParamError::new(field, range, value)
 }
 
 /// The error for a key no row has.

@@ -473,8 +473,8 @@ fn name_every_bad_leaf(cfg: &SimConfig, named: &mut std::collections::BTreeSet<S
                 continue;
             };
             if let Err(e) = edited.validate_naming(crate::sim::model::own_field) {
-                if let Some(section) = e.section {
-                    named.insert(format!("{section}.{}", e.field));
+                if e.section.is_some() {
+                    named.insert(e.path());
                 }
             }
         }

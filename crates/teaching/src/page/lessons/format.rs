@@ -239,20 +239,16 @@ pub fn parse(text: &str) -> Result<LessonText, FormatError> {
                 ),
             ));
         }
-        let taken = step
-            .link_numbers
-            .iter()
-            .find(|n| steps[..i].iter().any(|s| s.link_numbers.contains(n)));
-        if let Some(number) = taken {
+        let taken = step.link_numbers.iter().find_map(|n| {
+            let earlier = steps[..i].iter().find(|s| s.link_numbers.contains(n));
+            earlier.map(|s| (n, s.name))
+        });
+        if let Some((number, earlier)) = taken {
             return Err(error(
                 lines[i].heading,
                 format!(
                     "two steps give @link-number {number}: a number opens one step \
-                     (`{}` gives it too)",
-                    steps[..i]
-                        .iter()
-                        .find(|s| s.link_numbers.contains(number))
-                        .map_or("", |s| s.name)
+                     (`{earlier}` gives it too)"
                 ),
             ));
         }
