@@ -5,6 +5,8 @@
 use resilience_playground::page::life_story::{lines, story};
 use resilience_playground::sim::life::{Activity, Happening, RequestLife};
 use resilience_playground::sim::model::{follow, run, SimConfig};
+use resilience_playground::sim::params::apply_set;
+use resilience_playground::sim::pattern::Pattern;
 use resilience_playground::sim::pick::{follow_pick, Pick};
 use resilience_playground::sim::scenario::{Preset, Scenario};
 use resilience_playground::sim::trace::{Outcome, Trace};
@@ -191,6 +193,54 @@ fn a_call_that_waited_for_a_permit_holds_it_while_inventory_works() {
         "the call goes out as the permit comes"
     );
     assert_eq!(held.to, tried.to, "the permit goes back as the call ends");
+}
+
+#[test]
+fn a_hedged_try_shows_its_copy_leave_and_answer_first_in_the_hedges_words() {
+    let mut cfg = Preset::Lesson(Scenario::None).config();
+    for (key, value) in [
+        ("degrade_at", "3600"),
+        ("fast_p99", "400ms"),
+        ("threads", "1000"),
+        ("duration", "10"),
+        ("hedge_after", "200ms"),
+    ] {
+        apply_set(&mut cfg, key, value).unwrap();
+    }
+    let mut with_log = cfg.clone();
+    with_log.run.record_requests = true;
+    let trace = run(&with_log).unwrap();
+    let hedge_marks = |life: &RequestLife| -> Vec<&'static str> {
+        life.marks
+            .iter()
+            .filter_map(|m| match m.happening {
+                Happening::Layer(mark) if mark.pattern == Pattern::Hedge => Some(mark.words),
+                _ => None,
+            })
+            .collect()
+    };
+    let hedges = trace.hedges.expect("the hedge's counts");
+    assert!(hedges.won > 0, "{hedges:?}");
+    let won = trace.requests.iter().find_map(|r| {
+        let life = follow(&cfg, r.id).unwrap().1.unwrap();
+        let marks = hedge_marks(&life);
+        (marks.last() == Some(&"the hedge answers first")).then_some((life, marks))
+    });
+    let (life, marks) = won.expect("a request whose hedge answered first");
+    assert_eq!(
+        marks,
+        [
+            "a hedge (a copy of the try) goes out",
+            "the hedge answers first"
+        ]
+    );
+    check(&life, &trace, "the hedged request");
+    let told = lines(&life).join("\n");
+    assert!(
+        told.contains(": a hedge (a copy of the try) goes out"),
+        "{told}"
+    );
+    assert!(told.contains(": the hedge answers first"), "{told}");
 }
 
 mod in_the_page {

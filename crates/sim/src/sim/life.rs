@@ -166,10 +166,8 @@ pub enum Happening {
     DependencyFull,
     /// The dependency restarted and dropped the call.
     Restarted,
-    /// A hedge (a copy of the try) went out.
-    HedgeSent,
-    /// The hedge answered before the original.
-    HedgeWon,
+    /// A layer did something it tells in its own words ([`LayerMark`]).
+    Layer(LayerMark),
     /// Envoy would retry, but its cluster already has as many retries in flight as its limit
     /// allows (`max_retries`, or its retry budget): the failure goes back at once.
     RetryOverflow { in_flight: u64 },
@@ -177,6 +175,16 @@ pub enum Happening {
     PermitLeftBehind { until: Micros },
     /// The fallback answered for the dependency.
     Fallback,
+}
+
+/// Something a layer of the stack did to the request, written by the layer's own module: a
+/// new layer shows its moments on the timeline and in its words without a variant here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LayerMark {
+    /// The layer that did it.
+    pub pattern: Pattern,
+    /// What happened, as a line of the timeline says it after the time and the lane.
+    pub words: &'static str,
 }
 
 /// A moment, where it happened.

@@ -98,11 +98,12 @@ impl Dependency {
         })
     }
 
-    /// The first answer of a try that starts at `now`: its latency, how it ended and whether
+    /// The first answer of request `id`'s try that starts at `now`: its latency, how it ended and whether
     /// a copy of it gave it (the stack decides the copies; no copy is due once the try has
     /// timed out at `try_ends`). Without copies, one call.
     pub fn answer_of_try(
         &mut self,
+        id: Id,
         me: usize,
         now: Micros,
         try_ends: Micros,
@@ -134,7 +135,7 @@ impl Dependency {
             q.schedule(at.saturating_add(latency), event);
             (latency, end)
         };
-        if let Some(answer) = stack.first_of_copies(try_ends, me, now, rng, q, &mut call) {
+        if let Some(answer) = stack.first_of_copies(try_ends, (id, me), now, rng, q, &mut call) {
             return answer;
         }
         let (latency, end) = call(now, rng, q);

@@ -37,9 +37,9 @@ pub(super) enum Event {
     SidecarTry(Id),
     /// The route's timeout fires while an Envoy sidecar waits to retry.
     RouteTimedOut(Id),
-    /// A copy of a try goes out to dependency `n` (counted when it goes, so a run stopped at
-    /// `duration` counts only the copies sent by then).
-    CopySent(usize),
+    /// A copy of request `id`'s try goes out to dependency `dep` (counted when it goes, so a
+    /// run stopped at `duration` counts only the copies sent by then).
+    CopySent { id: Id, dep: u32 },
     /// A slot of dependency `dep` is done with its call (served, or stopped at its deadline).
     Served { dep: u32, slot: u32, epoch: u32 },
     /// Dependency `n` restarts: the calls it held fail at once.

@@ -15,7 +15,20 @@ use super::Sim;
 use crate::resilience::{HedgeDelay, HedgePlan, HedgePolicy, Hedger, ParamError};
 use crate::sim::engine::EventQueue;
 use crate::sim::latency::Micros;
-use crate::sim::life::{Happening, Hop};
+use crate::sim::life::{Happening, Hop, LayerMark};
+use crate::sim::pattern::Pattern;
+
+/// A copy of a try went out.
+const COPY_SENT: LayerMark = LayerMark {
+    pattern: Pattern::Hedge,
+    words: "a hedge (a copy of the try) goes out",
+};
+
+/// A copy answered before the original did.
+pub(super) const COPY_WON: LayerMark = LayerMark {
+    pattern: Pattern::Hedge,
+    words: "the hedge answers first",
+};
 
 /// A hedge on the call to a dependency: inside each try, once the hedge delay has passed with no
 /// answer yet, another copy of the call goes out; the first answer is used and the copies still
@@ -124,10 +137,11 @@ impl Hedging {
 
 /// The first answer of a try that starts at `now` at dependency `dep`, with `plan`'s copies,
 /// each drawn by `call` as it goes out: its latency, how it ended and whether a copy gave it.
-/// A [`Event::CopySent`] counts each copy actually sent, when it goes. `None` when the plan
-/// sends nothing.
+/// A [`Event::CopySent`] counts each copy of request `id` actually sent, when it goes. `None`
+/// when the plan sends nothing.
 pub(super) fn first_answer(
     plan: &HedgePlan,
+    id: Id,
     dep: usize,
     now: Micros,
     rng: &mut ChaCha8Rng,
@@ -145,7 +159,13 @@ pub(super) fn first_answer(
         latency
     })?;
     for &offset in plan.offsets.iter().take(outcome.copies_sent).skip(1) {
-        q.schedule(now.saturating_add(offset), Event::CopySent(dep));
+        q.schedule(
+            now.saturating_add(offset),
+            Event::CopySent {
+                id,
+                dep: dep as u32,
+            },
+        );
     }
     let end = ends
         .get(outcome.winner)
@@ -166,10 +186,16 @@ impl Sim<'_> {
             return;
         }
         let (dep, deadline) = (r.call.dep, r.call.try_deadline);
+        self.copy_sent(now, id, dep);
+        self.send_to_servers(now, id, dep, try_no, deadline, true);
+    }
+
+    /// A copy of request `id`'s try went out to dependency `dep`: counted, and shown on the
+    /// request's timeline when it is followed.
+    pub(super) fn copy_sent(&mut self, now: Micros, id: Id, dep: usize) {
         self.recorder.copy_sent(now, dep);
         if let Some(mut t) = self.trail(id) {
-            t.mark(Hop::Dependency(dep as u8), now, Happening::HedgeSent);
+            t.mark(Hop::Dependency(dep as u8), now, Happening::Layer(COPY_SENT));
         }
-        self.send_to_servers(now, id, dep, try_no, deadline, true);
     }
 }

@@ -322,7 +322,7 @@ impl<'a> Sim<'a> {
             Event::PermitFreed(dep) => self.permit_freed(now, dep),
             Event::SidecarTry(id) => self.try_call(now, id),
             Event::RouteTimedOut(id) => self.route_timed_out(now, id),
-            Event::CopySent(dep) => self.recorder.copy_sent(now, dep),
+            Event::CopySent { id, dep } => self.copy_sent(now, id, dep as usize),
             Event::CallDone(id) => self.call_done(now, id),
             Event::Served { dep, slot, epoch } => self.served(now, dep as usize, slot, epoch),
             Event::Restart(dep) => self.restart(now, dep),

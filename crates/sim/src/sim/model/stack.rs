@@ -10,7 +10,7 @@ use super::dependency_config::{SidecarConfig, StackConfig};
 use super::envoy::{AfterTry, EnvoyCluster};
 use super::events::{Event, Id};
 use super::follow::{trail, Trail};
-use super::hedging::{first_answer, Hedging};
+use super::hedging::{self, first_answer, Hedging};
 use super::library_rules::LibraryRules;
 use super::slab::{Call, Pool};
 use super::Sim;
@@ -74,20 +74,21 @@ impl Stack {
         })
     }
 
-    /// A try that goes out with copies of it, which the caller gives up on at `try_ends`:
-    /// `call` sends each (the original first), and the first answer is the try's, with whether
-    /// a copy gave it. `None` while the stack sends no copies of this try.
+    /// A try of request `id` to dependency `dep` that goes out with copies of it, which the
+    /// caller gives up on at `try_ends`: `call` sends each (the original first), and the first
+    /// answer is the try's, with whether a copy gave it. `None` while the stack sends no
+    /// copies of this try.
     pub fn first_of_copies(
         &self,
         try_ends: Micros,
-        dep: usize,
+        (id, dep): (Id, usize),
         now: Micros,
         rng: &mut ChaCha8Rng,
         q: &mut EventQueue<Event>,
         call: &mut impl FnMut(Micros, &mut ChaCha8Rng, &mut EventQueue<Event>) -> (Micros, CallEnd),
     ) -> Option<(Micros, CallEnd, bool)> {
         let plan = self.hedging.as_ref()?.plan(try_ends)?;
-        first_answer(&plan, dep, now, rng, q, call)
+        first_answer(&plan, id, dep, now, rng, q, call)
     }
 
     /// True when the stack may send copies of a try.
@@ -447,7 +448,7 @@ impl Sim<'_> {
             self.send_to_servers(now, id, dep, try_no, deadline, false);
             return;
         }
-        let (latency, end, copy_won) = deps[dep].answer_of_try(dep, now, try_ends, rng, q);
+        let (latency, end, copy_won) = deps[dep].answer_of_try(id, dep, now, try_ends, rng, q);
         let (held, end) = match (attempt_left, per_try) {
             (Some(left), Some(t)) if t < left && latency > t => {
                 (t, CallEnd::Failed(Failure::TryTimeout))
@@ -735,7 +736,7 @@ pub(super) fn try_ended(
             t.mark(hop, at, Happening::TimedOut { after: held })
         }
         CallEnd::Failed(Failure::Unavailable) => t.mark(hop, at, Happening::Failed),
-        _ if copy_won => t.mark(hop, at, Happening::HedgeWon),
+        _ if copy_won => t.mark(hop, at, Happening::Layer(hedging::COPY_WON)),
         _ => {}
     }
 }

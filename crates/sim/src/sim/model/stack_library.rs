@@ -94,7 +94,7 @@ impl Sim<'_> {
         };
         let dep = r.call.dep;
         recorder.call_sent(now, dep);
-        let (latency, end, copy_won) = deps[dep].answer_of_try(dep, now, Micros::MAX, rng, q);
+        let (latency, end, copy_won) = deps[dep].answer_of_try(id, dep, now, Micros::MAX, rng, q);
         let dependency = &deps[dep];
         let timeout = match r.call.call_deadline {
             Some(deadline) => Some(deadline.saturating_sub(now)),

@@ -125,8 +125,7 @@ pub fn happening_words(life: &RequestLife, mark: &Mark) -> String {
         Happening::Failed => format!("{dep} answers with an error"),
         Happening::DependencyFull => format!("{dep}'s own queue is full"),
         Happening::Restarted => format!("{dep} restarts and drops the call"),
-        Happening::HedgeSent => "a hedge (a copy of the try) goes out".into(),
-        Happening::HedgeWon => "the hedge answers first".into(),
+        Happening::Layer(mark) => mark.words.into(),
         Happening::RetryOverflow { in_flight } => format!(
             "Envoy would retry, but {} retries are already in flight, its cluster's limit",
             count(in_flight)
