@@ -125,7 +125,7 @@ fn the_cli_a_link_a_widget_and_a_lesson_take_the_same_keys_and_give_the_same_run
         .expect("hedge_after switches it on");
     assert_eq!(
         hedge.policy.delay,
-        resilience_playground::resilience::HedgeDelay::Fixed(150_000)
+        resilience_playground::resilience::Delay::Fixed(150_000)
     );
 }
 

@@ -2,7 +2,7 @@
 //! more calls, a copy is judged by the inventory of the moment it goes out, a timeout stops
 //! copies that would come too late, and a call without an idempotency key is never hedged.
 
-use resilience_playground::resilience::{HedgeDelay, HedgePolicy};
+use resilience_playground::resilience::{Delay, HedgePolicy};
 use resilience_playground::sim::model::{run, HedgeConfig, RunError, SimConfig};
 use resilience_playground::sim::scenario::Scenario;
 use resilience_playground::sim::trace::{HedgeCounts, Outcome, Trace};
@@ -211,7 +211,7 @@ fn a_call_without_an_idempotency_key_is_never_hedged() {
     };
     assert_eq!(
         bad(HedgePolicy {
-            delay: HedgeDelay::Fixed(0),
+            delay: Delay::Fixed(0),
             max_hedges: 1
         }),
         "hedge_after"

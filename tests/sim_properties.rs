@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use resilience_playground::resilience::{
-    BreakerConfig, BulkheadConfig, FallbackPolicy, HalfOpenRule, HedgeDelay, HedgePolicy,
+    BreakerConfig, BulkheadConfig, Delay, FallbackPolicy, HalfOpenRule, HedgePolicy,
     IdempotencyConfig, Jitter, LoadShedConfig, RetryBudgetConfig, RetryPolicy, TokenBucketConfig,
     Window,
 };
@@ -85,9 +85,9 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
     // A hedge after a fixed delay (ms) or at an observed percentile, with 1 or 2 extra copies.
     let hedge = prop::option::of((
         prop_oneof![
-            (1u64..400).prop_map(|d| HedgeDelay::Fixed(d * MS)),
+            (1u64..400).prop_map(|d| Delay::Fixed(d * MS)),
             (50.0f64..100.0, 1u64..50).prop_map(|(percentile, min_samples)| {
-                HedgeDelay::Percentile {
+                Delay::Percentile {
                     percentile,
                     min_samples,
                 }

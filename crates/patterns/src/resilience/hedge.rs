@@ -2,72 +2,16 @@
 //! another replica) if the first has not answered by the p95, and keep whichever answers first.
 //! The p99 drops for roughly 5% more load. Never for writes.
 
-use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::{Micros, ParamError, MS, SECOND};
-
-/// The longest latency the histogram tracks exactly; longer ones are recorded as this.
-const HIGHEST_TRACKED: Micros = 3_600 * SECOND;
-
-/// When to send a hedge.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub enum HedgeDelay {
-    /// After a fixed time (1 µs..=60 s).
-    Fixed(Micros),
-    /// At a percentile of the latencies observed so far.
-    Percentile {
-        /// Which percentile (greater than 0, at most 100; lesson: 95).
-        percentile: f64,
-        /// Samples needed before the percentile is trusted (1..=1_000_000).
-        min_samples: u64,
-    },
-}
-
-impl HedgeDelay {
-    /// Samples a percentile waits for before it is trusted, unless told otherwise (lesson
-    /// 000's).
-    pub const MIN_SAMPLES: u64 = 100;
-
-    /// At `percentile` of the latencies seen, trusted after [`HedgeDelay::MIN_SAMPLES`].
-    pub fn percentile(percentile: f64) -> HedgeDelay {
-        HedgeDelay::Percentile {
-            percentile,
-            min_samples: Self::MIN_SAMPLES,
-        }
-    }
-
-    /// Checks the delay against its range: a fixed time within [`HedgePolicy::DELAY`], or a
-    /// percentile above 0 and at most 100, trusted after 1..=1,000,000 samples.
-    pub fn validate(&self) -> Result<(), ParamError> {
-        match *self {
-            HedgeDelay::Fixed(d) => {
-                let (min, max) = HedgePolicy::DELAY;
-                ParamError::check_micros("delay", d, min, max)
-            }
-            HedgeDelay::Percentile {
-                percentile,
-                min_samples,
-            } => {
-                if !(percentile.is_finite() && percentile > 0.0 && percentile <= 100.0) {
-                    return Err(ParamError::new(
-                        "percentile",
-                        "0 (exclusive)..=100",
-                        percentile.to_string(),
-                    ));
-                }
-                ParamError::check_u64("min_samples", min_samples, 1, 1_000_000, "")
-            }
-        }
-    }
-}
+use super::{Delay, Micros, ParamError, SeenLatencies, MS};
 
 /// A hedging policy.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HedgePolicy {
-    /// When each hedge goes out.
-    pub delay: HedgeDelay,
+    /// When each hedge goes out: a fixed time, or a percentile of the latencies seen.
+    pub delay: Delay,
     /// Extra copies at most (1..=8; lesson: 1). The k-th goes out at k times the delay.
     pub max_hedges: u32,
 }
@@ -76,7 +20,7 @@ impl HedgePolicy {
     /// Lesson 000 (`GetStock`): one extra copy at the observed p95, trusted after 100 samples.
     pub fn lesson_000() -> Self {
         HedgePolicy {
-            delay: HedgeDelay::percentile(95.0),
+            delay: Delay::percentile(95.0),
             max_hedges: 1,
         }
     }
@@ -84,15 +28,13 @@ impl HedgePolicy {
     /// Lesson 000 with the p95 it quotes fixed in advance: one extra copy after 80 ms.
     pub fn lesson_000_fixed() -> Self {
         HedgePolicy {
-            delay: HedgeDelay::Fixed(80 * MS),
+            delay: Delay::Fixed(80 * MS),
             max_hedges: 1,
         }
     }
 
     /// `max_hedges`' range, which `validate` and the parameter rows share.
     pub const MAX_HEDGES: (u64, u64) = (1, 8);
-    /// A fixed delay's.
-    pub const DELAY: (Micros, Micros) = (1, 60 * SECOND);
 
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
@@ -188,20 +130,14 @@ impl HedgePlan {
 #[derive(Debug, Clone)]
 pub struct Hedger {
     policy: HedgePolicy,
-    observed: Histogram<u64>,
+    observed: SeenLatencies,
 }
 
 impl Hedger {
     /// A hedger with no observations yet.
     pub fn new(policy: HedgePolicy) -> Result<Self, ParamError> {
         policy.validate()?;
-        let observed = Histogram::new_with_bounds(1, HIGHEST_TRACKED, 3).map_err(|e| {
-            ParamError::new(
-                "histogram",
-                "1..=3600 s at 3 significant figures",
-                format!("{e:?}"),
-            )
-        })?;
+        let observed = SeenLatencies::new()?;
         Ok(Hedger { policy, observed })
     }
 
@@ -212,7 +148,7 @@ impl Hedger {
 
     /// Records one observed latency (values above an hour are recorded as an hour).
     pub fn record(&mut self, latency: Micros) {
-        self.observed.saturating_record(latency);
+        self.observed.record(latency);
     }
 
     /// Latencies observed so far.
@@ -223,14 +159,7 @@ impl Hedger {
     /// The hedge delay now: the fixed one, or the percentile of what has been observed once
     /// there are enough samples (`None` before that: do not hedge yet).
     pub fn delay(&self) -> Option<Micros> {
-        match self.policy.delay {
-            HedgeDelay::Fixed(d) => Some(d),
-            HedgeDelay::Percentile {
-                percentile,
-                min_samples,
-            } => (self.observed.len() >= min_samples)
-                .then(|| self.observed.value_at_percentile(percentile)),
-        }
+        self.observed.resolve(self.policy.delay)
     }
 
     /// The send plan for one request; refused for operations that are not idempotent. With no
@@ -250,6 +179,7 @@ impl Hedger {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resilience::SECOND;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -389,7 +319,7 @@ mod tests {
     #[test]
     fn huge_latencies_saturate() {
         let mut h = Hedger::new(HedgePolicy {
-            delay: HedgeDelay::Percentile {
+            delay: Delay::Percentile {
                 percentile: 100.0,
                 min_samples: 1,
             },
@@ -400,7 +330,7 @@ mod tests {
         h.record(0);
         assert_eq!(h.samples(), 2);
         let d = h.delay().unwrap();
-        assert!(d >= HIGHEST_TRACKED);
+        assert!(d >= 3_600 * SECOND, "an hour, the longest tracked: {d}");
         assert_eq!(h.plan(true).unwrap().offsets.len(), 3);
     }
 
@@ -408,7 +338,7 @@ mod tests {
     fn bad_params_name_the_field() {
         let bad = |p: HedgePolicy| Hedger::new(p).unwrap_err().field;
         let pct = |percentile, min_samples| HedgePolicy {
-            delay: HedgeDelay::Percentile {
+            delay: Delay::Percentile {
                 percentile,
                 min_samples,
             },
@@ -420,7 +350,7 @@ mod tests {
         assert_eq!(bad(pct(95.0, 0)), "min_samples");
         assert_eq!(
             bad(HedgePolicy {
-                delay: HedgeDelay::Fixed(0),
+                delay: Delay::Fixed(0),
                 max_hedges: 1
             }),
             "delay"

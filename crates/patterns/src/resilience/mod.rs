@@ -10,6 +10,7 @@ pub mod adaptive_limit;
 pub mod budget;
 pub mod bulkhead;
 pub mod circuit_breaker;
+pub mod delay;
 pub mod envoy_retry;
 pub mod error;
 pub mod fallback;
@@ -30,6 +31,7 @@ pub use circuit_breaker::{
     Admission, BreakerConfig, BreakerSnapshot, BreakerState, CallResult, CircuitBreaker,
     CircuitOpen, HalfOpenRule, Mode, Transition, TransitionReason, Window,
 };
+pub use delay::{Delay, SeenLatencies};
 pub use envoy_retry::{
     backoff_interval, envoy_backoff, EnvoyRetryRules, ParsedRetryOn, RetriesInFlight, RetryLimit,
     RetryOn,
@@ -37,7 +39,7 @@ pub use envoy_retry::{
 pub use error::ParamError;
 pub use fallback::{Fallback, FallbackPolicy, Served};
 pub use grpc_retry::{GrpcBackoff, RetryThrottle, StatusCode, ThrottleConfig};
-pub use hedge::{HedgeDelay, HedgeOutcome, HedgePlan, HedgePolicy, Hedger, NotIdempotent};
+pub use hedge::{HedgeOutcome, HedgePlan, HedgePolicy, Hedger, NotIdempotent};
 pub use idempotency::{IdempotencyConfig, IdempotencyStore, Lookup};
 pub use load_shed::{LoadShedConfig, LoadShedder, Priority, Shed};
 pub use polly_retry::{BackoffType, JitterState, PollyDelay};

@@ -1,5 +1,5 @@
 use super::*;
-use crate::resilience::{HedgeDelay, Jitter, Window};
+use crate::resilience::{Delay, Jitter, Window};
 use crate::sim::model::run;
 use crate::sim::trace::Outcome;
 
@@ -84,7 +84,7 @@ fn hedge_keys_switch_it_on_and_set_it() {
     let policy = &c.first_stack().unwrap().hedge.as_ref().unwrap().policy;
     assert_eq!(
         (policy.delay, policy.max_hedges),
-        (HedgeDelay::Fixed(80 * MS), 2)
+        (Delay::Fixed(80 * MS), 2)
     );
     apply_set(&mut c, "hedge_after", "p99.5").unwrap();
     assert_eq!(
@@ -95,7 +95,7 @@ fn hedge_keys_switch_it_on_and_set_it() {
             .unwrap()
             .policy
             .delay,
-        HedgeDelay::Percentile {
+        Delay::Percentile {
             percentile: 99.5,
             min_samples: 100
         }
@@ -107,7 +107,7 @@ fn hedge_keys_switch_it_on_and_set_it() {
     apply_set(&mut c, "hedge_after", "0.2").unwrap();
     assert_eq!(
         c.first_stack().unwrap().hedge.clone().unwrap().policy.delay,
-        HedgeDelay::Fixed(200 * MS)
+        Delay::Fixed(200 * MS)
     );
     let mut c = Scenario::Timeout.config();
     for (k, v) in [

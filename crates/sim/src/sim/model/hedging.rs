@@ -12,7 +12,7 @@ use super::call_end::CallEnd;
 use super::events::{Event, Id};
 use super::recorder::Recorder;
 use super::Sim;
-use crate::resilience::{HedgeDelay, HedgePlan, HedgePolicy, Hedger, ParamError};
+use crate::resilience::{Delay, HedgePlan, HedgePolicy, Hedger, ParamError};
 use crate::sim::engine::EventQueue;
 use crate::sim::latency::Micros;
 use crate::sim::life::{Happening, Hop, LayerMark};
@@ -63,7 +63,7 @@ impl HedgeConfig {
     pub fn fixed(delay: Micros) -> Self {
         HedgeConfig {
             policy: HedgePolicy {
-                delay: HedgeDelay::Fixed(delay),
+                delay: Delay::Fixed(delay),
                 max_hedges: 1,
             },
             idempotency_key: true,

@@ -8,12 +8,12 @@
 mod rows;
 mod switch;
 
-use crate::resilience::{HedgeDelay, HedgePolicy, Jitter, ParamError};
+use crate::resilience::{Delay, Jitter, ParamError};
 use crate::sim::latency::Micros;
 use crate::sim::model::SimConfig;
 use crate::sim::pattern::Pattern;
 
-pub use rows::PARAMS;
+pub use rows::{OLD_NAMES, PARAMS};
 pub use switch::{Dep, Part};
 
 pub(crate) const SECOND: Micros = 1_000_000;
@@ -102,8 +102,8 @@ impl Unit {
     /// A value of a row as a slider in this unit reads it (`None` for `off`).
     pub fn number(self, value: Value) -> Option<f64> {
         Some(match value {
-            Value::Time(t) | Value::Delay(HedgeDelay::Fixed(t)) => t as f64 / self.micros(),
-            Value::Delay(HedgeDelay::Percentile { percentile, .. }) => percentile,
+            Value::Time(t) | Value::Delay(Delay::Fixed(t)) => t as f64 / self.micros(),
+            Value::Delay(Delay::Percentile { percentile, .. }) => percentile,
             Value::Count(n) => n as f64,
             Value::Number(v) if self == Unit::Percent => (v * 100.0).round(),
             Value::Number(v) => v,
@@ -123,7 +123,7 @@ impl Kind {
                 Value::Choice((number.round().max(0.0) as usize).min(names.len().saturating_sub(1)))
             }
             Kind::Time { .. } => Value::Time(micros()),
-            Kind::Delay { .. } => Value::Delay(HedgeDelay::Fixed(micros())),
+            Kind::Delay { .. } => Value::Delay(Delay::Fixed(micros())),
             Kind::Number { .. } if unit == Unit::Percent => Value::Number(number / 100.0),
             Kind::Number { .. } => Value::Number(number),
             Kind::Count { .. } | Kind::CountOrOff { .. } => {
@@ -191,10 +191,10 @@ pub enum Kind {
         /// Writes it.
         write: fn(&mut SimConfig, Option<u64>),
     },
-    /// A hedge delay: a time (1 µs..=60 s) or `pN`, a percentile of the latencies seen.
+    /// A [`Delay`]: a time (1 µs..=60 s) or `pN`, a percentile of the latencies seen.
     Delay {
         /// Writes it.
-        write: fn(&mut SimConfig, HedgeDelay),
+        write: fn(&mut SimConfig, Delay),
     },
 }
 
@@ -210,8 +210,8 @@ pub enum Value {
     Number(f64),
     /// The index of a name in [`Kind::Choice`]'s `names`.
     Choice(usize),
-    /// A hedge delay.
-    Delay(HedgeDelay),
+    /// A time or a percentile of the latencies seen.
+    Delay(Delay),
     /// `off`, for a [`Kind::CountOrOff`].
     Off,
 }
@@ -285,11 +285,6 @@ pub(crate) const JITTER_KEYS: [&str; JITTER_NAMES.len()] = {
     }
     keys
 };
-
-/// Keys renamed since links and lessons were first written, each with the row's key now: an
-/// old name is read as the new one everywhere a key is read (`--set`, links, widget
-/// attributes, lessons), so what was written with it keeps working. Nothing writes it.
-pub const OLD_NAMES: [(&str, &str); 1] = [("hedge_delay", "hedge_after")];
 
 /// The row with `key` (or with the key an old name of [`OLD_NAMES`] was renamed to).
 pub fn param(key: &str) -> Option<&'static Param> {
@@ -371,17 +366,17 @@ fn parse_number(
     Ok(v)
 }
 
-/// A hedge delay: a time (`80ms`, `0.08`; 1 µs..=60 s) or a percentile of the latencies seen
+/// A [`Delay`]: a time (`80ms`, `0.08`; 1 µs..=60 s) or a percentile of the latencies seen
 /// so far (`p95`; above 0, at most 100).
-fn parse_delay(field: &'static str, value: &str) -> Result<HedgeDelay, ParamError> {
+fn parse_delay(field: &'static str, value: &str) -> Result<Delay, ParamError> {
     let range = "a time 0.000001..=60 s (or with an ms suffix), or pN for a percentile of the \
                  latencies seen, 0 < N <= 100";
     let bad = || err(field, range, value);
     let delay = match value.trim().strip_prefix('p') {
-        Some(p) => HedgeDelay::percentile(p.parse().map_err(|_| bad())?),
+        Some(p) => Delay::percentile(p.parse().map_err(|_| bad())?),
         None => {
-            let (min, max) = HedgePolicy::DELAY;
-            HedgeDelay::Fixed(parse_time(field, value, min, max).map_err(|_| bad())?)
+            let (min, max) = Delay::FIXED;
+            Delay::Fixed(parse_time(field, value, min, max).map_err(|_| bad())?)
         }
     };
     delay.validate().map_err(|_| bad())?;
@@ -529,8 +524,8 @@ impl Param {
             (_, Value::Time(t)) => format!("{}", t as f64 / SECOND as f64),
             (_, Value::Count(n)) => n.to_string(),
             (_, Value::Number(v)) => v.to_string(),
-            (_, Value::Delay(HedgeDelay::Fixed(t))) => format!("{}", t as f64 / SECOND as f64),
-            (_, Value::Delay(HedgeDelay::Percentile { percentile, .. })) => {
+            (_, Value::Delay(Delay::Fixed(t))) => format!("{}", t as f64 / SECOND as f64),
+            (_, Value::Delay(Delay::Percentile { percentile, .. })) => {
                 format!("p{percentile}")
             }
             (_, Value::Choice(i)) => i.to_string(),

@@ -14,8 +14,8 @@ use super::switch::{Dep, Part};
 use super::{Kind, Needs, Panel, Param, Unit, Value, JITTER_KEYS, JITTER_NAMES};
 use crate::resilience::adaptive_limit::{BACKOFF_RANGE, LIMIT_RANGE, SLOW_AFTER_RANGE};
 use crate::resilience::{
-    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, EnvoyRetryRules, Fallback, FallbackPolicy,
-    HalfOpenRule, HedgeDelay, HedgePolicy, IdempotencyConfig, Jitter, LoadShedConfig,
+    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, Delay, EnvoyRetryRules, Fallback,
+    FallbackPolicy, HalfOpenRule, HedgePolicy, IdempotencyConfig, Jitter, LoadShedConfig,
     RetryBudgetConfig, RetryLimit, RetryPolicy, TokenBucketConfig, Window,
 };
 use crate::sim::model::{
@@ -342,6 +342,11 @@ const fn share(
     }
 }
 
+/// Keys renamed since links and lessons were first written, each with the row's key now: an
+/// old name is read as the new one everywhere a key is read (`--set`, links, widget
+/// attributes, lessons), so what was written with it keeps working. Nothing writes it.
+pub const OLD_NAMES: [(&str, &str); 1] = [("hedge_delay", "hedge_after")];
+
 /// Every parameter, in the order the usage lists them.
 // Laid out as a table, three lines a row (key; kind; needs and read) and a fourth for a row
 // the panel shows, not as rustfmt would.
@@ -478,8 +483,8 @@ pub static PARAMS: &[Param] = &[
         kind: Kind::Delay { write: |c, delay| if let Some(h) = hedge_mut(c) {
             h.policy.delay = match (delay, h.policy.delay) {
                 // A new percentile keeps the samples the old one waited for.
-                (HedgeDelay::Percentile { percentile, .. }, HedgeDelay::Percentile { min_samples, .. }) =>
-                    HedgeDelay::Percentile { percentile, min_samples },
+                (Delay::Percentile { percentile, .. }, Delay::Percentile { min_samples, .. }) =>
+                    Delay::Percentile { percentile, min_samples },
                 (delay, _) => delay,
             }
         } },

@@ -98,13 +98,10 @@ fn ends(p: &Param) -> (Vec<(String, Option<Value>)>, Vec<String>) {
         }
         Kind::Delay { .. } => {
             let ok = vec![
-                (
-                    "0.000001".to_string(),
-                    Some(Value::Delay(HedgeDelay::Fixed(1))),
-                ),
+                ("0.000001".to_string(), Some(Value::Delay(Delay::Fixed(1)))),
                 (
                     "60".to_string(),
-                    Some(Value::Delay(HedgeDelay::Fixed(60 * SECOND))),
+                    Some(Value::Delay(Delay::Fixed(60 * SECOND))),
                 ),
                 ("p100".to_string(), None),
             ];
@@ -366,7 +363,7 @@ fn a_layers_own_field_is_named_by_the_key_of_the_row_that_lists_it() {
             INV.stack(c).sidecar.as_mut().unwrap().base = 0
         }),
         ("hedge_after", |c| {
-            INV.stack(c).hedge.as_mut().unwrap().policy.delay = HedgeDelay::Fixed(0)
+            INV.stack(c).hedge.as_mut().unwrap().policy.delay = Delay::Fixed(0)
         }),
         ("max_hedges", |c| {
             INV.stack(c).hedge.as_mut().unwrap().policy.max_hedges = 0
