@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use resilience_playground::library_config::envoy::{apply_yaml, parse};
-use resilience_playground::sim::model::run;
+use resilience_playground::sim::model::{run, RETRY_OVERFLOW};
 use resilience_playground::sim::scenario::Preset;
 
 /// A route and its cluster, every field a slot for a fuzzed value.
@@ -84,7 +84,7 @@ proptest! {
         prop_assert!(notices.is_ok(), "{text}: {notices:?}");
         let t = run(&cfg).unwrap();
         prop_assert_eq!(t.outcomes.total(), t.sent);
-        prop_assert!(t.retry_overflow.is_some());
+        prop_assert!(t.total(RETRY_OVERFLOW).is_some());
     }
 }
 
@@ -102,7 +102,7 @@ proptest! {
             Ok(_) => {
                 let t = run(&cfg).unwrap();
                 prop_assert_eq!(t.outcomes.total(), t.sent);
-                prop_assert!(t.retry_overflow.is_some());
+                prop_assert!(t.total(RETRY_OVERFLOW).is_some());
             }
             Err(n) => {
                 prop_assert!(!n.path.is_empty(), "{text}");

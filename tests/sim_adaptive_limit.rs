@@ -5,7 +5,7 @@
 use resilience_playground::page::lessons::format::parse;
 use resilience_playground::page::permalink::from_pairs;
 use resilience_playground::page::widget::WidgetSpec;
-use resilience_playground::sim::model::{run, SimConfig};
+use resilience_playground::sim::model::{run, SimConfig, COPIES_SENT};
 use resilience_playground::sim::params::apply_set;
 use resilience_playground::sim::scenario::Preset;
 use resilience_playground::sim::trace::{Outcome, Route, Trace};
@@ -138,7 +138,12 @@ fn a_key_s_old_name_gives_the_same_run_everywhere_and_the_page_writes_the_new_on
         query.contains("hedge_after=p90") && !query.contains("hedge_delay"),
         "{query}"
     );
-    let sent = |cfg: &SimConfig| run(cfg).unwrap().hedges.expect("the hedge is on").sent;
+    let sent = |cfg: &SimConfig| {
+        run(cfg)
+            .unwrap()
+            .total(COPIES_SENT)
+            .expect("the hedge is on")
+    };
     assert!(sent(&old) > 0);
     assert_eq!(sent(&old), sent(&new));
 }

@@ -6,7 +6,7 @@
 mod failing_inventory;
 
 use failing_inventory::{calls, with_sets, MS, SECOND};
-use resilience_playground::sim::model::{run, SidecarConfig, SimConfig};
+use resilience_playground::sim::model::{run, SidecarConfig, SimConfig, RETRY_OVERFLOW};
 use resilience_playground::sim::scenario::Scenario;
 
 /// [`failing_inventory::failing`] with a transient error that Envoy sees as a 503.
@@ -35,7 +35,7 @@ fn envoy_retries_a_503_up_to_num_retries_and_counts_each_retry() {
         "two retries a failed request"
     );
     assert_eq!(calls(&t), t.sent + t.sidecar_retries);
-    assert_eq!(t.retry_overflow, Some(0));
+    assert_eq!(t.total(RETRY_OVERFLOW), Some(0));
 }
 
 #[test]
@@ -155,7 +155,7 @@ fn max_retries_caps_the_retries_in_flight_and_a_budget_follows_the_requests_in_f
     // Envoy's default, 3 in flight: about 3 / 0.11 s = 27 retries a second of the 100 wanted;
     // every failure asked once, granted or refused.
     let capped = run(&with_sets(base.clone(), &[("envoy", "on")])).unwrap();
-    let overflow = capped.retry_overflow.unwrap();
+    let overflow = capped.total(RETRY_OVERFLOW).unwrap();
     assert_eq!(
         capped.sidecar_retries + overflow,
         capped.sent - capped.outcomes.ok

@@ -1216,9 +1216,16 @@ fn the_series_counts_retries_hedges_and_stale_work_to_the_totals() {
         let duplicates = t.orders.map_or(0, |o| o.duplicates);
         assert_eq!(sum(|b| b.duplicate_orders), duplicates, "{key}");
         seen[3] += duplicates;
-        let hedges = t.hedges.unwrap_or_default();
-        assert_eq!(sum(|b| b.hedges_sent), hedges.sent, "{key}");
-        assert_eq!(sum(|b| b.hedges_won), hedges.won, "{key}");
+        for count in t.layer_counts.iter().filter(|c| !c.per_bucket.is_empty()) {
+            let per_bucket: u64 = count.per_bucket.iter().sum();
+            assert_eq!(per_bucket, count.total, "{key}: {}", count.name);
+            assert_eq!(
+                count.per_bucket.len(),
+                t.series.len(),
+                "{key}: {}",
+                count.name
+            );
+        }
         seen[0] += t.frontend_retries;
         seen[1] += t.library_retries;
         seen[2] += t.sidecar_retries;

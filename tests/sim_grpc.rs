@@ -10,7 +10,9 @@ use failing_inventory::{calls, with_sets, MS, SECOND};
 use resilience_playground::resilience::{
     BreakerConfig, BulkheadConfig, StatusCode, ThrottleConfig,
 };
-use resilience_playground::sim::model::{run, GrpcStack, HedgeConfig, Pattern, Profile, SimConfig};
+use resilience_playground::sim::model::{
+    run, GrpcStack, HedgeConfig, Pattern, Profile, SimConfig, RETRIES_THROTTLED,
+};
 use resilience_playground::sim::params::apply_set;
 use resilience_playground::sim::scenario::Preset;
 use resilience_playground::sim::trace::{Route, Trace};
@@ -84,7 +86,7 @@ fn retries_stop_while_the_tokens_are_at_or_below_half_of_max_tokens() {
     assert_eq!(t.library_retries, 3);
     assert_eq!(calls(&t), requests(&t) + 3);
     // Every later request's first failure is a retry refused.
-    assert_eq!(t.retries_throttled, Some(requests(&t) - 2));
+    assert_eq!(t.total(RETRIES_THROTTLED), Some(requests(&t) - 2));
     // A bucket of 1,000 never gets there in 20 requests: every retry goes.
     let roomy = GrpcStack {
         throttling: Some(ThrottleConfig {
@@ -95,7 +97,7 @@ fn retries_stop_while_the_tokens_are_at_or_below_half_of_max_tokens() {
     };
     let t = run(&channel(1.0, 40 * MS, 1.0, roomy, &[("attempts", "3")])).unwrap();
     assert_eq!(calls(&t), 3 * t.outcomes.dependency_error + t.outcomes.ok);
-    assert_eq!(t.retries_throttled, Some(0));
+    assert_eq!(t.total(RETRIES_THROTTLED), Some(0));
 }
 
 #[test]
@@ -110,7 +112,7 @@ fn successes_give_tokens_back_and_retries_resume() {
         &[("attempts", "3")],
     ))
     .unwrap();
-    let refused = throttled.retries_throttled.unwrap();
+    let refused = throttled.total(RETRIES_THROTTLED).unwrap();
     assert!(refused > 0);
     let free = run(&channel(
         10.0,
@@ -258,5 +260,5 @@ fn the_saturday_preset_ends_slow_calls_at_the_deadline_and_never_stops_calling()
     assert!(t.outcomes.timeout > 1_000);
     // A 4 s inventory answers nothing in time and fails nothing: no retry is made.
     assert_eq!(t.library_retries, 0);
-    assert_eq!(t.retries_throttled, Some(0));
+    assert_eq!(t.total(RETRIES_THROTTLED), Some(0));
 }

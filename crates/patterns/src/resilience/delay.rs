@@ -1,7 +1,7 @@
 //! A wait before acting, fixed or learnt: either a set time, or a percentile of the latencies a
 //! caller has seen so far, trusted once it has seen enough of them. The policy is [`Delay`];
 //! the mechanism is [`SeenLatencies`], which records what the caller saw and resolves a delay
-//! against it. A hedge's copies leave after one.
+//! against it.
 
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};

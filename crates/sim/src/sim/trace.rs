@@ -534,12 +534,6 @@ pub struct Bucket {
     /// Tries the sidecar retried inside the slice.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub sidecar_retries: u64,
-    /// Hedges sent inside the slice.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub hedges_sent: u64,
-    /// Hedged tries answered first by their hedge inside the slice.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub hedges_won: u64,
     /// Requests a worker finished inside the slice for a client who already had an answer.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stale_work: u64,
@@ -584,21 +578,47 @@ pub struct DependencyTrace {
     pub name: String,
     /// Its calls, the requests that failed there and its breaker's transitions.
     pub totals: DependencyTotals,
-    /// Calls that reached it in each bucket of the series (tries and hedges).
+    /// Calls that reached it in each bucket of the series (tries and their copies).
     pub calls_per_bucket: Vec<u64>,
     /// What its servers did, when it has a capacity (left out of the JSON otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load: Option<DependencyLoad>,
 }
 
-/// What the hedge on the inventory call did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HedgeCounts {
-    /// Hedges sent: copies beyond the original (each is also one of the series'
-    /// `inventory_calls`, in the slice it went out).
-    pub sent: u64,
-    /// Tries answered by a hedge rather than by the original.
-    pub won: u64,
+/// A count a layer keeps over a run, declared by the layer's own module: the name
+/// `cascade --json`, the Trace and a lesson read it by, and what it counts. The Trace holds
+/// what each counted ([`LayerCount`]), so a layer's counts need no field of their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counter {
+    /// Its name, as `cascade --json` prints it.
+    pub name: &'static str,
+    /// What it counts, in a phrase.
+    pub what: &'static str,
+}
+
+/// What one [`Counter`] counted over a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayerCount {
+    /// The counter's name.
+    pub name: String,
+    /// Its count over the run.
+    pub total: u64,
+    /// Its count in each bucket of the series, for a counter counted as things happen
+    /// (empty, and left out of the JSON, for one read once at the end of the run, or one
+    /// that counted nothing).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub per_bucket: Vec<u64>,
+}
+
+impl LayerCount {
+    /// Its count in the first `buckets` buckets of the series (its total when it was read
+    /// only at the end).
+    pub fn in_first(&self, buckets: usize) -> u64 {
+        if self.per_bucket.is_empty() {
+            return self.total;
+        }
+        self.per_bucket.iter().take(buckets).sum()
+    }
 }
 
 /// Orders `POST /orders` created, when the config models idempotency keys
@@ -676,18 +696,10 @@ pub struct Trace {
     /// follows, rather than the number of requests sent.
     #[serde(default)]
     pub peak_live_requests: u64,
-    /// Retries an Envoy cluster's limit (`max_retries`, or its retry budget) refused; `None`
-    /// (and left out of the JSON) unless a sidecar runs Envoy's rules.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retry_overflow: Option<u64>,
-    /// Retries a gRPC channel's `retryThrottling` refused; `None` (and left out of the JSON)
-    /// unless a stack has one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retries_throttled: Option<u64>,
-    /// Hedges sent and won; `None` when the config has no hedge (and then left out of the
-    /// JSON, so traces without a hedge read exactly as before).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hedges: Option<HedgeCounts>,
+    /// What the counters of the layers that were on counted, in the order the run declared
+    /// them (a layer that was off declares none: left out of the JSON when none was).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub layer_counts: Vec<LayerCount>,
     /// Orders created and duplicated; `None` (and left out of the JSON) unless the config
     /// models idempotency keys.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -757,17 +769,12 @@ fn is_zero(v: &u64) -> bool {
 impl Trace {
     /// What the patterns with figures of their own did, by the names `cascade --json` prints
     /// them under; a pattern that was off says nothing (so a run without it reads as before).
-    pub fn pattern_figures(&self) -> Vec<(&'static str, u64)> {
-        let mut figures = Vec::new();
-        if let Some(h) = self.hedges {
-            figures.extend([("hedges_sent", h.sent), ("hedges_won", h.won)]);
-        }
-        if let Some(overflow) = self.retry_overflow {
-            figures.push(("retry_overflow", overflow));
-        }
-        if let Some(throttled) = self.retries_throttled {
-            figures.push(("retries_throttled", throttled));
-        }
+    pub fn pattern_figures(&self) -> Vec<(&str, u64)> {
+        let mut figures: Vec<(&str, u64)> = self
+            .layer_counts
+            .iter()
+            .map(|c| (c.name.as_str(), c.total))
+            .collect();
         if let Some(l) = &self.adaptive_limit {
             figures.extend([
                 ("limit_lowest", u64::from(l.lowest)),
@@ -776,6 +783,16 @@ impl Trace {
             ]);
         }
         figures
+    }
+
+    /// What `counter` counted; `None` when no layer of the run keeps it.
+    pub fn counted(&self, counter: Counter) -> Option<&LayerCount> {
+        self.layer_counts.iter().find(|c| c.name == counter.name)
+    }
+
+    /// `counter`'s count over the run; `None` when no layer of the run keeps it.
+    pub fn total(&self, counter: Counter) -> Option<u64> {
+        self.counted(counter).map(|c| c.total)
     }
 
     /// Whether the run could end a request in `outcome`: the adaptive limit's refusals only

@@ -6,6 +6,7 @@
 use crate::resilience::{BreakerConfig, Jitter, RetryPolicy, MS, SECOND};
 use crate::sim::model::{
     run, GrpcStack, Profile, Resilience4jStack, RunError, SidecarConfig, SimConfig, StackConfig,
+    RETRIES_THROTTLED, RETRY_OVERFLOW,
 };
 use crate::sim::params::apply_set;
 use crate::sim::trace::Trace;
@@ -168,24 +169,26 @@ pub fn differences(runs: &[LibraryRun]) -> Vec<String> {
     )];
     said.push(format!(
         "When each stopped calling inventory: {}.",
-        figure(
-            &|t| match (t.first_open(), t.retry_overflow, t.retries_throttled) {
-                // Tenths cut, not rounded, as the page's clock shows a moment.
-                (Some(at), _, _) => format!(
-                    "at {}.{} s, when its breaker first opened",
-                    at / 1_000_000,
-                    at / 100_000 % 10
-                ),
-                (None, _, Some(throttled)) => format!(
-                    "never (a channel has no breaker; its throttle stopped {throttled} retries)"
-                ),
-                (None, Some(refused), _) => format!(
-                    "never (a breaker is no part of Envoy's route; outlier detection ejects one \
+        figure(&|t| match (
+            t.first_open(),
+            t.total(RETRY_OVERFLOW),
+            t.total(RETRIES_THROTTLED),
+        ) {
+            // Tenths cut, not rounded, as the page's clock shows a moment.
+            (Some(at), _, _) => format!(
+                "at {}.{} s, when its breaker first opened",
+                at / 1_000_000,
+                at / 100_000 % 10
+            ),
+            (None, _, Some(throttled)) => format!(
+                "never (a channel has no breaker; its throttle stopped {throttled} retries)"
+            ),
+            (None, Some(refused), _) => format!(
+                "never (a breaker is no part of Envoy's route; outlier detection ejects one \
                  host of several), though its cluster refused {refused} retries past max_retries"
-                ),
-                (None, None, None) => "never: its breaker did not open".to_string(),
-            }
-        )
+            ),
+            (None, None, None) => "never: its breaker did not open".to_string(),
+        })
     ));
     let clauses = |of: &dyn Fn(&str) -> &'static str| {
         runs.iter()
@@ -253,11 +256,18 @@ mod tests {
             ["lesson 000", "Resilience4j", "Polly", "Envoy", "gRPC"]
         );
         // Each run is its library's: a breaker where it has one, Envoy's cap where it has it.
-        assert!(runs[0].trace.first_open().is_some() && runs[0].trace.retry_overflow.is_none());
+        assert!(
+            runs[0].trace.first_open().is_some() && runs[0].trace.total(RETRY_OVERFLOW).is_none()
+        );
         assert!(runs[1].trace.first_open().is_some());
         assert!(runs[2].trace.first_open().is_some());
-        assert!(runs[3].trace.first_open().is_none() && runs[3].trace.retry_overflow.is_some());
-        assert!(runs[4].trace.first_open().is_none() && runs[4].trace.retries_throttled.is_some());
+        assert!(
+            runs[3].trace.first_open().is_none() && runs[3].trace.total(RETRY_OVERFLOW).is_some()
+        );
+        assert!(
+            runs[4].trace.first_open().is_none()
+                && runs[4].trace.total(RETRIES_THROTTLED).is_some()
+        );
         let said = differences(&runs);
         assert!(said[1].contains("its throttle stopped"), "{}", said[1]);
         let calls: u64 = runs[3].trace.series.iter().map(|b| b.inventory_calls).sum();

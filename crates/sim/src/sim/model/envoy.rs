@@ -12,6 +12,13 @@ use super::dependency_config::SidecarConfig;
 use super::slab::Call;
 use crate::resilience::{envoy_backoff, EnvoyRetryRules, RetriesInFlight, RetryOn};
 use crate::sim::latency::Micros;
+use crate::sim::trace::Counter;
+
+/// Retries an Envoy cluster's limit (`max_retries`, or its retry budget) refused.
+pub const RETRY_OVERFLOW: Counter = Counter {
+    name: "retry_overflow",
+    what: "retries an Envoy cluster's limit refused",
+};
 
 /// One dependency's Envoy cluster while the run goes: the route's rules, the tries in flight
 /// to it and the retries among them.
@@ -48,9 +55,9 @@ impl EnvoyCluster {
         self.tries_in_flight += 1;
     }
 
-    /// Retries the cluster's limit refused so far.
-    pub fn overflowed(&self) -> u64 {
-        self.retries.overflowed()
+    /// Retries the cluster's limit refused so far, as its counter reads.
+    pub fn overflowed(&self) -> (Counter, u64) {
+        (RETRY_OVERFLOW, self.retries.overflowed())
     }
 
     /// Whether the route retries a try that ended so: a 503 or a per-try timeout (a 504) under

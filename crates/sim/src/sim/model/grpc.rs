@@ -15,6 +15,13 @@ use serde::{Deserialize, Serialize};
 use super::library_rules::{LibraryRules, Wait};
 use super::resilience4j::{Exception, FallbackPlace};
 use crate::resilience::{GrpcBackoff, Jitter, RetryPolicy, StatusCode, ThrottleConfig, MS};
+use crate::sim::trace::Counter;
+
+/// Retries a gRPC channel's `retryThrottling` refused.
+pub const RETRIES_THROTTLED: Counter = Counter {
+    name: "retries_throttled",
+    what: "retries a gRPC channel's retry throttle refused",
+};
 
 /// The `grpc` profile's settings beyond the layers' values.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -17,6 +17,20 @@ use crate::sim::engine::EventQueue;
 use crate::sim::latency::Micros;
 use crate::sim::life::{Happening, Hop, LayerMark};
 use crate::sim::pattern::Pattern;
+use crate::sim::trace::Counter;
+
+/// Copies of a try sent beyond the original (each is also one of the series' calls, in the
+/// slice it went out).
+pub const COPIES_SENT: Counter = Counter {
+    name: "hedges_sent",
+    what: "copies of a try sent beyond the original",
+};
+
+/// Tries a copy answered before the original did.
+pub const COPIES_WON: Counter = Counter {
+    name: "hedges_won",
+    what: "tries a copy answered before the original did",
+};
 
 /// A copy of a try went out.
 const COPY_SENT: LayerMark = LayerMark {
@@ -127,11 +141,16 @@ impl Hedging {
         }
     }
 
+    /// The counters it keeps.
+    pub const COUNTERS: [Counter; 2] = [COPIES_SENT, COPIES_WON];
+
     /// A hedged try is over after the caller `waited` (its first answer, or the time it gave
     /// up after): the delay learns it, and the recorder counts whether a copy answered first.
     pub fn try_over(&mut self, now: Micros, waited: Micros, copy_won: bool, rec: &mut Recorder) {
         self.hedger.record(waited);
-        rec.hedged_try(now, copy_won);
+        if copy_won {
+            rec.count(COPIES_WON, now);
+        }
     }
 }
 
@@ -193,6 +212,7 @@ impl Sim<'_> {
     /// A copy of request `id`'s try went out to dependency `dep`: counted, and shown on the
     /// request's timeline when it is followed.
     pub(super) fn copy_sent(&mut self, now: Micros, id: Id, dep: usize) {
+        self.recorder.count(COPIES_SENT, now);
         self.recorder.copy_sent(now, dep);
         if let Some(mut t) = self.trail(id) {
             t.mark(Hop::Dependency(dep as u8), now, Happening::Layer(COPY_SENT));

@@ -63,9 +63,10 @@ pub use dependency_config::{
     Abandon, CacheConfig, CacheFill, CapacityConfig, DependencyConfig, FaultSchedule, HostsConfig,
     OutlierDetection, SidecarConfig, StackConfig,
 };
+pub use envoy::RETRY_OVERFLOW;
 pub use follow::follow;
-pub use grpc::GrpcStack;
-pub use hedging::HedgeConfig;
+pub use grpc::{GrpcStack, RETRIES_THROTTLED};
+pub use hedging::{HedgeConfig, COPIES_SENT, COPIES_WON};
 pub use polly::PollyStack;
 pub use profile::Profile;
 pub use resilience4j::{Exception, FallbackPlace, Resilience4jStack};
@@ -145,6 +146,9 @@ impl<'a> Sim<'a> {
             deps.len(),
             cfg.routes.catalog_share > 0.0 || cfg.routes.history_share > 0.0,
         );
+        for counter in deps.iter().flat_map(|d| d.stack.counters()) {
+            recorder.declare(counter);
+        }
         for (index, dep) in deps.iter().enumerate() {
             if let Some(servers) = &dep.servers {
                 let (slots, hot) = (servers.slots(), servers.hot.is_some());
@@ -231,19 +235,15 @@ impl<'a> Sim<'a> {
             events: self.q.processed(),
             peak_live_requests: self.requests.peak(),
             shed_by_priority: self.service.shed_by_priority(),
-            copies: self.deps.iter().any(|d| d.stack.sends_copies()),
-            retry_overflow: self
-                .deps
-                .iter()
-                .filter_map(|d| d.stack.envoy.as_ref())
-                .map(|e| e.overflowed())
-                .reduce(|a, b| a + b),
-            retries_throttled: self
-                .deps
-                .iter()
-                .filter_map(|d| d.stack.throttle.as_ref())
-                .map(|t| t.refused())
-                .reduce(|a, b| a + b),
+            layer_totals: self.deps.iter().fold(Vec::new(), |mut sums, d| {
+                for (counter, n) in d.stack.totals() {
+                    match sums.iter_mut().find(|(c, _)| c == &counter) {
+                        Some((_, sum)) => *sum += n,
+                        None => sums.push((counter, n)),
+                    }
+                }
+                sums
+            }),
             recognised: self.service.recognised(),
             names: self.deps.iter().map(|d| d.name.clone()).collect(),
             transitions: self.deps.iter().map(|d| d.stack.transitions()).collect(),

@@ -8,9 +8,9 @@ use crate::resilience::{BreakerState, Bulkhead, CircuitBreaker};
 use crate::sim::latency::Micros;
 use crate::sim::load::Recovery;
 use crate::sim::trace::{
-    BreakerChange, Bucket, DependencyTotals, DependencyTrace, HedgeCounts, HistogramsByOutcome,
-    LessonPercentiles, LimitTrace, OrderCounts, Outcome, OutcomeCounts, Percentiles, RequestRecord,
-    Route, RouteCounts, Trace, BUCKET,
+    BreakerChange, Bucket, Counter, DependencyTotals, DependencyTrace, HistogramsByOutcome,
+    LayerCount, LessonPercentiles, LimitTrace, OrderCounts, Outcome, OutcomeCounts, Percentiles,
+    RequestRecord, Route, RouteCounts, Trace, BUCKET,
 };
 
 /// What the gauges of a bucket read: the state of the rooms at the bucket's end. The
@@ -49,7 +49,8 @@ pub(super) struct Recorder {
     gateway_retries: u64,
     library_retries: u64,
     sidecar_retries: u64,
-    hedges: HedgeCounts,
+    /// What the layers' counters counted, in the order they were declared.
+    layer_counts: Vec<(Counter, LayerCount)>,
     orders: OrderCounts,
     dependencies: Vec<DependencyTotals>,
     /// Each dependency's servers, for those with a capacity.
@@ -66,12 +67,9 @@ pub(super) struct Ending {
     pub events: u64,
     pub peak_live_requests: u64,
     pub shed_by_priority: [u64; 3],
-    /// Some stack may send copies of a try (its hedging): the Trace then counts them.
-    pub copies: bool,
-    /// Retries the Envoy clusters' limits refused, when some sidecar runs Envoy's rules.
-    pub retry_overflow: Option<u64>,
-    /// Retries the gRPC channels' throttles refused, when some stack has one.
-    pub retries_throttled: Option<u64>,
+    /// The counts the layers read from their own state at the end of the run, summed over
+    /// the stacks that keep each.
+    pub layer_totals: Vec<(Counter, u64)>,
     /// Copies the idempotency store recognised, when the config models idempotency.
     pub recognised: Option<u64>,
     /// Each dependency's name, in call order.
@@ -131,7 +129,7 @@ impl Recorder {
             gateway_retries: 0,
             library_retries: 0,
             sidecar_retries: 0,
-            hedges: HedgeCounts::default(),
+            layer_counts: Vec::new(),
             orders: OrderCounts::default(),
             dependencies: vec![DependencyTotals::default(); dependencies],
             loads: (0..dependencies).map(|_| None).collect(),
@@ -338,21 +336,45 @@ impl Recorder {
         series[idx] += 1;
     }
 
-    /// A copy of a try (a hedge) went out to dependency `dep` (in the series' calls, not in
-    /// its total).
+    /// A copy of a try went out to dependency `dep`: one more call in the series' calls,
+    /// not in the dependency's total.
     pub fn copy_sent(&mut self, now: Micros, dep: usize) {
-        self.hedges.sent += 1;
         self.count_call(now, dep);
-        if let Some(b) = self.bucket(now) {
-            b.hedges_sent += 1;
+    }
+
+    /// A layer of the run keeps `counter`: the Trace reports it, 0 if nothing is counted.
+    pub fn declare(&mut self, counter: Counter) {
+        if !self
+            .layer_counts
+            .iter()
+            .any(|(c, _)| c.name == counter.name)
+        {
+            let count = LayerCount {
+                name: counter.name.to_string(),
+                ..LayerCount::default()
+            };
+            self.layer_counts.push((counter, count));
         }
     }
 
-    /// A hedged try was answered, by a hedge when `won`.
-    pub fn hedged_try(&mut self, now: Micros, won: bool) {
-        self.hedges.won += u64::from(won);
-        if let Some(b) = self.bucket(now).filter(|_| won) {
-            b.hedges_won += 1;
+    /// `counter` counts one more at `now` (declared first).
+    pub fn count(&mut self, counter: Counter, now: Micros) {
+        let idx = bucket_index(now);
+        self.truncated |= idx.is_none();
+        let Some((_, count)) = self
+            .layer_counts
+            .iter_mut()
+            .find(|(c, _)| c.name == counter.name)
+        else {
+            debug_assert!(false, "{} counted before it was declared", counter.name);
+            return;
+        };
+        count.total += 1;
+        if let Some(idx) = idx {
+            if count.per_bucket.len() <= idx {
+                count.per_bucket.resize(idx + 1, 0);
+            }
+            count.per_bucket[idx] += 1;
         }
     }
 
@@ -482,6 +504,28 @@ impl Recorder {
                 None => Percentiles::default(),
             };
         }
+        let mut layer_counts: Vec<LayerCount> = self
+            .layer_counts
+            .into_iter()
+            .map(|(_, mut count)| {
+                if count.total == 0 {
+                    count.per_bucket.clear();
+                } else {
+                    count.per_bucket.resize(len, 0);
+                }
+                count
+            })
+            .collect();
+        layer_counts.extend(
+            ending
+                .layer_totals
+                .into_iter()
+                .map(|(c, total)| LayerCount {
+                    name: c.name.to_string(),
+                    total,
+                    per_bucket: Vec::new(),
+                }),
+        );
         let payments = ending.names.iter().position(|name| name == "payments");
         let calls = &self.calls;
         let at = |dep: usize, i: usize| calls[dep].get(i).copied().unwrap_or(0);
@@ -542,7 +586,7 @@ impl Recorder {
             sidecar_retries: self.sidecar_retries,
             peak_live_requests: ending.peak_live_requests,
             shed_by_priority: ending.shed_by_priority,
-            hedges: ending.copies.then_some(self.hedges),
+            layer_counts,
             orders: ending.recognised.map(|recognised| OrderCounts {
                 recognised,
                 ..self.orders
@@ -552,8 +596,6 @@ impl Recorder {
             recovery,
             stale_skipped: self.stale_skipped,
             adaptive_limit: ending.adaptive_limit,
-            retry_overflow: ending.retry_overflow,
-            retries_throttled: ending.retries_throttled,
         }
     }
 }

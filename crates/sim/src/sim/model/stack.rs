@@ -10,6 +10,7 @@ use super::dependency_config::{SidecarConfig, StackConfig};
 use super::envoy::{AfterTry, EnvoyCluster};
 use super::events::{Event, Id};
 use super::follow::{trail, Trail};
+use super::grpc::RETRIES_THROTTLED;
 use super::hedging::{self, first_answer, Hedging};
 use super::library_rules::LibraryRules;
 use super::slab::{Call, Pool};
@@ -21,7 +22,7 @@ use crate::resilience::{
 use crate::sim::engine::EventQueue;
 use crate::sim::latency::Micros;
 use crate::sim::life::{Activity, Happening, Hop, Retrier};
-use crate::sim::trace::{BreakerChange, Outcome, Route};
+use crate::sim::trace::{BreakerChange, Counter, Outcome, Route};
 
 /// The layers' state for one dependency, shared by every request calling it.
 pub(super) struct Stack {
@@ -91,9 +92,19 @@ impl Stack {
         first_answer(&plan, id, dep, now, rng, q, call)
     }
 
-    /// True when the stack may send copies of a try.
-    pub fn sends_copies(&self) -> bool {
-        self.hedging.is_some()
+    /// The counters its layers keep as things happen.
+    pub fn counters(&self) -> impl Iterator<Item = Counter> + '_ {
+        self.hedging.iter().flat_map(|_| Hedging::COUNTERS)
+    }
+
+    /// The counts its layers read from their own state at the end of a run.
+    pub fn totals(&self) -> impl Iterator<Item = (Counter, u64)> + '_ {
+        let overflowed = self.envoy.as_ref().map(EnvoyCluster::overflowed);
+        let throttled = self
+            .throttle
+            .as_ref()
+            .map(|t| (RETRIES_THROTTLED, t.refused()));
+        overflowed.into_iter().chain(throttled)
     }
 
     /// The breaker's changes of state, as the Trace gives them.

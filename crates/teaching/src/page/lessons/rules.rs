@@ -12,7 +12,7 @@ use crate::page::runs::Run;
 use crate::resilience::worst_case::{Backoff, WorstCaseInput};
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
-use crate::sim::model::SimConfig;
+use crate::sim::model::{SimConfig, COPIES_SENT, COPIES_WON};
 use crate::sim::trace::{Bucket, LessonPercentiles, Outcome, Route, Trace, BUCKET};
 
 /// One thing a step asks the class to notice: a row of [`NOTICES`], with its window when it
@@ -1078,9 +1078,8 @@ pub const HEDGES: Notice = Notice {
 
 fn hedges(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
     let Seen { t, passed, f, .. } = *seen;
-    t.hedges?;
-    let sent: u64 = passed.iter().map(|b| b.hedges_sent).sum();
-    let won: u64 = passed.iter().map(|b| b.hedges_won).sum();
+    let sent = t.counted(COPIES_SENT)?.in_first(passed.len());
+    let won = t.counted(COPIES_WON)?.in_first(passed.len());
     Some(format!(
         "{}, {} hedges were sent and {} of them answered first; inventory got {} \
          calls for {} requests.",
@@ -1224,6 +1223,65 @@ fn conflicts(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::params::apply_set;
+    use crate::sim::scenario::Scenario;
+
+    /// The hedges' sentence counts the copies sent and won by the playhead, not the run's
+    /// totals: a class watching the replay hears what has happened so far.
+    #[test]
+    fn the_hedges_sentence_counts_the_copies_up_to_the_playhead() {
+        // Inventory's latency has a long tail from the start (p99 400 ms) and never degrades.
+        let mut config = Scenario::None.config();
+        for (key, value) in [
+            ("degrade_at", "3600"),
+            ("fast_p99", "400ms"),
+            ("duration", "20"),
+            ("hedge_after", "200ms"),
+        ] {
+            apply_set(&mut config, key, value).unwrap();
+        }
+        let run = Run::of(config).unwrap();
+        let sent = run.trace.counted(COPIES_SENT).unwrap().clone();
+        let won = run.trace.counted(COPIES_WON).unwrap().clone();
+        assert!(sent.total > won.total && won.total > 0, "{sent:?} {won:?}");
+        let say = |now: Micros| {
+            let reading = Reading {
+                run: &run,
+                now,
+                b: None,
+            };
+            reading.say(Rule::of(&HEDGES)).unwrap()
+        };
+        let half = run.trace.series.len() / 2;
+        let midway = say(half as Micros * BUCKET);
+        let (sent_by, won_by) = (sent.in_first(half), won.in_first(half));
+        assert!(0 < sent_by && sent_by < sent.total, "{midway}");
+        let words = format!(
+            "{} hedges were sent and {} of them answered first",
+            count(sent_by),
+            count(won_by)
+        );
+        assert!(midway.contains(&words), "{midway} lacks {words}");
+        // Once every slice of the series has passed, the totals.
+        let at_end = say(run.trace.series.len() as Micros * BUCKET);
+        let words = format!(
+            "{} hedges were sent and {} of them answered first",
+            count(sent.total),
+            count(won.total)
+        );
+        assert!(at_end.contains(&words), "{at_end} lacks {words}");
+        let plain = Run::of(Scenario::None.config()).unwrap();
+        let reading = Reading {
+            run: &plain,
+            now: plain.trace.end,
+            b: None,
+        };
+        assert_eq!(
+            reading.say(Rule::of(&HEDGES)),
+            None,
+            "no hedge, no sentence"
+        );
+    }
 
     #[test]
     fn a_whole_share_says_all_and_none_and_only_goes_before_a_part() {
