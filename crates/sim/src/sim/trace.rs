@@ -585,14 +585,17 @@ pub struct DependencyTrace {
     pub load: Option<DependencyLoad>,
 }
 
-/// A count a layer keeps over a run, declared by the layer's own module: the name
+/// A count a layer keeps over a run, declared by the layer's own module: the names
 /// `cascade --json`, the Trace and a lesson read it by, and what it counts. The Trace holds
-/// what each counted ([`LayerCount`]), so a layer's counts need no field of their own.
+/// what each counted ([`LayerCount`]), so a layer's counts need no field of their own, and
+/// every one is a figure a lesson can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Counter {
     /// Its name, as `cascade --json` prints it.
     pub name: &'static str,
-    /// What it counts, in a phrase.
+    /// Its name as a lesson's figure (`{hedges-sent}`, `@goal hedges-sent < 100`).
+    pub figure: &'static str,
+    /// What it counts, in words a sentence can carry (`the number of ...`).
     pub what: &'static str,
 }
 

@@ -17,7 +17,8 @@ use crate::sim::trace::Counter;
 /// Retries an Envoy cluster's limit (`max_retries`, or its retry budget) refused.
 pub const RETRY_OVERFLOW: Counter = Counter {
     name: "retry_overflow",
-    what: "retries an Envoy cluster's limit refused",
+    figure: "retry-overflow",
+    what: "the number of retries an Envoy cluster's limit refused",
 };
 
 /// One dependency's Envoy cluster while the run goes: the route's rules, the tries in flight

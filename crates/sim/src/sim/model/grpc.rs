@@ -20,7 +20,8 @@ use crate::sim::trace::Counter;
 /// Retries a gRPC channel's `retryThrottling` refused.
 pub const RETRIES_THROTTLED: Counter = Counter {
     name: "retries_throttled",
-    what: "retries a gRPC channel's retry throttle refused",
+    figure: "retries-throttled",
+    what: "the number of retries a gRPC channel's retry throttle refused",
 };
 
 /// The `grpc` profile's settings beyond the layers' values.

@@ -23,13 +23,15 @@ use crate::sim::trace::Counter;
 /// slice it went out).
 pub const COPIES_SENT: Counter = Counter {
     name: "hedges_sent",
-    what: "copies of a try sent beyond the original",
+    figure: "hedges-sent",
+    what: "the number of hedges sent (copies of a try beyond the original)",
 };
 
 /// Tries a copy answered before the original did.
 pub const COPIES_WON: Counter = Counter {
     name: "hedges_won",
-    what: "tries a copy answered before the original did",
+    figure: "hedges-won",
+    what: "the number of tries a hedge answered before the original",
 };
 
 /// A copy of a try went out.

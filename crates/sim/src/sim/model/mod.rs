@@ -64,6 +64,9 @@ pub use dependency_config::{
     OutlierDetection, SidecarConfig, StackConfig,
 };
 pub use envoy::RETRY_OVERFLOW;
+
+/// Every counter a layer keeps, in the order a lesson's vocabulary lists them.
+pub const COUNTERS: [Counter; 4] = [COPIES_SENT, COPIES_WON, RETRY_OVERFLOW, RETRIES_THROTTLED];
 pub use follow::follow;
 pub use grpc::{GrpcStack, RETRIES_THROTTLED};
 pub use hedging::{HedgeConfig, COPIES_SENT, COPIES_WON};
@@ -73,7 +76,7 @@ pub use resilience4j::{Exception, FallbackPlace, Resilience4jStack};
 
 use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};
 use super::latency::Micros;
-use super::trace::{LimitTrace, Outcome, Trace, BUCKET};
+use super::trace::{Counter, LimitTrace, Outcome, Trace, BUCKET};
 use crate::resilience::ParamError;
 use arrivals::ArrivalProcess;
 use dependency::Dependency;

@@ -262,3 +262,39 @@ fn every_outcome_of_a_call_reads_back_as_that_call_end() {
         None
     );
 }
+
+/// Every counter a run reports is one of [`COUNTERS`], once, with its figure's name its own
+/// written with dashes; and every one of [`COUNTERS`] is reported by some run.
+#[test]
+fn every_counter_a_run_reports_is_listed_once() {
+    use crate::sim::scenario::Preset;
+    let mut reported = std::collections::BTreeSet::new();
+    for preset in Preset::ALL {
+        for hedged in [false, true] {
+            let mut c = preset.config();
+            c.traffic.duration = c.traffic.duration.min(5_000_000);
+            if hedged && apply_set(&mut c, "hedge", "on").is_err() {
+                continue;
+            }
+            let Ok(t) = run(&c) else { continue };
+            for count in &t.layer_counts {
+                let listed = COUNTERS.iter().filter(|c| c.name == count.name).count();
+                assert_eq!(listed, 1, "{}: {}", preset.key(), count.name);
+                reported.insert(count.name.clone());
+            }
+        }
+    }
+    for counter in COUNTERS {
+        assert_eq!(counter.figure, counter.name.replace('_', "-"));
+        assert!(
+            counter.what.starts_with("the number of"),
+            "{}",
+            counter.name
+        );
+        assert!(
+            reported.contains(counter.name),
+            "no run reports {}",
+            counter.name
+        );
+    }
+}

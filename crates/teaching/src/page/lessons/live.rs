@@ -10,13 +10,14 @@ use crate::page::replay::{clock, frame, passed, route_at};
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
 use crate::sim::load::Recovery;
-use crate::sim::trace::Route;
-use crate::sim::trace::BUCKET;
+use crate::sim::model::COUNTERS;
+use crate::sim::trace::{Counter, Route, BUCKET};
 
 /// A figure of a run a lesson can name, one row of [`FIGURES`]: its name, its words, its
 /// unit, how it is read from the run at the playhead and, where it has one, its own verdict.
 /// A live figure in a sentence, a question's measure, a goal and `cascade --json`'s `measures`
 /// all read these rows.
+#[derive(Clone, Copy)]
 pub struct Figure {
     /// Its name in a lesson file (`queue-peak`); a figure over a window is written with it
     /// (`throughput(8,12)`).
@@ -27,11 +28,46 @@ pub struct Figure {
     pub unit: Unit,
     /// Whether it is read over a window of the run, `FROM` to `TO` seconds.
     pub windowed: bool,
-    /// Its value at the reading's playhead (`None`: the run has none, as a breaker that never
-    /// opened has no first opening).
-    read: fn(&Reading, Window) -> Option<f64>,
+    /// How its value at the reading's playhead is read (`None`: the run has none, as a
+    /// breaker that never opened has no first opening).
+    read: Read,
     /// Its own verdict, where "WHAT was VALUE by TIME" does not read well.
     said: Option<Verdict>,
+}
+
+/// How a figure is read from a run at the playhead.
+#[derive(Clone, Copy)]
+enum Read {
+    /// By a function of its own, over its window.
+    By(fn(&Reading, Window) -> Option<f64>),
+    /// As a layer's counter stood once the slices before the playhead had passed (`None`
+    /// when no layer of the run keeps it).
+    Counted(Counter),
+}
+
+impl Figure {
+    /// A layer's counter as a figure: its name, its words, a count of calls.
+    const fn counted(counter: Counter) -> Figure {
+        Figure {
+            name: counter.figure,
+            what: counter.what,
+            unit: Unit::Calls,
+            windowed: false,
+            read: Read::Counted(counter),
+            said: None,
+        }
+    }
+
+    /// Its value at the reading's playhead, over `window`.
+    fn read(&self, r: &Reading, window: Window) -> Option<f64> {
+        match self.read {
+            Read::By(read) => read(r, window),
+            Read::Counted(counter) => {
+                let slices = passed(&r.run.trace, r.now).len();
+                Some(r.run.trace.counted(counter)?.in_first(slices) as f64)
+            }
+        }
+    }
 }
 
 /// A figure's own verdict on a value (`None`: the run has none) at a moment, over its window.
@@ -110,13 +146,13 @@ pub const QUEUE_PEAK: Figure = Figure {
     what: "the longest queue in front of the workers so far",
     unit: Unit::Requests,
     windowed: false,
-    read: |r, _| {
+    read: Read::By(|r, _| {
         passed(&r.run.trace, r.now)
             .iter()
             .map(|b| b.queue_len)
             .max()
             .map(|q| q as f64)
-    },
+    }),
     said: Some(|value, now, _| match value {
         Some(v) => format!(
             "the queue in front of the workers reached {} requests by {}",
@@ -133,14 +169,14 @@ pub const FIRST_OPENING: Figure = Figure {
     what: "when the breaker first opened",
     unit: Unit::Moment,
     windowed: false,
-    read: |r, _| {
+    read: Read::By(|r, _| {
         r.run
             .trace
             .transitions
             .iter()
             .find(|c| c.to == BreakerState::Open && c.at <= r.now)
             .map(|c| c.at as f64 / 1e6)
-    },
+    }),
     said: Some(|value, now, _| match value {
         Some(v) => format!(
             "the breaker first opened at {}",
@@ -156,11 +192,11 @@ pub const LOOKUPS_ANSWERED: Figure = Figure {
     what: "the share of order lookups answered",
     unit: Unit::Percent,
     windowed: false,
-    read: |r, _| {
+    read: Read::By(|r, _| {
         route_at(&r.run.trace, Route::OrderHistory, r.now)
             .filter(|l| l.arrived > 0)
             .map(|l| l.ok as f64 * 100.0 / l.arrived as f64)
-    },
+    }),
     said: Some(|value, now, _| match value {
         Some(v) => format!(
             "{v:.0}% of the order lookups were answered by {}",
@@ -176,10 +212,10 @@ pub const OK_SHARE: Figure = Figure {
     what: "the share of the requests arrived answered ok",
     unit: Unit::Percent,
     windowed: false,
-    read: |r, _| {
+    read: Read::By(|r, _| {
         let f = frame(&r.run.trace, r.now);
         (f.arrived > 0).then(|| f.finished.ok as f64 * 100.0 / f.arrived as f64)
-    },
+    }),
     said: Some(|value, now, _| match value {
         Some(v) => format!(
             "{v:.0}% of the requests were answered ok by {}",
@@ -195,13 +231,13 @@ pub const THROUGHPUT: Figure = Figure {
     what: "requests finished per second between FROM and TO seconds",
     unit: Unit::RequestsPerSecond,
     windowed: true,
-    read: |r, (from, to)| {
+    read: Read::By(|r, (from, to)| {
         let slices = passed(&r.run.trace, r.now);
         let (a, b) = (secs_to_slice(from), secs_to_slice(to).min(slices.len()));
         let slices = slices.get(a..b).filter(|s| !s.is_empty())?;
         let done: u64 = slices.iter().map(|s| s.completions.total()).sum();
         Some(done as f64 * 1e6 / (slices.len() as f64 * BUCKET as f64))
-    },
+    }),
     said: Some(|value, now, (from, to)| match value {
         Some(v) => format!(
             "orders finished {v:.1} requests a second from {} to {}",
@@ -218,10 +254,10 @@ pub const LIMIT: Figure = Figure {
     what: "the adaptive concurrency limit",
     unit: Unit::InFlight,
     windowed: false,
-    read: |r, _| {
+    read: Read::By(|r, _| {
         let limit = r.run.trace.adaptive_limit.as_ref()?;
         Some(f64::from(limit.at(r.now)))
-    },
+    }),
     said: None,
 };
 
@@ -231,10 +267,10 @@ pub const LIMITED: Figure = Figure {
     what: "the number of calls the adaptive limit refused",
     unit: Unit::Calls,
     windowed: false,
-    read: |r, _| {
+    read: Read::By(|r, _| {
         r.run.trace.adaptive_limit.as_ref()?;
         Some(frame(&r.run.trace, r.now).finished.concurrency_limited as f64)
-    },
+    }),
     said: None,
 };
 
@@ -244,10 +280,10 @@ pub const QUEUE: Figure = Figure {
     what: "the queue in front of the workers now",
     unit: Unit::Requests,
     windowed: false,
-    read: |r, _| {
+    read: Read::By(|r, _| {
         let last = passed(&r.run.trace, r.now).last()?;
         Some(last.queue_len as f64)
-    },
+    }),
     said: None,
 };
 
@@ -257,7 +293,7 @@ pub const ARRIVED: Figure = Figure {
     what: "the number of requests arrived",
     unit: Unit::Requests,
     windowed: false,
-    read: |r, _| Some(frame(&r.run.trace, r.now).arrived as f64),
+    read: Read::By(|r, _| Some(frame(&r.run.trace, r.now).arrived as f64)),
     said: None,
 };
 
@@ -267,7 +303,7 @@ pub const TIMED_OUT: Figure = Figure {
     what: "the number of requests timed out",
     unit: Unit::Requests,
     windowed: false,
-    read: |r, _| Some(frame(&r.run.trace, r.now).finished.timeout as f64),
+    read: Read::By(|r, _| Some(frame(&r.run.trace, r.now).finished.timeout as f64)),
     said: None,
 };
 
@@ -277,7 +313,7 @@ pub const P50: Figure = Figure {
     what: "the service time p50 of the requests finished",
     unit: Unit::Duration,
     windowed: false,
-    read: |r, _| seconds(r.finished_times().0.percentiles().p50),
+    read: Read::By(|r, _| seconds(r.finished_times().0.percentiles().p50)),
     said: None,
 };
 
@@ -287,7 +323,7 @@ pub const P99: Figure = Figure {
     what: "the service time p99 of the requests finished",
     unit: Unit::Duration,
     windowed: false,
-    read: |r, _| seconds(r.finished_times().0.percentiles().p99),
+    read: Read::By(|r, _| seconds(r.finished_times().0.percentiles().p99)),
     said: None,
 };
 
@@ -297,7 +333,7 @@ pub const P99_END_TO_END: Figure = Figure {
     what: "the end-to-end p99 (queue included) of the requests finished",
     unit: Unit::Duration,
     windowed: false,
-    read: |r, _| seconds(r.finished_times().1.percentiles().p99),
+    read: Read::By(|r, _| seconds(r.finished_times().1.percentiles().p99)),
     said: None,
 };
 
@@ -307,7 +343,7 @@ pub const RETRIES_PER_SECOND: Figure = Figure {
     what: "retries of every layer per second",
     unit: Unit::PerSecond,
     windowed: false,
-    read: |r, _| {
+    read: Read::By(|r, _| {
         let slices = passed(&r.run.trace, r.now);
         let retries: u64 = slices
             .iter()
@@ -315,7 +351,7 @@ pub const RETRIES_PER_SECOND: Figure = Figure {
             .sum();
         let seconds = slices.len() as f64 * BUCKET as f64 / 1e6;
         (seconds > 0.0).then(|| retries as f64 / seconds)
-    },
+    }),
     said: None,
 };
 
@@ -325,7 +361,7 @@ pub const INVENTORY_CALLS: Figure = Figure {
     what: "the number of calls that reached inventory",
     unit: Unit::Calls,
     windowed: false,
-    read: |r, _| Some(frame(&r.run.trace, r.now).inventory_calls as f64),
+    read: Read::By(|r, _| Some(frame(&r.run.trace, r.now).inventory_calls as f64)),
     said: None,
 };
 
@@ -335,13 +371,13 @@ pub const OK_PER_SECOND: Figure = Figure {
     what: "requests answered ok in the last second",
     unit: Unit::OkPerSecond,
     windowed: false,
-    read: |r, _| {
+    read: Read::By(|r, _| {
         let slices = passed(&r.run.trace, r.now);
         let last = &slices[slices.len().saturating_sub((1_000_000 / BUCKET) as usize)..];
         let seconds = last.len() as f64 * BUCKET as f64 / 1e6;
         let ok: u64 = last.iter().map(|b| b.completions.ok).sum();
         (seconds > 0.0).then(|| ok as f64 / seconds)
-    },
+    }),
     said: None,
 };
 
@@ -353,7 +389,7 @@ pub const RECOVERED: Figure = Figure {
     what: "how long after its trigger ended the platform recovered",
     unit: Unit::Duration,
     windowed: false,
-    read: |r, _| {
+    read: Read::By(|r, _| {
         let recovery = r.run.trace.recovery?;
         let after = recovery.recovered_after?;
         let known = recovery
@@ -361,7 +397,7 @@ pub const RECOVERED: Figure = Figure {
             .saturating_add(after)
             .saturating_add(Recovery::HEALTHY_SECONDS * 1_000_000);
         (known <= r.now).then_some(after as f64 / 1e6)
-    },
+    }),
     said: Some(|value, now, _| match value {
         Some(_) => format!(
             "the platform recovered {} after its trigger ended",
@@ -371,8 +407,9 @@ pub const RECOVERED: Figure = Figure {
     }),
 };
 
-/// Every figure, in the order `docs/lesson-format.md` lists them.
-pub const FIGURES: [&Figure; 17] = [
+/// The figures read by functions of their own, in the order `docs/lesson-format.md` lists
+/// them.
+const OWN: [&Figure; 17] = [
     &QUEUE_PEAK,
     &FIRST_OPENING,
     &LOOKUPS_ANSWERED,
@@ -391,6 +428,33 @@ pub const FIGURES: [&Figure; 17] = [
     &OK_PER_SECOND,
     &RECOVERED,
 ];
+
+/// Every layer's counters as figures, in [`COUNTERS`]' order.
+static COUNTED: [Figure; COUNTERS.len()] = {
+    let mut counted = [Figure::counted(COUNTERS[0]); COUNTERS.len()];
+    let mut i = 1;
+    while i < COUNTERS.len() {
+        counted[i] = Figure::counted(COUNTERS[i]);
+        i += 1;
+    }
+    counted
+};
+
+/// Every figure, in the order `docs/lesson-format.md` lists them: those read by functions of
+/// their own, then every layer's counters.
+pub static FIGURES: [&Figure; OWN.len() + COUNTERS.len()] = {
+    let mut all = [OWN[0]; OWN.len() + COUNTERS.len()];
+    let mut i = 0;
+    while i < OWN.len() {
+        all[i] = OWN[i];
+        i += 1;
+    }
+    while i < all.len() {
+        all[i] = &COUNTED[i - OWN.len()];
+        i += 1;
+    }
+    all
+};
 
 fn seconds(us: Option<Micros>) -> Option<f64> {
     us.map(|us| us as f64 / 1e6)
@@ -595,12 +659,12 @@ impl Live {
                 now: r.now,
                 b: None,
             };
-            (self.figure.read)(&reading, self.window)
+            self.figure.read(&reading, self.window)
         };
         match self.side {
-            Side::A => (self.figure.read)(r, self.window),
+            Side::A => self.figure.read(r, self.window),
             Side::B => of(r.b?),
-            Side::BMinusA => Some(of(r.b?)? - (self.figure.read)(r, self.window)?),
+            Side::BMinusA => Some(of(r.b?)? - self.figure.read(r, self.window)?),
         }
     }
 
@@ -720,6 +784,52 @@ mod tests {
             assert_eq!(Live::from_name(figure.name), Ok(Live::of(figure)));
             assert_eq!(Live::of(figure).name(), figure.name);
         }
+    }
+
+    /// A layer's counter is a figure by its own name: read up to the playhead, said in its
+    /// own words, and absent from a run without the layer.
+    #[test]
+    fn a_layers_counter_is_a_figure_read_up_to_the_playhead() {
+        use crate::page::runs::Run;
+        use crate::sim::model::COPIES_SENT;
+        use crate::sim::params::apply_set;
+        use crate::sim::scenario::Scenario;
+        let mut config = Scenario::None.config();
+        for (key, value) in [
+            ("degrade_at", "3600"),
+            ("fast_p99", "400ms"),
+            ("duration", "20"),
+            ("hedge_after", "200ms"),
+        ] {
+            apply_set(&mut config, key, value).unwrap();
+        }
+        let run = Run::of(config).unwrap();
+        let counted = run.trace.counted(COPIES_SENT).unwrap();
+        let figure = Live::from_name("hedges-sent").unwrap();
+        let half = run.trace.series.len() / 2;
+        let at = |now: Micros| {
+            figure.value(&Reading {
+                run: &run,
+                now,
+                b: None,
+            })
+        };
+        let midway = at(half as Micros * BUCKET).unwrap();
+        assert_eq!(midway, counted.in_first(half) as f64);
+        assert!(0.0 < midway && midway < counted.total as f64, "{midway}");
+        let all = at(run.trace.series.len() as Micros * BUCKET);
+        assert_eq!(all, Some(counted.total as f64));
+        assert_eq!(
+            figure.describe(Some(45.0), 12 * 1_000_000),
+            "the number of hedges sent (copies of a try beyond the original) was 45 calls by 12.0 s"
+        );
+        let plain = Run::of(Scenario::None.config()).unwrap();
+        let none = figure.value(&Reading {
+            run: &plain,
+            now: plain.span,
+            b: None,
+        });
+        assert_eq!(none, None, "no hedge, no figure");
     }
 
     #[test]

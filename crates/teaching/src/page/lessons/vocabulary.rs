@@ -192,13 +192,19 @@ mod tests {
             p.part().switch_off(&mut cfg);
             assert!(!p.is_on(&cfg), "{}", p.key());
         }
+        let mut hedged = Preset::Lesson(crate::sim::scenario::Scenario::Timeout).config();
+        crate::sim::params::apply_set(&mut hedged, "hedge", "on").expect("a hedge");
         let runs: Vec<crate::page::runs::Run> = [
             Preset::StoryAdaptiveLimit,
             Preset::Lesson(crate::sim::scenario::Scenario::Cb),
             Preset::RetryHerd,
+            Preset::SaturdayEnvoy,
+            Preset::SaturdayGrpc,
         ]
         .into_iter()
-        .map(|p| crate::page::runs::Run::of(p.config()).expect("a preset runs"))
+        .map(|p| p.config())
+        .chain([hedged])
+        .map(|c| crate::page::runs::Run::of(c).expect("a preset runs"))
         .collect();
         for live in Live::all() {
             let read = runs.iter().any(|run| {
