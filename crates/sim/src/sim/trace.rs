@@ -606,20 +606,15 @@ pub struct LayerCount {
     pub name: String,
     /// Its count over the run.
     pub total: u64,
-    /// Its count in each bucket of the series, for a counter counted as things happen
-    /// (empty, and left out of the JSON, for one read once at the end of the run, or one
-    /// that counted nothing).
+    /// Its count in each bucket of the series (empty, and left out of the JSON, when it
+    /// counted nothing).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub per_bucket: Vec<u64>,
 }
 
 impl LayerCount {
-    /// Its count in the first `buckets` buckets of the series (its total when it was read
-    /// only at the end).
+    /// Its count in the first `buckets` buckets of the series.
     pub fn in_first(&self, buckets: usize) -> u64 {
-        if self.per_bucket.is_empty() {
-            return self.total;
-        }
         self.per_bucket.iter().take(buckets).sum()
     }
 }

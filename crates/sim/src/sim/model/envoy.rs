@@ -56,11 +56,6 @@ impl EnvoyCluster {
         self.tries_in_flight += 1;
     }
 
-    /// Retries the cluster's limit refused so far, as its counter reads.
-    pub fn overflowed(&self) -> (Counter, u64) {
-        (RETRY_OVERFLOW, self.retries.overflowed())
-    }
-
     /// Whether the route retries a try that ended so: a 503 or a per-try timeout (a 504) under
     /// `5xx`, a 409 under `retriable-4xx`; never the route's own timeout.
     fn retries(&self, end: CallEnd) -> bool {

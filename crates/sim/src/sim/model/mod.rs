@@ -64,15 +64,15 @@ pub use dependency_config::{
     OutlierDetection, SidecarConfig, StackConfig,
 };
 pub use envoy::RETRY_OVERFLOW;
-
-/// Every counter a layer keeps, in the order a lesson's vocabulary lists them.
-pub const COUNTERS: [Counter; 4] = [COPIES_SENT, COPIES_WON, RETRY_OVERFLOW, RETRIES_THROTTLED];
 pub use follow::follow;
 pub use grpc::{GrpcStack, RETRIES_THROTTLED};
 pub use hedging::{HedgeConfig, COPIES_SENT, COPIES_WON};
 pub use polly::PollyStack;
 pub use profile::Profile;
 pub use resilience4j::{Exception, FallbackPlace, Resilience4jStack};
+
+/// Every counter a layer keeps, in the order a lesson's vocabulary lists them.
+pub const COUNTERS: [Counter; 4] = [COPIES_SENT, COPIES_WON, RETRY_OVERFLOW, RETRIES_THROTTLED];
 
 use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};
 use super::latency::Micros;
@@ -238,15 +238,6 @@ impl<'a> Sim<'a> {
             events: self.q.processed(),
             peak_live_requests: self.requests.peak(),
             shed_by_priority: self.service.shed_by_priority(),
-            layer_totals: self.deps.iter().fold(Vec::new(), |mut sums, d| {
-                for (counter, n) in d.stack.totals() {
-                    match sums.iter_mut().find(|(c, _)| c == &counter) {
-                        Some((_, sum)) => *sum += n,
-                        None => sums.push((counter, n)),
-                    }
-                }
-                sums
-            }),
             recognised: self.service.recognised(),
             names: self.deps.iter().map(|d| d.name.clone()).collect(),
             transitions: self.deps.iter().map(|d| d.stack.transitions()).collect(),

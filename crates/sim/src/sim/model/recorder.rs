@@ -50,7 +50,7 @@ pub(super) struct Recorder {
     library_retries: u64,
     sidecar_retries: u64,
     /// What the layers' counters counted, in the order they were declared.
-    layer_counts: Vec<(Counter, LayerCount)>,
+    layer_counts: Vec<LayerCount>,
     orders: OrderCounts,
     dependencies: Vec<DependencyTotals>,
     /// Each dependency's servers, for those with a capacity.
@@ -67,9 +67,6 @@ pub(super) struct Ending {
     pub events: u64,
     pub peak_live_requests: u64,
     pub shed_by_priority: [u64; 3],
-    /// The counts the layers read from their own state at the end of the run, summed over
-    /// the stacks that keep each.
-    pub layer_totals: Vec<(Counter, u64)>,
     /// Copies the idempotency store recognised, when the config models idempotency.
     pub recognised: Option<u64>,
     /// Each dependency's name, in call order.
@@ -344,16 +341,11 @@ impl Recorder {
 
     /// A layer of the run keeps `counter`: the Trace reports it, 0 if nothing is counted.
     pub fn declare(&mut self, counter: Counter) {
-        if !self
-            .layer_counts
-            .iter()
-            .any(|(c, _)| c.name == counter.name)
-        {
-            let count = LayerCount {
+        if !self.layer_counts.iter().any(|c| c.name == counter.name) {
+            self.layer_counts.push(LayerCount {
                 name: counter.name.to_string(),
                 ..LayerCount::default()
-            };
-            self.layer_counts.push((counter, count));
+            });
         }
     }
 
@@ -361,10 +353,10 @@ impl Recorder {
     pub fn count(&mut self, counter: Counter, now: Micros) {
         let idx = bucket_index(now);
         self.truncated |= idx.is_none();
-        let Some((_, count)) = self
+        let Some(count) = self
             .layer_counts
             .iter_mut()
-            .find(|(c, _)| c.name == counter.name)
+            .find(|c| c.name == counter.name)
         else {
             debug_assert!(false, "{} counted before it was declared", counter.name);
             return;
@@ -504,10 +496,10 @@ impl Recorder {
                 None => Percentiles::default(),
             };
         }
-        let mut layer_counts: Vec<LayerCount> = self
+        let layer_counts: Vec<LayerCount> = self
             .layer_counts
             .into_iter()
-            .map(|(_, mut count)| {
+            .map(|mut count| {
                 if count.total == 0 {
                     count.per_bucket.clear();
                 } else {
@@ -516,16 +508,6 @@ impl Recorder {
                 count
             })
             .collect();
-        layer_counts.extend(
-            ending
-                .layer_totals
-                .into_iter()
-                .map(|(c, total)| LayerCount {
-                    name: c.name.to_string(),
-                    total,
-                    per_bucket: Vec::new(),
-                }),
-        );
         let payments = ending.names.iter().position(|name| name == "payments");
         let calls = &self.calls;
         let at = |dep: usize, i: usize| calls[dep].get(i).copied().unwrap_or(0);

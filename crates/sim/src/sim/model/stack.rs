@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::call_end::{CallEnd, Failure, Refusal};
 use super::dependency_config::{SidecarConfig, StackConfig};
-use super::envoy::{AfterTry, EnvoyCluster};
+use super::envoy::{AfterTry, EnvoyCluster, RETRY_OVERFLOW};
 use super::events::{Event, Id};
 use super::follow::{trail, Trail};
 use super::grpc::RETRIES_THROTTLED;
@@ -92,19 +92,12 @@ impl Stack {
         first_answer(&plan, id, dep, now, rng, q, call)
     }
 
-    /// The counters its layers keep as things happen.
+    /// The counters its layers keep.
     pub fn counters(&self) -> impl Iterator<Item = Counter> + '_ {
-        self.hedging.iter().flat_map(|_| Hedging::COUNTERS)
-    }
-
-    /// The counts its layers read from their own state at the end of a run.
-    pub fn totals(&self) -> impl Iterator<Item = (Counter, u64)> + '_ {
-        let overflowed = self.envoy.as_ref().map(EnvoyCluster::overflowed);
-        let throttled = self
-            .throttle
-            .as_ref()
-            .map(|t| (RETRIES_THROTTLED, t.refused()));
-        overflowed.into_iter().chain(throttled)
+        let copies = self.hedging.iter().flat_map(|_| Hedging::COUNTERS);
+        let overflow = self.envoy.as_ref().map(|_| RETRY_OVERFLOW);
+        let throttled = self.throttle.as_ref().map(|_| RETRIES_THROTTLED);
+        copies.chain(overflow).chain(throttled)
     }
 
     /// The breaker's changes of state, as the Trace gives them.
@@ -529,6 +522,7 @@ impl Sim<'_> {
             match envoy.after_try(call, sidecar, now, rng) {
                 AfterTry::Over => {}
                 AfterTry::Overflowed { in_flight } => {
+                    recorder.count(RETRY_OVERFLOW, now);
                     if let Some(mut t) = trail(follow, id) {
                         let hop = Hop::Dependency(call.dep as u8);
                         t.mark(hop, now, Happening::RetryOverflow { in_flight });

@@ -8,6 +8,7 @@
 use super::call_end::{CallEnd, Failure, Refusal};
 use super::events::{Event, Id};
 use super::follow::trail;
+use super::grpc::RETRIES_THROTTLED;
 use super::library_rules::BreakerSees;
 use super::resilience4j::{Exception, FallbackPlace};
 use super::slab::Pool;
@@ -224,6 +225,7 @@ impl Sim<'_> {
             retryable = throttle.failed();
             if !retryable && attempts_left {
                 throttle.refuse();
+                recorder.count(RETRIES_THROTTLED, now);
             }
         }
         if attempts_left && retryable {
