@@ -593,7 +593,7 @@ pub struct DependencyTrace {
 pub struct Counter {
     /// Its name, as `cascade --json` prints it.
     pub name: &'static str,
-    /// Its name as a lesson's figure (`{hedges-sent}`, `@goal hedges-sent < 100`).
+    /// Its name as a lesson's figure: the name with dashes (`{NAME}`, `@goal NAME < 100`).
     pub figure: &'static str,
     /// What it counts, in words a sentence can carry (`the number of ...`).
     pub what: &'static str,
