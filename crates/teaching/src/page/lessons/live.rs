@@ -792,18 +792,8 @@ mod tests {
     fn a_layers_counter_is_a_figure_read_up_to_the_playhead() {
         use crate::page::runs::Run;
         use crate::sim::model::COPIES_SENT;
-        use crate::sim::params::apply_set;
         use crate::sim::scenario::Scenario;
-        let mut config = Scenario::None.config();
-        for (key, value) in [
-            ("degrade_at", "3600"),
-            ("fast_p99", "400ms"),
-            ("duration", "20"),
-            ("hedge_after", "200ms"),
-        ] {
-            apply_set(&mut config, key, value).unwrap();
-        }
-        let run = Run::of(config).unwrap();
+        let run = super::super::test_runs::hedged_tail();
         let counted = run.trace.counted(COPIES_SENT).unwrap();
         let figure = Live::from_name("hedges-sent").unwrap();
         let half = run.trace.series.len() / 2;

@@ -672,6 +672,29 @@ pub fn widget_step(settings: &[(String, String)]) -> (StepRef, Vec<String>) {
     (step, notices)
 }
 
+/// Runs the lessons' host tests share.
+#[cfg(test)]
+pub(crate) mod test_runs {
+    use crate::page::runs::Run;
+    use crate::sim::params::apply_set;
+    use crate::sim::scenario::Scenario;
+
+    /// 20 s of inventory with a long tail from the start (p99 400 ms) that never degrades,
+    /// hedged after 200 ms: some copies leave, and some answer first.
+    pub fn hedged_tail() -> Run {
+        let mut config = Scenario::None.config();
+        for (key, value) in [
+            ("degrade_at", "3600"),
+            ("fast_p99", "400ms"),
+            ("duration", "20"),
+            ("hedge_after", "200ms"),
+        ] {
+            apply_set(&mut config, key, value).expect("a key of the table");
+        }
+        Run::of(config).expect("the run")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

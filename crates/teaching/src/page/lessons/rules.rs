@@ -1223,24 +1223,13 @@ fn conflicts(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::params::apply_set;
     use crate::sim::scenario::Scenario;
 
     /// The hedges' sentence counts the copies sent and won by the playhead, not the run's
     /// totals: a class watching the replay hears what has happened so far.
     #[test]
     fn the_hedges_sentence_counts_the_copies_up_to_the_playhead() {
-        // Inventory's latency has a long tail from the start (p99 400 ms) and never degrades.
-        let mut config = Scenario::None.config();
-        for (key, value) in [
-            ("degrade_at", "3600"),
-            ("fast_p99", "400ms"),
-            ("duration", "20"),
-            ("hedge_after", "200ms"),
-        ] {
-            apply_set(&mut config, key, value).unwrap();
-        }
-        let run = Run::of(config).unwrap();
+        let run = super::super::test_runs::hedged_tail();
         let sent = run.trace.counted(COPIES_SENT).unwrap().clone();
         let won = run.trace.counted(COPIES_WON).unwrap().clone();
         assert!(sent.total > won.total && won.total > 0, "{sent:?} {won:?}");
