@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use fantoccini::key::Key;
 use fantoccini::Locator;
 use resilience_playground::page::knobs::{Pattern, KNOBS};
-use resilience_playground::page::replay::{clock, frame, route_at, span};
+use resilience_playground::page::replay::{clock, frame, layer_counts, route_at, span};
 use resilience_playground::sim::model::run;
 use resilience_playground::sim::scenario::{Preset, Scenario};
 use resilience_playground::sim::trace::{Outcome, Route};
@@ -1046,6 +1046,44 @@ async fn a_zoo_preset_lights_its_loop_while_it_drives() {
             .await;
         assert!(bottom.as_f64().unwrap() <= 1080.0, "{bottom}");
         page.screenshot("zoo-loop-projector-1920").await;
+    })
+    .await;
+}
+
+/// A layer that counts shows its counts beside the timeline, what the host counts by the
+/// playhead; a run without such a layer shows none.
+#[tokio::test]
+async fn a_hedges_counts_sit_beside_the_timeline_as_the_host_counts_them() {
+    use resilience_playground::page::permalink::{from_pairs, parse_query};
+    let settings = "preset=none&degrade_at=3600&fast_p99=400ms&duration=20&hedge_after=200ms";
+    // What the host counts at 10 s and 20 s for the link (the page's own run of it).
+    let expected: Vec<(f64, serde_json::Value)> = {
+        let (host_page, _) = from_pairs(&parse_query(settings).0);
+        let trace = &host_page.runs.a.as_ref().expect("the link runs").trace;
+        [10.0, 20.0]
+            .into_iter()
+            .map(|seconds| {
+                let chips: Vec<serde_json::Value> = layer_counts(trace, (seconds * 1e6) as u64)
+                    .into_iter()
+                    .map(|(c, n)| {
+                        serde_json::json!([format!("layer-count-{}", c.name), n.to_string()])
+                    })
+                    .collect();
+                (seconds, serde_json::Value::from(chips))
+            })
+            .collect()
+    };
+    browser::run("layer-counts", |page| async move {
+        let chips = "return [...document.querySelectorAll('.layer-counts .chip')]
+                       .map(c => [c.id, c.querySelector('strong').textContent])";
+        for (seconds, host) in expected {
+            page.open(&format!("?{settings}&t={seconds}"), ".layer-counts")
+                .await;
+            assert_eq!(page.eval(chips).await, host, "at {seconds} s");
+        }
+        page.screenshot("layer-counts-1366").await;
+        page.open("?preset=cb&t=12", "#scrub").await;
+        assert_eq!(page.eval(chips).await, serde_json::json!([]));
     })
     .await;
 }

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use crate::page::action::Action;
 use crate::page::chart_table::{band_description, moved};
 use crate::page::playback::SPEEDS;
-use crate::page::replay::{clock, Band, Frame};
+use crate::page::replay::{clock, layer_counts, Band, Frame};
 use crate::page::runs::{Run, Shared};
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
@@ -269,6 +269,15 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 </span>
             }
         });
+    let layers = layer_counts(&props.run.trace, props.playhead);
+    let layer_chips = layers.iter().map(|(counter, n)| {
+        html! {
+            <span class="chip" id={ids.id(&format!("layer-count-{}", counter.name))}
+                title={format!("{} ({} in the JSON)", counter.what, counter.name)}>
+                { counter.label }{ " " }<strong>{ *n }</strong>
+            </span>
+        }
+    });
     html! {
         <>
             <div class="transport">
@@ -308,6 +317,11 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     <span class="chip">{ "arrived " }<strong id={ids.id("count-arrived")}>{ f.arrived }</strong></span>
                     { for counters }
                     <span class="chip">{ waiting_label }<strong id={ids.id("count-in-flight")}>{ in_flight }</strong></span>
+                </div>
+            }
+            if props.counters && !layers.is_empty() {
+                <div class="counters layer-counts" aria-label="What the layers did so far">
+                    { for layer_chips }
                 </div>
             }
             if props.counted.is_none() {

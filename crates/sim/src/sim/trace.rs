@@ -595,6 +595,8 @@ pub struct Counter {
     pub name: &'static str,
     /// Its name as a lesson's figure: the name with dashes (`{NAME}`, `@goal NAME < 100`).
     pub figure: &'static str,
+    /// Its words on a counter beside the timeline, before the count.
+    pub label: &'static str,
     /// What it counts, in words a sentence can carry (`the number of ...`).
     pub what: &'static str,
 }

@@ -18,6 +18,7 @@ use crate::sim::trace::Counter;
 pub const RETRY_OVERFLOW: Counter = Counter {
     name: "retry_overflow",
     figure: "retry-overflow",
+    label: "retries Envoy refused",
     what: "the number of retries an Envoy cluster's limit refused",
 };
 

@@ -21,6 +21,7 @@ use crate::sim::trace::Counter;
 pub const RETRIES_THROTTLED: Counter = Counter {
     name: "retries_throttled",
     figure: "retries-throttled",
+    label: "retries throttled",
     what: "the number of retries a gRPC channel's retry throttle refused",
 };
 

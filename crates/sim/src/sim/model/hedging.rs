@@ -24,6 +24,7 @@ use crate::sim::trace::Counter;
 pub const COPIES_SENT: Counter = Counter {
     name: "hedges_sent",
     figure: "hedges-sent",
+    label: "hedges sent",
     what: "the number of hedges sent (copies of a try beyond the original)",
 };
 
@@ -31,6 +32,7 @@ pub const COPIES_SENT: Counter = Counter {
 pub const COPIES_WON: Counter = Counter {
     name: "hedges_won",
     figure: "hedges-won",
+    label: "hedges won",
     what: "the number of tries a hedge answered before the original",
 };
 

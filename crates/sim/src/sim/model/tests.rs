@@ -291,6 +291,7 @@ fn every_counter_a_run_reports_is_listed_once() {
             "{}",
             counter.name
         );
+        assert!(!counter.label.is_empty(), "{}", counter.name);
         assert!(
             reported.contains(counter.name),
             "no run reports {}",

@@ -5,8 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
+use crate::sim::model::COUNTERS;
 use crate::sim::trace::{
-    BreakerChange, Bucket, LessonPercentiles, Outcome, OutcomeCounts, Route, Trace, BUCKET,
+    BreakerChange, Bucket, Counter, LessonPercentiles, Outcome, OutcomeCounts, Route, Trace, BUCKET,
 };
 
 /// The outcomes a run's counters show: the lesson's four always (so the lesson's scenarios
@@ -169,6 +170,21 @@ pub fn passed(trace: &Trace, at: Micros) -> &[Bucket] {
     &trace.series[..upto]
 }
 
+/// Each layer's count at `at`, for the counters beside the timeline: its counter, and what it
+/// had counted once the slices before `at` had passed. Empty when the run has no layer that
+/// counts (a layer that is off counts nothing, and shows nothing).
+pub fn layer_counts(trace: &Trace, at: Micros) -> Vec<(Counter, u64)> {
+    let slices = passed(trace, at).len();
+    trace
+        .layer_counts
+        .iter()
+        .filter_map(|count| {
+            let counter = COUNTERS.iter().find(|c| c.name == count.name)?;
+            Some((*counter, count.in_first(slices)))
+        })
+        .collect()
+}
+
 /// Counts and gauges at `at`. The series has whole 100 ms slices: a slice counts once the
 /// playhead has passed its end, and the gauges are those at the end of the last such slice.
 pub fn frame(trace: &Trace, at: Micros) -> Frame {
@@ -322,6 +338,35 @@ mod tests {
     use super::*;
     use crate::sim::model::run;
     use crate::sim::scenario::{Preset, Scenario};
+
+    /// The counters beside the timeline count what each layer did by the playhead, by its
+    /// counter's words; a run without such a layer shows none.
+    #[test]
+    fn a_layers_counts_show_what_it_did_by_the_playhead() {
+        use crate::sim::model::{COPIES_SENT, COPIES_WON};
+        let run = crate::page::lessons::test_runs::hedged_tail();
+        let t = &run.trace;
+        let half = t.series.len() / 2;
+        let midway = layer_counts(t, half as Micros * BUCKET);
+        let sent = t.counted(COPIES_SENT).unwrap();
+        assert_eq!(
+            midway,
+            [
+                (COPIES_SENT, sent.in_first(half)),
+                (COPIES_WON, t.counted(COPIES_WON).unwrap().in_first(half)),
+            ]
+        );
+        assert!(0 < midway[0].1 && midway[0].1 < sent.total, "{midway:?}");
+        let at_end = layer_counts(t, t.series.len() as Micros * BUCKET);
+        assert_eq!(at_end[0].1, sent.total);
+        assert_eq!(layer_counts(t, 0)[0].1, 0, "nothing before the first slice");
+        let plain = run_of(Scenario::None);
+        assert!(layer_counts(&plain, plain.end).is_empty());
+    }
+
+    fn run_of(scenario: Scenario) -> Trace {
+        run(&scenario.config()).unwrap()
+    }
 
     #[test]
     fn the_breakers_refusals_count_whether_or_not_a_fallback_answered_them() {
