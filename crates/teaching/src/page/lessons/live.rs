@@ -6,7 +6,7 @@
 use super::names::{row_named, written_with, Named};
 use super::rules::{duration, Reading, Window};
 use crate::page::numbers::count;
-use crate::page::replay::{clock, frame, passed, route_at};
+use crate::page::replay::{clock, counted_by, frame, passed, route_at};
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
 use crate::sim::load::Recovery;
@@ -62,10 +62,7 @@ impl Figure {
     fn read(&self, r: &Reading, window: Window) -> Option<f64> {
         match self.read {
             Read::By(read) => read(r, window),
-            Read::Counted(counter) => {
-                let slices = passed(&r.run.trace, r.now).len();
-                Some(r.run.trace.counted(counter)?.in_first(slices) as f64)
-            }
+            Read::Counted(counter) => Some(counted_by(&r.run.trace, counter, r.now)? as f64),
         }
     }
 }

@@ -170,18 +170,19 @@ pub fn passed(trace: &Trace, at: Micros) -> &[Bucket] {
     &trace.series[..upto]
 }
 
-/// Each layer's count at `at`, for the counters beside the timeline: its counter, and what it
-/// had counted once the slices before `at` had passed. Empty when the run has no layer that
-/// counts (a layer that is off counts nothing, and shows nothing).
+/// What `counter` had counted once the slices before `at` had passed; `None` when no layer
+/// of the run keeps it.
+pub fn counted_by(trace: &Trace, counter: Counter, at: Micros) -> Option<u64> {
+    Some(trace.counted(counter)?.in_first(passed(trace, at).len()))
+}
+
+/// Each layer's count at `at` ([`counted_by`]), for the counters beside the timeline, in
+/// [`COUNTERS`]' order. Empty when the run has no layer that counts (a layer that is off
+/// counts nothing, and shows nothing).
 pub fn layer_counts(trace: &Trace, at: Micros) -> Vec<(Counter, u64)> {
-    let slices = passed(trace, at).len();
-    trace
-        .layer_counts
+    COUNTERS
         .iter()
-        .filter_map(|count| {
-            let counter = COUNTERS.iter().find(|c| c.name == count.name)?;
-            Some((*counter, count.in_first(slices)))
-        })
+        .filter_map(|&counter| Some((counter, counted_by(trace, counter, at)?)))
         .collect()
 }
 
