@@ -201,7 +201,6 @@ impl ThrottleConfig {
 pub struct RetryThrottle {
     config: ThrottleConfig,
     tokens: f64,
-    refused: u64,
 }
 
 impl RetryThrottle {
@@ -210,19 +209,7 @@ impl RetryThrottle {
         RetryThrottle {
             config,
             tokens: config.max_tokens,
-            refused: 0,
         }
-    }
-
-    /// Retries the throttle stopped (a failure with attempts left, the tokens at half or
-    /// below).
-    pub fn refused(&self) -> u64 {
-        self.refused
-    }
-
-    /// A retry the policy would have made did not go out.
-    pub fn refuse(&mut self) {
-        self.refused += 1;
     }
 
     /// Tokens left.

@@ -505,6 +505,20 @@ struct Layer {
     switch_off: fn(&mut StackConfig),
 }
 
+/// A row for the layer held in `field` of the stack: on while the field is, checked by
+/// `check` under the field's name, switched on by `switch_on`, switched off by emptying it.
+macro_rules! layer {
+    ($pattern:expr, $field:ident, $check:expr, $switch_on:expr $(,)?) => {
+        Layer {
+            pattern: $pattern,
+            is_on: |s| s.$field.is_some(),
+            check: |s| check_in(s.$field.as_ref(), stringify!($field), $check),
+            switch_on: $switch_on,
+            switch_off: |s| s.$field = None,
+        }
+    };
+}
+
 /// Every layer a stack has a field for, in the order `StackConfig::validate` checks them; a
 /// guard at the door of `orders` has none.
 const LAYERS: [Layer; 8] = [
@@ -527,100 +541,56 @@ const LAYERS: [Layer; 8] = [
         },
         switch_off: |s| s.timeout = None,
     },
-    Layer {
-        pattern: Pattern::Breaker,
-        is_on: |s| s.breaker.is_some(),
-        check: |s| check_in(s.breaker.as_ref(), "breaker", BreakerConfig::validate),
-        switch_on: |s| {
-            let breaker = match &s.profile {
-                Profile::Polly(_) => PollyStack::standard_breaker(),
-                Profile::Resilience4j(_) => BreakerConfig {
-                    half_open_rule: HalfOpenRule::RateOverPermitted,
-                    ..BreakerConfig::cascade_sim()
-                },
-                Profile::Lesson000 | Profile::Grpc(_) => BreakerConfig::cascade_sim(),
-            };
-            s.breaker.get_or_insert(breaker);
-        },
-        switch_off: |s| s.breaker = None,
-    },
-    Layer {
-        pattern: Pattern::Bulkhead,
-        is_on: |s| s.bulkhead.is_some(),
-        check: |s| check_in(s.bulkhead.as_ref(), "bulkhead", BulkheadConfig::validate),
-        switch_on: |s| {
-            s.bulkhead.get_or_insert_with(BulkheadConfig::cascade_sim);
-        },
-        switch_off: |s| s.bulkhead = None,
-    },
-    Layer {
-        pattern: Pattern::Retry,
-        is_on: |s| s.retry.is_some(),
-        check: |s| check_in(s.retry.as_ref(), "retry", RetryPolicy::validate),
-        switch_on: |s| {
-            let retry = match &s.profile {
-                Profile::Grpc(_) => GrpcStack::typical_retry(),
-                Profile::Polly(_) => PollyStack::standard_retry(),
-                Profile::Resilience4j(_) => RetryPolicy {
-                    jitter: Jitter::None,
-                    ..RetryPolicy::northwind()
-                },
-                Profile::Lesson000 => RetryPolicy::lesson_000(),
-            };
-            s.retry.get_or_insert(retry);
-        },
-        switch_off: |s| s.retry = None,
-    },
-    Layer {
-        pattern: Pattern::RetryBudget,
-        is_on: |s| s.retry_budget.is_some(),
-        check: |s| {
-            check_in(
-                s.retry_budget.as_ref(),
-                "retry_budget",
-                RetryBudgetConfig::validate,
-            )
-        },
-        switch_on: |s| {
+    layer!(Pattern::Breaker, breaker, BreakerConfig::validate, |s| {
+        let breaker = match &s.profile {
+            Profile::Polly(_) => PollyStack::standard_breaker(),
+            Profile::Resilience4j(_) => BreakerConfig {
+                half_open_rule: HalfOpenRule::RateOverPermitted,
+                ..BreakerConfig::cascade_sim()
+            },
+            Profile::Lesson000 | Profile::Grpc(_) => BreakerConfig::cascade_sim(),
+        };
+        s.breaker.get_or_insert(breaker);
+    }),
+    layer!(Pattern::Bulkhead, bulkhead, BulkheadConfig::validate, |s| {
+        s.bulkhead.get_or_insert_with(BulkheadConfig::cascade_sim);
+    }),
+    layer!(Pattern::Retry, retry, RetryPolicy::validate, |s| {
+        let retry = match &s.profile {
+            Profile::Grpc(_) => GrpcStack::typical_retry(),
+            Profile::Polly(_) => PollyStack::standard_retry(),
+            Profile::Resilience4j(_) => RetryPolicy {
+                jitter: Jitter::None,
+                ..RetryPolicy::northwind()
+            },
+            Profile::Lesson000 => RetryPolicy::lesson_000(),
+        };
+        s.retry.get_or_insert(retry);
+    }),
+    layer!(
+        Pattern::RetryBudget,
+        retry_budget,
+        RetryBudgetConfig::validate,
+        |s| {
             s.retry_budget
                 .get_or_insert_with(RetryBudgetConfig::lesson_000);
-        },
-        switch_off: |s| s.retry_budget = None,
-    },
-    Layer {
-        pattern: Pattern::Sidecar,
-        is_on: |s| s.sidecar.is_some(),
-        check: |s| check_in(s.sidecar.as_ref(), "sidecar", SidecarConfig::validate),
-        switch_on: |s| {
-            s.sidecar.get_or_insert_with(SidecarConfig::lesson_000);
-        },
-        switch_off: |s| s.sidecar = None,
-    },
-    Layer {
-        pattern: Pattern::Hedge,
-        is_on: |s| s.hedge.is_some(),
-        check: |s| check_in(s.hedge.as_ref(), "hedge", HedgeConfig::validate),
-        switch_on: |s| {
-            s.hedge.get_or_insert_with(HedgeConfig::lesson_000);
-        },
-        switch_off: |s| s.hedge = None,
-    },
-    Layer {
-        pattern: Pattern::AdaptiveLimit,
-        is_on: |s| s.adaptive_limit.is_some(),
-        check: |s| {
-            check_in(
-                s.adaptive_limit.as_ref(),
-                "adaptive_limit",
-                AdaptiveLimitConfig::validate,
-            )
-        },
-        switch_on: |s| {
+        }
+    ),
+    layer!(Pattern::Sidecar, sidecar, SidecarConfig::validate, |s| {
+        s.sidecar.get_or_insert_with(SidecarConfig::lesson_000);
+    }),
+    layer!(Pattern::Hedge, hedge, HedgeConfig::validate, |s| {
+        s.hedge.get_or_insert_with(HedgeConfig::lesson_000);
+    }),
+    layer!(
+        Pattern::AdaptiveLimit,
+        adaptive_limit,
+        AdaptiveLimitConfig::validate,
+        |s| {
             s.adaptive_limit
                 .get_or_insert_with(AdaptiveLimitConfig::saturday);
-        },
-        switch_off: |s| s.adaptive_limit = None,
-    },
+        }
+    ),
 ];
 
 impl StackConfig {

@@ -224,7 +224,6 @@ impl Sim<'_> {
         if let Some(throttle) = stack.throttle.as_mut().filter(|_| retryable) {
             retryable = throttle.failed();
             if !retryable && attempts_left {
-                throttle.refuse();
                 recorder.count(RETRIES_THROTTLED, now);
             }
         }
