@@ -1051,7 +1051,8 @@ async fn a_zoo_preset_lights_its_loop_while_it_drives() {
 }
 
 /// A layer that counts shows its counts beside the timeline, what the host counts by the
-/// playhead; a run without such a layer shows none.
+/// playhead, and a layer that keeps a level shows where it stood; a run without such a layer
+/// shows none.
 #[tokio::test]
 async fn a_hedges_counts_sit_beside_the_timeline_as_the_host_counts_them() {
     use resilience_playground::page::permalink::{from_pairs, parse_query};
@@ -1073,6 +1074,18 @@ async fn a_hedges_counts_sit_beside_the_timeline_as_the_host_counts_them() {
             })
             .collect()
     };
+    let limit_at_10s = {
+        use resilience_playground::page::replay::layer_levels;
+        let (host_page, _) = from_pairs(&parse_query("preset=story-adaptive-limit").0);
+        let trace = &host_page.runs.a.as_ref().expect("the story runs").trace;
+        let levels = layer_levels(trace, 10_000_000);
+        assert_eq!(levels.len(), 1, "the story keeps one level");
+        let chips: Vec<serde_json::Value> = levels
+            .into_iter()
+            .map(|(l, v)| serde_json::json!([format!("layer-level-{}", l.name), v.to_string()]))
+            .collect();
+        serde_json::Value::from(chips)
+    };
     browser::run("layer-counts", |page| async move {
         let chips = "return [...document.querySelectorAll('.layer-counts .chip')]
                        .map(c => [c.id, c.querySelector('strong').textContent])";
@@ -1084,6 +1097,10 @@ async fn a_hedges_counts_sit_beside_the_timeline_as_the_host_counts_them() {
         page.screenshot("layer-counts-1366").await;
         page.open("?preset=cb&t=12", "#scrub").await;
         assert_eq!(page.eval(chips).await, serde_json::json!([]));
+        // A layer's level reads where it stood at the playhead, as the host has it.
+        page.open("?preset=story-adaptive-limit&t=10", ".layer-counts")
+            .await;
+        assert_eq!(page.eval(chips).await, limit_at_10s);
     })
     .await;
 }

@@ -4,7 +4,7 @@
 
 use resilience_playground::page::life_story::{lines, story};
 use resilience_playground::sim::life::{Activity, Happening, RequestLife};
-use resilience_playground::sim::model::{follow, run, SimConfig, COPIES_WON};
+use resilience_playground::sim::model::{follow, run, SimConfig, COPIES_WON, RETRIES_OVER_BUDGET};
 use resilience_playground::sim::params::apply_set;
 use resilience_playground::sim::pattern::Pattern;
 use resilience_playground::sim::pick::{follow_pick, Pick};
@@ -325,4 +325,45 @@ mod in_the_page {
             "a new run: traced again"
         );
     }
+}
+
+/// A retry the retry budget refused shows on the followed request in the budget's words, once,
+/// as the try's last moment; the requests so marked are as many as the run counted.
+#[test]
+fn a_retry_the_budget_refused_shows_on_the_followed_request() {
+    let mut cfg = Preset::Lesson(Scenario::Timeout).config();
+    let settings = [
+        ("attempts", "3"),
+        ("retry_budget_ratio", "0.1"),
+        ("duration", "4"),
+    ];
+    for (key, value) in settings {
+        apply_set(&mut cfg, key, value).unwrap();
+    }
+    let mut with_log = cfg.clone();
+    with_log.run.record_requests = true;
+    let trace = run(&with_log).unwrap();
+    let refused = trace.total(RETRIES_OVER_BUDGET).expect("the budget counts");
+    assert!(refused > 0);
+    let budget_words = |life: &RequestLife| -> Vec<&'static str> {
+        life.marks
+            .iter()
+            .filter_map(|m| match m.happening {
+                Happening::Layer(mark) if mark.pattern == Pattern::RetryBudget => Some(mark.words),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut marked = 0;
+    for r in &trace.requests {
+        let life = follow(&cfg, r.id).unwrap().1.unwrap();
+        let words = budget_words(&life);
+        assert!(words.len() <= 1, "{words:?}");
+        if let [words] = words[..] {
+            assert_eq!(words, "the retry budget has no credit left: no retry");
+            check(&life, &trace, "a request the budget refused a retry");
+            marked += 1;
+        }
+    }
+    assert_eq!(marked, refused, "one mark per refusal");
 }

@@ -5,7 +5,7 @@
 use resilience_playground::page::lessons::format::parse;
 use resilience_playground::page::permalink::from_pairs;
 use resilience_playground::page::widget::WidgetSpec;
-use resilience_playground::sim::model::{run, SimConfig, COPIES_SENT};
+use resilience_playground::sim::model::{run, SimConfig, COPIES_SENT, LIMIT};
 use resilience_playground::sim::params::apply_set;
 use resilience_playground::sim::scenario::Preset;
 use resilience_playground::sim::trace::{Outcome, Route, Trace};
@@ -26,8 +26,7 @@ fn the_limit_falls_as_inventory_slows_and_the_lookups_keep_their_workers() {
     let with = run(&cfg).unwrap();
     let without = run(&Preset::StoryNone.config()).unwrap();
     let l = with
-        .adaptive_limit
-        .as_ref()
+        .level(LIMIT)
         .expect("the trace says what the limit did");
     // Healthy inventory (40 ms, 4 calls in flight) never uses half of 20: no change before the
     // slowdown at 3 s; the first slow calls come back from 7 s and cut it to its floor.
@@ -37,12 +36,10 @@ fn the_limit_falls_as_inventory_slows_and_the_lookups_keep_their_workers() {
         l.changes
     );
     assert_eq!((l.initial, l.lowest, l.last), (20, limit.min, limit.min));
-    assert_eq!(
-        with.outcomes.get(Outcome::ConcurrencyLimited),
-        l.refused,
-        "every refusal is an outcome"
-    );
-    assert!(l.refused > 500, "{}", l.refused);
+    let refused = with.outcomes.get(Outcome::ConcurrencyLimited);
+    assert!(refused > 500, "{refused}");
+    assert!(with.could_end_in(Outcome::ConcurrencyLimited));
+    assert!(!without.could_end_in(Outcome::ConcurrencyLimited));
     assert!(
         lookups_answered(&with) > 0.99,
         "{}",
@@ -53,7 +50,7 @@ fn the_limit_falls_as_inventory_slows_and_the_lookups_keep_their_workers() {
         "{}",
         lookups_answered(&without)
     );
-    assert!(without.adaptive_limit.is_none());
+    assert!(without.level(LIMIT).is_none());
 }
 
 #[test]

@@ -6,7 +6,9 @@ use resilience_playground::resilience::{
     RetryBudgetConfig, RetryPolicy, TransitionReason,
 };
 use resilience_playground::sim::config_file::{CascadeConfig, PaymentsConfig};
-use resilience_playground::sim::model::{run, Arrivals, GatewayConfig, PriorityMix, SimConfig};
+use resilience_playground::sim::model::{
+    run, Arrivals, GatewayConfig, PriorityMix, SimConfig, RETRIES_OVER_BUDGET,
+};
 use resilience_playground::sim::scenario::{apply_set, Preset, Scenario};
 use resilience_playground::sim::trace::{Outcome, Route, RouteCounts, Trace};
 
@@ -122,6 +124,16 @@ fn library_retries_multiply_calls_and_the_budget_caps_them() {
     assert!(
         t.library_retries + 20 >= 10 + calls / 10,
         "{} of {calls}",
+        t.library_retries
+    );
+    // Every retry it refused is counted: each of the 899 failing requests asks until it is
+    // refused or has had both, so it had two retries, or was refused once after at most one.
+    let refused = t.total(RETRIES_OVER_BUDGET).expect("the budget counts");
+    assert!(refused > 800 && refused < 899, "some had both: {refused}");
+    let had_both = 899 - refused;
+    assert!(
+        (2 * had_both..=2 * had_both + refused).contains(&t.library_retries),
+        "{refused} refused, {} retries",
         t.library_retries
     );
     conserved(&t);

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use crate::page::action::Action;
 use crate::page::chart_table::{band_description, moved};
 use crate::page::playback::SPEEDS;
-use crate::page::replay::{clock, layer_counts, Band, Frame};
+use crate::page::replay::{clock, layer_counts, layer_levels, Band, Frame};
 use crate::page::runs::{Run, Shared};
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
@@ -270,11 +270,20 @@ pub fn timeline(props: &TimelineProps) -> Html {
             }
         });
     let layers = layer_counts(&props.run.trace, props.playhead);
+    let levels = layer_levels(&props.run.trace, props.playhead);
     let layer_chips = layers.iter().map(|(counter, n)| {
         html! {
             <span class="chip" id={ids.id(&format!("layer-count-{}", counter.name))}
                 title={format!("{} ({} in the JSON)", counter.what, counter.name)}>
                 { counter.label }{ " " }<strong>{ *n }</strong>
+            </span>
+        }
+    });
+    let level_chips = levels.iter().map(|(level, value)| {
+        html! {
+            <span class="chip" id={ids.id(&format!("layer-level-{}", level.name))}
+                title={format!("{} now, in calls in flight", level.what)}>
+                { level.label }{ " " }<strong>{ *value }</strong>
             </span>
         }
     });
@@ -319,9 +328,10 @@ pub fn timeline(props: &TimelineProps) -> Html {
                     <span class="chip">{ waiting_label }<strong id={ids.id("count-in-flight")}>{ in_flight }</strong></span>
                 </div>
             }
-            if props.counters && !layers.is_empty() {
+            if props.counters && !(layers.is_empty() && levels.is_empty()) {
                 <div class="counters layer-counts" aria-label="What the layers did so far">
                     { for layer_chips }
+                    { for level_chips }
                 </div>
             }
             if props.counted.is_none() {

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::latency::Micros;
-use crate::resilience::{AdaptiveLimit, BreakerState, LimitChange, TransitionReason};
+use crate::resilience::{BreakerState, TransitionReason};
 
 /// Width of one time-series bucket: 100 ms.
 pub const BUCKET: Micros = 100_000;
@@ -621,6 +621,72 @@ impl LayerCount {
     }
 }
 
+/// A level a layer keeps and moves as it works (the adaptive limit's calls in flight),
+/// declared in the layer's module as a [`Counter`] is. The Trace holds what each level of the
+/// layers that were on did ([`LayerLevel`]), so a layer's level needs no field of its own, and
+/// every one is a figure a lesson can name and a reading beside the timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Level {
+    /// Its name: `cascade --json` prints `NAME_lowest`, `NAME_last` and `NAME_changes`.
+    pub name: &'static str,
+    /// Its name as a lesson's figure (`{NAME}`, `@goal NAME >= 4`).
+    pub figure: &'static str,
+    /// Its words beside the timeline, before the value.
+    pub label: &'static str,
+    /// What it is, in words a sentence can carry (`the ...`).
+    pub what: &'static str,
+    /// The outcome of the calls the layer refuses while the level is used up: a run ends
+    /// requests in it only when the layer is on.
+    pub refuses: Outcome,
+}
+
+/// One move of a [`Level`]: from `at` on, it stood at `value`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LevelChange {
+    /// When it moved.
+    pub at: Micros,
+    /// Where it stood from then on.
+    pub value: u32,
+}
+
+/// What one [`Level`] did over a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayerLevel {
+    /// The level's name.
+    pub name: String,
+    /// Where it stood when the run started.
+    pub initial: u32,
+    /// The lowest it fell to.
+    pub lowest: u32,
+    /// Where it stood when the run stopped.
+    pub last: u32,
+    /// Its moves, in order.
+    pub changes: Vec<LevelChange>,
+    /// The outcome of the calls its layer refuses.
+    pub refuses: Outcome,
+}
+
+impl LayerLevel {
+    /// Where it stood at `at`.
+    pub fn at(&self, at: Micros) -> u32 {
+        self.changes
+            .iter()
+            .take_while(|c| c.at <= at)
+            .last()
+            .map_or(self.initial, |c| c.value)
+    }
+
+    /// The lowest move it made by `at`, if it fell below where it started.
+    pub fn lowest_by(&self, at: Micros) -> Option<LevelChange> {
+        self.changes
+            .iter()
+            .take_while(|c| c.at <= at)
+            .min_by_key(|c| (c.value, c.at))
+            .copied()
+            .filter(|c| c.value < self.initial)
+    }
+}
+
 /// Orders `POST /orders` created, when the config models idempotency keys
 /// ([`crate::sim::model::ServiceConfig::idempotency`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -719,47 +785,10 @@ pub struct Trace {
     /// Queued requests a worker skipped because their client had gone (`orders_abandon=drop`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stale_skipped: u64,
-    /// What the adaptive concurrency limit on the first dependency did; `None` (and left out
-    /// of the JSON) without one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub adaptive_limit: Option<LimitTrace>,
-}
-
-/// What an adaptive concurrency limit did over a run.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LimitTrace {
-    /// The limit the run started with.
-    pub initial: u32,
-    /// The lowest it fell to.
-    pub lowest: u32,
-    /// The limit when the run stopped.
-    pub last: u32,
-    /// Calls it refused.
-    pub refused: u64,
-    /// Its changes, in order.
-    pub changes: Vec<LimitChange>,
-}
-
-impl LimitTrace {
-    /// What `limit` did so far.
-    pub fn of(limit: &AdaptiveLimit) -> LimitTrace {
-        LimitTrace {
-            initial: limit.config().initial,
-            lowest: limit.lowest(),
-            last: limit.limit(),
-            refused: limit.refused(),
-            changes: limit.changes().to_vec(),
-        }
-    }
-
-    /// The limit at `at`.
-    pub fn at(&self, at: Micros) -> u32 {
-        self.changes
-            .iter()
-            .take_while(|c| c.at <= at)
-            .last()
-            .map_or(self.initial, |c| c.limit)
-    }
+    /// The levels the layers of the first dependency kept that were on, in the order the
+    /// stack declared them (left out of the JSON when none was).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub layer_levels: Vec<LayerLevel>,
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -767,22 +796,23 @@ fn is_zero(v: &u64) -> bool {
 }
 
 impl Trace {
-    /// What the patterns with figures of their own did, by the names `cascade --json` prints
-    /// them under; a pattern that was off says nothing (so a run without it reads as before).
-    pub fn pattern_figures(&self) -> Vec<(&str, u64)> {
-        let mut figures: Vec<(&str, u64)> = self
-            .layer_counts
-            .iter()
-            .map(|c| (c.name.as_str(), c.total))
-            .collect();
-        if let Some(l) = &self.adaptive_limit {
-            figures.extend([
-                ("limit_lowest", u64::from(l.lowest)),
-                ("limit_last", u64::from(l.last)),
-                ("limit_changes", l.changes.len() as u64),
-            ]);
-        }
-        figures
+    /// What the layers with figures of their own did, by the names `cascade --json` prints
+    /// them under; a layer that was off says nothing (so a run without it reads as before).
+    pub fn pattern_figures(&self) -> Vec<(String, u64)> {
+        let counts = self.layer_counts.iter().map(|c| (c.name.clone(), c.total));
+        let levels = self.layer_levels.iter().flat_map(|l| {
+            [
+                (format!("{}_lowest", l.name), u64::from(l.lowest)),
+                (format!("{}_last", l.name), u64::from(l.last)),
+                (format!("{}_changes", l.name), l.changes.len() as u64),
+            ]
+        });
+        counts.chain(levels).collect()
+    }
+
+    /// What `level` did; `None` when no layer of the run keeps it.
+    pub fn level(&self, level: Level) -> Option<&LayerLevel> {
+        self.layer_levels.iter().find(|l| l.name == level.name)
     }
 
     /// What `counter` counted; `None` when no layer of the run keeps it.
@@ -795,10 +825,12 @@ impl Trace {
         self.counted(counter).map(|c| c.total)
     }
 
-    /// Whether the run could end a request in `outcome`: the adaptive limit's refusals only
-    /// with a limit (a run without one reads as before it existed), every other outcome always.
+    /// Whether the run could end a request in `outcome`: the refusals of a layer that keeps a
+    /// level only with that layer on (a run without it reads as before it existed), every
+    /// other outcome always.
     pub fn could_end_in(&self, outcome: Outcome) -> bool {
-        outcome != Outcome::ConcurrencyLimited || self.adaptive_limit.is_some()
+        let a_levels_refusal = outcome == Outcome::ConcurrencyLimited;
+        !a_levels_refusal || self.layer_levels.iter().any(|l| l.refuses == outcome)
     }
 
     /// The first time the breaker opened, if it did.

@@ -35,6 +35,7 @@ mod hedging;
 mod hosts;
 mod hot_items;
 mod library_rules;
+mod limiter;
 mod load_recorder;
 pub mod polly;
 pub mod profile;
@@ -67,16 +68,27 @@ pub use envoy::RETRY_OVERFLOW;
 pub use follow::follow;
 pub use grpc::{GrpcStack, RETRIES_THROTTLED};
 pub use hedging::{HedgeConfig, COPIES_SENT, COPIES_WON};
+pub use limiter::LIMIT;
 pub use polly::PollyStack;
 pub use profile::Profile;
 pub use resilience4j::{Exception, FallbackPlace, Resilience4jStack};
+pub use stack::RETRIES_OVER_BUDGET;
 
 /// Every counter a layer keeps, in the order a lesson's vocabulary lists them.
-pub const COUNTERS: [Counter; 4] = [COPIES_SENT, COPIES_WON, RETRY_OVERFLOW, RETRIES_THROTTLED];
+pub const COUNTERS: [Counter; 5] = [
+    COPIES_SENT,
+    COPIES_WON,
+    RETRY_OVERFLOW,
+    RETRIES_THROTTLED,
+    RETRIES_OVER_BUDGET,
+];
+
+/// Every level a layer keeps, in the order a lesson's vocabulary lists them.
+pub const LEVELS: [Level; 1] = [LIMIT];
 
 use super::engine::{EngineError, EventQueue, DEFAULT_EVENT_CAP};
 use super::latency::Micros;
-use super::trace::{Counter, LimitTrace, Outcome, Trace, BUCKET};
+use super::trace::{Counter, Level, Outcome, Trace, BUCKET};
 use crate::resilience::ParamError;
 use arrivals::ArrivalProcess;
 use dependency::Dependency;
@@ -241,11 +253,11 @@ impl<'a> Sim<'a> {
             recognised: self.service.recognised(),
             names: self.deps.iter().map(|d| d.name.clone()).collect(),
             transitions: self.deps.iter().map(|d| d.stack.transitions()).collect(),
-            adaptive_limit: self
+            levels: self
                 .deps
                 .first()
-                .and_then(|d| d.stack.limiter.as_ref())
-                .map(LimitTrace::of),
+                .map(|d| d.stack.levels().collect())
+                .unwrap_or_default(),
             left_at_servers: self
                 .deps
                 .iter()

@@ -9,7 +9,7 @@ use crate::sim::latency::Micros;
 use crate::sim::load::Recovery;
 use crate::sim::trace::{
     BreakerChange, Bucket, Counter, DependencyTotals, DependencyTrace, HistogramsByOutcome,
-    LayerCount, LessonPercentiles, LimitTrace, OrderCounts, Outcome, OutcomeCounts, Percentiles,
+    LayerCount, LayerLevel, LessonPercentiles, OrderCounts, Outcome, OutcomeCounts, Percentiles,
     RequestRecord, Route, RouteCounts, Trace, BUCKET,
 };
 
@@ -73,8 +73,8 @@ pub(super) struct Ending {
     pub names: Vec<String>,
     /// Each dependency's breaker transitions, in call order.
     pub transitions: Vec<Vec<BreakerChange>>,
-    /// What the first dependency's adaptive limit did, when it has one.
-    pub adaptive_limit: Option<LimitTrace>,
+    /// What the levels the first dependency's layers keep did.
+    pub levels: Vec<LayerLevel>,
     /// Calls still queued or in service at each dependency (0 without a capacity).
     pub left_at_servers: Vec<u64>,
     /// When the trigger ended (`None`: never), and when arrivals stopped.
@@ -577,7 +577,7 @@ impl Recorder {
             dependencies,
             recovery,
             stale_skipped: self.stale_skipped,
-            adaptive_limit: ending.adaptive_limit,
+            layer_levels: ending.levels,
         }
     }
 }

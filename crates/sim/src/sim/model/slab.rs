@@ -4,6 +4,7 @@
 
 use super::call_end::CallEnd;
 use super::events::Id;
+use super::limiter::Place;
 use crate::resilience::{Admission, JitterState, Priority, Retry, TimeBudget};
 use crate::sim::latency::Micros;
 use crate::sim::trace::{Outcome, Route};
@@ -92,9 +93,8 @@ pub(super) struct Call {
     pub attempts: u32,
     /// Where a library's jittered back-off left off, for its next wait.
     pub jitter_state: JitterState,
-    /// The adaptive limit's slot the call holds: the calls in flight with it and when it was
-    /// let in.
-    pub limit: Option<(u32, Micros)>,
+    /// The place the call holds under its dependency's concurrency limit, once let in.
+    pub limit: Option<Place>,
     /// Retries an Envoy sidecar made in the current library attempt.
     pub route_retries: u32,
     /// The current try is an Envoy retry, counted in flight by its cluster.

@@ -13,16 +13,33 @@ use super::follow::{trail, Trail};
 use super::grpc::RETRIES_THROTTLED;
 use super::hedging::{self, first_answer, Hedging};
 use super::library_rules::LibraryRules;
+use super::limiter;
 use super::slab::{Call, Pool};
 use super::Sim;
 use crate::resilience::{
-    Acquire, AdaptiveLimit, Admission, Bulkhead, CallError, CircuitBreaker, ParamError, Retry,
-    RetryBudget, RetryDecision, RetryPolicy, RetryThrottle, Sample, TimeBudget,
+    Acquire, AdaptiveLimit, Admission, Bulkhead, CallError, CircuitBreaker, GiveUpReason,
+    ParamError, Retry, RetryBudget, RetryDecision, RetryPolicy, RetryThrottle, TimeBudget,
 };
 use crate::sim::engine::EventQueue;
 use crate::sim::latency::Micros;
-use crate::sim::life::{Activity, Happening, Hop, Retrier};
-use crate::sim::trace::{BreakerChange, Counter, Outcome, Route};
+use crate::sim::life::{Activity, Happening, Hop, LayerMark, Retrier};
+use crate::sim::pattern::Pattern;
+use crate::sim::trace::{BreakerChange, Counter, LayerLevel, Outcome, Route};
+
+/// Retries the retry budget refused: the try failed, the policy would retry, and the budget
+/// had no credit left.
+pub const RETRIES_OVER_BUDGET: Counter = Counter {
+    name: "retries_over_budget",
+    figure: "retries-over-budget",
+    label: "retries over budget",
+    what: "the number of retries the retry budget refused",
+};
+
+/// The retry budget refused the retry this try would have had.
+const NO_CREDIT: LayerMark = LayerMark {
+    pattern: Pattern::RetryBudget,
+    words: "the retry budget has no credit left: no retry",
+};
 
 /// The layers' state for one dependency, shared by every request calling it.
 pub(super) struct Stack {
@@ -97,7 +114,13 @@ impl Stack {
         let copies = self.hedging.iter().flat_map(|_| Hedging::COUNTERS);
         let overflow = self.envoy.as_ref().map(|_| RETRY_OVERFLOW);
         let throttled = self.throttle.as_ref().map(|_| RETRIES_THROTTLED);
-        copies.chain(overflow).chain(throttled)
+        let over_budget = self.retry_budget.as_ref().map(|_| RETRIES_OVER_BUDGET);
+        copies.chain(overflow).chain(throttled).chain(over_budget)
+    }
+
+    /// What the levels its layers keep did so far.
+    pub fn levels(&self) -> impl Iterator<Item = LayerLevel> + '_ {
+        self.limiter.iter().map(limiter::level)
     }
 
     /// The breaker's changes of state, as the Trace gives them.
@@ -152,31 +175,6 @@ impl Sim<'_> {
             self.library_attempt(now, id);
         } else {
             self.acquire_permit(now, id, pool);
-        }
-    }
-
-    /// Whether the adaptive limit of the request's dependency lets its call in (always, without
-    /// one); a call it refuses ends at once.
-    fn let_in_by_limit(&mut self, now: Micros, id: Id) -> bool {
-        let Sim { requests, deps, .. } = self;
-        let Some(r) = requests.get(id) else {
-            return false;
-        };
-        let Some(limiter) = deps
-            .get_mut(r.call.dep)
-            .and_then(|d| d.stack.limiter.as_mut())
-        else {
-            return true;
-        };
-        match limiter.try_acquire() {
-            Some(in_flight) => {
-                r.call.limit = Some((in_flight, now));
-                true
-            }
-            None => {
-                self.stack_done(now, id, CallEnd::Refused(Refusal::Limit));
-                false
-            }
         }
     }
 
@@ -621,6 +619,16 @@ impl Sim<'_> {
             q.schedule(now.saturating_add(wait), Event::RetryCall(id));
             return;
         }
+        if let Some(RetryDecision::GiveUp(GiveUpReason::RetryBudgetEmpty)) = decision {
+            recorder.count(RETRIES_OVER_BUDGET, now);
+            if let Some(mut t) = trail(follow, id) {
+                t.mark(
+                    Hop::Dependency(r.call.dep as u8),
+                    now,
+                    Happening::Layer(NO_CREDIT),
+                );
+            }
+        }
         self.stack_done(now, id, end.of_stack());
     }
 
@@ -674,17 +682,9 @@ impl Sim<'_> {
             return;
         };
         let dep = r.call.dep;
-        if let (Some((in_flight, since)), Some(limiter)) =
-            (r.call.limit.take(), deps[dep].stack.limiter.as_mut())
+        if let (Some(place), Some(limit)) = (r.call.limit.take(), deps[dep].stack.limiter.as_mut())
         {
-            let sample = match end {
-                CallEnd::Answered | CallEnd::Business => {
-                    Sample::Answered(now.saturating_sub(since))
-                }
-                CallEnd::Failed(_) => Sample::Dropped,
-                CallEnd::Refused(_) => Sample::Ignored,
-            };
-            limiter.release(now, in_flight, sample);
+            limiter::release(limit, place, now, end);
         }
         recorder.call_ended(now, dep, end);
         let next = dep + 1;

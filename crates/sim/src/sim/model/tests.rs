@@ -264,16 +264,24 @@ fn every_outcome_of_a_call_reads_back_as_that_call_end() {
 }
 
 /// Every counter a run reports is one of [`COUNTERS`], once, with its figure's name its own
-/// written with dashes; and every one of [`COUNTERS`] is reported by some run.
+/// written with dashes, and every level one of [`LEVELS`], ending where its last move left it
+/// and no lower than its lowest; and every one of both lists is reported by some run.
 #[test]
-fn every_counter_a_run_reports_is_listed_once() {
+fn every_counter_and_level_a_run_reports_is_listed_once() {
     use crate::sim::scenario::Preset;
     let mut reported = std::collections::BTreeSet::new();
+    let mut moved = false;
     for preset in Preset::ALL {
-        for hedged in [false, true] {
+        let layers = [
+            None,
+            Some(("hedge", "on")),
+            Some(("retry_budget_ratio", "0.1")),
+        ];
+        for layer in layers {
             let mut c = preset.config();
-            c.traffic.duration = c.traffic.duration.min(5_000_000);
-            if hedged && apply_set(&mut c, "hedge", "on").is_err() {
+            // Long enough for the adaptive limit's story to move its limit (from 7 s on).
+            c.traffic.duration = c.traffic.duration.min(10_000_000);
+            if layer.is_some_and(|(key, value)| apply_set(&mut c, key, value).is_err()) {
                 continue;
             }
             let Ok(t) = run(&c) else { continue };
@@ -282,7 +290,26 @@ fn every_counter_a_run_reports_is_listed_once() {
                 assert_eq!(listed, 1, "{}: {}", preset.key(), count.name);
                 reported.insert(count.name.clone());
             }
+            for level in &t.layer_levels {
+                let listed = LEVELS.iter().filter(|l| l.name == level.name).count();
+                assert_eq!(listed, 1, "{}: {}", preset.key(), level.name);
+                assert_eq!(level.at(t.end), level.last, "{}", preset.key());
+                let values = level.changes.iter().map(|c| c.value);
+                let lowest = values.chain([level.initial]).min();
+                assert_eq!(Some(level.lowest), lowest, "{}", preset.key());
+                moved |= !level.changes.is_empty();
+                reported.insert(level.name.clone());
+            }
         }
+    }
+    assert!(moved, "some run moves a level");
+    for level in LEVELS {
+        assert!(level.what.starts_with("the "), "{}", level.name);
+        assert!(
+            reported.contains(level.name),
+            "no run reports {}",
+            level.name
+        );
     }
     for counter in COUNTERS {
         assert_eq!(counter.figure, counter.name.replace('_', "-"));

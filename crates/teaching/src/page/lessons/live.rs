@@ -6,12 +6,12 @@
 use super::names::{row_named, written_with, Named};
 use super::rules::{duration, Reading, Window};
 use crate::page::numbers::count;
-use crate::page::replay::{clock, counted_by, frame, passed, route_at};
+use crate::page::replay::{clock, counted_by, frame, level_at, passed, route_at};
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
 use crate::sim::load::Recovery;
-use crate::sim::model::COUNTERS;
-use crate::sim::trace::{Counter, Route, BUCKET};
+use crate::sim::model::{COUNTERS, LEVELS};
+use crate::sim::trace::{Counter, Level, Outcome, Route, BUCKET};
 
 /// A figure of a run a lesson can name, one row of [`FIGURES`]: its name, its words, its
 /// unit, how it is read from the run at the playhead and, where it has one, its own verdict.
@@ -43,6 +43,9 @@ enum Read {
     /// As a layer's counter stood once the slices before the playhead had passed (`None`
     /// when no layer of the run keeps it).
     Counted(Counter),
+    /// Where a layer's level stood at the playhead (`None` when no layer of the run keeps
+    /// it).
+    Level(Level),
 }
 
 impl Figure {
@@ -58,11 +61,24 @@ impl Figure {
         }
     }
 
+    /// A layer's level as a figure: its name, its words, calls in flight.
+    const fn level(level: Level) -> Figure {
+        Figure {
+            name: level.figure,
+            what: level.what,
+            unit: Unit::InFlight,
+            windowed: false,
+            read: Read::Level(level),
+            said: None,
+        }
+    }
+
     /// Its value at the reading's playhead, over `window`.
     fn read(&self, r: &Reading, window: Window) -> Option<f64> {
         match self.read {
             Read::By(read) => read(r, window),
             Read::Counted(counter) => Some(counted_by(&r.run.trace, counter, r.now)? as f64),
+            Read::Level(level) => Some(f64::from(level_at(&r.run.trace, level, r.now)?)),
         }
     }
 }
@@ -245,19 +261,6 @@ pub const THROUGHPUT: Figure = Figure {
     }),
 };
 
-/// The adaptive concurrency limit now, in calls in flight.
-pub const LIMIT: Figure = Figure {
-    name: "limit",
-    what: "the adaptive concurrency limit",
-    unit: Unit::InFlight,
-    windowed: false,
-    read: Read::By(|r, _| {
-        let limit = r.run.trace.adaptive_limit.as_ref()?;
-        Some(f64::from(limit.at(r.now)))
-    }),
-    said: None,
-};
-
 /// Calls the adaptive concurrency limit refused so far.
 pub const LIMITED: Figure = Figure {
     name: "limited",
@@ -265,8 +268,9 @@ pub const LIMITED: Figure = Figure {
     unit: Unit::Calls,
     windowed: false,
     read: Read::By(|r, _| {
-        r.run.trace.adaptive_limit.as_ref()?;
-        Some(frame(&r.run.trace, r.now).finished.concurrency_limited as f64)
+        let limited = Outcome::ConcurrencyLimited;
+        r.run.trace.could_end_in(limited).then_some(())?;
+        Some(frame(&r.run.trace, r.now).finished.get(limited) as f64)
     }),
     said: None,
 };
@@ -406,13 +410,12 @@ pub const RECOVERED: Figure = Figure {
 
 /// The figures read by functions of their own, in the order `docs/lesson-format.md` lists
 /// them.
-const OWN: [&Figure; 17] = [
+const OWN: [&Figure; 16] = [
     &QUEUE_PEAK,
     &FIRST_OPENING,
     &LOOKUPS_ANSWERED,
     &OK_SHARE,
     &THROUGHPUT,
-    &LIMIT,
     &LIMITED,
     &QUEUE,
     &ARRIVED,
@@ -437,17 +440,35 @@ static COUNTED: [Figure; COUNTERS.len()] = {
     counted
 };
 
+/// Every layer's levels as figures, in [`LEVELS`]' order.
+static LEVELLED: [Figure; LEVELS.len()] = {
+    let mut levelled = [Figure::level(LEVELS[0]); LEVELS.len()];
+    let mut i = 1;
+    while i < LEVELS.len() {
+        levelled[i] = Figure::level(LEVELS[i]);
+        i += 1;
+    }
+    levelled
+};
+
+/// How many figures there are.
+const ALL: usize = OWN.len() + COUNTERS.len() + LEVELS.len();
+
 /// Every figure, in the order `docs/lesson-format.md` lists them: those read by functions of
-/// their own, then every layer's counters.
-pub static FIGURES: [&Figure; OWN.len() + COUNTERS.len()] = {
-    let mut all = [OWN[0]; OWN.len() + COUNTERS.len()];
+/// their own, then every layer's counters, then every layer's levels.
+pub static FIGURES: [&Figure; ALL] = {
+    let mut all = [OWN[0]; ALL];
     let mut i = 0;
     while i < OWN.len() {
         all[i] = OWN[i];
         i += 1;
     }
-    while i < all.len() {
+    while i < OWN.len() + COUNTERS.len() {
         all[i] = &COUNTED[i - OWN.len()];
+        i += 1;
+    }
+    while i < ALL {
+        all[i] = &LEVELLED[i - OWN.len() - COUNTERS.len()];
         i += 1;
     }
     all

@@ -12,7 +12,7 @@ use crate::page::runs::Run;
 use crate::resilience::worst_case::{Backoff, WorstCaseInput};
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
-use crate::sim::model::{SimConfig, COPIES_SENT, COPIES_WON};
+use crate::sim::model::{SimConfig, COPIES_SENT, COPIES_WON, LIMIT};
 use crate::sim::trace::{Bucket, LessonPercentiles, Outcome, Route, Trace, BUCKET};
 
 /// One thing a step asks the class to notice: a row of [`NOTICES`], with its window when it
@@ -1046,17 +1046,15 @@ pub const ADAPTIVE_LIMIT: Notice = Notice {
 
 fn adaptive_limit(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
     let Seen { t, f, .. } = *seen;
-    let limit = t.adaptive_limit.as_ref()?;
-    let seen = limit.changes.iter().take_while(|c| c.at <= reading.now);
-    let lowest = seen.min_by_key(|c| (c.limit, c.at));
-    let fell = match lowest {
-        Some(c) if c.limit < limit.initial => format!(
+    let limit = t.level(LIMIT)?;
+    let fell = match limit.lowest_by(reading.now) {
+        Some(c) => format!(
             " fell from {} calls in flight to {} by {}, as slow calls came back, and",
             count(limit.initial.into()),
-            count(c.limit.into()),
+            count(c.value.into()),
             reading.at(c.at)
         ),
-        _ => format!(
+        None => format!(
             " stayed at {} calls in flight and",
             count(limit.initial.into())
         ),

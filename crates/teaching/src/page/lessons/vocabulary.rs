@@ -184,7 +184,8 @@ mod tests {
             assert!(super::super::format::claim(&claim).is_ok(), "{claim}");
         }
         // Every switch goes on and off through its part, and a run reads every measure: the
-        // story with the limit, the lesson's breaker, or the herd, which recovers.
+        // story with the limit, the lesson's breaker, the herd, which recovers, or a hedge or a retry
+        // budget on the lesson's timeout.
         for p in Pattern::SWITCHES {
             let mut cfg = Preset::StoryNone.config();
             p.part().switch_on(&mut cfg);
@@ -194,6 +195,10 @@ mod tests {
         }
         let mut hedged = Preset::Lesson(crate::sim::scenario::Scenario::Timeout).config();
         crate::sim::params::apply_set(&mut hedged, "hedge", "on").expect("a hedge");
+        let mut budgeted = Preset::Lesson(crate::sim::scenario::Scenario::Timeout).config();
+        for (key, value) in [("attempts", "3"), ("retry_budget_ratio", "0.1")] {
+            crate::sim::params::apply_set(&mut budgeted, key, value).expect("a retry budget");
+        }
         let runs: Vec<crate::page::runs::Run> = [
             Preset::StoryAdaptiveLimit,
             Preset::Lesson(crate::sim::scenario::Scenario::Cb),
@@ -203,7 +208,7 @@ mod tests {
         ]
         .into_iter()
         .map(|p| p.config())
-        .chain([hedged])
+        .chain([hedged, budgeted])
         .map(|c| crate::page::runs::Run::of(c).expect("a preset runs"))
         .collect();
         for live in Live::all() {

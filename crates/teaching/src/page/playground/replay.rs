@@ -5,9 +5,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
-use crate::sim::model::COUNTERS;
+use crate::sim::model::{COUNTERS, LEVELS};
 use crate::sim::trace::{
-    BreakerChange, Bucket, Counter, LessonPercentiles, Outcome, OutcomeCounts, Route, Trace, BUCKET,
+    BreakerChange, Bucket, Counter, LessonPercentiles, Level, Outcome, OutcomeCounts, Route, Trace,
+    BUCKET,
 };
 
 /// The outcomes a run's counters show: the lesson's four always (so the lesson's scenarios
@@ -183,6 +184,20 @@ pub fn layer_counts(trace: &Trace, at: Micros) -> Vec<(Counter, u64)> {
     COUNTERS
         .iter()
         .filter_map(|&counter| Some((counter, counted_by(trace, counter, at)?)))
+        .collect()
+}
+
+/// Where `level` stood at `at`; `None` when no layer of the run keeps it.
+pub fn level_at(trace: &Trace, level: Level, at: Micros) -> Option<u32> {
+    Some(trace.level(level)?.at(at))
+}
+
+/// Each layer's level at `at` ([`level_at`]), for the readings beside the timeline, in
+/// [`LEVELS`]' order. Empty when the run has no layer that keeps one.
+pub fn layer_levels(trace: &Trace, at: Micros) -> Vec<(Level, u32)> {
+    LEVELS
+        .iter()
+        .filter_map(|&level| Some((level, level_at(trace, level, at)?)))
         .collect()
 }
 
@@ -363,6 +378,25 @@ mod tests {
         assert_eq!(layer_counts(t, 0)[0].1, 0, "nothing before the first slice");
         let plain = run_of(Scenario::None);
         assert!(layer_counts(&plain, plain.end).is_empty());
+    }
+
+    /// The readings beside the timeline show where each layer's level stood at the playhead:
+    /// where it started before its first move, where its moves took it after; a run without
+    /// such a layer shows none.
+    #[test]
+    fn a_layers_level_shows_where_it_stood_at_the_playhead() {
+        use crate::sim::model::LIMIT;
+        let t = run(&Preset::StoryAdaptiveLimit.config()).unwrap();
+        let limit = t.level(LIMIT).unwrap();
+        let first = limit.changes[0];
+        let second = limit.changes[1];
+        assert_eq!(layer_levels(&t, first.at - 1), [(LIMIT, limit.initial)]);
+        assert_eq!(layer_levels(&t, first.at), [(LIMIT, first.value)]);
+        assert_eq!(layer_levels(&t, second.at - 1), [(LIMIT, first.value)]);
+        assert_eq!(layer_levels(&t, t.end), [(LIMIT, limit.last)]);
+        assert_ne!(limit.initial, limit.last, "the story's limit moves");
+        let plain = run_of(Scenario::None);
+        assert!(layer_levels(&plain, plain.end).is_empty());
     }
 
     fn run_of(scenario: Scenario) -> Trace {
