@@ -654,7 +654,7 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
             line.insert(o.name().into(), t.outcomes.get(o).into());
         }
         for (key, value) in t.pattern_figures() {
-            line.insert(key.into(), value.into());
+            line.insert(key, value.into());
         }
         let figures = [
             ("p50_ms", opt_ms(t.service.p50)),
