@@ -11,6 +11,17 @@ use resilience_playground::sim::pick::{follow_pick, Pick};
 use resilience_playground::sim::scenario::{Preset, Scenario};
 use resilience_playground::sim::trace::{Outcome, Trace};
 
+/// The words of the moments `pattern`'s layer marked on a followed request, in order.
+fn layer_marks(life: &RequestLife, pattern: Pattern) -> Vec<&'static str> {
+    life.marks
+        .iter()
+        .filter_map(|m| match m.happening {
+            Happening::Layer(mark) if mark.pattern == pattern => Some(mark.words),
+            _ => None,
+        })
+        .collect()
+}
+
 fn logged(preset: Preset) -> (SimConfig, Trace) {
     let cfg = preset.config();
     let mut with_log = cfg.clone();
@@ -210,20 +221,11 @@ fn a_hedged_try_shows_its_copy_leave_and_answer_first_in_the_hedges_words() {
     let mut with_log = cfg.clone();
     with_log.run.record_requests = true;
     let trace = run(&with_log).unwrap();
-    let hedge_marks = |life: &RequestLife| -> Vec<&'static str> {
-        life.marks
-            .iter()
-            .filter_map(|m| match m.happening {
-                Happening::Layer(mark) if mark.pattern == Pattern::Hedge => Some(mark.words),
-                _ => None,
-            })
-            .collect()
-    };
     let won = trace.total(COPIES_WON).expect("the hedge's counts");
     assert!(won > 0, "no copy answered first");
     let won = trace.requests.iter().find_map(|r| {
         let life = follow(&cfg, r.id).unwrap().1.unwrap();
-        let marks = hedge_marks(&life);
+        let marks = layer_marks(&life, Pattern::Hedge);
         (marks.last() == Some(&"the hedge answers first")).then_some((life, marks))
     });
     let (life, marks) = won.expect("a request whose hedge answered first");
@@ -345,19 +347,10 @@ fn a_retry_the_budget_refused_shows_on_the_followed_request() {
     let trace = run(&with_log).unwrap();
     let refused = trace.total(RETRIES_OVER_BUDGET).expect("the budget counts");
     assert!(refused > 0);
-    let budget_words = |life: &RequestLife| -> Vec<&'static str> {
-        life.marks
-            .iter()
-            .filter_map(|m| match m.happening {
-                Happening::Layer(mark) if mark.pattern == Pattern::RetryBudget => Some(mark.words),
-                _ => None,
-            })
-            .collect()
-    };
     let mut marked = 0;
     for r in &trace.requests {
         let life = follow(&cfg, r.id).unwrap().1.unwrap();
-        let words = budget_words(&life);
+        let words = layer_marks(&life, Pattern::RetryBudget);
         assert!(words.len() <= 1, "{words:?}");
         if let [words] = words[..] {
             assert_eq!(words, "the retry budget has no credit left: no retry");

@@ -621,7 +621,7 @@ impl LayerCount {
     }
 }
 
-/// A level a layer keeps and moves as it works (the adaptive limit's calls in flight),
+/// A level a layer keeps and moves as it works, in calls in flight (the adaptive limit's),
 /// declared in the layer's module as a [`Counter`] is. The Trace holds what each level of the
 /// layers that were on did ([`LayerLevel`]), so a layer's level needs no field of its own, and
 /// every one is a figure a lesson can name and a reading beside the timeline.

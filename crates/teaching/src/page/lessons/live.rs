@@ -429,27 +429,25 @@ const OWN: [&Figure; 16] = [
     &RECOVERED,
 ];
 
+/// Each of a list of a layer's declarations (`COUNTERS`, `LEVELS`) as a figure, in the list's
+/// order, made while compiling (a `const` cannot call a function through a pointer).
+macro_rules! figures_of {
+    ($list:expr, $figure:path) => {{
+        let mut figures = [$figure($list[0]); $list.len()];
+        let mut i = 1;
+        while i < $list.len() {
+            figures[i] = $figure($list[i]);
+            i += 1;
+        }
+        figures
+    }};
+}
+
 /// Every layer's counters as figures, in [`COUNTERS`]' order.
-static COUNTED: [Figure; COUNTERS.len()] = {
-    let mut counted = [Figure::counted(COUNTERS[0]); COUNTERS.len()];
-    let mut i = 1;
-    while i < COUNTERS.len() {
-        counted[i] = Figure::counted(COUNTERS[i]);
-        i += 1;
-    }
-    counted
-};
+static COUNTED: [Figure; COUNTERS.len()] = figures_of!(COUNTERS, Figure::counted);
 
 /// Every layer's levels as figures, in [`LEVELS`]' order.
-static LEVELLED: [Figure; LEVELS.len()] = {
-    let mut levelled = [Figure::level(LEVELS[0]); LEVELS.len()];
-    let mut i = 1;
-    while i < LEVELS.len() {
-        levelled[i] = Figure::level(LEVELS[i]);
-        i += 1;
-    }
-    levelled
-};
+static LEVELLED: [Figure; LEVELS.len()] = figures_of!(LEVELS, Figure::level);
 
 /// How many figures there are.
 const ALL: usize = OWN.len() + COUNTERS.len() + LEVELS.len();
