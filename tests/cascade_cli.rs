@@ -229,6 +229,9 @@ fn bad_input_exits_2_naming_the_key() {
         (&["--set", "orders_timeout=0"], "orders_timeout"),
         (&["--set", "catalog_timeout=x"], "catalog_timeout"),
         (&["--set", "idempotency_ttl=0.5"], "idempotency_ttl"),
+        // A key that starts with a dash is still the value of `--set`, named as a key.
+        (&["--set", "-=0"], "unknown key '-'"),
+        (&["--set", "--json=1"], "unknown key '--json'"),
     ];
     for (args, key) in cases {
         let out = cascade(args);

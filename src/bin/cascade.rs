@@ -221,7 +221,7 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
             #[arg(value_name = "NAME")]
             name: Option<String>,
             /// `key=value` settings.
-            #[arg(long = "set", value_name = "KEY=VALUE", value_parser = key_value)]
+            #[arg(long = "set", value_name = "KEY=VALUE", value_parser = key_value, allow_hyphen_values = true)]
             set: Vec<(String, String)>,
             /// JSON lines.
             #[arg(long)]
@@ -294,7 +294,7 @@ the JSON also gives end-to-end times (from arrival, queue wait included).";
         #[arg(long)]
         compare_libraries: bool,
         /// override a parameter (repeatable; the keys are below)
-        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = key_value)]
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = key_value, allow_hyphen_values = true)]
         set: Vec<(String, String)>,
         /// stop at the end of `duration`; requests left are counted as unfinished (default:
         /// drain, as the lesson's code does)
