@@ -46,6 +46,21 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Whether a request answered so had its call to a dependency fail or refused by a layer
+    /// of its stack, so that a fallback may answer instead: the outcomes
+    /// [`crate::sim::model::call_end::CallEnd::outcome`] gives a call that falls back.
+    pub fn failed_a_call(self) -> bool {
+        matches!(
+            self,
+            Outcome::Timeout
+                | Outcome::DependencyError
+                | Outcome::BulkheadFull
+                | Outcome::CircuitOpen
+                | Outcome::BudgetExhausted
+                | Outcome::ConcurrencyLimited
+        )
+    }
+
     /// Every outcome, in the order the lesson's table sorts them (alphabetical).
     pub const ALL: [Outcome; 15] = [
         Outcome::BudgetExhausted,

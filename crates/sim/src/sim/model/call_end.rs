@@ -3,7 +3,7 @@
 //! read off this.
 
 use crate::resilience::{CallError, CallResult};
-use crate::sim::trace::Outcome;
+use crate::sim::trace::{Level, Outcome};
 
 /// How a call (or one try of it) ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,8 +38,9 @@ pub enum Refusal {
     Breaker,
     /// The request's time budget ran out before the next attempt.
     Budget,
-    /// The adaptive concurrency limit was used up.
-    Limit,
+    /// A layer that keeps a level (the adaptive limit's calls in flight) had it used up; the
+    /// call ends in the level's own outcome.
+    Level(Level),
 }
 
 impl CallEnd {
@@ -53,23 +54,8 @@ impl CallEnd {
             CallEnd::Refused(Refusal::Bulkhead) => Outcome::BulkheadFull,
             CallEnd::Refused(Refusal::Breaker) => Outcome::CircuitOpen,
             CallEnd::Refused(Refusal::Budget) => Outcome::BudgetExhausted,
-            CallEnd::Refused(Refusal::Limit) => Outcome::ConcurrencyLimited,
+            CallEnd::Refused(Refusal::Level(level)) => level.refuses,
         }
-    }
-
-    /// The call end an outcome reports, if it reports one (`Ok` reads as answered).
-    pub fn of_outcome(outcome: Outcome) -> Option<CallEnd> {
-        Some(match outcome {
-            Outcome::Ok => CallEnd::Answered,
-            Outcome::BusinessRejected => CallEnd::Business,
-            Outcome::Timeout => CallEnd::Failed(Failure::Timeout),
-            Outcome::DependencyError => CallEnd::Failed(Failure::Unavailable),
-            Outcome::BulkheadFull => CallEnd::Refused(Refusal::Bulkhead),
-            Outcome::CircuitOpen => CallEnd::Refused(Refusal::Breaker),
-            Outcome::BudgetExhausted => CallEnd::Refused(Refusal::Budget),
-            Outcome::ConcurrencyLimited => CallEnd::Refused(Refusal::Limit),
-            _ => return None,
-        })
     }
 
     /// What the breaker records for a call it let through; `None` for a call it never saw
@@ -83,7 +69,7 @@ impl CallEnd {
             // The lesson's breaker lets `TimedOut` (the budget) through as a non-transient
             // exception, which it records as a success of the dependency.
             CallEnd::Refused(Refusal::Budget) => Some(CallResult::BusinessError),
-            CallEnd::Refused(Refusal::Bulkhead | Refusal::Breaker | Refusal::Limit) => None,
+            CallEnd::Refused(Refusal::Bulkhead | Refusal::Breaker | Refusal::Level(_)) => None,
         }
     }
 

@@ -81,7 +81,7 @@ impl Sim<'_> {
                 true
             }
             None => {
-                self.stack_done(now, id, CallEnd::Refused(Refusal::Limit));
+                self.stack_done(now, id, CallEnd::Refused(Refusal::Level(LIMIT)));
                 false
             }
         }

@@ -398,7 +398,7 @@ impl Recorder {
         match end {
             CallEnd::Failed(Failure::Timeout | Failure::TryTimeout) => totals.timeouts += 1,
             CallEnd::Failed(Failure::Unavailable) => totals.errors += 1,
-            CallEnd::Refused(Refusal::Bulkhead | Refusal::Limit) => totals.rejected += 1,
+            CallEnd::Refused(Refusal::Bulkhead | Refusal::Level(_)) => totals.rejected += 1,
             CallEnd::Refused(Refusal::Breaker) => {
                 totals.rejected += 1;
                 if dep == 0 {

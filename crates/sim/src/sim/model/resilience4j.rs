@@ -62,7 +62,7 @@ impl Exception {
             CallEnd::Failed(Failure::Timeout | Failure::TryTimeout) => Some(Exception::Timeout),
             CallEnd::Failed(Failure::Unavailable) => Some(Exception::Transient),
             CallEnd::Refused(Refusal::Breaker) => Some(Exception::CallNotPermitted),
-            CallEnd::Refused(Refusal::Bulkhead | Refusal::Budget | Refusal::Limit) => {
+            CallEnd::Refused(Refusal::Bulkhead | Refusal::Budget | Refusal::Level(_)) => {
                 Some(Exception::BulkheadFull)
             }
         }

@@ -4,7 +4,6 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::call_end::CallEnd;
 use super::config::{HistoryBulkhead, QueueOrder, ServiceConfig};
 use super::dependency_config::Abandon;
 use super::events::{Event, Id};
@@ -410,8 +409,7 @@ impl Sim<'_> {
         }
         r.server = Server::Done;
         let stale = r.outcome.is_some();
-        let first_dependency_failed =
-            r.call.dep == 0 && CallEnd::of_outcome(outcome).is_some_and(CallEnd::falls_back);
+        let first_dependency_failed = r.call.dep == 0 && outcome.failed_a_call();
         let outcome = if fallback.is_some() && r.route == Route::Orders && first_dependency_failed {
             Outcome::Fallback
         } else {

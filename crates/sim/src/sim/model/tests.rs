@@ -238,17 +238,32 @@ fn bad_config_is_an_error() {
 }
 
 #[test]
-fn every_outcome_of_a_call_reads_back_as_that_call_end() {
-    for outcome in Outcome::ALL {
-        if let Some(end) = CallEnd::of_outcome(outcome) {
-            assert_eq!(end.outcome(), outcome);
-            assert_eq!(
-                end.falls_back(),
-                end != CallEnd::Answered && end != CallEnd::Business
-            );
-        }
+fn an_outcome_fails_a_call_when_the_call_end_it_reports_falls_back() {
+    let ends = [
+        CallEnd::Answered,
+        CallEnd::Business,
+        CallEnd::Failed(Failure::Timeout),
+        CallEnd::Failed(Failure::TryTimeout),
+        CallEnd::Failed(Failure::Unavailable),
+        CallEnd::Refused(Refusal::Bulkhead),
+        CallEnd::Refused(Refusal::Breaker),
+        CallEnd::Refused(Refusal::Budget),
+    ];
+    let ends = ends
+        .into_iter()
+        .chain(LEVELS.map(|l| CallEnd::Refused(Refusal::Level(l))));
+    let mut reported = std::collections::BTreeSet::new();
+    for end in ends {
+        assert_eq!(end.outcome().failed_a_call(), end.falls_back(), "{end:?}");
+        assert_eq!(
+            end.falls_back(),
+            end != CallEnd::Answered && end != CallEnd::Business
+        );
+        reported.insert(end.outcome());
     }
-    assert_eq!(CallEnd::of_outcome(Outcome::Shed), None);
+    for outcome in Outcome::ALL.into_iter().filter(|o| !reported.contains(o)) {
+        assert!(!outcome.failed_a_call(), "{outcome:?} is no call's end");
+    }
     assert_eq!(
         CallEnd::Failed(Failure::TryTimeout).of_stack().outcome(),
         Outcome::Timeout
