@@ -38,7 +38,7 @@ pub enum Refusal {
     Breaker,
     /// The request's time budget ran out before the next attempt.
     Budget,
-    /// A layer that keeps a level (the adaptive limit's calls in flight) had it used up; the
+    /// A layer that keeps a level of calls in flight had it used up ([`Level`]); the
     /// call ends in the level's own outcome.
     Level(Level),
 }
