@@ -653,6 +653,10 @@ pub struct Level {
     /// The outcome of the calls the layer refuses while the level is used up: a run ends
     /// requests in it only when the layer is on.
     pub refuses: Outcome,
+    /// The name of the lesson's figure counting those refusals so far.
+    pub refused_figure: &'static str,
+    /// What that figure counts, in words a sentence can carry (`the number of ...`).
+    pub refused_what: &'static str,
 }
 
 /// One move of a [`Level`]: from `at` on, it stood at `value`.

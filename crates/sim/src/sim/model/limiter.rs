@@ -17,6 +17,8 @@ pub const LIMIT: Level = Level {
     label: "concurrency limit",
     what: "the adaptive concurrency limit",
     refuses: Outcome::ConcurrencyLimited,
+    refused_figure: "limited",
+    refused_what: "the number of calls the adaptive limit refused",
 };
 
 /// The place a call the limit let in holds until it is over.

@@ -11,7 +11,7 @@ use crate::resilience::BreakerState;
 use crate::sim::latency::Micros;
 use crate::sim::load::Recovery;
 use crate::sim::model::{COUNTERS, LEVELS};
-use crate::sim::trace::{Counter, Level, Outcome, Route, BUCKET};
+use crate::sim::trace::{Counter, Level, Route, BUCKET};
 
 /// A figure of a run a lesson can name, one row of [`FIGURES`]: its name, its words, its
 /// unit, how it is read from the run at the playhead and, where it has one, its own verdict.
@@ -46,6 +46,9 @@ enum Read {
     /// Where a layer's level stood at the playhead (`None` when no layer of the run keeps
     /// it).
     Level(Level),
+    /// The requests a layer's level refused once the slices before the playhead had passed
+    /// (`None` when no layer of the run keeps the level).
+    RefusedBy(Level),
 }
 
 impl Figure {
@@ -73,12 +76,28 @@ impl Figure {
         }
     }
 
+    /// The calls a layer's level refused as a figure: its name, its words, a count of calls.
+    const fn refused_by(level: Level) -> Figure {
+        Figure {
+            name: level.refused_figure,
+            what: level.refused_what,
+            unit: Unit::Calls,
+            windowed: false,
+            read: Read::RefusedBy(level),
+            said: None,
+        }
+    }
+
     /// Its value at the reading's playhead, over `window`.
     fn read(&self, r: &Reading, window: Window) -> Option<f64> {
         match self.read {
             Read::By(read) => read(r, window),
             Read::Counted(counter) => Some(counted_by(&r.run.trace, counter, r.now)? as f64),
             Read::Level(level) => Some(f64::from(level_at(&r.run.trace, level, r.now)?)),
+            Read::RefusedBy(level) => {
+                r.run.trace.level(level)?;
+                Some(frame(&r.run.trace, r.now).finished.get(level.refuses) as f64)
+            }
         }
     }
 }
@@ -261,20 +280,6 @@ pub const THROUGHPUT: Figure = Figure {
     }),
 };
 
-/// Calls the adaptive concurrency limit refused so far.
-pub const LIMITED: Figure = Figure {
-    name: "limited",
-    what: "the number of calls the adaptive limit refused",
-    unit: Unit::Calls,
-    windowed: false,
-    read: Read::By(|r, _| {
-        let limited = Outcome::ConcurrencyLimited;
-        r.run.trace.could_end_in(limited).then_some(())?;
-        Some(frame(&r.run.trace, r.now).finished.get(limited) as f64)
-    }),
-    said: None,
-};
-
 /// The queue in front of the workers now, in requests.
 pub const QUEUE: Figure = Figure {
     name: "queue",
@@ -410,13 +415,12 @@ pub const RECOVERED: Figure = Figure {
 
 /// The figures read by functions of their own, in the order `docs/lesson-format.md` lists
 /// them.
-const OWN: [&Figure; 16] = [
+const OWN: [&Figure; 15] = [
     &QUEUE_PEAK,
     &FIRST_OPENING,
     &LOOKUPS_ANSWERED,
     &OK_SHARE,
     &THROUGHPUT,
-    &LIMITED,
     &QUEUE,
     &ARRIVED,
     &TIMED_OUT,
@@ -449,11 +453,15 @@ static COUNTED: [Figure; COUNTERS.len()] = figures_of!(COUNTERS, Figure::counted
 /// Every layer's levels as figures, in [`LEVELS`]' order.
 static LEVELLED: [Figure; LEVELS.len()] = figures_of!(LEVELS, Figure::level);
 
+/// The calls each layer's level refused as figures, in [`LEVELS`]' order.
+static REFUSED: [Figure; LEVELS.len()] = figures_of!(LEVELS, Figure::refused_by);
+
 /// How many figures there are.
-const ALL: usize = OWN.len() + COUNTERS.len() + LEVELS.len();
+const ALL: usize = OWN.len() + COUNTERS.len() + 2 * LEVELS.len();
 
 /// Every figure, in the order `docs/lesson-format.md` lists them: those read by functions of
-/// their own, then every layer's counters, then every layer's levels.
+/// their own, then every layer's counters, then every layer's levels, each with the calls it
+/// refused.
 pub static FIGURES: [&Figure; ALL] = {
     let mut all = [OWN[0]; ALL];
     let mut i = 0;
@@ -466,8 +474,10 @@ pub static FIGURES: [&Figure; ALL] = {
         i += 1;
     }
     while i < ALL {
-        all[i] = &LEVELLED[i - OWN.len() - COUNTERS.len()];
-        i += 1;
+        let level = (i - OWN.len() - COUNTERS.len()) / 2;
+        all[i] = &LEVELLED[level];
+        all[i + 1] = &REFUSED[level];
+        i += 2;
     }
     all
 };
@@ -836,6 +846,36 @@ mod tests {
             b: None,
         });
         assert_eq!(none, None, "no hedge, no figure");
+    }
+
+    /// A layer's level is a figure where it stood at the playhead, and the calls it refused one
+    /// counted by the playhead; neither is there on a run without the layer.
+    #[test]
+    fn a_layers_level_and_its_refusals_are_figures_read_at_the_playhead() {
+        use crate::page::runs::Run;
+        use crate::sim::model::LIMIT;
+        use crate::sim::scenario::Preset;
+        use crate::sim::trace::Outcome;
+        let run = Run::of(Preset::StoryAdaptiveLimit.config()).unwrap();
+        let read = |name: &str, run: &Run, now: Micros| {
+            let reading = Reading { run, now, b: None };
+            Live::from_name(name).unwrap().value(&reading)
+        };
+        let level = run.trace.level(LIMIT).unwrap();
+        let first = level.changes[0];
+        assert_eq!(
+            read("limit", &run, first.at - 1),
+            Some(level.initial.into())
+        );
+        assert_eq!(read("limit", &run, first.at), Some(first.value.into()));
+        let refused = run.trace.outcomes.get(Outcome::ConcurrencyLimited) as f64;
+        let at_end = run.trace.series.len() as Micros * BUCKET;
+        assert_eq!(read("limited", &run, at_end), Some(refused));
+        let midway = read("limited", &run, first.at + 1_000_000).unwrap();
+        assert!(0.0 < midway && midway < refused, "{midway} of {refused}");
+        let plain = Run::of(Preset::StoryNone.config()).unwrap();
+        assert_eq!(read("limit", &plain, plain.span), None);
+        assert_eq!(read("limited", &plain, plain.span), None);
     }
 
     #[test]
