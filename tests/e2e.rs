@@ -838,7 +838,7 @@ async fn the_ab_mode_compares_one_change_and_its_link_brings_it_back() {
         let b_timeouts = {
             let expected = Page::new(Preset::Lesson(Scenario::None), false)
                 .apply(Action::SetAb(true))
-                .apply(Action::SetPattern(Pattern::Timeout, true));
+                .apply(Action::SetPattern(Pattern::TIMEOUT, true));
             let b = expected.b_run().unwrap();
             frame(&b.trace, 12_000_000).finished.timeout
         };

@@ -225,7 +225,7 @@ fn a_hedged_try_shows_its_copy_leave_and_answer_first_in_the_hedges_words() {
     assert!(won > 0, "no copy answered first");
     let won = trace.requests.iter().find_map(|r| {
         let life = follow(&cfg, r.id).unwrap().1.unwrap();
-        let marks = layer_marks(&life, Pattern::Hedge);
+        let marks = layer_marks(&life, Pattern::HEDGE);
         (marks.last() == Some(&"the hedge answers first")).then_some((life, marks))
     });
     let (life, marks) = won.expect("a request whose hedge answered first");
@@ -350,7 +350,7 @@ fn a_retry_the_budget_refused_shows_on_the_followed_request() {
     let mut marked = 0;
     for r in &trace.requests {
         let life = follow(&cfg, r.id).unwrap().1.unwrap();
-        let words = layer_marks(&life, Pattern::RetryBudget);
+        let words = layer_marks(&life, Pattern::RETRY_BUDGET);
         assert!(words.len() <= 1, "{words:?}");
         if let [words] = words[..] {
             assert_eq!(words, "the retry budget has no credit left: no retry");

@@ -182,6 +182,14 @@ fn the_stack_order_is_data_and_only_a_profiles_order_reads() {
     order.as_array_mut().unwrap().reverse();
     let e = load_config_json(&file.to_string()).unwrap_err().to_string();
     assert!(e.contains("stack_order") && e.contains("lesson 000"), "{e}");
+    // A name no pattern is written with is refused, naming every one that is.
+    file["dependencies"][0]["stack"]["order"][0] = "retries".into();
+    let e = load_config_json(&file.to_string()).unwrap_err().to_string();
+    assert!(e.contains("order") && e.contains("`retries`"), "{e}");
+    assert!(
+        e.contains("`retry`, `retry_budget`") && e.contains("`adaptive_limit`"),
+        "{e}"
+    );
     let t = run(&cfg).unwrap();
     assert!(t.outcomes.get(Outcome::DependencyError) > 0);
 }

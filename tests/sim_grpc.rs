@@ -11,7 +11,7 @@ use resilience_playground::resilience::{
     BreakerConfig, BulkheadConfig, StatusCode, ThrottleConfig,
 };
 use resilience_playground::sim::model::{
-    run, GrpcStack, HedgeConfig, Pattern, Profile, SimConfig, RETRIES_THROTTLED,
+    run, GrpcStack, HedgeConfig, Pattern, Profile, SimConfig, StackConfig, RETRIES_THROTTLED,
 };
 use resilience_playground::sim::params::apply_set;
 use resilience_playground::sim::scenario::Preset;
@@ -32,7 +32,7 @@ fn channel(
     c.first_stack_mut().profile = Profile::Grpc(settings);
     // `timeout` tunes a timeout that is on (as `--set` does for the lesson's scenarios).
     if sets.iter().any(|(k, _)| *k == "timeout") {
-        Pattern::Timeout.part().switch_on(&mut c);
+        Pattern::TIMEOUT.part().switch_on(&mut c);
     }
     let c = with_sets(c, sets);
     c.validate().unwrap();
@@ -229,22 +229,29 @@ fn only_the_listed_status_codes_are_retried() {
 #[test]
 fn the_channel_has_no_breaker_and_no_bulkhead() {
     let mut c = channel(10.0, 40 * MS, 1.0, unthrottled(), &[]);
-    for p in [Pattern::Breaker, Pattern::Bulkhead, Pattern::Hedge] {
+    type Put = fn(&mut StackConfig);
+    let layers: [(Pattern, Put); 3] = [
+        (Pattern::BREAKER, |s| {
+            s.breaker = Some(BreakerConfig::cascade_sim())
+        }),
+        (Pattern::BULKHEAD, |s| {
+            s.bulkhead = Some(BulkheadConfig::cascade_sim())
+        }),
+        (Pattern::HEDGE, |s| {
+            s.hedge = Some(HedgeConfig::lesson_000())
+        }),
+    ];
+    for (p, put) in layers {
         assert!(!c.first_stack().unwrap().profile.has_place_for(p), "{p:?}");
         let mut with = c.clone();
-        let stack = with.first_stack_mut();
-        match p {
-            Pattern::Breaker => stack.breaker = Some(BreakerConfig::cascade_sim()),
-            Pattern::Bulkhead => stack.bulkhead = Some(BulkheadConfig::cascade_sim()),
-            _ => stack.hedge = Some(HedgeConfig::lesson_000()),
-        }
+        put(with.first_stack_mut());
         let e = with.validate().unwrap_err().to_string();
         assert!(e.contains(p.key()) && e.contains("stack=grpc"), "{e}");
     }
     // Switching the stack to gRPC drops the layers it has no place for.
     apply_set(&mut c, "stack", "lesson").unwrap();
-    Pattern::Breaker.part().switch_on(&mut c);
-    Pattern::Bulkhead.part().switch_on(&mut c);
+    Pattern::BREAKER.part().switch_on(&mut c);
+    Pattern::BULKHEAD.part().switch_on(&mut c);
     apply_set(&mut c, "stack", "grpc").unwrap();
     let stack = c.first_stack().unwrap();
     assert!(stack.breaker.is_none() && stack.bulkhead.is_none());

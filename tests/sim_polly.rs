@@ -131,7 +131,7 @@ fn transient_failures_are_retried_max_retry_attempts_times() {
 
 #[test]
 fn a_refusal_by_the_open_breaker_is_not_retried() {
-    let mut c = failing(10 * MS, 1.0, &[Pattern::Breaker], &[("attempts", "4")]);
+    let mut c = failing(10 * MS, 1.0, &[Pattern::BREAKER], &[("attempts", "4")]);
     c.first_stack_mut().breaker.as_mut().unwrap().mode = Mode::ForcedOpen;
     let t = run(&c).unwrap();
     assert_eq!(t.outcomes.circuit_open, t.sent, "{:?}", t.outcomes);
@@ -157,7 +157,7 @@ fn an_out_of_stock_409_is_an_answer_to_both_retry_and_breaker() {
     let mut c = failing(
         10 * MS,
         0.0,
-        &[Pattern::Breaker],
+        &[Pattern::BREAKER],
         &[("attempts", "4"), ("min_calls", "20")],
     );
     c.first_mut().faults.business_error_rate = 0.6;
@@ -176,7 +176,7 @@ fn a_timed_out_attempt_is_retried_and_its_cancelled_call_frees_its_permit() {
     let c = failing(
         2 * SECOND,
         0.0,
-        &[Pattern::Timeout, Pattern::Bulkhead],
+        &[Pattern::TIMEOUT, Pattern::BULKHEAD],
         &[
             ("timeout", "0.1"),
             ("attempts", "3"),

@@ -217,7 +217,7 @@ pub fn diagram(ids: &IdScope, page: &Page, run: &Shared<Run>) -> Html {
         .config
         .first_stack()
         .map(|stack| &stack.profile)
-        .filter(|profile| !profile.has_place_for(Pattern::Breaker))
+        .filter(|profile| !profile.has_place_for(Pattern::BREAKER))
         .map(|profile| {
             AttrValue::from(format!(
                 "This run's stack (stack={}) has no circuit breaker to switch on: {} has no place for one.",

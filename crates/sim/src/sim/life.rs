@@ -273,8 +273,8 @@ impl RequestLife {
             Hop::Worker => (1, 1, 0),
             Hop::HistoryBulkhead => (1, 2, 0),
             Hop::HistoryStore => (1, 3, 0),
-            Hop::Bulkhead(n) => layer(n, Pattern::Bulkhead),
-            Hop::Breaker(n) => layer(n, Pattern::Breaker),
+            Hop::Bulkhead(n) => layer(n, Pattern::BULKHEAD),
+            Hop::Breaker(n) => layer(n, Pattern::BREAKER),
             Hop::Dependency(n) => (2, n, usize::MAX),
         }
     }

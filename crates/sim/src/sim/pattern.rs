@@ -6,34 +6,39 @@
 //! switches each of its layers on with its defaults, written once
 //! ([`crate::sim::model::StackConfig::switch_on`]).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// A resilience pattern.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Pattern {
-    /// A timeout on each attempt, cut to what is left of the request budget.
-    Timeout,
-    /// Retries of a failed call, with back-off and jitter.
-    Retry,
-    /// A budget shared by every request's retries. It has no place of its own in a stack's
-    /// order: the retry layer asks it before each retry.
-    RetryBudget,
-    /// A circuit breaker around the call.
-    Breaker,
-    /// A bulkhead: a permit per call in flight.
-    Bulkhead,
-    /// An Envoy sidecar retrying each try with a per-try timeout.
-    Sidecar,
-    /// A hedge: another copy of a slow try, the first answer wins.
-    Hedge,
-    /// Load shedding by priority at the door of `orders`.
-    LoadShed,
-    /// A rate limit at the door of `orders`: a token bucket, 429 with `Retry-After`.
-    RateLimit,
-    /// An adaptive concurrency limit on the calls in flight (AIMD on latency), outside every
-    /// other layer.
-    AdaptiveLimit,
+/// A resilience pattern: a name for its [`Descriptor`], which the pattern's own room of the
+/// model declares beside its mechanism (`model/hedging.rs` declares [`Pattern::HEDGE`]). Two
+/// patterns are the same when their keys are; the model's `mod.rs` lists every one
+/// ([`Pattern::ALL`]).
+#[derive(Clone, Copy)]
+pub struct Pattern(&'static Descriptor);
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.key == other.0.key
+    }
+}
+
+impl Eq for Pattern {}
+
+impl std::hash::Hash for Pattern {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.key.hash(state);
+    }
+}
+
+impl std::fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Pattern({})", self.0.key)
+    }
+}
+
+impl Serialize for Pattern {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.written)
+    }
 }
 
 /// Where a pattern sits.
@@ -52,8 +57,8 @@ pub enum Place {
 /// What the code outside a pattern's own files asks of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Descriptor {
-    /// The pattern described.
-    pub pattern: Pattern,
+    /// Its name in a Trace's JSON (`retry`, `adaptive_limit`).
+    pub written: &'static str,
     /// Its key in links (`patterns=timeout,retries`) and element ids.
     pub key: &'static str,
     /// Its name on a switch.
@@ -73,155 +78,28 @@ pub struct Descriptor {
     pub order: [Option<u8>; 4],
 }
 
-/// Every pattern's descriptor, in [`Pattern::ALL`]'s order.
-const DESCRIPTORS: [Descriptor; 10] = [
-    Descriptor {
-        pattern: Pattern::Timeout,
-        key: "timeout",
-        label: "Timeout",
-        name: "timeout",
-        missing: "no timeout",
-        place: Place::Layer,
-        switch: true,
-        order: [Some(3), Some(2), Some(2), Some(0)],
-    },
-    Descriptor {
-        pattern: Pattern::Retry,
-        key: "retries",
-        label: "Retries",
-        name: "retries",
-        missing: "no retries",
-        place: Place::Layer,
-        switch: true,
-        order: [Some(2), Some(0), Some(0), Some(1)],
-    },
-    Descriptor {
-        pattern: Pattern::RetryBudget,
-        key: "retry_budget",
-        label: "Retry budget",
-        name: "retry budget",
-        missing: "no retry budget",
-        place: Place::WithinRetries,
-        switch: true,
-        order: [None; 4],
-    },
-    Descriptor {
-        pattern: Pattern::Breaker,
-        key: "breaker",
-        label: "Circuit breaker",
-        name: "circuit breaker",
-        missing: "no circuit breaker",
-        place: Place::Layer,
-        switch: true,
-        order: [Some(1), Some(1), Some(1), None],
-    },
-    Descriptor {
-        pattern: Pattern::Bulkhead,
-        key: "bulkhead",
-        label: "Bulkhead",
-        name: "bulkhead",
-        missing: "no bulkhead",
-        place: Place::Layer,
-        switch: true,
-        order: [Some(0), Some(3), Some(3), None],
-    },
-    // The sidecar is set by its keys only: exercise 3's, not a pattern the playground offers.
-    Descriptor {
-        pattern: Pattern::Sidecar,
-        key: "sidecar",
-        label: "Sidecar retries",
-        name: "sidecar",
-        missing: "no sidecar",
-        place: Place::Layer,
-        switch: false,
-        order: [Some(4), None, None, None],
-    },
-    Descriptor {
-        pattern: Pattern::Hedge,
-        key: "hedge",
-        label: "Hedging",
-        name: "hedge",
-        missing: "no hedge",
-        place: Place::Layer,
-        switch: true,
-        order: [Some(5), None, None, None],
-    },
-    Descriptor {
-        pattern: Pattern::LoadShed,
-        key: "load_shed",
-        label: "Load shedding",
-        name: "load shedding",
-        missing: "no load shedding",
-        place: Place::Door,
-        switch: true,
-        order: [None; 4],
-    },
-    Descriptor {
-        pattern: Pattern::RateLimit,
-        key: "rate_limit",
-        label: "Rate limit",
-        name: "rate limit",
-        missing: "no rate limit",
-        place: Place::Door,
-        switch: true,
-        order: [None; 4],
-    },
-    Descriptor {
-        pattern: Pattern::AdaptiveLimit,
-        key: "adaptive_limit",
-        label: "Adaptive concurrency limit",
-        name: "adaptive concurrency limit",
-        missing: "no adaptive concurrency limit",
-        place: Place::Outermost,
-        switch: true,
-        order: [None; 4],
-    },
-];
-
 impl Pattern {
-    /// Every pattern.
-    pub const ALL: [Pattern; 10] = [
-        Pattern::Timeout,
-        Pattern::Retry,
-        Pattern::RetryBudget,
-        Pattern::Breaker,
-        Pattern::Bulkhead,
-        Pattern::Sidecar,
-        Pattern::Hedge,
-        Pattern::LoadShed,
-        Pattern::RateLimit,
-        Pattern::AdaptiveLimit,
-    ];
-
-    /// The patterns the page's panel switches, in its order (those whose descriptor says
-    /// `switch`; a test checks).
-    pub const SWITCHES: [Pattern; 9] = [
-        Pattern::Timeout,
-        Pattern::Retry,
-        Pattern::RetryBudget,
-        Pattern::Breaker,
-        Pattern::Bulkhead,
-        Pattern::LoadShed,
-        Pattern::RateLimit,
-        Pattern::Hedge,
-        Pattern::AdaptiveLimit,
-    ];
+    /// The pattern `descriptor` describes; its room declares it once, as an associated
+    /// constant (`Pattern::HEDGE`).
+    pub const fn new(descriptor: &'static Descriptor) -> Pattern {
+        Pattern(descriptor)
+    }
 
     /// The patterns profile `profile` (its index in `Profile::KEYS`) has a place for, outside
     /// in, as their descriptors place them. Refused while compiling unless exactly `N`
     /// descriptors take the places `0..N`, one each.
     pub const fn order_of<const N: usize>(profile: usize) -> [Pattern; N] {
-        let mut order = [Pattern::Timeout; N];
+        let mut order = [Pattern::ALL[0]; N];
         let mut taken = [false; N];
         let mut i = 0;
-        while i < DESCRIPTORS.len() {
-            if let Some(place) = DESCRIPTORS[i].order[profile] {
+        while i < Pattern::ALL.len() {
+            if let Some(place) = Pattern::ALL[i].0.order[profile] {
                 let place = place as usize;
                 assert!(
                     place < N && !taken[place],
                     "two patterns, or none, in one place"
                 );
-                order[place] = DESCRIPTORS[i].pattern;
+                order[place] = Pattern::ALL[i];
                 taken[place] = true;
             }
             i += 1;
@@ -236,7 +114,7 @@ impl Pattern {
 
     /// What the rest of the code asks of it.
     pub const fn describe(self) -> &'static Descriptor {
-        &DESCRIPTORS[self as usize]
+        self.0
     }
 
     /// Its key in links (`patterns=timeout,retries`) and element ids.
@@ -265,38 +143,73 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_descriptor_is_its_patterns_and_names_it_once() {
+    fn every_descriptor_names_its_pattern_once() {
         let mut keys = Vec::new();
-        for (i, p) in Pattern::ALL.into_iter().enumerate() {
+        let mut written = Vec::new();
+        for p in Pattern::ALL {
             let d = p.describe();
-            assert_eq!(d.pattern, p, "DESCRIPTORS is in ALL's order");
-            assert_eq!(p as usize, i);
             assert!(!d.key.is_empty() && !d.label.is_empty() && !d.name.is_empty());
+            assert!(!d.written.is_empty(), "{}", d.key);
             assert_eq!(d.missing, format!("no {}", d.name), "{}", d.key);
             assert_eq!(Pattern::SWITCHES.contains(&p), d.switch, "{}", d.key);
             keys.push(d.key);
+            written.push(d.written);
         }
-        keys.sort_unstable();
-        keys.dedup();
-        assert_eq!(keys.len(), Pattern::ALL.len(), "keys are unique");
+        for names in [&mut keys, &mut written] {
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(
+                names.len(),
+                Pattern::ALL.len(),
+                "names are unique: {names:?}"
+            );
+        }
+    }
+
+    /// A pattern is written in a Trace by the name it had as a variant of the old enum, so
+    /// traces and their digests read as before.
+    #[test]
+    fn a_pattern_is_written_by_its_old_name() {
+        let written: Vec<String> = Pattern::ALL
+            .iter()
+            .map(|p| serde_json::to_string(p).unwrap())
+            .collect();
+        assert_eq!(
+            written.join(","),
+            "\"timeout\",\"retry\",\"retry_budget\",\"breaker\",\"bulkhead\",\"sidecar\",\
+             \"hedge\",\"load_shed\",\"rate_limit\",\"adaptive_limit\""
+        );
     }
 
     /// The orders the descriptors' places make, as each library documents its own: a place
     /// moved in a descriptor moves a layer of every stack of that profile.
     #[test]
     fn the_descriptors_places_make_each_profiles_order() {
-        use Pattern::*;
+        let (bulkhead, breaker, retry, timeout) = (
+            Pattern::BULKHEAD,
+            Pattern::BREAKER,
+            Pattern::RETRY,
+            Pattern::TIMEOUT,
+        );
         assert_eq!(
             Pattern::order_of::<6>(0),
-            [Bulkhead, Breaker, Retry, Timeout, Sidecar, Hedge]
+            [
+                bulkhead,
+                breaker,
+                retry,
+                timeout,
+                Pattern::SIDECAR,
+                Pattern::HEDGE
+            ]
         );
         assert_eq!(
             Pattern::order_of::<4>(1),
-            [Retry, Breaker, Timeout, Bulkhead]
+            [retry, breaker, timeout, bulkhead]
         );
         assert_eq!(Pattern::order_of::<4>(2), Pattern::order_of::<4>(1));
-        assert_eq!(Pattern::order_of::<2>(3), [Timeout, Retry]);
-        for d in DESCRIPTORS {
+        assert_eq!(Pattern::order_of::<2>(3), [timeout, retry]);
+        for p in Pattern::ALL {
+            let d = p.describe();
             if d.place != Place::Layer {
                 assert_eq!(d.order, [None; 4], "{} has no place in an order", d.key);
             }

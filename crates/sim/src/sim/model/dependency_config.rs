@@ -13,7 +13,7 @@ use crate::resilience::{
     HalfOpenRule, Jitter, ParamError, RetryBudgetConfig, RetryPolicy,
 };
 use crate::sim::latency::{LatencyModel, Micros};
-use crate::sim::pattern::Pattern;
+use crate::sim::pattern::{Descriptor, Pattern, Place};
 
 /// A dependency `POST /orders` calls.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -481,6 +481,81 @@ impl StackConfig {
 /// Lesson 000's timeout on the call to inventory, as `cascade.py` has it.
 const LESSON_TIMEOUT: Micros = 300_000;
 
+impl Pattern {
+    /// A timeout on each attempt, cut to what is left of the request budget.
+    pub const TIMEOUT: Pattern = Pattern::new(&Descriptor {
+        written: "timeout",
+        key: "timeout",
+        label: "Timeout",
+        name: "timeout",
+        missing: "no timeout",
+        place: Place::Layer,
+        switch: true,
+        order: [Some(3), Some(2), Some(2), Some(0)],
+    });
+
+    /// Retries of a failed call, with back-off and jitter.
+    pub const RETRY: Pattern = Pattern::new(&Descriptor {
+        written: "retry",
+        key: "retries",
+        label: "Retries",
+        name: "retries",
+        missing: "no retries",
+        place: Place::Layer,
+        switch: true,
+        order: [Some(2), Some(0), Some(0), Some(1)],
+    });
+
+    /// A budget shared by every request's retries. It has no place of its own in a stack's
+    /// order: the retry layer asks it before each retry.
+    pub const RETRY_BUDGET: Pattern = Pattern::new(&Descriptor {
+        written: "retry_budget",
+        key: "retry_budget",
+        label: "Retry budget",
+        name: "retry budget",
+        missing: "no retry budget",
+        place: Place::WithinRetries,
+        switch: true,
+        order: [None; 4],
+    });
+
+    /// A circuit breaker around the call.
+    pub const BREAKER: Pattern = Pattern::new(&Descriptor {
+        written: "breaker",
+        key: "breaker",
+        label: "Circuit breaker",
+        name: "circuit breaker",
+        missing: "no circuit breaker",
+        place: Place::Layer,
+        switch: true,
+        order: [Some(1), Some(1), Some(1), None],
+    });
+
+    /// A bulkhead: a permit per call in flight.
+    pub const BULKHEAD: Pattern = Pattern::new(&Descriptor {
+        written: "bulkhead",
+        key: "bulkhead",
+        label: "Bulkhead",
+        name: "bulkhead",
+        missing: "no bulkhead",
+        place: Place::Layer,
+        switch: true,
+        order: [Some(0), Some(3), Some(3), None],
+    });
+
+    /// An Envoy sidecar retrying each try with a per-try timeout.
+    pub const SIDECAR: Pattern = Pattern::new(&Descriptor {
+        written: "sidecar",
+        key: "sidecar",
+        label: "Sidecar retries",
+        name: "sidecar",
+        missing: "no sidecar",
+        place: Place::Layer,
+        switch: false,
+        order: [Some(4), None, None, None],
+    });
+}
+
 /// A layer's own check of its field, if it is on, naming a bad field under `section`.
 fn check_in<T>(
     layer: Option<&T>,
@@ -523,7 +598,7 @@ macro_rules! layer {
 /// guard at the door of `orders` has none.
 const LAYERS: [Layer; 8] = [
     Layer {
-        pattern: Pattern::Timeout,
+        pattern: Pattern::TIMEOUT,
         is_on: |s| s.timeout.is_some(),
         check: |s| {
             let (min, max) = StackConfig::TIMEOUT;
@@ -541,7 +616,7 @@ const LAYERS: [Layer; 8] = [
         },
         switch_off: |s| s.timeout = None,
     },
-    layer!(Pattern::Breaker, breaker, BreakerConfig::validate, |s| {
+    layer!(Pattern::BREAKER, breaker, BreakerConfig::validate, |s| {
         let breaker = match &s.profile {
             Profile::Polly(_) => PollyStack::standard_breaker(),
             Profile::Resilience4j(_) => BreakerConfig {
@@ -552,10 +627,10 @@ const LAYERS: [Layer; 8] = [
         };
         s.breaker.get_or_insert(breaker);
     }),
-    layer!(Pattern::Bulkhead, bulkhead, BulkheadConfig::validate, |s| {
+    layer!(Pattern::BULKHEAD, bulkhead, BulkheadConfig::validate, |s| {
         s.bulkhead.get_or_insert_with(BulkheadConfig::cascade_sim);
     }),
-    layer!(Pattern::Retry, retry, RetryPolicy::validate, |s| {
+    layer!(Pattern::RETRY, retry, RetryPolicy::validate, |s| {
         let retry = match &s.profile {
             Profile::Grpc(_) => GrpcStack::typical_retry(),
             Profile::Polly(_) => PollyStack::standard_retry(),
@@ -568,7 +643,7 @@ const LAYERS: [Layer; 8] = [
         s.retry.get_or_insert(retry);
     }),
     layer!(
-        Pattern::RetryBudget,
+        Pattern::RETRY_BUDGET,
         retry_budget,
         RetryBudgetConfig::validate,
         |s| {
@@ -576,14 +651,14 @@ const LAYERS: [Layer; 8] = [
                 .get_or_insert_with(RetryBudgetConfig::lesson_000);
         }
     ),
-    layer!(Pattern::Sidecar, sidecar, SidecarConfig::validate, |s| {
+    layer!(Pattern::SIDECAR, sidecar, SidecarConfig::validate, |s| {
         s.sidecar.get_or_insert_with(SidecarConfig::lesson_000);
     }),
-    layer!(Pattern::Hedge, hedge, HedgeConfig::validate, |s| {
+    layer!(Pattern::HEDGE, hedge, HedgeConfig::validate, |s| {
         s.hedge.get_or_insert_with(HedgeConfig::lesson_000);
     }),
     layer!(
-        Pattern::AdaptiveLimit,
+        Pattern::ADAPTIVE_LIMIT,
         adaptive_limit,
         AdaptiveLimitConfig::validate,
         |s| {

@@ -16,7 +16,7 @@ use crate::resilience::{Delay, HedgePlan, HedgePolicy, Hedger, ParamError};
 use crate::sim::engine::EventQueue;
 use crate::sim::latency::Micros;
 use crate::sim::life::{Happening, Hop, LayerMark};
-use crate::sim::pattern::Pattern;
+use crate::sim::pattern::{Descriptor, Pattern, Place};
 use crate::sim::trace::Counter;
 
 /// Copies of a try sent beyond the original (each is also one of the series' calls, in the
@@ -36,15 +36,29 @@ pub const COPIES_WON: Counter = Counter {
     what: "the number of tries a hedge answered before the original",
 };
 
+impl Pattern {
+    /// A hedge: another copy of a slow try, the first answer wins.
+    pub const HEDGE: Pattern = Pattern::new(&Descriptor {
+        written: "hedge",
+        key: "hedge",
+        label: "Hedging",
+        name: "hedge",
+        missing: "no hedge",
+        place: Place::Layer,
+        switch: true,
+        order: [Some(5), None, None, None],
+    });
+}
+
 /// A copy of a try went out.
 const COPY_SENT: LayerMark = LayerMark {
-    pattern: Pattern::Hedge,
+    pattern: Pattern::HEDGE,
     words: "a hedge (a copy of the try) goes out",
 };
 
 /// A copy answered before the original did.
 pub(super) const COPY_WON: LayerMark = LayerMark {
-    pattern: Pattern::Hedge,
+    pattern: Pattern::HEDGE,
     words: "the hedge answers first",
 };
 

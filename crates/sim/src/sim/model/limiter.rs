@@ -8,6 +8,7 @@ use super::events::Id;
 use super::Sim;
 use crate::resilience::{AdaptiveLimit, Sample};
 use crate::sim::latency::Micros;
+use crate::sim::pattern::{self, Descriptor, Pattern};
 use crate::sim::trace::{LayerLevel, Level, LevelChange, Outcome};
 
 /// The limit on the calls in flight to the dependency.
@@ -20,6 +21,21 @@ pub const LIMIT: Level = Level {
     refused_figure: "limited",
     refused_what: "the number of calls the adaptive limit refused",
 };
+
+impl Pattern {
+    /// An adaptive concurrency limit on the calls in flight (AIMD on latency), outside every
+    /// other layer.
+    pub const ADAPTIVE_LIMIT: Pattern = Pattern::new(&Descriptor {
+        written: "adaptive_limit",
+        key: "adaptive_limit",
+        label: "Adaptive concurrency limit",
+        name: "adaptive concurrency limit",
+        missing: "no adaptive concurrency limit",
+        place: pattern::Place::Outermost,
+        switch: true,
+        order: [None; 4],
+    });
+}
 
 /// The place a call the limit let in holds until it is over.
 #[derive(Debug, Clone, Copy)]

@@ -74,6 +74,66 @@ pub use profile::Profile;
 pub use resilience4j::{Exception, FallbackPlace, Resilience4jStack};
 pub use stack::RETRIES_OVER_BUDGET;
 
+impl Pattern {
+    /// Every pattern, each declared in its own room.
+    pub const ALL: [Pattern; 10] = [
+        Pattern::TIMEOUT,
+        Pattern::RETRY,
+        Pattern::RETRY_BUDGET,
+        Pattern::BREAKER,
+        Pattern::BULKHEAD,
+        Pattern::SIDECAR,
+        Pattern::HEDGE,
+        Pattern::LOAD_SHED,
+        Pattern::RATE_LIMIT,
+        Pattern::ADAPTIVE_LIMIT,
+    ];
+
+    /// The patterns the page's panel switches, in its order (those whose descriptor says
+    /// `switch`; a test checks).
+    pub const SWITCHES: [Pattern; 9] = [
+        Pattern::TIMEOUT,
+        Pattern::RETRY,
+        Pattern::RETRY_BUDGET,
+        Pattern::BREAKER,
+        Pattern::BULKHEAD,
+        Pattern::LOAD_SHED,
+        Pattern::RATE_LIMIT,
+        Pattern::HEDGE,
+        Pattern::ADAPTIVE_LIMIT,
+    ];
+
+    /// Its place in [`Pattern::ALL`].
+    pub fn index(self) -> usize {
+        Pattern::ALL
+            .iter()
+            .position(|p| *p == self)
+            .expect("every pattern is listed in ALL")
+    }
+}
+
+/// Every pattern's name in a file, in [`Pattern::ALL`]'s order.
+const WRITTEN: [&str; Pattern::ALL.len()] = {
+    let mut names = [""; Pattern::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Pattern::ALL[i].describe().written;
+        i += 1;
+    }
+    names
+};
+
+/// A pattern is read by the name it is written with (`"retry"`, as in a stack's `order`).
+impl<'de> serde::Deserialize<'de> for Pattern {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Pattern::ALL
+            .into_iter()
+            .find(|p| p.describe().written == name)
+            .ok_or_else(|| serde::de::Error::unknown_variant(&name, &WRITTEN))
+    }
+}
+
 /// Every counter a layer keeps, in the order a lesson's vocabulary lists them.
 pub const COUNTERS: [Counter; 5] = [
     COPIES_SENT,

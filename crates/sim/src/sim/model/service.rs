@@ -17,7 +17,34 @@ use crate::resilience::{
 };
 use crate::sim::latency::Micros;
 use crate::sim::life::{Activity, Happening, Hop};
+use crate::sim::pattern::{Descriptor, Pattern, Place};
 use crate::sim::trace::{Outcome, Route};
+
+impl Pattern {
+    /// Load shedding by priority at the door of `orders`.
+    pub const LOAD_SHED: Pattern = Pattern::new(&Descriptor {
+        written: "load_shed",
+        key: "load_shed",
+        label: "Load shedding",
+        name: "load shedding",
+        missing: "no load shedding",
+        place: Place::Door,
+        switch: true,
+        order: [None; 4],
+    });
+
+    /// A rate limit at the door of `orders`: a token bucket, 429 with `Retry-After`.
+    pub const RATE_LIMIT: Pattern = Pattern::new(&Descriptor {
+        written: "rate_limit",
+        key: "rate_limit",
+        label: "Rate limit",
+        name: "rate limit",
+        missing: "no rate limit",
+        place: Place::Door,
+        switch: true,
+        order: [None; 4],
+    });
+}
 
 /// What the idempotency store holds for a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -37,7 +37,7 @@ pub const RETRIES_OVER_BUDGET: Counter = Counter {
 
 /// The retry budget refused the retry this try would have had.
 const NO_CREDIT: LayerMark = LayerMark {
-    pattern: Pattern::RetryBudget,
+    pattern: Pattern::RETRY_BUDGET,
     words: "the retry budget has no credit left: no retry",
 };
 

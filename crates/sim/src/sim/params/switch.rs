@@ -85,10 +85,12 @@ impl Pattern {
     /// The part of a config the pattern is: its layer of the first dependency's stack, or a
     /// part of `orders`.
     pub fn part(self) -> Part {
-        match self {
-            Pattern::LoadShed => Part::LoadShed,
-            Pattern::RateLimit => Part::RateLimit,
-            layer => Part::Layer(Dep::First, layer),
+        if self == Pattern::LOAD_SHED {
+            Part::LoadShed
+        } else if self == Pattern::RATE_LIMIT {
+            Part::RateLimit
+        } else {
+            Part::Layer(Dep::First, self)
         }
     }
 
@@ -218,8 +220,8 @@ impl Part {
             Part::Dependency(Dep::First) => "no dependency",
             Part::Dependency(Dep::Payments) => "no payments",
             Part::Layer(_, pattern) => pattern.describe().missing,
-            Part::LoadShed => Pattern::LoadShed.describe().missing,
-            Part::RateLimit => Pattern::RateLimit.describe().missing,
+            Part::LoadShed => Pattern::LOAD_SHED.describe().missing,
+            Part::RateLimit => Pattern::RATE_LIMIT.describe().missing,
             Part::Capacity(_) => "no capacity (it serves every call at once)",
             Part::Cache(_) => "no cache",
             Part::Hosts(_) => "one host",

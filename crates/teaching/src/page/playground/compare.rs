@@ -286,11 +286,11 @@ mod tests {
 
     #[test]
     fn a_timeout_in_b_times_out_where_a_does_not() {
-        let p = cascade().apply(Action::SetPattern(Pattern::Timeout, true));
+        let p = cascade().apply(Action::SetPattern(Pattern::TIMEOUT, true));
         assert_eq!(a(&p).trace.outcomes.timeout, 0);
         assert!(b(&p).trace.outcomes.timeout > 0);
         assert!(
-            !p.settings.patterns.get(Pattern::Timeout),
+            !p.settings.patterns.get(Pattern::TIMEOUT),
             "A keeps no timeout"
         );
         assert_eq!(p.settings.ab_summary().unwrap(), "B: Timeout off → on");
@@ -344,13 +344,13 @@ mod tests {
     #[test]
     fn controls_can_change_a_and_b_follows_with_its_change() {
         let p = cascade()
-            .apply(Action::SetPattern(Pattern::Timeout, true))
+            .apply(Action::SetPattern(Pattern::TIMEOUT, true))
             .apply(Action::SetAbEdits(Side::A))
             .apply(Action::SetKnob("threads", 96.0));
         assert_eq!(p.config().service.threads, 96);
         let (b_full, b_on) = p.settings.b().unwrap();
         assert_eq!(b_full.service.threads, 96, "B follows A");
-        assert!(b_on.get(Pattern::Timeout));
+        assert!(b_on.get(Pattern::TIMEOUT));
         let p = p.apply(Action::SetSeed(5));
         assert_eq!(b(&p).config.run.seed, 5);
         // A new preset starts B over as a copy.
@@ -364,7 +364,7 @@ mod tests {
         // Timeout in A, none in B: B drains for two minutes, A in about 12 s.
         let p = Page::new(Preset::Lesson(Scenario::Timeout), false)
             .apply(Action::SetAb(true))
-            .apply(Action::SetPattern(Pattern::Timeout, false))
+            .apply(Action::SetPattern(Pattern::TIMEOUT, false))
             .apply(Action::Seek(u64::MAX));
         assert!(b(&p).span > a(&p).span);
         assert_eq!(p.playback.playhead, b(&p).span);

@@ -34,7 +34,7 @@ impl Patterns {
     }
 
     fn bit(pattern: Pattern) -> u16 {
-        1 << pattern as u16
+        1 << pattern.index()
     }
 
     /// Whether `pattern` is on.
@@ -654,14 +654,14 @@ mod tests {
             }
             assert_eq!(k.pattern(), of_row.or(k.panel.shown_with), "{}", k.key);
         }
-        assert_eq!(knob("max_hedges").unwrap().pattern(), Some(Pattern::Hedge));
+        assert_eq!(knob("max_hedges").unwrap().pattern(), Some(Pattern::HEDGE));
         assert_eq!(
             knob("limit_min").unwrap().pattern(),
-            Some(Pattern::AdaptiveLimit)
+            Some(Pattern::ADAPTIVE_LIMIT)
         );
         assert_eq!(
             knob("priority_low").unwrap().pattern(),
-            Some(Pattern::LoadShed)
+            Some(Pattern::LOAD_SHED)
         );
         assert_eq!(knob("rate").unwrap().pattern(), None);
     }
@@ -752,7 +752,7 @@ mod tests {
         knob("permits").unwrap().write(&mut full, 3.0);
         let mut on = Patterns::of(&Scenario::None.config());
         assert_eq!(with_patterns(&full, on), Scenario::None.config());
-        on.set(Pattern::Bulkhead, true);
+        on.set(Pattern::BULKHEAD, true);
         let cfg = with_patterns(&full, on);
         assert_eq!(
             cfg.first_stack()
@@ -763,6 +763,6 @@ mod tests {
                 .permits,
             3
         );
-        assert!(Pattern::Bulkhead.is_on(&cfg) && !Pattern::Breaker.is_on(&cfg));
+        assert!(Pattern::BULKHEAD.is_on(&cfg) && !Pattern::BREAKER.is_on(&cfg));
     }
 }

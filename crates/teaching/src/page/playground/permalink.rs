@@ -596,7 +596,7 @@ mod tests {
             Page::default()
                 .apply(Action::PickPreset(Preset::Lesson(Scenario::Bulkhead)))
                 .apply(Action::SetSeed(42))
-                .apply(Action::SetPattern(Pattern::Timeout, false))
+                .apply(Action::SetPattern(Pattern::TIMEOUT, false))
                 .apply(Action::SetSpeed(5.0))
                 .apply(Action::SetLatency(LatencyKind::EndToEnd))
                 .apply(Action::SetProjector(true)),
@@ -633,7 +633,7 @@ mod tests {
             .apply(Action::SetKnob("cooldown", 700.0))
             .apply(Action::SetKnob("threads", 20.0))
             .apply(Action::SetKnob("failure_ratio", 35.0))
-            .apply(Action::SetPattern(Pattern::Timeout, false))
+            .apply(Action::SetPattern(Pattern::TIMEOUT, false))
             .apply(Action::SetSpeed(5.0))
             .apply(Action::SetLatency(LatencyKind::EndToEnd))
             .apply(Action::SetTableWindow(1.5))
@@ -673,11 +673,11 @@ mod tests {
             let page = Page::default()
                 .apply(Action::PickPreset(preset))
                 .apply(Action::SetSeed(9))
-                .apply(Action::SetPattern(Pattern::Retry, true))
-                .apply(Action::SetPattern(Pattern::RetryBudget, true))
-                .apply(Action::SetPattern(Pattern::LoadShed, true))
-                .apply(Action::SetPattern(Pattern::Hedge, true))
-                .apply(Action::SetPattern(Pattern::Timeout, false))
+                .apply(Action::SetPattern(Pattern::RETRY, true))
+                .apply(Action::SetPattern(Pattern::RETRY_BUDGET, true))
+                .apply(Action::SetPattern(Pattern::LOAD_SHED, true))
+                .apply(Action::SetPattern(Pattern::HEDGE, true))
+                .apply(Action::SetPattern(Pattern::TIMEOUT, false))
                 .apply(Action::SetKnob("max_hedges", 2.0))
                 .apply(Action::SetKnob("jitter", 2.0))
                 .apply(Action::SetKnob("attempts", 4.0))
@@ -747,9 +747,9 @@ mod tests {
     fn an_ab_link_brings_b_and_its_one_change_back() {
         let cases: [&[Action]; 4] = [
             &[],
-            &[Action::SetPattern(Pattern::Timeout, true)],
+            &[Action::SetPattern(Pattern::TIMEOUT, true)],
             &[
-                Action::SetPattern(Pattern::Timeout, true),
+                Action::SetPattern(Pattern::TIMEOUT, true),
                 Action::SetKnob("timeout", 1_000.0),
             ],
             &[Action::SetKnob("threads", 96.0)],
@@ -830,9 +830,9 @@ mod tests {
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(page.settings.preset, Preset::Saturday);
         assert!(
-            page.settings.patterns.get(Pattern::Retry)
-                && page.settings.patterns.get(Pattern::LoadShed)
-                && !page.settings.patterns.get(Pattern::Timeout)
+            page.settings.patterns.get(Pattern::RETRY)
+                && page.settings.patterns.get(Pattern::LOAD_SHED)
+                && !page.settings.patterns.get(Pattern::TIMEOUT)
         );
         let (_, notices) = from_pairs(&pairs("patterns=hedging"));
         assert!(
@@ -858,8 +858,8 @@ mod tests {
         let (page, notices) = from_pairs(&pairs("preset=cb&patterns=foo,timeout"));
         assert_eq!(notices.len(), 1, "{notices:?}");
         assert!(
-            page.settings.patterns.get(Pattern::Timeout)
-                && !page.settings.patterns.get(Pattern::Breaker)
+            page.settings.patterns.get(Pattern::TIMEOUT)
+                && !page.settings.patterns.get(Pattern::BREAKER)
         );
         assert!(page.modified());
     }
@@ -895,8 +895,8 @@ mod tests {
             "10 000 threads is off the CLI's range"
         );
         assert!(
-            page.settings.patterns.get(Pattern::Timeout)
-                && !page.settings.patterns.get(Pattern::Breaker)
+            page.settings.patterns.get(Pattern::TIMEOUT)
+                && !page.settings.patterns.get(Pattern::BREAKER)
         );
         let (page, notices) = from_pairs(&pairs("threads=5000&rate=10000"));
         assert_eq!(

@@ -200,8 +200,8 @@ mod tests {
         let page = Page::new(Preset::NorthwindAsWrittenShared, false);
         let before = trace(&page).clone();
         for action in [
-            Action::SetPattern(Pattern::Hedge, true),
-            Action::SetPattern(Pattern::RetryBudget, true),
+            Action::SetPattern(Pattern::HEDGE, true),
+            Action::SetPattern(Pattern::RETRY_BUDGET, true),
             Action::SetParam("jitter", Value::Choice(1)),
         ] {
             let after = page.clone().apply(action.clone());
@@ -266,10 +266,10 @@ mod tests {
     fn switching_the_bulkhead_on_changes_the_counts() {
         let p = Page::default();
         let before = trace(&p).outcomes;
-        let p = p.apply(Action::SetPattern(Pattern::Bulkhead, true));
+        let p = p.apply(Action::SetPattern(Pattern::BULKHEAD, true));
         assert!(trace(&p).outcomes.bulkhead_full > 0);
         assert_ne!(trace(&p).outcomes, before);
-        let p = p.apply(Action::SetPattern(Pattern::Bulkhead, false));
+        let p = p.apply(Action::SetPattern(Pattern::BULKHEAD, false));
         assert_eq!(trace(&p).outcomes, before);
     }
 
@@ -352,7 +352,7 @@ mod tests {
         let p = Page::default();
         assert!(p
             .clone()
-            .apply(Action::SetPattern(Pattern::Breaker, false))
+            .apply(Action::SetPattern(Pattern::BREAKER, false))
             .modified());
         assert!(p
             .clone()
@@ -366,10 +366,10 @@ mod tests {
         let p = Page::default()
             .apply(Action::SetSeed(7))
             .apply(Action::SetKnob("timeout", 100.0))
-            .apply(Action::SetPattern(Pattern::Breaker, false));
+            .apply(Action::SetPattern(Pattern::BREAKER, false));
         let p = p.apply(Action::Reset);
         assert_eq!(p.config().first_stack().unwrap().timeout, Some(300_000));
-        assert!(p.settings.patterns.get(Pattern::Breaker));
+        assert!(p.settings.patterns.get(Pattern::BREAKER));
         assert_eq!(p.settings.full.run.seed, 7, "reset keeps the seed");
         let p = p.apply(Action::PickPreset(Preset::Lesson(Scenario::None)));
         assert_eq!(p.config(), Scenario::None.config());
@@ -387,7 +387,7 @@ mod tests {
             assert_eq!(trace(&p).sent, frame_at_end(&p).arrived, "{preset:?}");
             assert_eq!(p.clock_start(), preset.clock_start());
             let p = p
-                .apply(Action::SetPattern(Pattern::Retry, true))
+                .apply(Action::SetPattern(Pattern::RETRY, true))
                 .apply(Action::SetKnob("threads", 7.0))
                 .apply(Action::Reset);
             assert_eq!(p.config(), preset.config(), "{preset:?} after reset");
@@ -409,15 +409,15 @@ mod tests {
     #[test]
     fn the_retries_switch_changes_the_run_where_retries_matter() {
         let p = Page::default().apply(Action::PickPreset(Preset::Ex3RetryLayers));
-        assert!(p.settings.patterns.get(Pattern::Retry));
+        assert!(p.settings.patterns.get(Pattern::RETRY));
         let with = trace(&p).library_retries;
-        let p = p.apply(Action::SetPattern(Pattern::Retry, false));
+        let p = p.apply(Action::SetPattern(Pattern::RETRY, false));
         assert!(p.config().first_stack().unwrap().retry.is_none());
         assert!(with > 0 && trace(&p).library_retries == 0, "{with}");
         // The budget caps the retries once it is switched on.
         let p = p
-            .apply(Action::SetPattern(Pattern::Retry, true))
-            .apply(Action::SetPattern(Pattern::RetryBudget, true));
+            .apply(Action::SetPattern(Pattern::RETRY, true))
+            .apply(Action::SetPattern(Pattern::RETRY_BUDGET, true));
         assert!(
             trace(&p).library_retries < with,
             "{} vs {with}",
@@ -425,7 +425,7 @@ mod tests {
         );
         // Load shedding with a small limit turns requests away.
         let p = Page::default()
-            .apply(Action::SetPattern(Pattern::LoadShed, true))
+            .apply(Action::SetPattern(Pattern::LOAD_SHED, true))
             .apply(Action::SetKnob("shed_normal", 20.0));
         assert!(trace(&p).outcomes.shed > 0);
     }
