@@ -9,9 +9,8 @@
 use serde::Serialize;
 
 /// A resilience pattern: a name for its [`Descriptor`], which the pattern's own room of the
-/// model declares beside its mechanism (`model/hedging.rs` declares [`Pattern::HEDGE`]). Two
-/// patterns are the same when their keys are; the model's `mod.rs` lists every one
-/// ([`Pattern::ALL`]).
+/// model declares beside its mechanism, as an associated constant of this type. Two patterns
+/// are the same when their keys are; the model's `mod.rs` lists every one ([`Pattern::ALL`]).
 #[derive(Clone, Copy)]
 pub struct Pattern(&'static Descriptor);
 
@@ -80,7 +79,7 @@ pub struct Descriptor {
 
 impl Pattern {
     /// The pattern `descriptor` describes; its room declares it once, as an associated
-    /// constant (`Pattern::HEDGE`).
+    /// constant (`Pattern::TIMEOUT`, beside the timeout's config).
     pub const fn new(descriptor: &'static Descriptor) -> Pattern {
         Pattern(descriptor)
     }
