@@ -47,7 +47,7 @@ pub enum Place {
     Layer,
     /// A layer outside every layer of the order list.
     Outermost,
-    /// Asked by another layer (the retry budget, by the retries): no place of its own.
+    /// Asked by another layer (by the retries, before each retry): no place of its own.
     WithinRetries,
     /// A guard at the door of `orders`.
     Door,
@@ -56,7 +56,7 @@ pub enum Place {
 /// What the code outside a pattern's own files asks of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Descriptor {
-    /// Its name in a Trace's JSON (`retry`, `adaptive_limit`).
+    /// Its name in a Trace's JSON and a stack's `order` (`retry`, `breaker`).
     pub written: &'static str,
     /// Its key in links (`patterns=timeout,retries`) and element ids.
     pub key: &'static str,
@@ -64,7 +64,7 @@ pub struct Descriptor {
     pub label: &'static str,
     /// Its name inside a sentence (`inventory's circuit breaker`).
     pub name: &'static str,
-    /// What a config lacks while it is off (`no retry budget`): the words a key that needs it
+    /// What a config lacks while it is off (`no circuit breaker`): the words a key that needs it
     /// is refused with.
     pub missing: &'static str,
     /// Where it sits.
@@ -126,7 +126,7 @@ impl Pattern {
         self.describe().label
     }
 
-    /// Its name inside a sentence (`inventory's circuit breaker`, `no retry budget`).
+    /// Its name inside a sentence (`inventory's circuit breaker`, `no timeout`).
     pub fn name(self) -> &'static str {
         self.describe().name
     }
