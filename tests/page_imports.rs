@@ -265,8 +265,9 @@ fn no_module_of_the_simulator_comes_back_to_itself() {
         edges.entry(m.clone()).or_default();
     }
     assert!(edges["model"].contains("trace"), "{edges:?}");
-    // The model names a dependency's fields; the parameter table, above it, names their keys
-    // (`payments_cooldown`): nothing of `params` comes into `model`.
+    // The parameter table, its parsing and its checks sit above the model: a room may
+    // declare its pattern's rows (the row types are the model's, `model::param`), but
+    // nothing of `params` comes into `model`.
     assert!(
         !edges["model"].contains("params"),
         "model imports params: {:?}",

@@ -467,14 +467,14 @@ impl StackConfig {
     /// The timeout's range, which `validate` and the parameter rows share.
     pub const TIMEOUT: (Micros, Micros) = (1_000, HOUR);
 
-    /// Checks the profile and every layer that is on (each by its row of `LAYERS`); a layer's
+    /// Checks the profile and every layer that is on (each by its row: `layers`); a layer's
     /// field is named under the layer's name in the stack (`breaker`, then
     /// `half_open_probes`).
     pub fn validate(&self) -> Result<(), ParamError> {
         if self.profile.is_library() {
             self.validate_library()?;
         }
-        LAYERS.iter().try_for_each(|l| (l.check)(self))
+        layers().try_for_each(|l| (l.check)(self))
     }
 }
 
@@ -557,7 +557,7 @@ impl Pattern {
 }
 
 /// A layer's own check of its field, if it is on, naming a bad field under `section`.
-fn check_in<T>(
+pub(super) fn check_in<T>(
     layer: Option<&T>,
     section: &'static str,
     check: fn(&T) -> Result<(), ParamError>,
@@ -571,32 +571,40 @@ fn check_in<T>(
 /// handler's values for Polly, the typical `retryPolicy` for gRPC), and switching it off,
 /// keeping nothing of its settings. The one place a layer's defaults are written, for `--set`,
 /// links, widget attributes and the page's switches alike.
-struct Layer {
-    pattern: Pattern,
-    is_on: fn(&StackConfig) -> bool,
+pub(super) struct Layer {
+    pub pattern: Pattern,
+    pub is_on: fn(&StackConfig) -> bool,
     /// Its own check while it is on, naming a bad field under the layer's name in the stack.
-    check: fn(&StackConfig) -> Result<(), ParamError>,
-    switch_on: fn(&mut StackConfig),
-    switch_off: fn(&mut StackConfig),
+    pub check: fn(&StackConfig) -> Result<(), ParamError>,
+    pub switch_on: fn(&mut StackConfig),
+    pub switch_off: fn(&mut StackConfig),
 }
 
 /// A row for the layer held in `field` of the stack: on while the field is, checked by
 /// `check` under the field's name, switched on by `switch_on`, switched off by emptying it.
 macro_rules! layer {
     ($pattern:expr, $field:ident, $check:expr, $switch_on:expr $(,)?) => {
-        Layer {
+        $crate::sim::model::dependency_config::Layer {
             pattern: $pattern,
             is_on: |s| s.$field.is_some(),
-            check: |s| check_in(s.$field.as_ref(), stringify!($field), $check),
+            check: |s| {
+                $crate::sim::model::dependency_config::check_in(
+                    s.$field.as_ref(),
+                    stringify!($field),
+                    $check,
+                )
+            },
             switch_on: $switch_on,
             switch_off: |s| s.$field = None,
         }
     };
 }
+pub(super) use layer;
 
-/// Every layer a stack has a field for, in the order `StackConfig::validate` checks them; a
-/// guard at the door of `orders` has none.
-const LAYERS: [Layer; 8] = [
+/// The layers a stack has a field for whose rows are written here, in the order
+/// `StackConfig::validate` checks them, before the rows the patterns' rooms declare
+/// ([`super::ROOM_LAYERS`]); a guard at the door of `orders` has none.
+const OWN_LAYERS: [Layer; 6] = [
     Layer {
         pattern: Pattern::TIMEOUT,
         is_on: |s| s.timeout.is_some(),
@@ -654,23 +662,16 @@ const LAYERS: [Layer; 8] = [
     layer!(Pattern::SIDECAR, sidecar, SidecarConfig::validate, |s| {
         s.sidecar.get_or_insert_with(SidecarConfig::lesson_000);
     }),
-    layer!(Pattern::HEDGE, hedge, HedgeConfig::validate, |s| {
-        s.hedge.get_or_insert_with(HedgeConfig::lesson_000);
-    }),
-    layer!(
-        Pattern::ADAPTIVE_LIMIT,
-        adaptive_limit,
-        AdaptiveLimitConfig::validate,
-        |s| {
-            s.adaptive_limit
-                .get_or_insert_with(AdaptiveLimitConfig::saturday);
-        }
-    ),
 ];
+
+/// Every layer a stack has a field for, in the order `StackConfig::validate` checks them.
+fn layers() -> impl Iterator<Item = &'static Layer> {
+    OWN_LAYERS.iter().chain(&super::ROOM_LAYERS)
+}
 
 impl StackConfig {
     fn layer(pattern: Pattern) -> Option<&'static Layer> {
-        LAYERS.iter().find(|l| l.pattern == pattern)
+        layers().find(|l| l.pattern == pattern)
     }
 
     /// Whether the layer `pattern` is on (false for a guard at the door of `orders`).
@@ -678,7 +679,7 @@ impl StackConfig {
         Self::layer(pattern).is_some_and(|l| (l.is_on)(self))
     }
 
-    /// Switches the layer on with its defaults (its row of `LAYERS`), if it is off.
+    /// Switches the layer on with its defaults (its row: `layers`), if it is off.
     pub fn switch_on(&mut self, pattern: Pattern) {
         if let Some(l) = Self::layer(pattern) {
             (l.switch_on)(self);
@@ -800,17 +801,17 @@ mod tests {
     #[test]
     fn every_layer_is_one_row_that_switches_its_own_field() {
         for p in Pattern::ALL {
-            let rows = LAYERS.iter().filter(|l| l.pattern == p).count();
+            let rows = layers().filter(|l| l.pattern == p).count();
             assert_eq!(rows, usize::from(p.is_a_layer()), "{}", p.key());
         }
         for profile in Profile::every() {
-            for layer in &LAYERS {
+            for layer in layers() {
                 let mut stack = StackConfig {
                     profile: profile.clone(),
                     ..StackConfig::default()
                 };
                 let others = |s: &StackConfig| {
-                    let on = LAYERS.iter().filter(|l| l.pattern != layer.pattern);
+                    let on = layers().filter(|l| l.pattern != layer.pattern);
                     on.map(|l| s.has(l.pattern)).collect::<Vec<bool>>()
                 };
                 let before = others(&stack);

@@ -9,9 +9,13 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::call_end::CallEnd;
+use super::dependency_config::{layer, Layer};
 use super::events::{Event, Id};
+use super::param::{Kind, Needs, Panel, Param, Unit, Value, ON_OFF};
+use super::part::{Dep, Part};
 use super::recorder::Recorder;
 use super::Sim;
+use super::SimConfig;
 use crate::resilience::{Delay, HedgePlan, HedgePolicy, Hedger, ParamError};
 use crate::sim::engine::EventQueue;
 use crate::sim::latency::Micros;
@@ -49,6 +53,47 @@ impl Pattern {
         order: [Some(5), None, None, None],
     });
 }
+
+/// The hedge as a layer of the stack: on while the stack has one, checked under `hedge`,
+/// switched on with lesson 000's.
+pub(super) const LAYER: Layer = layer!(Pattern::HEDGE, hedge, HedgeConfig::validate, |s| {
+    s.hedge.get_or_insert_with(HedgeConfig::lesson_000);
+});
+
+/// The key the hedge's delay had before it took a percentile too: read as `hedge_after`.
+pub(super) const OLD_NAME: (&str, &str) = ("hedge_delay", "hedge_after");
+
+fn hedge(c: &SimConfig) -> Option<&HedgeConfig> {
+    Dep::First.find(c).and_then(|d| d.stack.hedge.as_ref())
+}
+
+fn hedge_mut(c: &mut SimConfig) -> Option<&mut HedgeConfig> {
+    Dep::First.stack(c).hedge.as_mut()
+}
+
+/// The hedge's keys, on the call to inventory: switching it on with the lesson's hedge, when
+/// a copy leaves, and how many may.
+// Laid out as the parameter table is, three lines a row and a fourth for the panel.
+#[rustfmt::skip]
+pub(super) const ROWS: &[Param] = &[
+    Param { key: "hedge", doc: "Lesson 000's hedge on inventory: one more copy of a call slower than the p95 seen.", unit: "",
+        kind: Kind::Choice { names: ON_OFF, write: |c, i| { let s = Dep::First.stack(c); if i == 0 { s.hedge.get_or_insert_with(HedgeConfig::lesson_000); } else { s.hedge = None } } },
+        needs: Needs::OnlyWith(Part::Dependency(Dep::First)), read: |c| Dep::First.find(c).map(|d| &d.stack).map(|s| Value::on_off(s.hedge.is_some())), fields: &["hedge.idempotency_key"], panel: None },
+    Param { key: "hedge_after", doc: "When a hedge copy leaves: after a fixed time, or pN, a percentile of the latencies seen (its old name, hedge_delay, is read as this key).", unit: "",
+        kind: Kind::Delay { write: |c, delay| if let Some(h) = hedge_mut(c) {
+            h.policy.delay = match (delay, h.policy.delay) {
+                // A new percentile keeps the samples the old one waited for.
+                (Delay::Percentile { percentile, .. }, Delay::Percentile { min_samples, .. }) =>
+                    Delay::Percentile { percentile, min_samples },
+                (delay, _) => delay,
+            }
+        } },
+        needs: Needs::SwitchesOn(Part::Layer(Dep::First, Pattern::HEDGE)), read: |c| hedge(c).map(|h| Value::Delay(h.policy.delay)), fields: &["hedge.delay", "hedge.percentile", "hedge.min_samples"], panel: None },
+    Param { key: "max_hedges", doc: "Copies of a slow call sent at most; the k-th leaves after k times the hedge delay (the lesson's p95 of the latencies seen).", unit: "copies",
+        kind: Kind::Count { min: HedgePolicy::MAX_HEDGES.0, max: HedgePolicy::MAX_HEDGES.1, write: |c, n| if let Some(h) = hedge_mut(c) { h.policy.max_hedges = n as u32 } },
+        needs: Needs::SwitchesOn(Part::Layer(Dep::First, Pattern::HEDGE)), read: |c| hedge(c).map(|h| Value::Count(h.policy.max_hedges.into())),
+        fields: &[], panel: Some(Panel { label: "Extra copies", unit: Unit::Count, min: 1.0, max: 8.0, step: 1.0, shown_with: None }) },
+];
 
 /// A copy of a try went out.
 const COPY_SENT: LayerMark = LayerMark {

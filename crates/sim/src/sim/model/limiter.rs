@@ -4,9 +4,14 @@
 //! reaches the Trace as the level [`LIMIT`].
 
 use super::call_end::{CallEnd, Refusal};
+use super::dependency_config::{layer, Layer};
 use super::events::Id;
+use super::param::{Kind, Needs, Panel, Param, Unit, Value};
+use super::part::{Dep, Part};
 use super::Sim;
-use crate::resilience::{AdaptiveLimit, Sample};
+use super::SimConfig;
+use crate::resilience::adaptive_limit::{BACKOFF_RANGE, LIMIT_RANGE, SLOW_AFTER_RANGE};
+use crate::resilience::{AdaptiveLimit, AdaptiveLimitConfig, Sample};
 use crate::sim::latency::Micros;
 use crate::sim::pattern::{self, Descriptor, Pattern};
 use crate::sim::trace::{LayerLevel, Level, LevelChange, Outcome};
@@ -36,6 +41,59 @@ impl Pattern {
         order: [None; 4],
     });
 }
+
+/// The limit as a layer of the stack: on while the stack has one, checked under
+/// `adaptive_limit`, switched on with the Saturday cascade's.
+pub(super) const LAYER: Layer = layer!(
+    Pattern::ADAPTIVE_LIMIT,
+    adaptive_limit,
+    AdaptiveLimitConfig::validate,
+    |s| {
+        s.adaptive_limit
+            .get_or_insert_with(AdaptiveLimitConfig::saturday);
+    }
+);
+
+fn limit(c: &SimConfig) -> Option<&AdaptiveLimitConfig> {
+    Dep::First
+        .find(c)
+        .and_then(|d| d.stack.adaptive_limit.as_ref())
+}
+
+fn limit_mut(c: &mut SimConfig) -> Option<&mut AdaptiveLimitConfig> {
+    Dep::First.stack(c).adaptive_limit.as_mut()
+}
+
+/// The most calls an adaptive limit takes: a value moved along by another stays in range.
+const LIMIT_MAX: u32 = LIMIT_RANGE.1 as u32;
+
+/// The highest backoff a row takes: the range's upper end is excluded.
+const BACKOFF_MAX_ACCEPTED: f64 = 0.99;
+
+/// The adaptive limit's keys, on the call to inventory: where it starts, its floor and
+/// ceiling, how far a slow call moves it, and what counts as slow.
+// Laid out as the parameter table is, three lines a row and a fourth for the panel.
+#[rustfmt::skip]
+pub(super) const ROWS: &[Param] = &[
+    Param { key: "limit_initial", doc: "Calls to inventory the adaptive limit lets in flight at the start; it then learns (limit_min and limit_max move to keep it between them).", unit: "calls",
+        kind: Kind::Count { min: LIMIT_RANGE.0, max: LIMIT_RANGE.1, write: |c, n| if let Some(l) = limit_mut(c) { l.initial = n as u32; l.min = l.min.min(l.initial); l.max = l.max.max(l.initial).min(LIMIT_MAX) } },
+        needs: Needs::SwitchesOn(Part::Layer(Dep::First, Pattern::ADAPTIVE_LIMIT)), read: |c| limit(c).map(|l| Value::Count(l.initial.into())),
+        fields: &["adaptive_limit.initial"], panel: Some(Panel { label: "Adaptive limit at the start (calls in flight)", unit: Unit::Count, min: 1.0, max: 100.0, step: 1.0, shown_with: None }) },
+    Param { key: "limit_min", doc: "The adaptive limit never falls below this many calls in flight.", unit: "calls",
+        kind: Kind::Count { min: LIMIT_RANGE.0, max: LIMIT_RANGE.1, write: |c, n| if let Some(l) = limit_mut(c) { l.min = n as u32; l.initial = l.initial.max(l.min).min(LIMIT_MAX); l.max = l.max.max(l.min).min(LIMIT_MAX) } },
+        needs: Needs::SwitchesOn(Part::Layer(Dep::First, Pattern::ADAPTIVE_LIMIT)), read: |c| limit(c).map(|l| Value::Count(l.min.into())),
+        fields: &["adaptive_limit.min"], panel: Some(Panel { label: "Adaptive limit's floor (calls in flight)", unit: Unit::Count, min: 1.0, max: 100.0, step: 1.0, shown_with: None }) },
+    Param { key: "limit_max", doc: "The adaptive limit never rises above this many calls in flight.", unit: "calls",
+        kind: Kind::Count { min: LIMIT_RANGE.0, max: LIMIT_RANGE.1, write: |c, n| if let Some(l) = limit_mut(c) { l.max = n as u32; l.initial = l.initial.min(l.max); l.min = l.min.min(l.max) } },
+        needs: Needs::SwitchesOn(Part::Layer(Dep::First, Pattern::ADAPTIVE_LIMIT)), read: |c| limit(c).map(|l| Value::Count(l.max.into())), fields: &["adaptive_limit.max"], panel: None },
+    Param { key: "limit_backoff", doc: "What a slow or failed call multiplies the adaptive limit by (Netflix's AIMD: 0.9); a call back in time while half the limit was used adds one.", unit: "factor",
+        kind: Kind::Number { min: BACKOFF_RANGE.0, max: BACKOFF_MAX_ACCEPTED, above_min: false, write: |c, v| if let Some(l) = limit_mut(c) { l.backoff = v } },
+        needs: Needs::SwitchesOn(Part::Layer(Dep::First, Pattern::ADAPTIVE_LIMIT)), read: |c| limit(c).map(|l| Value::Number(l.backoff)), fields: &["adaptive_limit.backoff"], panel: None },
+    Param { key: "limit_slow_after", doc: "A call to inventory slower than this counts as a sign of overload for the adaptive limit, as a failure does.", unit: "s",
+        kind: Kind::Time { min: SLOW_AFTER_RANGE.0, max: SLOW_AFTER_RANGE.1, write: |c, t| if let Some(l) = limit_mut(c) { l.slow_after = t } },
+        needs: Needs::SwitchesOn(Part::Layer(Dep::First, Pattern::ADAPTIVE_LIMIT)), read: |c| limit(c).map(|l| Value::Time(l.slow_after)),
+        fields: &["adaptive_limit.slow_after"], panel: Some(Panel { label: "Slower than this counts as overload", unit: Unit::Millis, min: 50.0, max: 5000.0, step: 50.0, shown_with: None }) },
+];
 
 /// The place a call the limit let in holds until it is over.
 #[derive(Debug, Clone, Copy)]

@@ -37,6 +37,8 @@ mod hot_items;
 mod library_rules;
 mod limiter;
 mod load_recorder;
+pub mod param;
+pub mod part;
 pub mod polly;
 pub mod profile;
 
@@ -133,6 +135,19 @@ impl<'de> serde::Deserialize<'de> for Pattern {
             .ok_or_else(|| serde::de::Error::unknown_variant(&name, &WRITTEN))
     }
 }
+
+/// The rows of the parameter table a pattern's room declares beside its mechanism, in the
+/// table's order: the table (`params::PARAMS`) sets them after the call's other layers.
+pub const ROOM_ROWS: [&[param::Param]; 2] = [hedging::ROWS, limiter::ROWS];
+
+/// The layers whose row (whether it is on, its check, its defaults) a pattern's room declares
+/// beside its descriptor, in the order a stack's check takes them after the others.
+const ROOM_LAYERS: [dependency_config::Layer; 2] = [hedging::LAYER, limiter::LAYER];
+
+/// Keys renamed since links and lessons were first written, each with the row's key now: an
+/// old name is read as the new one everywhere a key is read (`--set`, links, widget
+/// attributes, lessons), so what was written with it keeps working. Nothing writes it.
+pub const OLD_NAMES: [(&str, &str); 1] = [hedging::OLD_NAME];
 
 /// Every counter a layer keeps, in the order a lesson's vocabulary lists them.
 pub const COUNTERS: [Counter; 5] = [

@@ -10,24 +10,22 @@
 //! it. A payments row is the inventory row with `PAY` and a `payments_` key: the config's
 //! errors for payments' fields name it by that prefix.
 
-use super::switch::{Dep, Part};
-use super::{Kind, Needs, Panel, Param, Unit, Value, JITTER_KEYS, JITTER_NAMES};
-use crate::resilience::adaptive_limit::{BACKOFF_RANGE, LIMIT_RANGE, SLOW_AFTER_RANGE};
+use super::{Dep, Kind, Needs, Panel, Param, Part, Unit, Value, JITTER_KEYS, JITTER_NAMES};
 use crate::resilience::{
-    AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, Delay, EnvoyRetryRules, Fallback,
-    FallbackPolicy, HalfOpenRule, HedgePolicy, IdempotencyConfig, Jitter, LoadShedConfig,
-    RetryBudgetConfig, RetryLimit, RetryPolicy, TokenBucketConfig, Window,
+    BreakerConfig, BulkheadConfig, EnvoyRetryRules, Fallback, FallbackPolicy, HalfOpenRule,
+    IdempotencyConfig, Jitter, LoadShedConfig, RetryBudgetConfig, RetryLimit, RetryPolicy,
+    TokenBucketConfig, Window,
 };
+use crate::sim::model::param::ON_OFF;
 use crate::sim::model::{
     Abandon, Arrivals, CacheConfig, CacheFill, CapacityConfig, ClosedLoop, DependencyConfig,
-    FaultSchedule, GatewayConfig, GcConfig, GrpcStack, HedgeConfig, HistoryBulkhead, HostsConfig,
+    FaultSchedule, GatewayConfig, GcConfig, GrpcStack, HistoryBulkhead, HostsConfig,
     OutlierDetection, Pattern, PollyStack, Profile, QueueOrder, Resilience4jStack, ServiceConfig,
-    SidecarConfig, SimConfig, StackConfig, Traffic,
+    SidecarConfig, SimConfig, StackConfig, Traffic, ROOM_ROWS,
 };
 
 const INV: Dep = Dep::First;
 const PAY: Dep = Dep::Payments;
-const ON_OFF: &[&str] = &["on", "off"];
 const ABANDON_NAMES: &[&str] = &["keep", "drop"];
 const HISTORY_BULKHEADS: &[&str] = &["none", "shared", "own"];
 
@@ -248,28 +246,6 @@ fn budget_of(limit: RetryLimit) -> (f64, u32) {
     }
 }
 
-fn hedge(c: &SimConfig) -> Option<&HedgeConfig> {
-    stack(c, INV).and_then(|s| s.hedge.as_ref())
-}
-
-fn hedge_mut(c: &mut SimConfig) -> Option<&mut HedgeConfig> {
-    INV.stack(c).hedge.as_mut()
-}
-
-fn limit(c: &SimConfig) -> Option<&AdaptiveLimitConfig> {
-    stack(c, INV).and_then(|s| s.adaptive_limit.as_ref())
-}
-
-fn limit_mut(c: &mut SimConfig) -> Option<&mut AdaptiveLimitConfig> {
-    INV.stack(c).adaptive_limit.as_mut()
-}
-
-/// The most calls an adaptive limit takes: a value moved along by another stays in range.
-const LIMIT_MAX: u32 = LIMIT_RANGE.1 as u32;
-
-/// The highest backoff a row takes: the range's upper end is excluded.
-const BACKOFF_MAX_ACCEPTED: f64 = 0.99;
-
 fn shed(c: &SimConfig) -> Option<&LoadShedConfig> {
     c.service.load_shed.as_ref()
 }
@@ -291,10 +267,6 @@ fn window(w: Window) -> Value {
         Window::Time(t) => Value::Time(t),
         Window::Count(n) => Value::Count(n.into()),
     }
-}
-
-fn on_off(on: bool) -> Value {
-    Value::Choice(usize::from(!on))
 }
 
 /// A time row with no part to switch.
@@ -342,16 +314,52 @@ const fn share(
     }
 }
 
-/// Keys renamed since links and lessons were first written, each with the row's key now: an
-/// old name is read as the new one everywhere a key is read (`--set`, links, widget
-/// attributes, lessons), so what was written with it keeps working. Nothing writes it.
-pub const OLD_NAMES: [(&str, &str); 1] = [("hedge_delay", "hedge_after")];
+/// Every parameter, in the order the usage lists them: the traffic, the call's layers, the
+/// rows the patterns' rooms declare, then the service and the dependencies.
+pub static PARAMS: &[Param] = &JOINED;
 
-/// Every parameter, in the order the usage lists them.
+static JOINED: [Param; CALL_ROWS.len() + room_rows() + SERVICE_ROWS.len()] =
+    join(CALL_ROWS, &ROOM_ROWS, SERVICE_ROWS);
+
+/// How many rows the rooms declare.
+const fn room_rows() -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < ROOM_ROWS.len() {
+        n += ROOM_ROWS[i].len();
+        i += 1;
+    }
+    n
+}
+
+/// `first`, the groups of `rooms` in turn, then `last`, as one table of `N` rows.
+const fn join<const N: usize>(first: &[Param], rooms: &[&[Param]], last: &[Param]) -> [Param; N] {
+    let mut out = [first[0]; N];
+    let mut at = 0;
+    let mut group = 0;
+    while group < rooms.len() + 2 {
+        let rows = match group {
+            0 => first,
+            g if g <= rooms.len() => rooms[g - 1],
+            _ => last,
+        };
+        let mut i = 0;
+        while i < rows.len() {
+            out[at] = rows[i];
+            at += 1;
+            i += 1;
+        }
+        group += 1;
+    }
+    assert!(at == N, "the table holds every row once");
+    out
+}
+
+/// The traffic, the service's size and the call's layers.
 // Laid out as a table, three lines a row (key; kind; needs and read) and a fourth for a row
 // the panel shows, not as rustfmt would.
 #[rustfmt::skip]
-pub static PARAMS: &[Param] = &[
+const CALL_ROWS: &[Param] = &[
     // The traffic and the service.
     Param { key: "rate", doc: "Orders per second sent to the service.", unit: "requests/s",
         kind: Kind::Number { min: Traffic::RATE.0, max: Traffic::RATE.1, above_min: false, write: |c, v| c.traffic.rate = v },
@@ -466,7 +474,7 @@ pub static PARAMS: &[Param] = &[
         needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::SIDECAR)), read: |c| stack(c, INV).and_then(|s| s.sidecar.as_ref()).map(|s| Value::Count(s.retries.into())), fields: &["sidecar.retries"], panel: None },
     Param { key: "envoy", doc: "The sidecar runs Envoy's rules (retries 5xx and per-try timeouts, 25 ms back-off doubling to 250 ms, at most 3 retries in flight), or lesson 000's.", unit: "",
         kind: Kind::Choice { names: ON_OFF, write: |c, i| { let s = INV.stack(c); if i == 0 { envoy_rules_mut(s); } else if let Some(sidecar) = s.sidecar.as_mut() { sidecar.envoy = None } } },
-        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| stack(c, INV).map(|s| on_off(envoy_rules(s).is_some())), fields: &[], panel: None },
+        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| stack(c, INV).map(|s| Value::on_off(envoy_rules(s).is_some())), fields: &[], panel: None },
     Param { key: "max_retries", doc: "Envoy's max_retries circuit breaker: retries in flight at once to inventory (Envoy's default 3).", unit: "retries",
         kind: Kind::Count { min: RetryLimit::COUNT.0, max: RetryLimit::COUNT.1, write: |c, n| envoy_rules_mut(INV.stack(c)).limit = RetryLimit::MaxRetries(n as u32) },
         needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| match stack(c, INV).and_then(envoy_rules)?.limit { RetryLimit::MaxRetries(n) => Some(Value::Count(n.into())), RetryLimit::Budget { .. } => None }, fields: &[], panel: None },
@@ -476,42 +484,12 @@ pub static PARAMS: &[Param] = &[
     Param { key: "min_retry_concurrency", doc: "The fewest retries Envoy's retry budget lets be in flight, however few requests are (Envoy's default 3).", unit: "retries",
         kind: Kind::Count { min: RetryLimit::COUNT.0, max: RetryLimit::COUNT.1, write: |c, n| { let rules = envoy_rules_mut(INV.stack(c)); let (percent, _) = budget_of(rules.limit); rules.limit = RetryLimit::Budget { percent, min_concurrency: n as u32 } } },
         needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| match stack(c, INV).and_then(envoy_rules)?.limit { RetryLimit::Budget { min_concurrency, .. } => Some(Value::Count(min_concurrency.into())), RetryLimit::MaxRetries(_) => None }, fields: &[], panel: None },
-    Param { key: "hedge", doc: "Lesson 000's hedge on inventory: one more copy of a call slower than the p95 seen.", unit: "",
-        kind: Kind::Choice { names: ON_OFF, write: |c, i| { let s = INV.stack(c); if i == 0 { s.hedge.get_or_insert_with(HedgeConfig::lesson_000); } else { s.hedge = None } } },
-        needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| stack(c, INV).map(|s| on_off(s.hedge.is_some())), fields: &["hedge.idempotency_key"], panel: None },
-    Param { key: "hedge_after", doc: "When a hedge copy leaves: after a fixed time, or pN, a percentile of the latencies seen (its old name, hedge_delay, is read as this key).", unit: "",
-        kind: Kind::Delay { write: |c, delay| if let Some(h) = hedge_mut(c) {
-            h.policy.delay = match (delay, h.policy.delay) {
-                // A new percentile keeps the samples the old one waited for.
-                (Delay::Percentile { percentile, .. }, Delay::Percentile { min_samples, .. }) =>
-                    Delay::Percentile { percentile, min_samples },
-                (delay, _) => delay,
-            }
-        } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::HEDGE)), read: |c| hedge(c).map(|h| Value::Delay(h.policy.delay)), fields: &["hedge.delay", "hedge.percentile", "hedge.min_samples"], panel: None },
-    Param { key: "max_hedges", doc: "Copies of a slow call sent at most; the k-th leaves after k times the hedge delay (the lesson's p95 of the latencies seen).", unit: "copies",
-        kind: Kind::Count { min: HedgePolicy::MAX_HEDGES.0, max: HedgePolicy::MAX_HEDGES.1, write: |c, n| if let Some(h) = hedge_mut(c) { h.policy.max_hedges = n as u32 } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::HEDGE)), read: |c| hedge(c).map(|h| Value::Count(h.policy.max_hedges.into())),
-        fields: &[], panel: Some(Panel { label: "Extra copies", unit: Unit::Count, min: 1.0, max: 8.0, step: 1.0, shown_with: None }) },
-    // The adaptive concurrency limit on the call to inventory (AIMD on latency).
-    Param { key: "limit_initial", doc: "Calls to inventory the adaptive limit lets in flight at the start; it then learns (limit_min and limit_max move to keep it between them).", unit: "calls",
-        kind: Kind::Count { min: LIMIT_RANGE.0, max: LIMIT_RANGE.1, write: |c, n| if let Some(l) = limit_mut(c) { l.initial = n as u32; l.min = l.min.min(l.initial); l.max = l.max.max(l.initial).min(LIMIT_MAX) } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::ADAPTIVE_LIMIT)), read: |c| limit(c).map(|l| Value::Count(l.initial.into())),
-        fields: &["adaptive_limit.initial"], panel: Some(Panel { label: "Adaptive limit at the start (calls in flight)", unit: Unit::Count, min: 1.0, max: 100.0, step: 1.0, shown_with: None }) },
-    Param { key: "limit_min", doc: "The adaptive limit never falls below this many calls in flight.", unit: "calls",
-        kind: Kind::Count { min: LIMIT_RANGE.0, max: LIMIT_RANGE.1, write: |c, n| if let Some(l) = limit_mut(c) { l.min = n as u32; l.initial = l.initial.max(l.min).min(LIMIT_MAX); l.max = l.max.max(l.min).min(LIMIT_MAX) } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::ADAPTIVE_LIMIT)), read: |c| limit(c).map(|l| Value::Count(l.min.into())),
-        fields: &["adaptive_limit.min"], panel: Some(Panel { label: "Adaptive limit's floor (calls in flight)", unit: Unit::Count, min: 1.0, max: 100.0, step: 1.0, shown_with: None }) },
-    Param { key: "limit_max", doc: "The adaptive limit never rises above this many calls in flight.", unit: "calls",
-        kind: Kind::Count { min: LIMIT_RANGE.0, max: LIMIT_RANGE.1, write: |c, n| if let Some(l) = limit_mut(c) { l.max = n as u32; l.initial = l.initial.min(l.max); l.min = l.min.min(l.max) } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::ADAPTIVE_LIMIT)), read: |c| limit(c).map(|l| Value::Count(l.max.into())), fields: &["adaptive_limit.max"], panel: None },
-    Param { key: "limit_backoff", doc: "What a slow or failed call multiplies the adaptive limit by (Netflix's AIMD: 0.9); a call back in time while half the limit was used adds one.", unit: "factor",
-        kind: Kind::Number { min: BACKOFF_RANGE.0, max: BACKOFF_MAX_ACCEPTED, above_min: false, write: |c, v| if let Some(l) = limit_mut(c) { l.backoff = v } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::ADAPTIVE_LIMIT)), read: |c| limit(c).map(|l| Value::Number(l.backoff)), fields: &["adaptive_limit.backoff"], panel: None },
-    Param { key: "limit_slow_after", doc: "A call to inventory slower than this counts as a sign of overload for the adaptive limit, as a failure does.", unit: "s",
-        kind: Kind::Time { min: SLOW_AFTER_RANGE.0, max: SLOW_AFTER_RANGE.1, write: |c, t| if let Some(l) = limit_mut(c) { l.slow_after = t } },
-        needs: Needs::SwitchesOn(Part::Layer(INV, Pattern::ADAPTIVE_LIMIT)), read: |c| limit(c).map(|l| Value::Time(l.slow_after)),
-        fields: &["adaptive_limit.slow_after"], panel: Some(Panel { label: "Slower than this counts as overload", unit: Unit::Millis, min: 50.0, max: 5000.0, step: 50.0, shown_with: None }) },
+];
+
+/// The rows of the service and of what the call's dependencies can do, after the rows the
+/// patterns' rooms declare ([`crate::sim::model::ROOM_ROWS`]).
+#[rustfmt::skip]
+const SERVICE_ROWS: &[Param] = &[
     // The service `orders`.
     // Overload: inventory's capacity, its queue, and what becomes of abandoned work.
     Param { key: "capacity", doc: "Calls inventory serves at once; the others wait in its queue (off: every call at once, as in the lesson).", unit: "calls",
@@ -528,7 +506,7 @@ pub static PARAMS: &[Param] = &[
         fields: &[], panel: Some(Panel { label: "Inventory's abandoned work", unit: Unit::Count, min: 0.0, max: 1.0, step: 1.0, shown_with: None }) },
     Param { key: "inventory_restart", doc: "Inventory recovers by restarting at recover_at: every call it holds fails at once, and their callers retry together.", unit: "",
         kind: Kind::Choice { names: ON_OFF, write: |c, i| if let Some(k) = capacity_mut(c, INV) { k.restart_at_recovery = i == 0 } },
-        needs: Needs::OnlyWith(Part::Capacity(INV)), read: |c| capacity(c, INV).map(|k| on_off(k.restart_at_recovery)), fields: &[], panel: None },
+        needs: Needs::OnlyWith(Part::Capacity(INV)), read: |c| capacity(c, INV).map(|k| Value::on_off(k.restart_at_recovery)), fields: &[], panel: None },
     Param { key: "hot_items", doc: "Hot items inventory's calls reserve (a sale): a call whose item another call committed while it was served fails as UNAVAILABLE, its work wasted (off: calls never conflict).", unit: "items",
         kind: Kind::CountOrOff { min: 1, max: CapacityConfig::MAX_HOT_ITEMS as u64, write: |c, n| set_hot_items(c, INV, n) },
         needs: Needs::OnlyWith(Part::Capacity(INV)), read: |c| hot_items_of(c, INV),
@@ -553,7 +531,7 @@ pub static PARAMS: &[Param] = &[
         needs: Needs::SwitchesOn(Part::Hosts(INV)), read: |c| hosts_of(c).and_then(|h| h.one_fails_at).map(Value::Time), fields: &[], panel: None },
     Param { key: "outlier_detection", doc: "The balancer in front of inventory's hosts ejects a host whose calls failed several times in a row, for a while (Envoy's outlier detection).", unit: "",
         kind: Kind::Choice { names: ON_OFF, write: |c, i| if let Some(h) = INV.get(c).hosts.as_mut() { h.outlier_detection = (i == 0).then(|| h.outlier_detection.unwrap_or_else(OutlierDetection::envoy)) } },
-        needs: Needs::SwitchesOn(Part::Hosts(INV)), read: |c| hosts_of(c).map(|h| on_off(h.outlier_detection.is_some())), fields: &[], panel: None },
+        needs: Needs::SwitchesOn(Part::Hosts(INV)), read: |c| hosts_of(c).map(|h| Value::on_off(h.outlier_detection.is_some())), fields: &[], panel: None },
     Param { key: "outlier_errors", doc: "Failed calls in a row that eject a host of inventory (with outlier detection).", unit: "errors",
         kind: Kind::Count { min: HostsConfig::ERRORS.0, max: HostsConfig::ERRORS.1, write: |c, n| if let Some(o) = detection_mut(c) { o.consecutive_errors = n as u32 } },
         needs: Needs::SwitchesOn(Part::Hosts(INV)), read: |c| hosts_of(c).and_then(|h| h.outlier_detection).map(|o| Value::Count(o.consecutive_errors.into())), fields: &[], panel: None },
@@ -623,7 +601,7 @@ pub static PARAMS: &[Param] = &[
         })), fields: &[], panel: None },
     Param { key: "idempotency_key", doc: "Count duplicate orders; on: the front end's copies carry one Idempotency-Key, off: none.", unit: "",
         kind: Kind::Choice { names: ON_OFF, write: |c, i| if let Some(o) = c.service.idempotency.as_mut() { o.key = i == 0 } },
-        needs: Needs::SwitchesOn(Part::Idempotency), read: |c| c.service.idempotency.as_ref().map(|o| on_off(o.key)),
+        needs: Needs::SwitchesOn(Part::Idempotency), read: |c| c.service.idempotency.as_ref().map(|o| Value::on_off(o.key)),
         fields: &[], panel: Some(Panel { label: "Idempotency key on resends", unit: Unit::Count, min: 0.0, max: 1.0, step: 1.0, shown_with: None }) },
     Param { key: "idempotency_ttl", doc: "How long orders keeps a key's answer.", unit: "s",
         kind: Kind::Time { min: IdempotencyConfig::TTL.0, max: IdempotencyConfig::TTL.1, write: |c, t| if let Some(o) = c.service.idempotency.as_mut() { o.store.ttl = t } },
@@ -677,7 +655,7 @@ pub static PARAMS: &[Param] = &[
         needs: Needs::OnlyWith(Part::Dependency(INV)), read: |c| stack(c, INV).map(|s| Value::Choice(s.profile.index())), fields: &[], panel: None },
     Param { key: "payments", doc: "A second dependency after inventory on POST /orders: 60 ms, with a 300 ms timeout, the lesson's breaker and a bulkhead of 8.", unit: "",
         kind: Kind::Choice { names: ON_OFF, write: |c, i| if i == 0 { PAY.get(c); } else { c.dependencies.retain(|d| d.name != "payments") } },
-        needs: Needs::Nothing, read: |c| Some(on_off(dep(c, PAY).is_some())), fields: &[], panel: None },
+        needs: Needs::Nothing, read: |c| Some(Value::on_off(dep(c, PAY).is_some())), fields: &[], panel: None },
     Param { key: "payments_fast", doc: "How long payments takes while healthy.", unit: "s",
         kind: Kind::Time { min: FaultSchedule::TIME.0, max: FaultSchedule::TIME.1, write: |c, t| PAY.get(c).faults.fast = t },
         needs: Needs::SwitchesOn(Part::Dependency(PAY)), read: |c| dep(c, PAY).map(|d| Value::Time(d.faults.fast)), fields: &[], panel: None },

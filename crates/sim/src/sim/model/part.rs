@@ -1,11 +1,11 @@
 //! The parts of a config a parameter may need (a layer of a dependency's stack, the gateway,
 //! ...): whether a config has one, and how a parameter switches it on with the lesson's values.
 
-use crate::resilience::{IdempotencyConfig, LoadShedConfig, TokenBucketConfig};
-use crate::sim::model::{
+use super::{
     Abandon, CacheConfig, CapacityConfig, DependencyConfig, GatewayConfig, GcConfig, HostsConfig,
     OrdersIdempotency, Pattern, SimConfig, StackConfig,
 };
+use crate::resilience::{IdempotencyConfig, LoadShedConfig, TokenBucketConfig};
 
 /// Which dependency a parameter tunes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
