@@ -1,7 +1,7 @@
 //! A parameter as one row of the table `--set`, links, widget attributes and the page's knobs
 //! read ([`crate::sim::params::PARAMS`]): its key, its kind and range, how it is written into a
 //! [`SimConfig`] and read back, what part of the config it needs. The types live beside the
-//! model so that a pattern's room can declare its own rows (`hedge_after` in `hedging.rs`);
+//! model so that a pattern's room can declare its own rows beside its mechanism;
 //! the table, its parsing and its checks are `params`'.
 
 use super::part::Part;
