@@ -10,7 +10,7 @@ use crate::resilience::{Delay, SECOND};
 use crate::sim::latency::Micros;
 use crate::sim::pattern::Pattern;
 
-/// One parameter: a row of [`PARAMS`].
+/// One parameter: a row of [`crate::sim::params::PARAMS`].
 #[derive(Debug, Clone, Copy)]
 pub struct Param {
     /// The key, as `--set`, permalinks, widget attributes and error messages name it.
@@ -224,7 +224,7 @@ pub enum Needs {
     /// Setting it switches the part on (with the lesson's values), then sets it.
     SwitchesOn(Part),
     /// Setting it while the part is off leaves the config as it is and says so
-    /// ([`Applied::LeftOff`]): `timeout=0.2` applies to the four lesson scenarios and "no
-    /// protection" stays unprotected.
+    /// ([`crate::sim::params::Applied::LeftOff`]): `timeout=0.2` applies to the four lesson
+    /// scenarios and "no protection" stays unprotected.
     OnlyWith(Part),
 }
