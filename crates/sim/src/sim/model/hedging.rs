@@ -14,8 +14,10 @@ use super::events::{Event, Id};
 use super::param::{Kind, Needs, Panel, Param, Unit, Value, ON_OFF};
 use super::part::{Dep, Part};
 use super::recorder::Recorder;
+use super::stack::{InsideTry, SendTry};
 use super::Sim;
 use super::SimConfig;
+use super::StackConfig;
 use crate::resilience::{Delay, HedgePlan, HedgePolicy, Hedger, ParamError};
 use crate::sim::engine::EventQueue;
 use crate::sim::latency::Micros;
@@ -102,7 +104,7 @@ const COPY_SENT: LayerMark = LayerMark {
 };
 
 /// A copy answered before the original did.
-pub(super) const COPY_WON: LayerMark = LayerMark {
+const COPY_WON: LayerMark = LayerMark {
     pattern: Pattern::HEDGE,
     words: "the hedge answers first",
 };
@@ -170,26 +172,50 @@ pub(super) struct Hedging {
 }
 
 impl Hedging {
-    pub fn new(cfg: &HedgeConfig) -> Result<Self, ParamError> {
-        Ok(Hedging {
-            hedger: Hedger::new(cfg.policy.clone())?,
-            idempotent: cfg.idempotency_key,
-        })
+    /// The hedge a stack with `cfg` has, as a layer inside each of its tries.
+    pub fn of(cfg: &StackConfig) -> Result<Option<Box<dyn InsideTry>>, ParamError> {
+        let Some(hedge) = cfg.hedge.as_ref() else {
+            return Ok(None);
+        };
+        let hedging = Hedging {
+            hedger: Hedger::new(hedge.policy.clone())?,
+            idempotent: hedge.idempotency_key,
+        };
+        Ok(Some(Box::new(hedging)))
     }
 
     /// The copies of a try the caller gives up on at `try_ends` (the original first, at offset
     /// 0); `None` while the hedger sends none (too few waits seen yet).
-    pub fn plan(&self, try_ends: Micros) -> Option<HedgePlan> {
+    fn plan(&self, try_ends: Micros) -> Option<HedgePlan> {
         self.hedger
             .plan(self.idempotent)
             .ok()
             .filter(|p| p.offsets.len() > 1)
             .map(|p| p.before(try_ends))
     }
+}
+
+impl InsideTry for Hedging {
+    fn counters(&self) -> &'static [Counter] {
+        &[COPIES_SENT, COPIES_WON]
+    }
+
+    fn first_of_copies(
+        &self,
+        try_ends: Micros,
+        (id, dep): (Id, usize),
+        now: Micros,
+        rng: &mut ChaCha8Rng,
+        q: &mut EventQueue<Event>,
+        call: &mut SendTry<'_>,
+    ) -> Option<(Micros, CallEnd, bool)> {
+        let plan = self.plan(try_ends)?;
+        first_answer(&plan, id, dep, now, rng, q, call)
+    }
 
     /// At a dependency with a capacity: each copy of try `try_no` is due at its offset from
     /// `now`, and goes out then only if the try still waits ([`Sim::copy_due`]).
-    pub fn schedule_copies(
+    fn try_sent(
         &self,
         q: &mut EventQueue<Event>,
         now: Micros,
@@ -204,16 +230,17 @@ impl Hedging {
         }
     }
 
-    /// The counters it keeps.
-    pub const COUNTERS: [Counter; 2] = [COPIES_SENT, COPIES_WON];
-
     /// A hedged try is over after the caller `waited` (its first answer, or the time it gave
     /// up after): the delay learns it, and the recorder counts whether a copy answered first.
-    pub fn try_over(&mut self, now: Micros, waited: Micros, copy_won: bool, rec: &mut Recorder) {
+    fn try_over(&mut self, now: Micros, waited: Micros, copy_won: bool, rec: &mut Recorder) {
         self.hedger.record(waited);
         if copy_won {
             rec.count(COPIES_WON, now);
         }
+    }
+
+    fn copy_won(&self) -> LayerMark {
+        COPY_WON
     }
 }
 
@@ -221,14 +248,14 @@ impl Hedging {
 /// each drawn by `call` as it goes out: its latency, how it ended and whether a copy gave it.
 /// A [`Event::CopySent`] counts each copy of request `id` actually sent, when it goes. `None`
 /// when the plan sends nothing.
-pub(super) fn first_answer(
+fn first_answer(
     plan: &HedgePlan,
     id: Id,
     dep: usize,
     now: Micros,
     rng: &mut ChaCha8Rng,
     q: &mut EventQueue<Event>,
-    call: &mut impl FnMut(Micros, &mut ChaCha8Rng, &mut EventQueue<Event>) -> (Micros, CallEnd),
+    call: &mut SendTry<'_>,
 ) -> Option<(Micros, CallEnd, bool)> {
     // One end per copy the plan can send (the original and at most `MAX_HEDGES` copies),
     // kept on the stack: this runs for every hedged try.

@@ -144,6 +144,12 @@ pub const ROOM_ROWS: [&[param::Param]; 2] = [hedging::ROWS, limiter::ROWS];
 /// beside its descriptor, in the order a stack's check takes them after the others.
 const ROOM_LAYERS: [dependency_config::Layer; 2] = [hedging::LAYER, limiter::LAYER];
 
+/// What builds each layer that acts inside a stack's tries, from the stack's config.
+type MakeInsideTry = fn(&StackConfig) -> Result<Option<Box<dyn stack::InsideTry>>, ParamError>;
+
+/// The layers that act inside each try, each built by its room (`None` while it is off).
+const INSIDE_TRY: [MakeInsideTry; 1] = [hedging::Hedging::of];
+
 /// Keys renamed since links and lessons were first written, each with the row's key now: an
 /// old name is read as the new one everywhere a key is read (`--set`, links, widget
 /// attributes, lessons), so what was written with it keeps working. Nothing writes it.

@@ -11,9 +11,9 @@ use super::envoy::{AfterTry, EnvoyCluster, RETRY_OVERFLOW};
 use super::events::{Event, Id};
 use super::follow::{trail, Trail};
 use super::grpc::RETRIES_THROTTLED;
-use super::hedging::{self, first_answer, Hedging};
 use super::library_rules::LibraryRules;
 use super::limiter;
+use super::recorder::Recorder;
 use super::slab::{Call, Pool};
 use super::Sim;
 use crate::resilience::{
@@ -41,6 +41,47 @@ const NO_CREDIT: LayerMark = LayerMark {
     words: "the retry budget has no credit left: no retry",
 };
 
+/// What sends one copy of a try at a time and draws its answer: its latency and how it ends.
+pub(super) type SendTry<'a> =
+    dyn FnMut(Micros, &mut ChaCha8Rng, &mut EventQueue<Event>) -> (Micros, CallEnd) + 'a;
+
+/// A layer that acts inside each try of the call (copies of a slow try): the stack holds it
+/// as a value, built by its room ([`super::INSIDE_TRY`]), and asks it at each moment of a try.
+pub(super) trait InsideTry {
+    /// The counters it keeps.
+    fn counters(&self) -> &'static [Counter];
+
+    /// A try answered at once (no servers), which the caller gives up on at `try_ends`: the
+    /// answer of the first of the copies it sends (`call` sends each, the original first),
+    /// with whether a copy gave it; `None` while it sends no copies of this try.
+    #[allow(clippy::too_many_arguments)]
+    fn first_of_copies(
+        &self,
+        try_ends: Micros,
+        who: (Id, usize),
+        now: Micros,
+        rng: &mut ChaCha8Rng,
+        q: &mut EventQueue<Event>,
+        call: &mut SendTry<'_>,
+    ) -> Option<(Micros, CallEnd, bool)>;
+
+    /// Try `try_no` of request `id` went to the servers at `now`: the copies it will send.
+    fn try_sent(
+        &self,
+        q: &mut EventQueue<Event>,
+        now: Micros,
+        try_ends: Micros,
+        id: Id,
+        try_no: u32,
+    );
+
+    /// A try is over after `waited`, answered by a copy when `copy_won`.
+    fn try_over(&mut self, now: Micros, waited: Micros, copy_won: bool, rec: &mut Recorder);
+
+    /// What a followed request shows when a copy answered its try.
+    fn copy_won(&self) -> LayerMark;
+}
+
 /// The layers' state for one dependency, shared by every request calling it.
 pub(super) struct Stack {
     pub timeout: Option<Micros>,
@@ -50,8 +91,8 @@ pub(super) struct Stack {
     pub breaker: Option<CircuitBreaker>,
     pub bulkhead: Option<Bulkhead>,
     retry_budget: Option<RetryBudget>,
-    /// Copies of a slow try, when the stack hedges.
-    pub hedging: Option<Hedging>,
+    /// The layers that act inside each try (copies of a slow one), built by their rooms.
+    inside_try: Vec<Box<dyn InsideTry>>,
     /// The Envoy cluster behind the sidecar, when the sidecar runs Envoy's rules.
     pub envoy: Option<EnvoyCluster>,
     /// The adaptive concurrency limit, outside every other layer.
@@ -72,7 +113,10 @@ impl Stack {
             breaker: cfg.breaker.clone().map(CircuitBreaker::new).transpose()?,
             bulkhead: cfg.bulkhead.clone().map(Bulkhead::new).transpose()?,
             retry_budget: cfg.retry_budget.clone().map(RetryBudget::new).transpose()?,
-            hedging: cfg.hedge.as_ref().map(Hedging::new).transpose()?,
+            inside_try: super::INSIDE_TRY
+                .iter()
+                .filter_map(|make| make(cfg).transpose())
+                .collect::<Result<_, _>>()?,
             envoy: cfg
                 .sidecar
                 .as_ref()
@@ -103,15 +147,25 @@ impl Stack {
         now: Micros,
         rng: &mut ChaCha8Rng,
         q: &mut EventQueue<Event>,
-        call: &mut impl FnMut(Micros, &mut ChaCha8Rng, &mut EventQueue<Event>) -> (Micros, CallEnd),
+        call: &mut SendTry<'_>,
     ) -> Option<(Micros, CallEnd, bool)> {
-        let plan = self.hedging.as_ref()?.plan(try_ends)?;
-        first_answer(&plan, id, dep, now, rng, q, call)
+        self.inside_try
+            .iter()
+            .find_map(|l| l.first_of_copies(try_ends, (id, dep), now, rng, q, call))
+    }
+
+    /// What a followed request shows of a try a copy answered (`copy_won`), if one did.
+    pub fn won_by(&self, copy_won: bool) -> Option<LayerMark> {
+        let layer = self.inside_try.first().filter(|_| copy_won)?;
+        Some(layer.copy_won())
     }
 
     /// The counters its layers keep.
     pub fn counters(&self) -> impl Iterator<Item = Counter> + '_ {
-        let copies = self.hedging.iter().flat_map(|_| Hedging::COUNTERS);
+        let copies = self
+            .inside_try
+            .iter()
+            .flat_map(|l| l.counters().iter().copied());
         let overflow = self.envoy.as_ref().map(|_| RETRY_OVERFLOW);
         let throttled = self.throttle.as_ref().map(|_| RETRIES_THROTTLED);
         let over_budget = self.retry_budget.as_ref().map(|_| RETRIES_OVER_BUDGET);
@@ -444,8 +498,8 @@ impl Sim<'_> {
             if let Some(at) = deadline {
                 q.schedule(at, Event::TryTimedOut { id, try_no });
             }
-            if let Some(h) = deps[dep].stack.hedging.as_ref() {
-                h.schedule_copies(q, now, try_ends, id, try_no);
+            for layer in &deps[dep].stack.inside_try {
+                layer.try_sent(q, now, try_ends, id, try_no);
             }
             self.send_to_servers(now, id, dep, try_no, deadline, false);
             return;
@@ -465,7 +519,14 @@ impl Sim<'_> {
             let attempt = t.next_try(hop);
             let over = now.saturating_add(held);
             t.span(hop, Activity::InService { attempt }, now, over);
-            try_ended(&mut t, hop, over, held, end, copy_won);
+            try_ended(
+                &mut t,
+                hop,
+                over,
+                held,
+                end,
+                deps[dep].stack.won_by(copy_won),
+            );
         }
         r.call.try_end = end;
         r.call.try_started = now;
@@ -503,18 +564,15 @@ impl Sim<'_> {
             let hop = Hop::Dependency(call.dep as u8);
             if t.close(hop, now).is_some() {
                 let held = now.saturating_sub(call.try_started);
-                try_ended(&mut t, hop, now, held, call.try_end, call.copy_won);
+                let won_by = deps[call.dep].stack.won_by(call.copy_won);
+                try_ended(&mut t, hop, now, held, call.try_end, won_by);
             }
         }
         let stack = &mut deps[call.dep].stack;
         let end = call.try_end;
-        if let Some(h) = stack.hedging.as_mut() {
-            h.try_over(
-                now,
-                now.saturating_sub(call.try_started),
-                call.copy_won,
-                recorder,
-            );
+        for layer in &mut stack.inside_try {
+            let waited = now.saturating_sub(call.try_started);
+            layer.try_over(now, waited, call.copy_won, recorder);
         }
         if let (Some(envoy), Some(sidecar)) = (stack.envoy.as_mut(), stack.sidecar.as_ref()) {
             match envoy.after_try(call, sidecar, now, rng) {
@@ -727,22 +785,26 @@ pub(super) fn breaker_decided(
     t.mark(hop, now, happening);
 }
 
-/// A try in `hop` ended at `at` after `held`, so (answered by a copy of it when `copy_won`).
+/// A try in `hop` ended at `at` after `held`, so (answered by a copy of it, as `won_by` shows,
+/// when one did).
 pub(super) fn try_ended(
     t: &mut Trail<'_>,
     hop: Hop,
     at: Micros,
     held: Micros,
     end: CallEnd,
-    copy_won: bool,
+    won_by: Option<LayerMark>,
 ) {
     match end {
         CallEnd::Failed(Failure::Timeout | Failure::TryTimeout) => {
             t.mark(hop, at, Happening::TimedOut { after: held })
         }
         CallEnd::Failed(Failure::Unavailable) => t.mark(hop, at, Happening::Failed),
-        _ if copy_won => t.mark(hop, at, Happening::Layer(hedging::COPY_WON)),
-        _ => {}
+        _ => {
+            if let Some(mark) = won_by {
+                t.mark(hop, at, Happening::Layer(mark));
+            }
+        }
     }
 }
 

@@ -144,7 +144,8 @@ impl Sim<'_> {
             }
             _ => {
                 if let Some(t) = t.as_mut() {
-                    try_ended(t, hop, now.saturating_add(latency), latency, end, copy_won);
+                    let won_by = dependency.stack.won_by(copy_won);
+                    try_ended(t, hop, now.saturating_add(latency), latency, end, won_by);
                 }
                 r.call.try_end = end;
                 q.schedule(now.saturating_add(latency), Event::CallDone(id));
