@@ -316,6 +316,29 @@ mod tests {
         assert!(timeout.diff.starts_with('+'), "{timeout:?}");
     }
 
+    /// A switch put back as A has it ends the pattern's change: while it is off its knobs do
+    /// nothing (B is a copy of A again), while it is on the knob moved is the one change.
+    #[test]
+    fn a_switch_back_as_in_a_leaves_one_control_at_most() {
+        // The adaptive limit's start at 0 is taken as 1 and moves its floor along: two knobs.
+        let p = cascade().apply(Action::SetKnob("limit_initial", 0.0));
+        let change = &p.settings.ab.as_ref().unwrap().change;
+        assert_eq!(change.pattern, Some((Pattern::ADAPTIVE_LIMIT, true)));
+        assert_eq!(change.knobs.len(), 2, "{change:?}");
+        let p = p.apply(Action::SetPattern(Pattern::ADAPTIVE_LIMIT, false));
+        assert!(p.settings.ab.as_ref().unwrap().change.is_empty());
+        assert_eq!(a(&p).trace, b(&p).trace);
+
+        let story = Page::new(Preset::StoryAdaptiveLimit, false).apply(Action::SetAb(true));
+        let p = story
+            .apply(Action::SetPattern(Pattern::ADAPTIVE_LIMIT, false))
+            .apply(Action::SetKnob("limit_initial", 0.0));
+        let change = &p.settings.ab.as_ref().unwrap().change;
+        assert_eq!(change.pattern, None, "the limit is on in A and B");
+        assert_eq!(change.knobs.len(), 1, "{change:?}");
+        assert_eq!(change.knobs[0].0, "limit_initial");
+    }
+
     #[test]
     fn a_second_control_puts_the_first_back_and_says_so() {
         let p = Page::new(Preset::Lesson(Scenario::Cb), false)

@@ -265,6 +265,10 @@ impl Settings {
             change = Change::default();
         }
         let moved_before = ab.change.control();
+        let key = match action {
+            Action::SetKnob(key, _) | Action::SetParam(key, _) => Some(key),
+            _ => None,
+        };
         let (mut full, mut patterns) = change.on(&self.full, self.patterns);
         match action {
             Action::SetKnob(key, value) => {
@@ -299,7 +303,16 @@ impl Settings {
                 .map_or(control, Control::Pattern),
             pattern => pattern,
         };
-        let change = Change::between(control, (&self.full, self.patterns), (&full, patterns));
+        let a = (&self.full, self.patterns);
+        let mut change = Change::between(control, a, (&full, patterns));
+        if let (Control::Pattern(p), None) = (control, change.pattern) {
+            // The switch is as in A again: while it is off its knobs do nothing, and while it
+            // is on the knob just moved is B's one change.
+            change = match key.filter(|_| patterns.get(p)) {
+                Some(key) => Change::between(Control::Knob(key), a, (&full, patterns)),
+                None => Change::default(),
+            };
+        }
         self.ab = Some(Ab {
             change,
             edits: ab.edits,
