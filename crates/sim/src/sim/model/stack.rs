@@ -1,7 +1,8 @@
 //! The stack `orders` calls a dependency through, outside in (lesson 000's order):
 //! bulkhead -> circuit breaker -> retries (+ retry budget) -> timeout (+ request budget) ->
-//! sidecar -> hedge -> the call, each layer a state machine of [`crate::resilience`]. The
-//! request's [`Call`] carries its place in it; the layers' shared state lives here.
+//! sidecar -> the layers inside each try ([`InsideTry`]) -> the call, each layer a state
+//! machine of [`crate::resilience`]. The request's [`Call`] carries its place in it; the
+//! layers' shared state lives here.
 
 use rand_chacha::ChaCha8Rng;
 
@@ -438,7 +439,7 @@ impl Sim<'_> {
     }
 
     /// One try on the wire: through the sidecar when there is one (its per-try timeout), always
-    /// within the library attempt's deadline; hedged when the stack hedges.
+    /// within the library attempt's deadline; with the copies the layers inside the try send.
     pub(super) fn try_call(&mut self, now: Micros, id: Id) {
         let Sim {
             requests,
