@@ -5,13 +5,12 @@
 
 use super::call_end::{CallEnd, Refusal};
 use super::dependency_config::{layer, Layer};
-use super::events::Id;
 use super::param::{Kind, Needs, Panel, Param, Unit, Value};
 use super::part::{Dep, Part};
-use super::Sim;
-use super::SimConfig;
+use super::stack::{Admitted, Outermost};
+use super::{SimConfig, StackConfig};
 use crate::resilience::adaptive_limit::{BACKOFF_RANGE, LIMIT_RANGE, SLOW_AFTER_RANGE};
-use crate::resilience::{AdaptiveLimit, AdaptiveLimitConfig, Sample};
+use crate::resilience::{AdaptiveLimit, AdaptiveLimitConfig, ParamError, Sample};
 use crate::sim::latency::Micros;
 use crate::sim::pattern::{self, Descriptor, Pattern};
 use crate::sim::trace::{LayerLevel, Level, LevelChange, Outcome};
@@ -95,71 +94,52 @@ pub(super) const ROWS: &[Param] = &[
         fields: &["adaptive_limit.slow_after"], panel: Some(Panel { label: "Slower than this counts as overload", unit: Unit::Millis, min: 50.0, max: 5000.0, step: 50.0, shown_with: None }) },
 ];
 
-/// The place a call the limit let in holds until it is over.
-#[derive(Debug, Clone, Copy)]
-pub struct Place {
-    /// Calls in flight with it, itself included, as it went in.
-    in_flight: u32,
-    /// When it went in.
-    since: Micros,
-}
-
-/// What `limit` did so far, as the Trace keeps it.
-pub(super) fn level(limit: &AdaptiveLimit) -> LayerLevel {
-    LayerLevel {
-        name: LIMIT.name.into(),
-        initial: limit.config().initial,
-        lowest: limit.lowest(),
-        last: limit.limit(),
-        changes: limit
-            .changes()
-            .iter()
-            .map(|c| LevelChange {
-                at: c.at,
-                value: c.limit,
-            })
-            .collect(),
-        refuses: LIMIT.refuses,
-    }
-}
-
-/// The call holding `place` ended so at `now`: an answer is a latency sample, a failure a
-/// drop, a refusal by a layer inside says nothing of the dependency.
-pub(super) fn release(limit: &mut AdaptiveLimit, place: Place, now: Micros, end: CallEnd) {
-    let sample = match end {
-        CallEnd::Answered | CallEnd::Business => Sample::Answered(now.saturating_sub(place.since)),
-        CallEnd::Failed(_) => Sample::Dropped,
-        CallEnd::Refused(_) => Sample::Ignored,
+/// The adaptive limit a stack with `cfg` has, as its outermost layer.
+pub(super) fn of(cfg: &StackConfig) -> Result<Option<Box<dyn Outermost>>, ParamError> {
+    let Some(limit) = cfg.adaptive_limit.clone() else {
+        return Ok(None);
     };
-    limit.release(now, place.in_flight, sample);
+    Ok(Some(Box::new(AdaptiveLimit::new(limit)?)))
 }
 
-impl Sim<'_> {
-    /// Whether the adaptive limit of the request's dependency lets its call in (always,
-    /// without one); a call it refuses ends at once.
-    pub(super) fn let_in_by_limit(&mut self, now: Micros, id: Id) -> bool {
-        let Sim { requests, deps, .. } = self;
-        let Some(r) = requests.get(id) else {
-            return false;
-        };
-        let Some(limit) = deps
-            .get_mut(r.call.dep)
-            .and_then(|d| d.stack.limiter.as_mut())
-        else {
-            return true;
-        };
-        match limit.try_acquire() {
-            Some(in_flight) => {
-                r.call.limit = Some(Place {
-                    in_flight,
-                    since: now,
-                });
-                true
+impl Outermost for AdaptiveLimit {
+    /// A call over the limit is refused at once.
+    fn let_in(&mut self, now: Micros) -> Result<Admitted, Refusal> {
+        let in_flight = self.try_acquire().ok_or(Refusal::Level(LIMIT))?;
+        Ok(Admitted {
+            in_flight,
+            since: now,
+        })
+    }
+
+    /// An answer is a latency sample, a failure a drop, a refusal by a layer inside says
+    /// nothing of the dependency.
+    fn release(&mut self, admitted: Admitted, now: Micros, end: CallEnd) {
+        let sample = match end {
+            CallEnd::Answered | CallEnd::Business => {
+                Sample::Answered(now.saturating_sub(admitted.since))
             }
-            None => {
-                self.stack_done(now, id, CallEnd::Refused(Refusal::Level(LIMIT)));
-                false
-            }
+            CallEnd::Failed(_) => Sample::Dropped,
+            CallEnd::Refused(_) => Sample::Ignored,
+        };
+        AdaptiveLimit::release(self, now, admitted.in_flight, sample);
+    }
+
+    fn level(&self) -> LayerLevel {
+        LayerLevel {
+            name: LIMIT.name.into(),
+            initial: self.config().initial,
+            lowest: self.lowest(),
+            last: self.limit(),
+            changes: self
+                .changes()
+                .iter()
+                .map(|c| LevelChange {
+                    at: c.at,
+                    value: c.limit,
+                })
+                .collect(),
+            refuses: LIMIT.refuses,
         }
     }
 }

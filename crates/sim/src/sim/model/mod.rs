@@ -150,6 +150,13 @@ type MakeInsideTry = fn(&StackConfig) -> Result<Option<Box<dyn stack::InsideTry>
 /// The layers that act inside each try, each built by its room (`None` while it is off).
 const INSIDE_TRY: [MakeInsideTry; 1] = [hedging::Hedging::of];
 
+/// What builds the layer outside every other of a stack, from the stack's config.
+type MakeOutermost = fn(&StackConfig) -> Result<Option<Box<dyn stack::Outermost>>, ParamError>;
+
+/// The layers that may stand outside every other, each built by its room (`None` while it is
+/// off); a stack has the first that is on.
+const OUTERMOST: [MakeOutermost; 1] = [limiter::of];
+
 /// Keys renamed since links and lessons were first written, each with the row's key now: an
 /// old name is read as the new one everywhere a key is read (`--set`, links, widget
 /// attributes, lessons), so what was written with it keeps working. Nothing writes it.

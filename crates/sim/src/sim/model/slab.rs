@@ -4,7 +4,7 @@
 
 use super::call_end::CallEnd;
 use super::events::Id;
-use super::limiter::Place;
+use super::stack::Admitted;
 use crate::resilience::{Admission, JitterState, Priority, Retry, TimeBudget};
 use crate::sim::latency::Micros;
 use crate::sim::trace::{Outcome, Route};
@@ -93,8 +93,8 @@ pub(super) struct Call {
     pub attempts: u32,
     /// Where a library's jittered back-off left off, for its next wait.
     pub jitter_state: JitterState,
-    /// The place the call holds under its dependency's concurrency limit, once let in.
-    pub limit: Option<Place>,
+    /// What the outermost layer of its dependency's stack keeps of it, once let in.
+    pub admitted: Option<Admitted>,
     /// Retries an Envoy sidecar made in the current library attempt.
     pub route_retries: u32,
     /// The current try is an Envoy retry, counted in flight by its cluster.
@@ -120,7 +120,7 @@ impl Call {
             try_deadline: None,
             attempts: 0,
             jitter_state: 0.0,
-            limit: None,
+            admitted: None,
             route_retries: 0,
             retry_in_flight: false,
         }

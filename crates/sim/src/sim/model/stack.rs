@@ -13,13 +13,12 @@ use super::events::{Event, Id};
 use super::follow::{trail, Trail};
 use super::grpc::RETRIES_THROTTLED;
 use super::library_rules::LibraryRules;
-use super::limiter;
 use super::recorder::Recorder;
 use super::slab::{Call, Pool};
 use super::Sim;
 use crate::resilience::{
-    Acquire, AdaptiveLimit, Admission, Bulkhead, CallError, CircuitBreaker, GiveUpReason,
-    ParamError, Retry, RetryBudget, RetryDecision, RetryPolicy, RetryThrottle, TimeBudget,
+    Acquire, Admission, Bulkhead, CallError, CircuitBreaker, GiveUpReason, ParamError, Retry,
+    RetryBudget, RetryDecision, RetryPolicy, RetryThrottle, TimeBudget,
 };
 use crate::sim::engine::EventQueue;
 use crate::sim::latency::Micros;
@@ -45,6 +44,29 @@ const NO_CREDIT: LayerMark = LayerMark {
 /// What sends one copy of a try at a time and draws its answer: its latency and how it ends.
 pub(super) type SendTry<'a> =
     dyn FnMut(Micros, &mut ChaCha8Rng, &mut EventQueue<Event>) -> (Micros, CallEnd) + 'a;
+
+/// A layer outside every other (a limit on the calls in flight): it lets a call into the stack
+/// or refuses it, and hears how each call it let in ended. The stack holds it as a value,
+/// built by its room ([`super::OUTERMOST`]).
+pub(super) trait Outermost {
+    /// Lets a call in at `now` (what it keeps of the call until it is over), or refuses it.
+    fn let_in(&mut self, now: Micros) -> Result<Admitted, Refusal>;
+
+    /// The call it let in as `admitted` ended so at `now`.
+    fn release(&mut self, admitted: Admitted, now: Micros, end: CallEnd);
+
+    /// What the level it keeps did so far.
+    fn level(&self) -> LayerLevel;
+}
+
+/// What the outermost layer keeps of a call it let in, until the call is over.
+#[derive(Debug, Clone, Copy)]
+pub struct Admitted {
+    /// Calls in flight with it, itself included, as it went in.
+    pub in_flight: u32,
+    /// When it went in.
+    pub since: Micros,
+}
 
 /// A layer that acts inside each try of the call (copies of a slow try): the stack holds it
 /// as a value, built by its room ([`super::INSIDE_TRY`]), and asks it at each moment of a try.
@@ -96,8 +118,8 @@ pub(super) struct Stack {
     inside_try: Vec<Box<dyn InsideTry>>,
     /// The Envoy cluster behind the sidecar, when the sidecar runs Envoy's rules.
     pub envoy: Option<EnvoyCluster>,
-    /// The adaptive concurrency limit, outside every other layer.
-    pub limiter: Option<AdaptiveLimit>,
+    /// The layer outside every other, if any, built by its room.
+    outermost: Option<Box<dyn Outermost>>,
     /// A library profile's rules, when the stack runs in a library's order.
     pub library: Option<LibraryRules>,
     /// The channel's retry throttle, when a gRPC profile has one.
@@ -123,10 +145,9 @@ impl Stack {
                 .as_ref()
                 .and_then(|s| s.envoy)
                 .map(EnvoyCluster::new),
-            limiter: cfg
-                .adaptive_limit
-                .clone()
-                .map(AdaptiveLimit::new)
+            outermost: super::OUTERMOST
+                .iter()
+                .find_map(|make| make(cfg).transpose())
                 .transpose()?,
             library: cfg.profile.rules(cfg.retry.as_ref()),
             throttle: cfg
@@ -175,7 +196,7 @@ impl Stack {
 
     /// What the levels its layers keep did so far.
     pub fn levels(&self) -> impl Iterator<Item = LayerLevel> + '_ {
-        self.limiter.iter().map(limiter::level)
+        self.outermost.iter().map(|l| l.level())
     }
 
     /// The breaker's changes of state, as the Trace gives them.
@@ -219,11 +240,36 @@ impl Sim<'_> {
         }
     }
 
+    /// Whether the outermost layer of the request's dependency lets its call in (always,
+    /// without one); a call it refuses ends at once.
+    fn let_in_by_the_outermost(&mut self, now: Micros, id: Id) -> bool {
+        let Sim { requests, deps, .. } = self;
+        let Some(r) = requests.get(id) else {
+            return false;
+        };
+        let Some(layer) = deps
+            .get_mut(r.call.dep)
+            .and_then(|d| d.stack.outermost.as_mut())
+        else {
+            return true;
+        };
+        match layer.let_in(now) {
+            Ok(admitted) => {
+                r.call.admitted = Some(admitted);
+                true
+            }
+            Err(refusal) => {
+                self.stack_done(now, id, CallEnd::Refused(refusal));
+                false
+            }
+        }
+    }
+
     /// A worker starts on the request: the first layer of its stack (for a history lookup,
     /// its bulkhead `pool`).
     #[inline(always)]
     pub(super) fn enter_stack(&mut self, now: Micros, id: Id, pool: Pool) {
-        if pool == Pool::Dependency && !self.let_in_by_limit(now, id) {
+        if pool == Pool::Dependency && !self.let_in_by_the_outermost(now, id) {
             return;
         }
         if self.in_library(id) {
@@ -741,9 +787,10 @@ impl Sim<'_> {
             return;
         };
         let dep = r.call.dep;
-        if let (Some(place), Some(limit)) = (r.call.limit.take(), deps[dep].stack.limiter.as_mut())
+        if let (Some(admitted), Some(layer)) =
+            (r.call.admitted.take(), deps[dep].stack.outermost.as_mut())
         {
-            limiter::release(limit, place, now, end);
+            layer.release(admitted, now, end);
         }
         recorder.call_ended(now, dep, end);
         let next = dep + 1;
