@@ -17,7 +17,7 @@ use super::events::{Event, Id};
 use super::follow::trail;
 use super::hosts::{Hosts, FAIL_FAST};
 use super::servers::{Admit, InService, Job, Servers};
-use super::stack::Stack;
+use super::stack::{Stack, TryAt};
 use super::Sim;
 use crate::resilience::ParamError;
 use crate::sim::engine::EventQueue;
@@ -135,7 +135,13 @@ impl Dependency {
             q.schedule(at.saturating_add(latency), event);
             (latency, end)
         };
-        if let Some(answer) = stack.first_of_copies(try_ends, (id, me), now, rng, q, &mut call) {
+        let at = TryAt {
+            id,
+            dep: me,
+            now,
+            ends: try_ends,
+        };
+        if let Some(answer) = stack.first_of_copies(at, rng, q, &mut call) {
             return answer;
         }
         let (latency, end) = call(now, rng, q);

@@ -14,7 +14,7 @@ use super::events::{Event, Id};
 use super::param::{Kind, Needs, Panel, Param, Unit, Value, ON_OFF};
 use super::part::{Dep, Part};
 use super::recorder::Recorder;
-use super::stack::{InsideTry, SendTry};
+use super::stack::{InsideTry, SendTry, TryAt};
 use super::Sim;
 use super::SimConfig;
 use super::StackConfig;
@@ -171,19 +171,19 @@ pub(super) struct Hedging {
     idempotent: bool,
 }
 
-impl Hedging {
-    /// The hedge a stack with `cfg` has, as a layer inside each of its tries.
-    pub fn of(cfg: &StackConfig) -> Result<Option<Box<dyn InsideTry>>, ParamError> {
-        let Some(hedge) = cfg.hedge.as_ref() else {
-            return Ok(None);
-        };
-        let hedging = Hedging {
-            hedger: Hedger::new(hedge.policy.clone())?,
-            idempotent: hedge.idempotency_key,
-        };
-        Ok(Some(Box::new(hedging)))
-    }
+/// The hedge a stack with `cfg` has, as a layer inside each of its tries.
+pub(super) fn of(cfg: &StackConfig) -> Result<Option<Box<dyn InsideTry>>, ParamError> {
+    let Some(hedge) = cfg.hedge.as_ref() else {
+        return Ok(None);
+    };
+    let hedging = Hedging {
+        hedger: Hedger::new(hedge.policy.clone())?,
+        idempotent: hedge.idempotency_key,
+    };
+    Ok(Some(Box::new(hedging)))
+}
 
+impl Hedging {
     /// The copies of a try the caller gives up on at `try_ends` (the original first, at offset
     /// 0); `None` while the hedger sends none (too few waits seen yet).
     fn plan(&self, try_ends: Micros) -> Option<HedgePlan> {
@@ -202,30 +202,22 @@ impl InsideTry for Hedging {
 
     fn first_of_copies(
         &self,
-        try_ends: Micros,
-        (id, dep): (Id, usize),
-        now: Micros,
+        at: TryAt,
         rng: &mut ChaCha8Rng,
         q: &mut EventQueue<Event>,
         call: &mut SendTry<'_>,
     ) -> Option<(Micros, CallEnd, bool)> {
-        let plan = self.plan(try_ends)?;
-        first_answer(&plan, id, dep, now, rng, q, call)
+        let plan = self.plan(at.ends)?;
+        first_answer(&plan, at, rng, q, call)
     }
 
     /// At a dependency with a capacity: each copy of try `try_no` is due at its offset from
-    /// `now`, and goes out then only if the try still waits ([`Sim::copy_due`]).
-    fn try_sent(
-        &self,
-        q: &mut EventQueue<Event>,
-        now: Micros,
-        try_ends: Micros,
-        id: Id,
-        try_no: u32,
-    ) {
-        if let Some(plan) = self.plan(try_ends) {
+    /// the try's start, and goes out then only if the try still waits ([`Sim::copy_due`]).
+    fn try_sent(&self, q: &mut EventQueue<Event>, at: TryAt, try_no: u32) {
+        if let Some(plan) = self.plan(at.ends) {
             for &offset in plan.offsets.iter().skip(1) {
-                q.schedule(now.saturating_add(offset), Event::CopyDue { id, try_no });
+                let id = at.id;
+                q.schedule(at.now.saturating_add(offset), Event::CopyDue { id, try_no });
             }
         }
     }
@@ -244,15 +236,12 @@ impl InsideTry for Hedging {
     }
 }
 
-/// The first answer of a try that starts at `now` at dependency `dep`, with `plan`'s copies,
-/// each drawn by `call` as it goes out: its latency, how it ended and whether a copy gave it.
-/// A [`Event::CopySent`] counts each copy of request `id` actually sent, when it goes. `None`
-/// when the plan sends nothing.
+/// The first answer of the try `at`, with `plan`'s copies, each drawn by `call` as it goes
+/// out: its latency, how it ended and whether a copy gave it. A [`Event::CopySent`] counts
+/// each copy actually sent, when it goes. `None` when the plan sends nothing.
 fn first_answer(
     plan: &HedgePlan,
-    id: Id,
-    dep: usize,
-    now: Micros,
+    TryAt { id, dep, now, .. }: TryAt,
     rng: &mut ChaCha8Rng,
     q: &mut EventQueue<Event>,
     call: &mut SendTry<'_>,

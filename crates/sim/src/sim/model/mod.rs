@@ -148,7 +148,7 @@ const ROOM_LAYERS: [dependency_config::Layer; 2] = [hedging::LAYER, limiter::LAY
 type MakeInsideTry = fn(&StackConfig) -> Result<Option<Box<dyn stack::InsideTry>>, ParamError>;
 
 /// The layers that act inside each try, each built by its room (`None` while it is off).
-const INSIDE_TRY: [MakeInsideTry; 1] = [hedging::Hedging::of];
+const INSIDE_TRY: [MakeInsideTry; 1] = [hedging::of];
 
 /// What builds the layer outside every other of a stack, from the stack's config.
 type MakeOutermost = fn(&StackConfig) -> Result<Option<Box<dyn stack::Outermost>>, ParamError>;

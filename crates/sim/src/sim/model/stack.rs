@@ -68,35 +68,35 @@ pub struct Admitted {
     pub since: Micros,
 }
 
+/// A try as the layers inside it see it: request `id`'s try to dependency `dep`, leaving at
+/// `now`, which its caller gives up on at `ends`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TryAt {
+    pub id: Id,
+    pub dep: usize,
+    pub now: Micros,
+    pub ends: Micros,
+}
+
 /// A layer that acts inside each try of the call (copies of a slow try): the stack holds it
 /// as a value, built by its room ([`super::INSIDE_TRY`]), and asks it at each moment of a try.
 pub(super) trait InsideTry {
     /// The counters it keeps.
     fn counters(&self) -> &'static [Counter];
 
-    /// A try answered at once (no servers), which the caller gives up on at `try_ends`: the
-    /// answer of the first of the copies it sends (`call` sends each, the original first),
-    /// with whether a copy gave it; `None` while it sends no copies of this try.
-    #[allow(clippy::too_many_arguments)]
+    /// A try answered at once (no servers): the answer of the first of the copies it sends
+    /// (`call` sends each, the original first), with whether a copy gave it; `None` while it
+    /// sends no copies of this try.
     fn first_of_copies(
         &self,
-        try_ends: Micros,
-        who: (Id, usize),
-        now: Micros,
+        at: TryAt,
         rng: &mut ChaCha8Rng,
         q: &mut EventQueue<Event>,
         call: &mut SendTry<'_>,
     ) -> Option<(Micros, CallEnd, bool)>;
 
-    /// Try `try_no` of request `id` went to the servers at `now`: the copies it will send.
-    fn try_sent(
-        &self,
-        q: &mut EventQueue<Event>,
-        now: Micros,
-        try_ends: Micros,
-        id: Id,
-        try_no: u32,
-    );
+    /// The try numbered `try_no` went to the servers: the copies it will send.
+    fn try_sent(&self, q: &mut EventQueue<Event>, at: TryAt, try_no: u32);
 
     /// A try is over after `waited`, answered by a copy when `copy_won`.
     fn try_over(&mut self, now: Micros, waited: Micros, copy_won: bool, rec: &mut Recorder);
@@ -158,22 +158,19 @@ impl Stack {
         })
     }
 
-    /// A try of request `id` to dependency `dep` that goes out with copies of it, which the
-    /// caller gives up on at `try_ends`: `call` sends each (the original first), and the first
-    /// answer is the try's, with whether a copy gave it. `None` while the stack sends no
+    /// A try that goes out with copies of it: `call` sends each (the original first), and the
+    /// first answer is the try's, with whether a copy gave it. `None` while the stack sends no
     /// copies of this try.
     pub fn first_of_copies(
         &self,
-        try_ends: Micros,
-        (id, dep): (Id, usize),
-        now: Micros,
+        at: TryAt,
         rng: &mut ChaCha8Rng,
         q: &mut EventQueue<Event>,
         call: &mut SendTry<'_>,
     ) -> Option<(Micros, CallEnd, bool)> {
         self.inside_try
             .iter()
-            .find_map(|l| l.first_of_copies(try_ends, (id, dep), now, rng, q, call))
+            .find_map(|l| l.first_of_copies(at, rng, q, call))
     }
 
     /// What a followed request shows of a try a copy answered (`copy_won`), if one did.
@@ -545,8 +542,14 @@ impl Sim<'_> {
             if let Some(at) = deadline {
                 q.schedule(at, Event::TryTimedOut { id, try_no });
             }
+            let at = TryAt {
+                id,
+                dep,
+                now,
+                ends: try_ends,
+            };
             for layer in &deps[dep].stack.inside_try {
-                layer.try_sent(q, now, try_ends, id, try_no);
+                layer.try_sent(q, at, try_no);
             }
             self.send_to_servers(now, id, dep, try_no, deadline, false);
             return;
