@@ -15,9 +15,7 @@ use super::param::{Kind, Needs, Panel, Param, Unit, Value, ON_OFF};
 use super::part::{Dep, Part};
 use super::recorder::Recorder;
 use super::stack::{InsideTry, SendTry, TryAt};
-use super::Sim;
-use super::SimConfig;
-use super::StackConfig;
+use super::{Sim, SimConfig, StackConfig};
 use crate::resilience::{Delay, HedgePlan, HedgePolicy, Hedger, ParamError};
 use crate::sim::engine::EventQueue;
 use crate::sim::latency::Micros;
@@ -80,7 +78,7 @@ fn hedge_mut(c: &mut SimConfig) -> Option<&mut HedgeConfig> {
 pub(super) const ROWS: &[Param] = &[
     Param { key: "hedge", doc: "Lesson 000's hedge on inventory: one more copy of a call slower than the p95 seen.", unit: "",
         kind: Kind::Choice { names: ON_OFF, write: |c, i| { let s = Dep::First.stack(c); if i == 0 { s.hedge.get_or_insert_with(HedgeConfig::lesson_000); } else { s.hedge = None } } },
-        needs: Needs::OnlyWith(Part::Dependency(Dep::First)), read: |c| Dep::First.find(c).map(|d| &d.stack).map(|s| Value::on_off(s.hedge.is_some())), fields: &["hedge.idempotency_key"], panel: None },
+        needs: Needs::OnlyWith(Part::Dependency(Dep::First)), read: |c| Dep::First.find(c).map(|d| Value::on_off(d.stack.hedge.is_some())), fields: &["hedge.idempotency_key"], panel: None },
     Param { key: "hedge_after", doc: "When a hedge copy leaves: after a fixed time, or pN, a percentile of the latencies seen (its old name, hedge_delay, is read as this key).", unit: "",
         kind: Kind::Delay { write: |c, delay| if let Some(h) = hedge_mut(c) {
             h.policy.delay = match (delay, h.policy.delay) {
