@@ -686,20 +686,21 @@ pub struct LayerLevel {
 }
 
 impl LayerLevel {
+    /// Its moves made by `at` (the moves are in time order, so a search finds where they stop:
+    /// the readings beside the timeline ask at every frame).
+    fn moves_by(&self, at: Micros) -> &[LevelChange] {
+        &self.changes[..self.changes.partition_point(|c| c.at <= at)]
+    }
+
     /// Where it stood at `at`.
     pub fn at(&self, at: Micros) -> u32 {
-        self.changes
-            .iter()
-            .take_while(|c| c.at <= at)
-            .last()
-            .map_or(self.initial, |c| c.value)
+        self.moves_by(at).last().map_or(self.initial, |c| c.value)
     }
 
     /// The lowest move it made by `at`, if it fell below where it started.
     pub fn lowest_by(&self, at: Micros) -> Option<LevelChange> {
-        self.changes
+        self.moves_by(at)
             .iter()
-            .take_while(|c| c.at <= at)
             .min_by_key(|c| (c.value, c.at))
             .copied()
             .filter(|c| c.value < self.initial)
