@@ -22,7 +22,13 @@ fn lookups_answered(t: &Trace) -> f64 {
 #[test]
 fn the_limit_falls_as_inventory_slows_and_the_lookups_keep_their_workers() {
     let cfg = Preset::StoryAdaptiveLimit.config();
-    let limit = cfg.first_stack().unwrap().adaptive_limit.clone().unwrap();
+    let limit = cfg
+        .first_stack()
+        .unwrap()
+        .rooms
+        .adaptive_limit
+        .clone()
+        .unwrap();
     let with = run(&cfg).unwrap();
     let without = run(&Preset::StoryNone.config()).unwrap();
     let l = with
@@ -117,6 +123,7 @@ fn the_cli_a_link_a_widget_and_a_lesson_take_the_same_keys_and_give_the_same_run
     let hedge = cli
         .first_stack()
         .unwrap()
+        .rooms
         .hedge
         .clone()
         .expect("hedge_after switches it on");
@@ -171,6 +178,7 @@ fn an_explicit_patterns_list_keeps_a_key_from_switching_its_pattern_on() {
         .config()
         .first_stack()
         .unwrap()
+        .rooms
         .adaptive_limit
         .is_some());
     let (off, _) = from_pairs(&pairs(&[
@@ -183,6 +191,7 @@ fn an_explicit_patterns_list_keeps_a_key_from_switching_its_pattern_on() {
         .config()
         .first_stack()
         .unwrap()
+        .rooms
         .adaptive_limit
         .is_none());
 }

@@ -162,8 +162,21 @@ fn old_flat_configs_still_load_and_run_as_before() {
 fn a_config_file_may_be_flat_or_grouped_and_a_bad_one_is_named() {
     let grouped = load_config_json(THREE_DEPENDENCIES).unwrap();
     assert_eq!(grouped.dependencies.len(), 3);
-    let e = load_config_json(r#"{"rate": 100.0, "threads": 32, "colour": 1}"#).unwrap_err();
-    assert!(e.contains("colour"), "{e}");
+    let e = load_config_json(r#"{"rate": 100.0, "threads": 32}"#).unwrap_err();
+    assert!(e.contains("missing field `duration`"), "{e}");
+    let mut flat: serde_json::Value = serde_json::from_str(OLD_FLAT_CONFIGS[0].1).unwrap();
+    flat["colour"] = 1.into();
+    let e = load_config_json(&flat.to_string()).unwrap_err();
+    assert!(e.contains("unknown field `colour`"), "{e}");
+    // A layer its room declares is read under its key, a bad value named by its path.
+    let flat = flat.as_object_mut().unwrap();
+    flat.remove("colour");
+    flat.insert(
+        "hedge".into(),
+        serde_json::json!({"policy": {"delay": {"Fixed": -1}, "max_hedges": 1}, "idempotency_key": true}),
+    );
+    let e = load_config_json(&serde_json::Value::from(flat.clone()).to_string()).unwrap_err();
+    assert!(e.contains("hedge.policy.delay"), "{e}");
     let e =
         load_config_json(r#"{"run": {"seed": 0, "drain": true}, "dependencies": []}"#).unwrap_err();
     assert!(e.contains("traffic"), "{e}");
@@ -212,6 +225,15 @@ fn a_stack_refuses_a_key_it_does_not_have_and_names_a_bad_librarys_setting() {
     ] {
         assert!(e.contains(&format!("`{key}`")), "{key}: {e}");
     }
+    // A layer its room declares is read under its own key, a bad value named by its path.
+    let stack = &mut file["dependencies"][0]["stack"];
+    stack.as_object_mut().unwrap().remove("hedg");
+    stack["adaptive_limit"] = serde_json::json!({"initial": "many"});
+    let e = load_config_json(&file.to_string()).unwrap_err();
+    assert!(
+        e.contains("dependencies[0].stack") && e.contains("adaptive_limit.initial"),
+        "{e}"
+    );
 
     let mut file = serde_json::to_value(&cfg).unwrap();
     let stack = &mut file["dependencies"][0]["stack"];

@@ -238,7 +238,7 @@ fn the_channel_has_no_breaker_and_no_bulkhead() {
             s.bulkhead = Some(BulkheadConfig::cascade_sim())
         }),
         (Pattern::HEDGE, |s| {
-            s.hedge = Some(HedgeConfig::lesson_000())
+            s.rooms.hedge = Some(HedgeConfig::lesson_000())
         }),
     ];
     for (p, put) in layers {

@@ -69,7 +69,7 @@ fn a_hedge_at_the_p95_cuts_the_p99_for_about_five_percent_more_calls() {
 
     let hedged = run(&{
         let mut edited = long_tail();
-        edited.first_stack_mut().hedge = Some(HedgeConfig::fixed(delay));
+        edited.first_stack_mut().rooms.hedge = Some(HedgeConfig::fixed(delay));
         edited
     })
     .unwrap();
@@ -100,7 +100,7 @@ fn a_hedge_at_the_p95_cuts_the_p99_for_about_five_percent_more_calls() {
 fn the_lessons_policy_hedges_at_the_observed_p95() {
     let t = run(&{
         let mut edited = long_tail();
-        edited.first_stack_mut().hedge = Some(HedgeConfig {
+        edited.first_stack_mut().rooms.hedge = Some(HedgeConfig {
             policy: HedgePolicy::lesson_000(),
             idempotency_key: true,
         });
@@ -120,7 +120,7 @@ fn the_lessons_policy_hedges_at_the_observed_p95() {
 fn hedging_follows_the_seed() {
     let c = {
         let mut edited = long_tail();
-        edited.first_stack_mut().hedge = Some(HedgeConfig::fixed(100 * MS));
+        edited.first_stack_mut().rooms.hedge = Some(HedgeConfig::fixed(100 * MS));
         edited.traffic.duration = 10 * SECOND;
         edited
     };
@@ -145,7 +145,7 @@ fn a_copy_meets_the_inventory_of_the_moment_it_goes_out() {
         edited.traffic.duration = 2 * SECOND;
         edited.first_mut().faults.degrade_at = Some(0);
         edited.first_mut().faults.recover_at = Some(SECOND);
-        edited.first_stack_mut().hedge = Some(HedgeConfig::fixed(50 * MS));
+        edited.first_stack_mut().rooms.hedge = Some(HedgeConfig::fixed(50 * MS));
         edited.run.record_requests = true;
         edited
     };
@@ -168,7 +168,7 @@ fn no_copy_goes_out_once_the_try_has_timed_out() {
     let hedged = |delay| {
         run(&{
             let mut edited = Scenario::Timeout.config();
-            edited.first_stack_mut().hedge = Some(HedgeConfig::fixed(delay));
+            edited.first_stack_mut().rooms.hedge = Some(HedgeConfig::fixed(delay));
             edited
         })
         .unwrap()
@@ -202,7 +202,7 @@ fn no_copy_goes_out_once_the_try_has_timed_out() {
 fn a_call_without_an_idempotency_key_is_never_hedged() {
     let c = {
         let mut edited = Scenario::Timeout.config();
-        edited.first_stack_mut().hedge = Some(HedgeConfig {
+        edited.first_stack_mut().rooms.hedge = Some(HedgeConfig {
             idempotency_key: false,
             ..HedgeConfig::fixed(80 * MS)
         });
@@ -221,7 +221,7 @@ fn a_call_without_an_idempotency_key_is_never_hedged() {
     let bad = |policy| {
         let c = {
             let mut edited = Scenario::Timeout.config();
-            edited.first_stack_mut().hedge = Some(HedgeConfig {
+            edited.first_stack_mut().rooms.hedge = Some(HedgeConfig {
                 policy,
                 idempotency_key: true,
             });
@@ -250,7 +250,7 @@ fn a_call_without_an_idempotency_key_is_never_hedged() {
 fn hedged_requests_are_counted_once() {
     let mut c = {
         let mut edited = long_tail();
-        edited.first_stack_mut().hedge = Some(HedgeConfig::fixed(60 * MS));
+        edited.first_stack_mut().rooms.hedge = Some(HedgeConfig::fixed(60 * MS));
         edited
     };
     c.traffic.duration = 20 * SECOND;
@@ -282,7 +282,7 @@ fn at_a_dependency_with_a_capacity_each_copy_is_served_as_a_call_of_its_own() {
             hot_items: None,
             cache: None,
         });
-        edited.first_stack_mut().hedge = hedge;
+        edited.first_stack_mut().rooms.hedge = hedge;
         run(&edited).unwrap()
     };
     let served = |t: &Trace| t.dependencies[0].load.as_ref().unwrap().served;

@@ -14,8 +14,8 @@ use resilience_playground::sim::life::{Activity, Happening};
 use resilience_playground::sim::model::{
     follow, run, run_with_cap, Abandon, Arrivals, CacheConfig, CacheFill, CapacityConfig,
     ClosedLoop, GatewayConfig, GcConfig, HedgeConfig, HistoryBulkhead, HostsConfig,
-    OrdersIdempotency, OutlierDetection, PriorityMix, QueueOrder, Resilience4jStack, RunError,
-    SidecarConfig, COPIES_SENT, COPIES_WON,
+    OrdersIdempotency, OutlierDetection, PriorityMix, QueueOrder, Resilience4jStack, RoomLayers,
+    RunError, SidecarConfig, COPIES_SENT, COPIES_WON,
 };
 use resilience_playground::sim::trace::{Outcome, Trace};
 
@@ -264,10 +264,13 @@ fn config() -> impl Strategy<Value = CascadeConfig> {
                     }),
                     priority_mix: PriorityMix { high, low: 0.3 },
                     queue_limit,
-                    hedge: hedge.map(|(delay, max_hedges)| HedgeConfig {
-                        policy: HedgePolicy { delay, max_hedges },
-                        idempotency_key: true,
-                    }),
+                    rooms: RoomLayers {
+                        hedge: hedge.map(|(delay, max_hedges)| HedgeConfig {
+                            policy: HedgePolicy { delay, max_hedges },
+                            idempotency_key: true,
+                        }),
+                        ..RoomLayers::default()
+                    },
                     idempotency: idempotency.map(|(key, ttl)| OrdersIdempotency {
                         key,
                         store: IdempotencyConfig { ttl: ttl * SECOND },
@@ -358,7 +361,7 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
         let tries = t.sent + t.gateway_retries + t.library_retries + t.sidecar_retries;
         assert!(calls <= tries + hedges_sent);
     }
-    assert_eq!(t.total(COPIES_SENT).is_some(), c.hedge.is_some());
+    assert_eq!(t.total(COPIES_SENT).is_some(), c.rooms.hedge.is_some());
     assert_eq!(t.orders.is_some(), c.idempotency.is_some());
     assert_eq!(t.payments.is_some(), c.payments.is_some());
     let payments_calls: u64 = t.series.iter().map(|b| b.payments_calls).sum();
@@ -457,7 +460,7 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
         assert_eq!(t.stale_skipped, 0);
     }
     let copies = t.total(COPIES_SENT).zip(t.total(COPIES_WON));
-    if let (Some((sent, won)), Some(hc)) = (copies, &c.hedge) {
+    if let (Some((sent, won)), Some(hc)) = (copies, &c.rooms.hedge) {
         assert!(won <= sent, "{won} of {sent}");
         // Each try sends at most `max_hedges` hedges, and there is one try per call that is
         // not a hedge.
@@ -470,7 +473,7 @@ fn check_counts(c: &CascadeConfig, t: &Trace) {
 /// half-open rule, and lesson 004's settings as written or as meant.
 fn through_resilience4j(mut c: CascadeConfig, meant: bool, frees: bool) -> CascadeConfig {
     c.sidecar = None;
-    c.hedge = None;
+    c.rooms.hedge = None;
     c.retry_budget = None;
     c.request_budget = None;
     c.business_errors_trip_breaker = false;

@@ -12,10 +12,10 @@ use crate::resilience::{
 };
 use crate::sim::latency::Micros;
 use crate::sim::model::{
-    fallback_policy, Abandon, Arrivals, CapacityConfig, ClosedLoop, DependencyConfig,
-    FaultSchedule, GatewayConfig, HedgeConfig, HistoryBulkhead, OrdersIdempotency, PriorityMix,
-    Profile, QueueOrder, Resilience4jStack, RoutesConfig, RunSettings, ServiceConfig,
-    SidecarConfig, SimConfig, StackConfig, Traffic,
+    fallback_policy, naming_the_path, Abandon, Arrivals, CapacityConfig, ClosedLoop,
+    DependencyConfig, FaultSchedule, GatewayConfig, HistoryBulkhead, OrdersIdempotency,
+    PriorityMix, Profile, QueueOrder, Resilience4jStack, RoomLayers, RoutesConfig, RunSettings,
+    ServiceConfig, SidecarConfig, SimConfig, StackConfig, Traffic,
 };
 
 /// The parameters of one cascade run. Times are microseconds. Every field added after the
@@ -125,9 +125,10 @@ pub struct CascadeConfig {
     /// [`ServiceConfig::queue_limit`].
     #[serde(default)]
     pub queue_limit: Option<u64>,
-    /// [`StackConfig::hedge`] of inventory, the first dependency.
-    #[serde(default)]
-    pub hedge: Option<HedgeConfig>,
+    /// [`StackConfig::rooms`] of inventory, the first dependency: each layer its room declares,
+    /// under its own key.
+    #[serde(flatten, deserialize_with = "naming_the_path")]
+    pub rooms: RoomLayers,
     /// [`ServiceConfig::idempotency`].
     #[serde(default)]
     pub idempotency: Option<OrdersIdempotency>,
@@ -190,7 +191,7 @@ impl Default for CascadeConfig {
             rate_limit: None,
             priority_mix: PriorityMix::default(),
             queue_limit: None,
-            hedge: None,
+            rooms: RoomLayers::default(),
             idempotency: None,
             payments: None,
             capacity: None,
@@ -280,9 +281,7 @@ impl CascadeConfig {
                 retry_budget: self.retry_budget.clone(),
                 timeout: self.timeout,
                 sidecar: self.sidecar.clone(),
-                hedge: self.hedge.clone(),
-                // A layer the flat files never had stays off.
-                ..StackConfig::default()
+                rooms: self.rooms.clone(),
             },
             capacity: self.capacity.clone(),
             hosts: None,

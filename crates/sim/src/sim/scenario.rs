@@ -436,7 +436,7 @@ impl Preset {
             Preset::StoryNone => story(None),
             Preset::StoryBulkhead => story(Some(BulkheadConfig::cascade_sim())),
             Preset::StoryAdaptiveLimit => with(story(None), |c| {
-                c.first_stack_mut().adaptive_limit = Some(AdaptiveLimitConfig::saturday());
+                c.first_stack_mut().rooms.adaptive_limit = Some(AdaptiveLimitConfig::saturday());
             }),
             Preset::StoryResend => with(Scenario::None.config(), |c| {
                 c.service.threads = 1_000;

@@ -76,12 +76,19 @@ fn hedge_keys_switch_it_on_and_set_it() {
     let mut c = Scenario::Timeout.config();
     apply_set(&mut c, "hedge", "on").unwrap();
     assert_eq!(
-        c.first_stack().unwrap().hedge,
+        c.first_stack().unwrap().rooms.hedge,
         Some(crate::sim::model::HedgeConfig::lesson_000())
     );
     apply_set(&mut c, "hedge_after", "80ms").unwrap();
     apply_set(&mut c, "max_hedges", "2").unwrap();
-    let policy = &c.first_stack().unwrap().hedge.as_ref().unwrap().policy;
+    let policy = &c
+        .first_stack()
+        .unwrap()
+        .rooms
+        .hedge
+        .as_ref()
+        .unwrap()
+        .policy;
     assert_eq!(
         (policy.delay, policy.max_hedges),
         (Delay::Fixed(80 * MS), 2)
@@ -90,6 +97,7 @@ fn hedge_keys_switch_it_on_and_set_it() {
     assert_eq!(
         c.first_stack()
             .unwrap()
+            .rooms
             .hedge
             .as_ref()
             .unwrap()
@@ -102,11 +110,18 @@ fn hedge_keys_switch_it_on_and_set_it() {
     );
     c.validate().unwrap();
     apply_set(&mut c, "hedge", "off").unwrap();
-    assert_eq!(c.first_stack().unwrap().hedge, None);
+    assert_eq!(c.first_stack().unwrap().rooms.hedge, None);
     // A delay alone switches it on.
     apply_set(&mut c, "hedge_after", "0.2").unwrap();
     assert_eq!(
-        c.first_stack().unwrap().hedge.clone().unwrap().policy.delay,
+        c.first_stack()
+            .unwrap()
+            .rooms
+            .hedge
+            .clone()
+            .unwrap()
+            .policy
+            .delay,
         Delay::Fixed(200 * MS)
     );
     let mut c = Scenario::Timeout.config();

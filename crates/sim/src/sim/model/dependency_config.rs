@@ -4,13 +4,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::grpc::GrpcStack;
-use super::hedging::HedgeConfig;
 use super::polly::PollyStack;
 use super::profile::Profile;
-use super::{HOUR, SECOND};
+use super::{RoomLayers, HOUR, SECOND};
 use crate::resilience::{
-    envoy_retry::DEFAULT_BASE, AdaptiveLimitConfig, BreakerConfig, BulkheadConfig, EnvoyRetryRules,
-    HalfOpenRule, Jitter, ParamError, RetryBudgetConfig, RetryPolicy,
+    envoy_retry::DEFAULT_BASE, BreakerConfig, BulkheadConfig, EnvoyRetryRules, HalfOpenRule,
+    Jitter, ParamError, RetryBudgetConfig, RetryPolicy,
 };
 use crate::sim::latency::{LatencyModel, Micros};
 use crate::sim::pattern::{Descriptor, Pattern, Place};
@@ -307,6 +306,10 @@ pub struct FaultSchedule {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct StackConfig {
+    /// The layers their rooms declare. Before the profile: serde hands the flattened parts
+    /// the keys in this order, and the profile refuses any key still left.
+    #[serde(flatten, deserialize_with = "super::profile_file::naming_the_path")]
+    pub rooms: RoomLayers,
     /// Lesson 000's semantics and order (the default), or a library's.
     #[serde(flatten)]
     pub profile: Profile,
@@ -326,11 +329,6 @@ pub struct StackConfig {
     pub timeout: Option<Micros>,
     /// An Envoy sidecar retrying inside each library attempt.
     pub sidecar: Option<SidecarConfig>,
-    /// A hedge on each try.
-    pub hedge: Option<HedgeConfig>,
-    /// An adaptive concurrency limit outside every other layer.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub adaptive_limit: Option<AdaptiveLimitConfig>,
 }
 
 /// A sidecar proxy (Envoy) between `orders` and inventory: it retries on its own, inside each
@@ -580,9 +578,25 @@ pub(super) struct Layer {
     pub switch_off: fn(&mut StackConfig),
 }
 
-/// A row for the layer held in `field` of the stack: on while the field is, checked by
-/// `check` under the field's name, switched on by `switch_on`, switched off by emptying it.
+/// A row for the layer held in `field` of the stack (`rooms.field` for one its room declares):
+/// on while the field is, checked by `check` under the field's name, switched on by
+/// `switch_on`, switched off by emptying it.
 macro_rules! layer {
+    ($pattern:expr, rooms . $field:ident, $check:expr, $switch_on:expr $(,)?) => {
+        $crate::sim::model::dependency_config::Layer {
+            pattern: $pattern,
+            is_on: |s| s.rooms.$field.is_some(),
+            check: |s| {
+                $crate::sim::model::dependency_config::check_in(
+                    s.rooms.$field.as_ref(),
+                    stringify!($field),
+                    $check,
+                )
+            },
+            switch_on: $switch_on,
+            switch_off: |s| s.rooms.$field = None,
+        }
+    };
     ($pattern:expr, $field:ident, $check:expr, $switch_on:expr $(,)?) => {
         $crate::sim::model::dependency_config::Layer {
             pattern: $pattern,

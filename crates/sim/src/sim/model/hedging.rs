@@ -56,19 +56,21 @@ impl Pattern {
 
 /// The hedge as a layer of the stack: on while the stack has one, checked under `hedge`,
 /// switched on with lesson 000's.
-pub(super) const LAYER: Layer = layer!(Pattern::HEDGE, hedge, HedgeConfig::validate, |s| {
-    s.hedge.get_or_insert_with(HedgeConfig::lesson_000);
+pub(super) const LAYER: Layer = layer!(Pattern::HEDGE, rooms.hedge, HedgeConfig::validate, |s| {
+    s.rooms.hedge.get_or_insert_with(HedgeConfig::lesson_000);
 });
 
 /// The key the hedge's delay had before it took a percentile too: read as `hedge_after`.
 pub(super) const OLD_NAME: (&str, &str) = ("hedge_delay", "hedge_after");
 
 fn hedge(c: &SimConfig) -> Option<&HedgeConfig> {
-    Dep::First.find(c).and_then(|d| d.stack.hedge.as_ref())
+    Dep::First
+        .find(c)
+        .and_then(|d| d.stack.rooms.hedge.as_ref())
 }
 
 fn hedge_mut(c: &mut SimConfig) -> Option<&mut HedgeConfig> {
-    Dep::First.stack(c).hedge.as_mut()
+    Dep::First.stack(c).rooms.hedge.as_mut()
 }
 
 /// The hedge's keys, on the call to inventory: switching it on with the lesson's hedge, when
@@ -77,8 +79,8 @@ fn hedge_mut(c: &mut SimConfig) -> Option<&mut HedgeConfig> {
 #[rustfmt::skip]
 pub(super) const ROWS: &[Param] = &[
     Param { key: "hedge", doc: "Lesson 000's hedge on inventory: one more copy of a call slower than the p95 seen.", unit: "",
-        kind: Kind::Choice { names: ON_OFF, write: |c, i| { let s = Dep::First.stack(c); if i == 0 { s.hedge.get_or_insert_with(HedgeConfig::lesson_000); } else { s.hedge = None } } },
-        needs: Needs::OnlyWith(Part::Dependency(Dep::First)), read: |c| Dep::First.find(c).map(|d| Value::on_off(d.stack.hedge.is_some())), fields: &["hedge.idempotency_key"], panel: None },
+        kind: Kind::Choice { names: ON_OFF, write: |c, i| { let s = Dep::First.stack(c); if i == 0 { s.rooms.hedge.get_or_insert_with(HedgeConfig::lesson_000); } else { s.rooms.hedge = None } } },
+        needs: Needs::OnlyWith(Part::Dependency(Dep::First)), read: |c| Dep::First.find(c).map(|d| Value::on_off(d.stack.rooms.hedge.is_some())), fields: &["hedge.idempotency_key"], panel: None },
     Param { key: "hedge_after", doc: "When a hedge copy leaves: after a fixed time, or pN, a percentile of the latencies seen (its old name, hedge_delay, is read as this key).", unit: "",
         kind: Kind::Delay { write: |c, delay| if let Some(h) = hedge_mut(c) {
             h.policy.delay = match (delay, h.policy.delay) {
@@ -171,7 +173,7 @@ pub(super) struct Hedging {
 
 /// The hedge a stack with `cfg` has, as a layer inside each of its tries.
 pub(super) fn of(cfg: &StackConfig) -> Result<Option<Box<dyn InsideTry>>, ParamError> {
-    let Some(hedge) = cfg.hedge.as_ref() else {
+    let Some(hedge) = cfg.rooms.hedge.as_ref() else {
         return Ok(None);
     };
     let hedging = Hedging {

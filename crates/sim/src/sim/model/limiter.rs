@@ -45,10 +45,11 @@ impl Pattern {
 /// `adaptive_limit`, switched on with the Saturday cascade's.
 pub(super) const LAYER: Layer = layer!(
     Pattern::ADAPTIVE_LIMIT,
-    adaptive_limit,
+    rooms.adaptive_limit,
     AdaptiveLimitConfig::validate,
     |s| {
-        s.adaptive_limit
+        s.rooms
+            .adaptive_limit
             .get_or_insert_with(AdaptiveLimitConfig::saturday);
     }
 );
@@ -56,11 +57,11 @@ pub(super) const LAYER: Layer = layer!(
 fn limit(c: &SimConfig) -> Option<&AdaptiveLimitConfig> {
     Dep::First
         .find(c)
-        .and_then(|d| d.stack.adaptive_limit.as_ref())
+        .and_then(|d| d.stack.rooms.adaptive_limit.as_ref())
 }
 
 fn limit_mut(c: &mut SimConfig) -> Option<&mut AdaptiveLimitConfig> {
-    Dep::First.stack(c).adaptive_limit.as_mut()
+    Dep::First.stack(c).rooms.adaptive_limit.as_mut()
 }
 
 /// The most calls an adaptive limit takes: a value moved along by another stays in range.
@@ -96,7 +97,7 @@ pub(super) const ROWS: &[Param] = &[
 
 /// The adaptive limit a stack with `cfg` has, as its outermost layer.
 pub(super) fn of(cfg: &StackConfig) -> Result<Option<Box<dyn Outermost>>, ParamError> {
-    let Some(limit) = cfg.adaptive_limit.clone() else {
+    let Some(limit) = cfg.rooms.adaptive_limit.clone() else {
         return Ok(None);
     };
     Ok(Some(Box::new(AdaptiveLimit::new(limit)?)))

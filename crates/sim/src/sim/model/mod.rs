@@ -73,6 +73,7 @@ pub use hedging::{HedgeConfig, COPIES_SENT, COPIES_WON};
 pub use limiter::LIMIT;
 pub use polly::PollyStack;
 pub use profile::Profile;
+pub(crate) use profile_file::naming_the_path;
 pub use resilience4j::{Exception, FallbackPlace, Resilience4jStack};
 pub use stack::RETRIES_OVER_BUDGET;
 
@@ -139,6 +140,19 @@ impl<'de> serde::Deserialize<'de> for Pattern {
 /// The rows of the parameter table a pattern's room declares beside its mechanism, in the
 /// table's order: the table (`params::PARAMS`) sets them after the call's other layers.
 pub const ROOM_ROWS: [&[param::Param]; 2] = [hedging::ROWS, limiter::ROWS];
+
+/// The settings of the layers whose room declares them (`None`: the layer is off), each
+/// written in a stack's file under its own key beside the other layers'.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct RoomLayers {
+    /// A hedge on each try.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hedge: Option<HedgeConfig>,
+    /// An adaptive concurrency limit outside every other layer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adaptive_limit: Option<crate::resilience::AdaptiveLimitConfig>,
+}
 
 /// The layers whose row (whether it is on, its check, its defaults) a pattern's room declares
 /// beside its descriptor, in the order a stack's check takes them after the others.

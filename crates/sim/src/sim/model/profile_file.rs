@@ -1,7 +1,8 @@
 //! A profile as a config file writes it, beside the stack's layers: its order as `order`, a
 //! library's settings under the library's key. Reading checks that the two agree, so a
 //! [`StackConfig`] always holds one [`Profile`]. The stack's layers are [`StackConfig`]'s own
-//! fields; the profile is read from what they leave, so a key that is neither is refused here.
+//! fields and those of its [`super::RoomLayers`]; the profile is read from what they leave, so
+//! a key that is neither is refused here.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -95,6 +96,23 @@ impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for Named<'_, T> {
             }
         })
     }
+}
+
+/// Reads a flattened part of a stack (or of a flat file), its error naming the path inside it
+/// (a layer's key, then its field's): serde reads a flattened part after the keys around it,
+/// where the file's reader can no longer tell which key went wrong.
+pub(crate) fn naming_the_path<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+) -> Result<T, D::Error> {
+    serde_path_to_error::deserialize(deserializer).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path == "." {
+            inner
+        } else {
+            de::Error::custom(format_args!("{path}: {inner}"))
+        }
+    })
 }
 
 /// serde's words for a key a stack does not have, naming every key it does.

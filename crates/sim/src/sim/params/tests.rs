@@ -34,8 +34,8 @@ fn everything_on_for(row: &Param) -> SimConfig {
     if row.key == "stack" {
         let inventory = &mut cfg.dependencies[0];
         let stack = &mut inventory.stack;
-        (stack.sidecar, stack.hedge, stack.retry_budget) = (None, None, None);
-        stack.adaptive_limit = None;
+        (stack.sidecar, stack.retry_budget) = (None, None);
+        stack.rooms = Default::default();
         inventory.capacity = None;
         cfg.service.request_budget = None;
     }
@@ -363,16 +363,21 @@ fn a_layers_own_field_is_named_by_the_key_of_the_row_that_lists_it() {
             INV.stack(c).sidecar.as_mut().unwrap().base = 0
         }),
         ("hedge_after", |c| {
-            INV.stack(c).hedge.as_mut().unwrap().policy.delay = Delay::Fixed(0)
+            INV.stack(c).rooms.hedge.as_mut().unwrap().policy.delay = Delay::Fixed(0)
         }),
         ("max_hedges", |c| {
-            INV.stack(c).hedge.as_mut().unwrap().policy.max_hedges = 0
+            INV.stack(c).rooms.hedge.as_mut().unwrap().policy.max_hedges = 0
         }),
         ("limit_min", |c| {
-            INV.stack(c).adaptive_limit.as_mut().unwrap().min = 0
+            INV.stack(c).rooms.adaptive_limit.as_mut().unwrap().min = 0
         }),
         ("limit_slow_after", |c| {
-            INV.stack(c).adaptive_limit.as_mut().unwrap().slow_after = 0
+            INV.stack(c)
+                .rooms
+                .adaptive_limit
+                .as_mut()
+                .unwrap()
+                .slow_after = 0
         }),
         ("shed_low", |c| {
             let shed = c.service.load_shed.as_mut().unwrap();

@@ -897,7 +897,10 @@ fn lookups_saved(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
         if s.bulkhead.is_some() {
             Some("the bulkhead")
         } else {
-            s.adaptive_limit.as_ref().map(|_| "the adaptive limit")
+            s.rooms
+                .adaptive_limit
+                .as_ref()
+                .map(|_| "the adaptive limit")
         }
     };
     let name = guard(cfg.first_stack()?)?;

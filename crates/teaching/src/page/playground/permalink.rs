@@ -711,6 +711,7 @@ mod tests {
                 back.config()
                     .first_stack()
                     .unwrap()
+                    .rooms
                     .hedge
                     .clone()
                     .unwrap()
