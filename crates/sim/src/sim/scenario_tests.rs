@@ -113,17 +113,8 @@ fn hedge_keys_switch_it_on_and_set_it() {
     assert_eq!(c.first_stack().unwrap().rooms.hedge, None);
     // A delay alone switches it on.
     apply_set(&mut c, "hedge_after", "0.2").unwrap();
-    assert_eq!(
-        c.first_stack()
-            .unwrap()
-            .rooms
-            .hedge
-            .clone()
-            .unwrap()
-            .policy
-            .delay,
-        Delay::Fixed(200 * MS)
-    );
+    let hedge = c.first_stack().unwrap().rooms.hedge.clone().unwrap();
+    assert_eq!(hedge.policy.delay, Delay::Fixed(200 * MS));
     let mut c = Scenario::Timeout.config();
     for (k, v) in [
         ("hedge", "yes"),

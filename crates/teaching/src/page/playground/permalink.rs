@@ -707,18 +707,8 @@ mod tests {
             assert_eq!(to_query(&back), query);
             let r = back.config().first_stack().unwrap().retry.unwrap();
             assert_eq!((r.attempts, r.base, r.cap), (4, 45_000, 45_000));
-            assert_eq!(
-                back.config()
-                    .first_stack()
-                    .unwrap()
-                    .rooms
-                    .hedge
-                    .clone()
-                    .unwrap()
-                    .policy
-                    .max_hedges,
-                2
-            );
+            let stack = back.config().first_stack().cloned().unwrap();
+            assert_eq!(stack.rooms.hedge.unwrap().policy.max_hedges, 2);
         }
     }
 
