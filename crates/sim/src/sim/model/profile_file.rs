@@ -86,15 +86,7 @@ impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for Named<'_, T> {
     type Value = T;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
-        serde_path_to_error::deserialize(deserializer).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            if path == "." {
-                de::Error::custom(format_args!("{}: {inner}", self.0))
-            } else {
-                de::Error::custom(format_args!("{}.{path}: {inner}", self.0))
-            }
-        })
+        read_naming(deserializer, Some(self.0))
     }
 }
 
@@ -104,13 +96,22 @@ impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for Named<'_, T> {
 pub(crate) fn naming_the_path<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     deserializer: D,
 ) -> Result<T, D::Error> {
+    read_naming(deserializer, None)
+}
+
+/// Reads a `T`, its error starting with `key` (when there is one) and the path inside it.
+fn read_naming<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+    key: Option<&str>,
+) -> Result<T, D::Error> {
     serde_path_to_error::deserialize(deserializer).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
-        if path == "." {
-            inner
-        } else {
-            de::Error::custom(format_args!("{path}: {inner}"))
+        match (key, path.as_str()) {
+            (None, ".") => inner,
+            (None, _) => de::Error::custom(format_args!("{path}: {inner}")),
+            (Some(key), ".") => de::Error::custom(format_args!("{key}: {inner}")),
+            (Some(key), _) => de::Error::custom(format_args!("{key}.{path}: {inner}")),
         }
     })
 }
