@@ -42,10 +42,10 @@ fn the_limit_falls_as_inventory_slows_and_the_lookups_keep_their_workers() {
         l.changes
     );
     assert_eq!((l.initial, l.lowest, l.last), (20, limit.min, limit.min));
-    let refused = with.outcomes.get(Outcome::ConcurrencyLimited);
+    let refused = with.outcomes.get(Outcome::CONCURRENCY_LIMITED);
     assert!(refused > 500, "{refused}");
-    assert!(with.could_end_in(Outcome::ConcurrencyLimited));
-    assert!(!without.could_end_in(Outcome::ConcurrencyLimited));
+    assert!(with.could_end_in(Outcome::CONCURRENCY_LIMITED));
+    assert!(!without.could_end_in(Outcome::CONCURRENCY_LIMITED));
     assert!(
         lookups_answered(&with) > 0.99,
         "{}",

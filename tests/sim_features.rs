@@ -517,7 +517,7 @@ fn presets_key_figures() {
             1_500,
             &[
                 (Outcome::Ok, 633),
-                (Outcome::ConcurrencyLimited, 865),
+                (Outcome::CONCURRENCY_LIMITED, 865),
                 (Outcome::Unfinished, 2),
             ],
         ),

@@ -10,8 +10,7 @@ use crate::resilience::{BreakerState, TransitionReason};
 pub const BUCKET: Micros = 100_000;
 
 /// How one request ended, as its client saw it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Outcome {
     /// Answered in time (for `/orders`: inventory reserved the stock).
     Ok,
@@ -41,8 +40,71 @@ pub enum Outcome {
     GatewayTimeout,
     /// Still queued or running when the run stopped (only when not draining).
     Unfinished,
-    /// Refused at once by the adaptive concurrency limit on the call (503): it was used up.
-    ConcurrencyLimited,
+    /// Refused at once by a layer of the call's stack, in the way its module declares (a limit
+    /// on the calls in flight that is used up answers 503).
+    Refused(LayerRefusal),
+}
+
+/// A way a layer of a call's stack refuses a call that no other outcome names, declared in
+/// the layer's module as a [`Counter`] is: an outcome's name, its words and the sentence a
+/// followed request tells, so the Trace, the views and `cascade --json` name none.
+#[derive(Debug, Clone, Copy)]
+pub struct LayerRefusal(&'static RefusalFacts);
+
+/// What a [`LayerRefusal`] is.
+#[derive(Debug)]
+pub struct RefusalFacts {
+    /// Its name as an outcome, in tables and JSON.
+    pub name: &'static str,
+    /// Its words on a counter and in a sentence.
+    pub words: &'static str,
+    /// What a followed request so refused tells after who it was (`{dependency}` is the
+    /// dependency's name).
+    pub story: &'static str,
+    /// Its place among a run's counts of refusals: each its own, below
+    /// [`LayerRefusal::ROOM`] (a test checks).
+    pub slot: usize,
+}
+
+impl LayerRefusal {
+    /// How many ways of refusing a run can count.
+    pub const ROOM: usize = 4;
+
+    /// The refusal `facts` describe.
+    pub const fn new(facts: &'static RefusalFacts) -> Self {
+        LayerRefusal(facts)
+    }
+
+    /// What it is.
+    pub fn facts(self) -> &'static RefusalFacts {
+        self.0
+    }
+}
+
+impl PartialEq for LayerRefusal {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for LayerRefusal {}
+
+impl std::hash::Hash for LayerRefusal {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.name.hash(state)
+    }
+}
+
+impl PartialOrd for LayerRefusal {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for LayerRefusal {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.name.cmp(other.0.name)
+    }
 }
 
 impl Outcome {
@@ -57,18 +119,18 @@ impl Outcome {
                 | Outcome::BulkheadFull
                 | Outcome::CircuitOpen
                 | Outcome::BudgetExhausted
-                | Outcome::ConcurrencyLimited
+                | Outcome::Refused(_)
         )
     }
 
-    /// Every outcome, in the order the lesson's table sorts them (alphabetical).
-    pub const ALL: [Outcome; 15] = [
+    /// The outcomes the Trace itself names, the layers' refusals left out (`Outcome::ALL`,
+    /// where the model lists those, has every one).
+    pub const PLAIN: [Outcome; 14] = [
         Outcome::BudgetExhausted,
         Outcome::BulkheadFull,
         Outcome::BusinessRejected,
         Outcome::CircuitOpen,
         Outcome::ClientGaveUp,
-        Outcome::ConcurrencyLimited,
         Outcome::DependencyError,
         Outcome::Fallback,
         Outcome::GatewayRejected,
@@ -81,7 +143,7 @@ impl Outcome {
     ];
 
     /// The name printed in tables and JSON.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Outcome::Ok => "ok",
             Outcome::Timeout => "timeout",
@@ -97,7 +159,7 @@ impl Outcome {
             Outcome::GatewayRejected => "gateway_rejected",
             Outcome::GatewayTimeout => "gateway_timeout",
             Outcome::Unfinished => "unfinished",
-            Outcome::ConcurrencyLimited => "concurrency_limited",
+            Outcome::Refused(refusal) => refusal.0.name,
         }
     }
 
@@ -107,6 +169,14 @@ impl Outcome {
             self,
             Outcome::Ok | Outcome::BusinessRejected | Outcome::Fallback
         )
+    }
+}
+
+/// An outcome is written by its name (`"circuit_open"`; the model reads one back, as it
+/// lists the layers' refusals).
+impl Serialize for Outcome {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
     }
 }
 
@@ -150,9 +220,27 @@ pub struct OutcomeCounts {
     pub gateway_timeout: u64,
     /// Not finished when the run stopped.
     pub unfinished: u64,
-    /// Refused by the adaptive concurrency limit (left out of the JSON when 0).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub concurrency_limited: u64,
+    /// Calls the layers of a stack refused in a way of their own, each under its
+    /// [`LayerRefusal`]'s name (left out of the JSON when 0).
+    #[serde(flatten)]
+    pub refused: RefusedCounts,
+}
+
+/// How many calls each [`LayerRefusal`] refused, by its slot. The model, which lists the
+/// refusals, writes each under its name and reads it back.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RefusedCounts(pub [u64; LayerRefusal::ROOM]);
+
+impl RefusedCounts {
+    /// The calls `refusal` refused.
+    pub fn get(&self, refusal: LayerRefusal) -> u64 {
+        self.0[refusal.0.slot]
+    }
+
+    /// Counts `calls` more refused by `refusal`.
+    pub fn add(&mut self, refusal: LayerRefusal, calls: u64) {
+        self.0[refusal.0.slot] += calls;
+    }
 }
 
 impl OutcomeCounts {
@@ -172,7 +260,7 @@ impl OutcomeCounts {
             Outcome::GatewayRejected => &mut self.gateway_rejected,
             Outcome::GatewayTimeout => &mut self.gateway_timeout,
             Outcome::Unfinished => &mut self.unfinished,
-            Outcome::ConcurrencyLimited => &mut self.concurrency_limited,
+            Outcome::Refused(refusal) => &mut self.refused.0[refusal.0.slot],
         }
     }
 
@@ -193,7 +281,7 @@ impl OutcomeCounts {
             Outcome::GatewayRejected => self.gateway_rejected,
             Outcome::GatewayTimeout => self.gateway_timeout,
             Outcome::Unfinished => self.unfinished,
-            Outcome::ConcurrencyLimited => self.concurrency_limited,
+            Outcome::Refused(refusal) => self.refused.0[refusal.0.slot],
         }
     }
 
@@ -204,14 +292,18 @@ impl OutcomeCounts {
 
     /// Adds every count of `other` to this one.
     pub fn add_all(&mut self, other: &OutcomeCounts) {
-        for outcome in Outcome::ALL {
+        for outcome in Outcome::PLAIN {
             *self.slot(outcome) += other.get(outcome);
+        }
+        for (mine, theirs) in self.refused.0.iter_mut().zip(other.refused.0) {
+            *mine += theirs;
         }
     }
 
     /// Every request counted.
     pub fn total(&self) -> u64 {
-        Outcome::ALL.iter().map(|&o| self.get(o)).sum()
+        let plain: u64 = Outcome::PLAIN.iter().map(|&o| self.get(o)).sum();
+        plain + self.refused.0.iter().sum::<u64>()
     }
 }
 
@@ -636,7 +728,7 @@ impl LayerCount {
     }
 }
 
-/// A level a layer keeps and moves as it works, in calls in flight (the adaptive limit's),
+/// A level a layer keeps and moves as it works, in calls in flight (a limit on them),
 /// declared in the layer's module as a [`Counter`] is. The Trace holds what each level of the
 /// layers that were on did ([`LayerLevel`]), so a layer's level needs no field of its own, and
 /// every one is a figure a lesson can name and a reading beside the timeline.
@@ -849,7 +941,7 @@ impl Trace {
     /// level only with that layer on (a run without it reads as before it existed), every
     /// other outcome always.
     pub fn could_end_in(&self, outcome: Outcome) -> bool {
-        let a_levels_refusal = outcome == Outcome::ConcurrencyLimited;
+        let a_levels_refusal = matches!(outcome, Outcome::Refused(_));
         !a_levels_refusal || self.layer_levels.iter().any(|l| l.refuses == outcome)
     }
 

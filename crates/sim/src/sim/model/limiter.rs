@@ -13,7 +13,7 @@ use crate::resilience::adaptive_limit::{BACKOFF_RANGE, LIMIT_RANGE, SLOW_AFTER_R
 use crate::resilience::{AdaptiveLimit, AdaptiveLimitConfig, ParamError, Sample};
 use crate::sim::latency::Micros;
 use crate::sim::pattern::{self, Descriptor, Pattern};
-use crate::sim::trace::{LayerLevel, Level, LevelChange, Outcome};
+use crate::sim::trace::{LayerLevel, LayerRefusal, Level, LevelChange, Outcome, RefusalFacts};
 
 /// The limit on the calls in flight to the dependency.
 pub const LIMIT: Level = Level {
@@ -21,10 +21,24 @@ pub const LIMIT: Level = Level {
     figure: "limit",
     label: "concurrency limit",
     what: "the adaptive concurrency limit",
-    refuses: Outcome::ConcurrencyLimited,
+    refuses: Outcome::CONCURRENCY_LIMITED,
     refused_figure: "limited",
     refused_what: "the number of calls the adaptive limit refused",
 };
+
+/// How the limit refuses a call while it is used up: at once, with a 503.
+pub const REFUSED: LayerRefusal = LayerRefusal::new(&RefusalFacts {
+    name: "concurrency_limited",
+    words: "refused by the concurrency limit (503)",
+    story: "was refused at once (503): the calls already in flight to {dependency} had used up \
+            the adaptive concurrency limit",
+    slot: 0,
+});
+
+impl Outcome {
+    /// Refused at once by the adaptive concurrency limit on the call (503): it was used up.
+    pub const CONCURRENCY_LIMITED: Outcome = Outcome::Refused(REFUSED);
+}
 
 impl Pattern {
     /// An adaptive concurrency limit on the calls in flight (AIMD on latency), outside every

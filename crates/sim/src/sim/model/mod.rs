@@ -57,6 +57,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 pub use crate::sim::pattern::{Descriptor, Pattern, Place};
+use crate::sim::trace::{LayerRefusal, RefusedCounts};
 pub use config::{
     fallback_policy, own_field, Arrivals, ClosedLoop, GatewayConfig, GcConfig, HistoryBulkhead,
     KeyOf, OrdersIdempotency, PriorityMix, QueueOrder, RouteTimeouts, RoutesConfig, RunSettings,
@@ -70,7 +71,7 @@ pub use envoy::RETRY_OVERFLOW;
 pub use follow::follow;
 pub use grpc::{GrpcStack, RETRIES_THROTTLED};
 pub use hedging::{HedgeConfig, COPIES_SENT, COPIES_WON};
-pub use limiter::LIMIT;
+pub use limiter::{LIMIT, REFUSED};
 pub use polly::PollyStack;
 pub use profile::Profile;
 pub(crate) use profile_file::naming_the_path;
@@ -134,6 +135,116 @@ impl<'de> serde::Deserialize<'de> for Pattern {
             .into_iter()
             .find(|p| p.describe().written == name)
             .ok_or_else(|| serde::de::Error::unknown_variant(&name, &WRITTEN))
+    }
+}
+
+impl Outcome {
+    /// The ways the layers refuse a call that no plain outcome names, each declared in its
+    /// room.
+    pub const REFUSALS: [LayerRefusal; 1] = [limiter::REFUSED];
+
+    /// Every outcome, in the order the lesson's table sorts them (by name).
+    pub const ALL: [Outcome; Outcome::PLAIN.len() + Outcome::REFUSALS.len()] = {
+        let mut all = [Outcome::Ok; Outcome::PLAIN.len() + Outcome::REFUSALS.len()];
+        let mut i = 0;
+        while i < all.len() {
+            let next = if i < Outcome::PLAIN.len() {
+                Outcome::PLAIN[i]
+            } else {
+                Outcome::Refused(Outcome::REFUSALS[i - Outcome::PLAIN.len()])
+            };
+            // Insertion: shift the names after `next` one place on.
+            let mut at = i;
+            while at > 0 && comes_before(next.name(), all[at - 1].name()) {
+                all[at] = all[at - 1];
+                at -= 1;
+            }
+            all[at] = next;
+            i += 1;
+        }
+        all
+    };
+}
+
+/// Whether `a` sorts before `b`, byte by byte (a `const` comparison of names).
+const fn comes_before(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut i = 0;
+    while i < a.len() && i < b.len() {
+        if a[i] != b[i] {
+            return a[i] < b[i];
+        }
+        i += 1;
+    }
+    a.len() < b.len()
+}
+
+/// An outcome is read by its name, a layer's refusal among [`Outcome::REFUSALS`].
+impl<'de> serde::Deserialize<'de> for Outcome {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Outcome::ALL
+            .into_iter()
+            .find(|o| o.name() == name)
+            .ok_or_else(|| serde::de::Error::unknown_variant(&name, &OUTCOME_NAMES))
+    }
+}
+
+/// Every outcome's name, in [`Outcome::ALL`]'s order.
+const OUTCOME_NAMES: [&str; Outcome::ALL.len()] = {
+    let mut names = [""; Outcome::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Outcome::ALL[i].name();
+        i += 1;
+    }
+    names
+};
+
+/// The layers' refusals are written each under its name, left out when 0.
+impl serde::Serialize for RefusedCounts {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let counted = Outcome::REFUSALS.map(|r| (r.facts().name, self.get(r)));
+        let counted = counted.iter().filter(|(_, count)| *count > 0);
+        let mut map = serializer.serialize_map(Some(counted.clone().count()))?;
+        for (name, count) in counted {
+            map.serialize_entry(name, count)?;
+        }
+        map.end()
+    }
+}
+
+/// A refusal is read by its name; the other keys beside it (the plain outcomes') are left to
+/// the counts around it.
+impl<'de> serde::Deserialize<'de> for RefusedCounts {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Counts;
+        impl<'de> serde::de::Visitor<'de> for Counts {
+            type Value = RefusedCounts;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("counts by outcome")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<Self::Value, M::Error> {
+                let mut counts = RefusedCounts::default();
+                while let Some(name) = map.next_key::<String>()? {
+                    match Outcome::REFUSALS
+                        .into_iter()
+                        .find(|r| r.facts().name == name)
+                    {
+                        Some(refusal) => counts.add(refusal, map.next_value()?),
+                        None => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(counts)
+            }
+        }
+        deserializer.deserialize_map(Counts)
     }
 }
 

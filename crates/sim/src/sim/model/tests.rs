@@ -341,3 +341,55 @@ fn every_counter_and_level_a_run_reports_is_listed_once() {
         );
     }
 }
+
+/// Every outcome is listed once in [`Outcome::ALL`], sorted by name; each layer's refusal has
+/// a slot of its own within [`LayerRefusal::ROOM`], a story naming the dependency, and a level
+/// that refuses with it; and every outcome is read back from what it is written as, a count
+/// of refusals too.
+#[test]
+fn every_outcome_is_listed_once_and_read_back_by_its_name() {
+    use crate::sim::trace::LayerRefusal;
+    let names: Vec<&str> = Outcome::ALL.iter().map(|o| o.name()).collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(names, sorted, "sorted by name, none twice");
+    assert_eq!(
+        Outcome::ALL.len(),
+        Outcome::PLAIN.len() + Outcome::REFUSALS.len()
+    );
+    let mut slots: Vec<usize> = Outcome::REFUSALS.iter().map(|r| r.facts().slot).collect();
+    slots.sort_unstable();
+    slots.dedup();
+    assert_eq!(slots.len(), Outcome::REFUSALS.len(), "a slot each");
+    for refusal in Outcome::REFUSALS {
+        let facts = refusal.facts();
+        assert!(facts.slot < LayerRefusal::ROOM, "{}", facts.name);
+        assert!(facts.story.contains("{dependency}"), "{}", facts.name);
+        assert!(!facts.words.is_empty(), "{}", facts.name);
+        let refused = Outcome::Refused(refusal);
+        assert!(Outcome::ALL.contains(&refused));
+        assert!(
+            LEVELS.iter().any(|l| l.refuses == refused),
+            "{}",
+            facts.name
+        );
+    }
+    let mut counts = OutcomeCounts::default();
+    for (i, outcome) in Outcome::ALL.into_iter().enumerate() {
+        let written = serde_json::to_string(&outcome).unwrap();
+        assert_eq!(written, format!("\"{}\"", outcome.name()));
+        assert_eq!(serde_json::from_str::<Outcome>(&written).unwrap(), outcome);
+        (0..=i).for_each(|_| counts.add(outcome));
+    }
+    let written = serde_json::to_string(&counts).unwrap();
+    assert_eq!(
+        serde_json::from_str::<OutcomeCounts>(&written).unwrap(),
+        counts
+    );
+    let unknown = serde_json::from_str::<Outcome>("\"refused_by_nobody\"").unwrap_err();
+    assert!(
+        unknown.to_string().contains("concurrency_limited"),
+        "{unknown}"
+    );
+}

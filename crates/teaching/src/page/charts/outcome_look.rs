@@ -1,9 +1,10 @@
 //! How each outcome looks to a student, one row per outcome: its words on a counter and in a
-//! sentence, the pattern of its bars, its colour. A new outcome is one row here (and its name
-//! in the trace, and the sentence a followed request tells of it).
+//! sentence, the pattern of its bars, its colour. A new plain outcome is one row here (and its
+//! name in the trace, and the sentence a followed request tells of it); a layer's refusal
+//! brings its own words and sentence, and takes the pattern and colour of its slot.
 
 use super::hatch::Hatch;
-use crate::sim::trace::Outcome;
+use crate::sim::trace::{LayerRefusal, Outcome};
 
 /// An outcome's look.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,8 +37,8 @@ const fn row(
     }
 }
 
-/// Every outcome's look, in [`Outcome::ALL`]'s order.
-const LOOKS: [OutcomeLook; Outcome::ALL.len()] = [
+/// The plain outcomes' looks, in [`Outcome::PLAIN`]'s order.
+const LOOKS: [OutcomeLook; Outcome::PLAIN.len()] = [
     row(
         Outcome::BudgetExhausted,
         "out of time budget",
@@ -67,12 +68,6 @@ const LOOKS: [OutcomeLook; Outcome::ALL.len()] = [
         "client gave up",
         Hatch::Vertical,
         (160, 160, 160),
-    ),
-    row(
-        Outcome::ConcurrencyLimited,
-        "refused by the concurrency limit (503)",
-        Hatch::Vertical,
-        (110, 60, 130),
     ),
     row(
         Outcome::DependencyError,
@@ -125,13 +120,28 @@ pub fn outcome_hatch(outcome: Outcome) -> Hatch {
     look(outcome).hatch
 }
 
+/// The pattern and colour of a layer's refusal, by its slot: the first is the adaptive
+/// limit's; its words are the refusal's own.
+const REFUSAL_LOOKS: [(Hatch, (u8, u8, u8)); LayerRefusal::ROOM] = [
+    (Hatch::Vertical, (110, 60, 130)),
+    (Hatch::Falling, (60, 120, 60)),
+    (Hatch::Rising, (170, 60, 90)),
+    (Hatch::Cross, (70, 70, 160)),
+];
+
 /// The look of `outcome`.
-pub fn look(outcome: Outcome) -> &'static OutcomeLook {
-    let at = Outcome::ALL
-        .iter()
-        .position(|o| *o == outcome)
-        .unwrap_or_default();
-    &LOOKS[at]
+pub fn look(outcome: Outcome) -> OutcomeLook {
+    match outcome {
+        Outcome::Refused(refusal) => {
+            let facts = refusal.facts();
+            let (hatch, rgb) = REFUSAL_LOOKS[facts.slot];
+            row(outcome, facts.words, hatch, rgb)
+        }
+        plain => {
+            let at = Outcome::PLAIN.iter().position(|o| *o == plain);
+            LOOKS[at.unwrap_or_default()]
+        }
+    }
 }
 
 #[cfg(test)]
@@ -141,8 +151,10 @@ mod tests {
     #[test]
     fn every_outcome_has_its_own_row_with_words_and_a_colour_of_its_own() {
         let mut colours = Vec::new();
-        for (i, outcome) in Outcome::ALL.into_iter().enumerate() {
-            assert_eq!(LOOKS[i].outcome, outcome, "LOOKS is in ALL's order");
+        for (i, outcome) in Outcome::PLAIN.into_iter().enumerate() {
+            assert_eq!(LOOKS[i].outcome, outcome, "LOOKS is in PLAIN's order");
+        }
+        for outcome in Outcome::ALL {
             assert_eq!(look(outcome).outcome, outcome);
             assert!(!look(outcome).words.is_empty());
             colours.push(look(outcome).rgb);
@@ -153,6 +165,15 @@ mod tests {
             colours.len(),
             Outcome::ALL.len(),
             "no two outcomes share a colour"
+        );
+        let mut every_slot: Vec<_> = LOOKS.iter().map(|l| l.rgb).collect();
+        every_slot.extend(REFUSAL_LOOKS.iter().map(|&(_, rgb)| rgb));
+        every_slot.sort_unstable();
+        every_slot.dedup();
+        assert_eq!(
+            every_slot.len(),
+            LOOKS.len() + LayerRefusal::ROOM,
+            "a refusal declared later gets a colour of its own too"
         );
     }
 

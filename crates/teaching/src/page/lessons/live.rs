@@ -855,7 +855,6 @@ mod tests {
         use crate::page::runs::Run;
         use crate::sim::model::LIMIT;
         use crate::sim::scenario::Preset;
-        use crate::sim::trace::Outcome;
         let run = Run::of(Preset::StoryAdaptiveLimit.config()).unwrap();
         let read = |name: &str, run: &Run, now: Micros| {
             let reading = Reading { run, now, b: None };
@@ -868,7 +867,7 @@ mod tests {
             Some(level.initial.into())
         );
         assert_eq!(read("limit", &run, first.at), Some(first.value.into()));
-        let refused = run.trace.outcomes.get(Outcome::ConcurrencyLimited) as f64;
+        let refused = run.trace.outcomes.get(level.refuses) as f64;
         let at_end = run.trace.series.len() as Micros * BUCKET;
         assert_eq!(read("limited", &run, at_end), Some(refused));
         let midway = read("limited", &run, first.at + 1_000_000).unwrap();

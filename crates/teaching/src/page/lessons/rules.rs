@@ -557,7 +557,7 @@ fn outcomes(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
         .filter(|&(_, n)| n > 0)
         .collect();
     // Most first; equal counts in the outcomes' own order.
-    crate::sort::by_rank(&mut seen, |&(o, _)| o as u64);
+    crate::sort::by_key(&mut seen, |&(o, _)| o);
     crate::sort::by_rank(&mut seen, |&(_, n)| u64::MAX - n);
     let parts: Vec<String> = seen
         .iter()
@@ -1066,7 +1066,7 @@ fn adaptive_limit(reading: &Reading, seen: &Seen, _: Window) -> Option<String> {
         "{}, the adaptive limit{fell} refused {} calls, each answered at once instead \
          of holding a worker.",
         reading.by(),
-        count(f.finished.concurrency_limited)
+        count(f.finished.get(LIMIT.refuses))
     ))
 }
 

@@ -410,10 +410,12 @@ pub fn story(life: &RequestLife) -> String {
             duration(took)
         ),
         Outcome::Unfinished => format!("{who} had no answer when the run stopped"),
-        Outcome::ConcurrencyLimited => format!(
-            "{who} was refused at once (503): the calls already in flight to {first} had used up \
-             the adaptive concurrency limit"
-        ),
+        Outcome::Refused(refusal) => {
+            format!(
+                "{who} {}",
+                refusal.facts().story.replace("{dependency}", first)
+            )
+        }
     };
     let life = whole;
     let for_nobody: Micros = life
