@@ -4,19 +4,17 @@
 
 use serde::Serialize;
 
-use super::contention::{Batch, ContentionConfig, Strategy, Tally, MAX_CLIENTS};
-use super::metastability::{Grid, MAX_STEPS};
+use super::contention::{Batch, ContentionConfig, Strategy, Tally};
+use super::metastability::Grid;
+use super::settings::{self, Setting, SettingKind};
 use crate::resilience::{ParamError, SECOND};
 use crate::sim::engine::EngineError;
-use crate::sim::scenario::{apply_set, parse_int, parse_time};
+use crate::sim::scenario::apply_set;
 
 /// The experiments there are.
 pub const EXPERIMENTS: [&str; 2] = ["contention", "metastability"];
 
-/// The keys `--set` takes with `--experiment metastability` besides every key of the cascade.
-pub const METASTABILITY_KEYS: [&str; 3] = ["steps", "rate_max", "trigger_max"];
-
-const METASTABILITY_USAGE: &str = "\
+const METASTABILITY_ABOUT: &str = "\
 usage: cascade experiment metastability [--set key=value]... [--json]
 
 The metastability explorer: the retry-storm preset (25 s of traffic, not drained) run once per
@@ -24,23 +22,28 @@ cell of a grid of load by trigger length, each cell from the same seed. Inventor
 calls at once and is slow (400 ms) from 3 s for the trigger's length. Prints, per cell, how
 long after the trigger ended the platform recovered (10 s in a row with at least 90% of each
 second's arrivals answered ok or by a fallback), or that it never did.
+";
 
-  --set steps=N        cells per axis (2..=40; default 12)
-  --set rate_max=R     load of the last column, requests/s (1..=2000; default 150, inventory's capacity); column k
-                       has rate_max * k / steps
-  --set trigger_max=T  trigger of the last row (1ms..=600 s; default 6 s)
-  --set KEY=VALUE      any key of the cascade (see cascade --help), applied to every cell: the
-                       switches that move the boundary, e.g. retry_budget_ratio=0.1,
-                       attempts=1, abandon=drop, jitter=none, capacity=12
-  --json               one JSON object per cell: rate, trigger_s, recovered_ms, ok_share";
+const METASTABILITY_OTHERS: &str =
+    "  --set KEY=VALUE    any key of the cascade (see cascade --help), applied to every cell: the
+                     switches that move the boundary, e.g. retry_budget_ratio=0.1, attempts=1,
+                     abandon=drop, jitter=none, capacity=12
+  --json             one JSON object per cell: rate, trigger_s, recovered_ms, ok_share";
 
-/// The keys `--set` takes with `--experiment contention`.
-pub const CONTENTION_KEYS: [&str; 6] = ["clients", "runs", "seed", "strategy", "base", "cap"];
+/// The keys `--set` takes with `cascade experiment metastability`, besides every key of the
+/// cascade.
+// Laid out as the parameter table is, a row's key and words, then its range and write.
+#[rustfmt::skip]
+pub const METASTABILITY: &[Setting<Grid>] = &[
+    Setting { key: "steps", doc: "cells per axis",
+        kind: SettingKind::Count { range: Grid::STEPS, write: |g, n| g.steps = n as u32 }, read: |g| g.steps.to_string() },
+    Setting { key: "rate_max", doc: "load of the last column (column k has rate_max * k / steps)",
+        kind: SettingKind::Number { range: Grid::RATE_MAX, unit: "requests/s", write: |g, r| g.rate_max = r }, read: |g| g.rate_max.to_string() },
+    Setting { key: "trigger_max", doc: "trigger of the last row, seconds or with an ms suffix",
+        kind: SettingKind::Time { range: Grid::TRIGGER_MAX, write: |g, t| g.trigger_max = t }, read: |g| format!("{} s", settings::seconds(g.trigger_max)) },
+];
 
-/// Most runs one command may ask for.
-pub const MAX_RUNS: u64 = 10_000;
-
-const USAGE: &str = "\
+const CONTENTION_ABOUT: &str = "\
 usage: cascade experiment contention [--set key=value]... [--json]
 
 The contention experiment of the AWS Architecture Blog's \"Exponential Backoff And Jitter\":
@@ -48,15 +51,30 @@ N clients each update one row once with optimistic concurrency (read the version
 with it; a stale write fails, and the client backs off and reads again). Every message
 takes |N(10 ms, 2 ms)|. Prints, per strategy, the mean writes per run and the mean time
 until the last client is done.
+";
 
-  --set clients=N     clients (1..=500; default 50)
-  --set runs=R        runs averaged (1..=10000; default 100)
-  --set seed=S        seed of the random streams (default 1)
-  --set strategy=S    one of no-backoff, exponential, full-jitter, equal-jitter,
-                      decorrelated (default: all five)
-  --set base=T        backoff base, seconds or with an ms suffix (0.1ms..=1 s; default 5ms)
-  --set cap=T         longest wait (base..=60 s; default 2 s)
-  --json              one JSON object per strategy per line";
+const CONTENTION_OTHERS: &str = "  --json          one JSON object per strategy per line";
+
+/// Runs one command may ask for.
+pub const RUNS: (u64, u64) = (1, 10_000);
+
+/// The keys `--set` takes with `cascade experiment contention`.
+#[rustfmt::skip]
+pub const CONTENTION: &[Setting<ContentionRequest>] = &[
+    Setting { key: "clients", doc: "clients, each writing the row once",
+        kind: SettingKind::Count { range: ContentionConfig::CLIENTS, write: |r, n| r.config.clients = n as u32 }, read: |r| r.config.clients.to_string() },
+    Setting { key: "runs", doc: "runs averaged",
+        kind: SettingKind::Count { range: RUNS, write: |r, n| r.runs = n }, read: |r| r.runs.to_string() },
+    Setting { key: "seed", doc: "seed of the random streams",
+        kind: SettingKind::Count { range: (0, u64::MAX), write: |r, n| r.seed = n }, read: |r| r.seed.to_string() },
+    Setting { key: "strategy", doc: "the one strategy to run",
+        kind: SettingKind::Choice { names: || Strategy::ALL.map(Strategy::key).to_vec(), write: |r, i| r.strategies = vec![Strategy::ALL[i]] },
+        read: |r| match r.strategies.as_slice() { [one] => one.key().to_string(), _ => "all five".to_string() } },
+    Setting { key: "base", doc: "backoff base, seconds or with an ms suffix",
+        kind: SettingKind::Time { range: ContentionConfig::BASE, write: |r, t| r.config.base = t }, read: |r| format!("{} s", settings::seconds(r.config.base)) },
+    Setting { key: "cap", doc: "longest wait, at least the base",
+        kind: SettingKind::Time { range: ContentionConfig::CAP, write: |r, t| r.config.cap = t }, read: |r| format!("{} s", settings::seconds(r.config.cap)) },
+];
 
 /// What `cascade experiment contention` runs.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,6 +103,16 @@ impl Default for ContentionRequest {
     }
 }
 
+/// An experiment's usage: what it is, a line per key of its rows (with the default), and
+/// the rest it takes.
+fn usage<T>(about: &str, rows: &[Setting<T>], defaults: &T, others: &str) -> Vec<String> {
+    let mut lines: Vec<String> = about.lines().map(str::to_string).collect();
+    lines.push(String::new());
+    lines.extend(settings::usage(rows, defaults));
+    lines.extend(others.lines().map(str::to_string));
+    lines
+}
+
 /// Runs experiment `name` with its `--set` pairs (`help`: its usage instead): the lines to
 /// print, or one line saying what was wrong (for exit status 2).
 pub fn run_experiment(
@@ -93,11 +121,20 @@ pub fn run_experiment(
     json: bool,
     help: bool,
 ) -> Result<Vec<String>, String> {
-    let usage = |text: &str| Ok(text.lines().map(str::to_string).collect());
     match name {
-        "metastability" if help => usage(METASTABILITY_USAGE),
+        "metastability" if help => Ok(usage(
+            METASTABILITY_ABOUT,
+            METASTABILITY,
+            &Grid::default(),
+            METASTABILITY_OTHERS,
+        )),
         "metastability" => run_metastability(sets, json),
-        "contention" if help => usage(USAGE),
+        "contention" if help => Ok(usage(
+            CONTENTION_ABOUT,
+            CONTENTION,
+            &ContentionRequest::default(),
+            CONTENTION_OTHERS,
+        )),
         "contention" => {
             run(&contention_request(sets, json)?).map_err(|e| format!("experiment contention: {e}"))
         }
@@ -113,33 +150,19 @@ pub fn unknown_experiment(name: &str) -> String {
     )
 }
 
-/// Reads the `--set`s of `cascade experiment metastability` into a grid.
+/// Reads the `--set`s of `cascade experiment metastability` into a grid: its own keys by
+/// their rows, any other as the cascade's.
 pub fn parse_metastability(sets: &[(String, String)]) -> Result<Grid, String> {
     let mut grid = Grid::default();
     for (key, value) in sets {
-        match key.as_str() {
-            "steps" => {
-                grid.steps = parse_int("steps", value, 2, MAX_STEPS.into()).map_err(set_error)? as u32
-            }
-            "rate_max" => {
-                grid.rate_max = value
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|r| r.is_finite() && (1.0..=2_000.0).contains(r))
-                    .ok_or_else(|| {
-                        format!("--set rate_max: '{value}' is out of range or malformed (allowed: 1..=2000 requests/s)")
-                    })?
-            }
-            "trigger_max" => {
-                grid.trigger_max =
-                    parse_time("trigger_max", value, 1_000, 600 * SECOND).map_err(set_error)?
-            }
-            _ => {
+        match settings::find(METASTABILITY, key) {
+            Some(row) => row.apply(&mut grid, value).map_err(set_error)?,
+            None => {
                 apply_set(&mut grid.base, key, value).map_err(|e| {
                     if e.field == "key" {
                         format!(
                             "--set {key}: unknown key (allowed: {}, or any key of the cascade)",
-                            METASTABILITY_KEYS.join(", ")
+                            settings::keys(METASTABILITY)
                         )
                     } else {
                         set_error(e)
@@ -209,31 +232,16 @@ pub fn contention_request(
     Ok(request)
 }
 
-/// Applies one `--set key=value` of the contention experiment.
+/// Applies one `--set key=value` of the contention experiment by its row.
 pub fn apply(request: &mut ContentionRequest, key: &str, value: &str) -> Result<(), ParamError> {
-    match key {
-        "clients" => {
-            request.config.clients = parse_int("clients", value, 1, MAX_CLIENTS.into())? as u32
-        }
-        "runs" => request.runs = parse_int("runs", value, 1, MAX_RUNS)?,
-        "seed" => request.seed = parse_int("seed", value, 0, u64::MAX)?,
-        "base" => request.config.base = parse_time("base", value, 100, SECOND)?,
-        "cap" => request.config.cap = parse_time("cap", value, 100, 60 * SECOND)?,
-        "strategy" => {
-            let all = Strategy::ALL.map(Strategy::key);
-            let chosen = Strategy::parse(value)
-                .ok_or_else(|| ParamError::new("strategy", all.join(", "), value.to_string()))?;
-            request.strategies = vec![chosen];
-        }
-        _ => {
-            return Err(ParamError::new(
-                "key",
-                CONTENTION_KEYS.join(", "),
-                key.to_string(),
-            ))
-        }
+    match settings::find(CONTENTION, key) {
+        Some(row) => row.apply(request, value),
+        None => Err(ParamError::new(
+            "key",
+            settings::keys(CONTENTION),
+            key.to_string(),
+        )),
     }
-    Ok(())
 }
 
 /// Runs the request: one line per strategy, JSON or a table with a header.
@@ -336,5 +344,109 @@ mod tests {
         assert!(err.contains("storm") && err.contains("contention"), "{err}");
         let usage = run_experiment("contention", &sets("clients=0"), false, true).unwrap();
         assert!(usage[0].starts_with("usage: cascade experiment contention"));
+    }
+
+    /// The usage of each experiment lists every key of its rows with its range and default,
+    /// and each row takes both ends of its range, refuses what lies beyond it naming the key
+    /// and the range, and writes what it read.
+    #[test]
+    fn the_usage_and_the_checks_come_from_the_rows() {
+        fn walk<T: Default>(
+            name: &str,
+            rows: &[Setting<T>],
+            apply: fn(&mut T, &str, &str) -> Result<(), String>,
+        ) {
+            let usage = run_experiment(name, &[], false, true).unwrap();
+            let defaults = T::default();
+            for row in rows {
+                let head = format!("  --set {} ", row.key);
+                let at = usage
+                    .iter()
+                    .position(|l| l.starts_with(&head))
+                    .unwrap_or_else(|| panic!("{name}: no usage line for {}", row.key));
+                let more = usage[at + 1..].iter().take_while(|l| l.starts_with("    "));
+                let lines: Vec<&str> = std::iter::once(&usage[at])
+                    .chain(more)
+                    .map(|l| l.trim())
+                    .collect();
+                assert!(
+                    usage[at..at + lines.len()].iter().all(|l| l.len() <= 96),
+                    "{lines:?}"
+                );
+                let line = lines.join(" ");
+                let default = format!("default {})", (row.read)(&defaults));
+                assert!(
+                    line.contains(&row.range()) && line.ends_with(&default),
+                    "{line}"
+                );
+                let (inside, beyond) = match &row.kind {
+                    SettingKind::Count {
+                        range: (min, max), ..
+                    } => (
+                        vec![min.to_string(), max.to_string()],
+                        [min.checked_sub(1), max.checked_add(1)]
+                            .into_iter()
+                            .flatten()
+                            .map(|v| v.to_string())
+                            .collect(),
+                    ),
+                    SettingKind::Time {
+                        range: (min, max), ..
+                    } => (
+                        vec![settings::seconds(*min), settings::seconds(*max)],
+                        vec![settings::seconds(max + 1_000)],
+                    ),
+                    SettingKind::Number {
+                        range: (min, max), ..
+                    } => (
+                        vec![min.to_string(), max.to_string()],
+                        vec![(min - 1.0).to_string(), (max + 1.0).to_string()],
+                    ),
+                    SettingKind::Choice { names, .. } => (
+                        names().into_iter().map(str::to_string).collect(),
+                        vec!["none of them".to_string()],
+                    ),
+                };
+                for value in inside {
+                    let mut target = T::default();
+                    row.apply(&mut target, &value)
+                        .unwrap_or_else(|e| panic!("{name} {}={value}: {e}", row.key));
+                    let read = (row.read)(&target);
+                    assert!(
+                        read.starts_with(&value) || value.starts_with(&read),
+                        "{}={value} read {read}",
+                        row.key
+                    );
+                }
+                for value in beyond {
+                    let err = apply(&mut T::default(), row.key, &value).unwrap_err();
+                    assert!(err.contains(&format!("--set {}", row.key)), "{err}");
+                    let range = row.range();
+                    let start = range
+                        .split("..=")
+                        .next()
+                        .unwrap_or(&range)
+                        .split(',')
+                        .next()
+                        .unwrap();
+                    assert!(
+                        err.contains(start),
+                        "{}={value}: {err} (range {range})",
+                        row.key
+                    );
+                }
+            }
+        }
+        walk("contention", CONTENTION, |r, key, value| {
+            apply(r, key, value).map_err(set_error)
+        });
+        walk("metastability", METASTABILITY, |_, key, value| {
+            parse_metastability(&[(key.to_string(), value.to_string())]).map(|_| ())
+        });
+        let err = parse_metastability(&sets("colour=red")).unwrap_err();
+        assert!(
+            err.contains("steps, rate_max, trigger_max, or any key"),
+            "{err}"
+        );
     }
 }

@@ -123,15 +123,24 @@ impl Default for ContentionConfig {
 }
 
 impl ContentionConfig {
+    /// Clients.
+    pub const CLIENTS: (u64, u64) = (1, MAX_CLIENTS as u64);
+    /// The backoff's base.
+    pub const BASE: (Micros, Micros) = (100, SECOND);
+    /// The longest wait; at least the base besides.
+    pub const CAP: (Micros, Micros) = (100, 60 * SECOND);
+
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_u64("clients", self.clients.into(), 1, MAX_CLIENTS.into(), "")?;
-        ParamError::check_micros("base", self.base, 100, SECOND)?;
+        let clients = ContentionConfig::CLIENTS;
+        ParamError::check_u64("clients", self.clients.into(), clients.0, clients.1, "")?;
+        let base = ContentionConfig::BASE;
+        ParamError::check_micros("base", self.base, base.0, base.1)?;
         ParamError::check_u64(
             "cap",
             self.cap,
-            self.base,
-            60 * SECOND,
+            self.base.max(ContentionConfig::CAP.0),
+            ContentionConfig::CAP.1,
             "µs (at least base)",
         )?;
         ParamError::check_micros("delay_mean", self.delay_mean, 0, SECOND)?;

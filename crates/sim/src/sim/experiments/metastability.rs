@@ -63,18 +63,31 @@ impl Default for Grid {
 }
 
 impl Grid {
+    /// Cells per axis.
+    pub const STEPS: (u64, u64) = (2, MAX_STEPS as u64);
+    /// The load of the last column, requests per second.
+    pub const RATE_MAX: (f64, f64) = (1.0, 2_000.0);
+    /// The trigger of the last row.
+    pub const TRIGGER_MAX: (Micros, Micros) = (1_000, 600 * SECOND);
+
     /// Checks the grid's own settings and every cell's config (the widest cell is enough: the
     /// others differ only in rate and trigger, within the same ranges).
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_u64("steps", self.steps.into(), 2, MAX_STEPS.into(), "")?;
-        if !(self.rate_max.is_finite() && (1.0..=2_000.0).contains(&self.rate_max)) {
+        let (steps, rate_max, trigger_max) = (Grid::STEPS, Grid::RATE_MAX, Grid::TRIGGER_MAX);
+        ParamError::check_u64("steps", self.steps.into(), steps.0, steps.1, "")?;
+        if !(self.rate_max.is_finite() && (rate_max.0..=rate_max.1).contains(&self.rate_max)) {
             return Err(ParamError::new(
                 "rate_max",
-                "1..=2000 requests/s",
+                format!("{}..={} requests/s", rate_max.0, rate_max.1),
                 self.rate_max.to_string(),
             ));
         }
-        ParamError::check_micros("trigger_max", self.trigger_max, 1_000, 600 * SECOND)?;
+        ParamError::check_micros(
+            "trigger_max",
+            self.trigger_max,
+            trigger_max.0,
+            trigger_max.1,
+        )?;
         for (rate, trigger) in [
             (self.rate(1), self.trigger(1)),
             (self.rate_max, self.trigger_max),

@@ -4,3 +4,4 @@
 pub mod cli;
 pub mod contention;
 pub mod metastability;
+pub mod settings;
