@@ -162,6 +162,8 @@ impl BreakerConfig {
     pub const COOLDOWN: (Micros, Micros) = (1_000, 3_600 * SECOND);
     /// `half_open_probes`.
     pub const PROBES: (u64, u64) = (1, 1_000);
+    /// `failure_ratio` and `slow_call_rate`, the low end excluded.
+    pub const RATIO: (f64, f64) = (0.0, 1.0);
 
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
@@ -203,14 +205,15 @@ impl Default for BreakerConfig {
     }
 }
 
-/// A ratio in `(0, 1]`.
+/// A ratio in [`BreakerConfig::RATIO`], its low end excluded.
 fn check_ratio(field: &'static str, value: f64) -> Result<(), ParamError> {
-    if value.is_finite() && value > 0.0 && value <= 1.0 {
+    let (low, high) = BreakerConfig::RATIO;
+    if value.is_finite() && value > low && value <= high {
         Ok(())
     } else {
         Err(ParamError::new(
             field,
-            "0 (exclusive)..=1",
+            format!("{low} (exclusive)..={high}"),
             value.to_string(),
         ))
     }

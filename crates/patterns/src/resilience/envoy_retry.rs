@@ -85,6 +85,8 @@ impl RetryLimit {
     pub const DEFAULT_MIN_CONCURRENCY: u32 = 3;
     /// `max_retries`' and `min_retry_concurrency`'s range here (Envoy takes any 32-bit count).
     pub const COUNT: (u64, u64) = (0, 1_000_000);
+    /// A budget's percentage of the requests in flight.
+    pub const BUDGET_PERCENT: (f64, f64) = (0.0, 100.0);
 
     /// Retries allowed in flight while `requests` are active or pending: for a budget, its
     /// percentage of them rounded down, or its minimum if that is more.
@@ -109,7 +111,8 @@ impl RetryLimit {
                 percent,
                 min_concurrency,
             } => {
-                ParamError::check_f64("retry_budget_percent", percent, 0.0, 100.0, "%")?;
+                let (least, most) = Self::BUDGET_PERCENT;
+                ParamError::check_f64("retry_budget_percent", percent, least, most, "%")?;
                 ParamError::check_u64(
                     "min_retry_concurrency",
                     min_concurrency.into(),

@@ -60,9 +60,12 @@ impl ParamError {
         }
     }
 
+    /// A share's range, which [`ParamError::check_share`] and the parameter rows of shares use.
+    pub const SHARE: (f64, f64) = (0.0, 1.0);
+
     /// Accepts a share, `0 <= value <= 1`, else names `field`.
     pub fn check_share(field: &'static str, value: f64) -> Result<(), ParamError> {
-        ParamError::check_f64(field, value, 0.0, 1.0, "")
+        ParamError::check_f64(field, value, Self::SHARE.0, Self::SHARE.1, "")
     }
 
     /// Accepts `value` when `min <= value <= max`, else names `field` and the range.

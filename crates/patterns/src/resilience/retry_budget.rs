@@ -30,10 +30,12 @@ impl RetryBudgetConfig {
     /// `cap`'s range, which `validate` and the parameter rows share (`minimum` is 0 up to
     /// `cap`).
     pub const CAP: (u64, u64) = (1, 1_000_000);
+    /// `ratio`'s range: a share of the calls.
+    pub const RATIO: (f64, f64) = ParamError::SHARE;
 
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_f64("ratio", self.ratio, 0.0, 1.0, "")?;
+        ParamError::check_f64("ratio", self.ratio, Self::RATIO.0, Self::RATIO.1, "")?;
         ParamError::check_u64("cap", self.cap.into(), Self::CAP.0, Self::CAP.1, "")?;
         ParamError::check_u64("minimum", self.minimum.into(), 0, self.cap.into(), "")?;
         Ok(())

@@ -203,20 +203,21 @@ impl GatewayConfig {
     /// `gateway_retries`.
     pub const RETRIES: (u64, u64) = (0, 10);
 
-    /// Checks every field against its range.
+    /// Checks every field against its range, naming it under `gateway` (`gateway.pool`).
     pub fn validate(&self) -> Result<(), ParamError> {
-        ParamError::check_u64(
-            "gateway_pool",
-            self.pool.into(),
-            Self::POOL.0,
-            Self::POOL.1,
-            "",
-        )?;
+        self.check_fields().map_err(|e| e.within("gateway"))
+    }
+
+    fn check_fields(&self) -> Result<(), ParamError> {
+        ParamError::check_u64("pool", self.pool.into(), Self::POOL.0, Self::POOL.1, "")?;
         let timeouts = [
             ("route_timeout", self.route_timeout),
-            ("orders_timeout", self.route_timeouts.orders),
-            ("catalog_timeout", self.route_timeouts.catalog),
-            ("history_timeout", self.route_timeouts.order_history),
+            ("route_timeouts.orders", self.route_timeouts.orders),
+            ("route_timeouts.catalog", self.route_timeouts.catalog),
+            (
+                "route_timeouts.order_history",
+                self.route_timeouts.order_history,
+            ),
         ];
         for (field, t) in timeouts {
             if let Some(t) = t {
@@ -224,7 +225,7 @@ impl GatewayConfig {
             }
         }
         let (min, max) = Self::RETRIES;
-        ParamError::check_u64("gateway_retries", self.retries.into(), min, max, "")?;
+        ParamError::check_u64("retries", self.retries.into(), min, max, "")?;
         Ok(())
     }
 }

@@ -437,6 +437,10 @@ fn every_field_a_row_lists_is_one_a_check_names() {
         let mut cfg = everything_on();
         cfg.dependencies[0].hosts = None;
         apply_set(&mut cfg, "hedge_after", hedge_after).unwrap();
+        // The gateway's own timeouts of a route are off until one is set.
+        for key in ["orders_timeout", "catalog_timeout", "history_timeout"] {
+            apply_set(&mut cfg, key, "1").unwrap();
+        }
         name_every_bad_leaf(&cfg, &mut named);
     }
     for row in PARAMS {
