@@ -183,10 +183,11 @@ mod tests {
             let claim = format!("{name} >= 0");
             assert!(super::super::format::claim(&claim).is_ok(), "{claim}");
         }
-        // Every switch goes on and off through its part, and a run reads every measure: the
+        // Every pattern (the panel's switches and the sidecar, which its keys switch on) goes
+        // on and off through its part, and a run reads every measure: the
         // story with the limit, the lesson's breaker, the herd, which recovers, or a hedge or a retry
         // budget on the lesson's timeout.
-        for p in Pattern::SWITCHES {
+        for p in Pattern::ALL {
             let mut cfg = Preset::StoryNone.config();
             p.part().switch_on(&mut cfg);
             assert!(p.is_on(&cfg), "{}", p.key());

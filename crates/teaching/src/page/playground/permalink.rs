@@ -69,8 +69,8 @@ pub fn from_pairs_or(pairs: &[(String, String)], default: Preset) -> (Page, Vec<
     let preset = match pairs.iter().find(|(k, _)| k == "preset") {
         None => default,
         Some((_, v)) => Preset::parse(v.trim()).unwrap_or_else(|| {
-            let names: Vec<&str> = Preset::ALL.iter().map(|p| p.key()).collect();
-            notices.push(bad("preset", v, &format!("one of {}", names.join(", "))));
+            let why = check_pair("preset", v).err().unwrap_or_default();
+            notices.push(format!("{why}; using the default."));
             default
         }),
     };
