@@ -269,6 +269,9 @@ pub struct RoomLayers {
 /// beside its descriptor, in the order a stack's check takes them after the others.
 const ROOM_LAYERS: [dependency_config::Layer; 2] = [hedging::LAYER, limiter::LAYER];
 
+/// The patterns at the door of `orders`, each a [`part::Door`] its room declares.
+const DOORS: [part::Door; 2] = [service::LOAD_SHED, service::RATE_LIMIT];
+
 /// What builds each layer that acts inside a stack's tries, from the stack's config.
 type MakeInsideTry = fn(&StackConfig) -> Result<Option<Box<dyn stack::InsideTry>>, ParamError>;
 

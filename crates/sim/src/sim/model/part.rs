@@ -3,9 +3,10 @@
 
 use super::{
     Abandon, CacheConfig, CapacityConfig, DependencyConfig, GatewayConfig, GcConfig, HostsConfig,
-    OrdersIdempotency, Pattern, SimConfig, StackConfig,
+    OrdersIdempotency, Pattern, ServiceConfig, SimConfig, StackConfig,
 };
-use crate::resilience::{IdempotencyConfig, LoadShedConfig, TokenBucketConfig};
+use crate::resilience::IdempotencyConfig;
+use crate::sim::pattern::Place;
 
 /// Which dependency a parameter tunes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,10 +34,8 @@ pub enum Part {
     Hosts(Dep),
     /// The gateway.
     Gateway,
-    /// Load shedding in `orders`.
-    LoadShed,
-    /// The rate limit at the door of `orders`.
-    RateLimit,
+    /// A pattern at the door of `orders` (its [`Door`] row says how).
+    Door(Pattern),
     /// Idempotency keys on `POST /orders`.
     Idempotency,
     /// Garbage collection pauses in `orders`.
@@ -81,14 +80,36 @@ impl Dep {
     }
 }
 
+/// A pattern at the door of `orders` as a part of the config, written in its room beside its
+/// descriptor (`service.rs`, listed in `model::DOORS`): whether `orders` has it, and switching
+/// it on with the lesson's values or off.
+#[derive(Debug, Clone, Copy)]
+pub struct Door {
+    /// The pattern.
+    pub pattern: Pattern,
+    /// The part as the usage names it, after "Switches on" or "Only with".
+    pub label: &'static str,
+    /// Whether the service has it.
+    pub is_on: fn(&ServiceConfig) -> bool,
+    /// Switches it on with the lesson's values, if it is off.
+    pub switch_on: fn(&mut ServiceConfig),
+    /// Switches it off, keeping nothing of its settings.
+    pub switch_off: fn(&mut ServiceConfig),
+}
+
+impl Door {
+    /// The door row of `pattern`, if it is a door.
+    fn of(pattern: Pattern) -> Option<&'static Door> {
+        super::DOORS.iter().find(|d| d.pattern == pattern)
+    }
+}
+
 impl Pattern {
     /// The part of a config the pattern is: its layer of the first dependency's stack, or a
-    /// part of `orders`.
+    /// door of `orders`.
     pub fn part(self) -> Part {
-        if self == Pattern::LOAD_SHED {
-            Part::LoadShed
-        } else if self == Pattern::RATE_LIMIT {
-            Part::RateLimit
+        if self.describe().place == Place::Door {
+            Part::Door(self)
         } else {
             Part::Layer(Dep::First, self)
         }
@@ -112,8 +133,7 @@ impl Part {
                 .is_some_and(|d| d.capacity.as_ref().is_some_and(|c| c.cache.is_some())),
             Part::Hosts(d) => d.find(cfg).is_some_and(|d| d.hosts.is_some()),
             Part::Gateway => cfg.gateway.is_some(),
-            Part::LoadShed => cfg.service.load_shed.is_some(),
-            Part::RateLimit => cfg.service.rate_limit.is_some(),
+            Part::Door(p) => Door::of(p).is_some_and(|d| (d.is_on)(&cfg.service)),
             Part::Idempotency => cfg.service.idempotency.is_some(),
             Part::Gc => cfg.service.gc.is_some(),
         }
@@ -154,15 +174,10 @@ impl Part {
             Part::Gateway => {
                 cfg.gateway.get_or_insert(GatewayConfig::new(200, None));
             }
-            Part::LoadShed => {
-                cfg.service
-                    .load_shed
-                    .get_or_insert_with(LoadShedConfig::lesson_000);
-            }
-            Part::RateLimit => {
-                cfg.service
-                    .rate_limit
-                    .get_or_insert_with(TokenBucketConfig::orders_door);
+            Part::Door(p) => {
+                if let Some(door) = Door::of(p) {
+                    (door.switch_on)(&mut cfg.service);
+                }
             }
             Part::Gc => {
                 cfg.service.gc.get_or_insert_with(GcConfig::spiral);
@@ -207,8 +222,11 @@ impl Part {
                 }
             }
             Part::Gateway => cfg.gateway = None,
-            Part::LoadShed => cfg.service.load_shed = None,
-            Part::RateLimit => cfg.service.rate_limit = None,
+            Part::Door(p) => {
+                if let Some(door) = Door::of(p) {
+                    (door.switch_off)(&mut cfg.service);
+                }
+            }
             Part::Idempotency => cfg.service.idempotency = None,
             Part::Gc => cfg.service.gc = None,
         }
@@ -220,8 +238,7 @@ impl Part {
             Part::Dependency(Dep::First) => "no dependency",
             Part::Dependency(Dep::Payments) => "no payments",
             Part::Layer(_, pattern) => pattern.describe().missing,
-            Part::LoadShed => Pattern::LOAD_SHED.describe().missing,
-            Part::RateLimit => Pattern::RATE_LIMIT.describe().missing,
+            Part::Door(pattern) => pattern.describe().missing,
             Part::Capacity(_) => "no capacity (it serves every call at once)",
             Part::Cache(_) => "no cache",
             Part::Hosts(_) => "one host",
@@ -245,8 +262,7 @@ impl Part {
             Part::Hosts(Dep::First) => "inventory's hosts".to_string(),
             Part::Hosts(Dep::Payments) => "payments' hosts".to_string(),
             Part::Gateway => "the gateway".to_string(),
-            Part::LoadShed => "load shedding".to_string(),
-            Part::RateLimit => "the rate limit at the door of orders".to_string(),
+            Part::Door(p) => Door::of(p).map_or(p.name(), |d| d.label).to_string(),
             Part::Idempotency => "idempotency keys".to_string(),
             Part::Gc => "the garbage collection pauses of orders".to_string(),
         }

@@ -9,11 +9,12 @@ use super::dependency_config::Abandon;
 use super::events::{Event, Id};
 use super::follow::trail;
 use super::heap::Heap;
+use super::part;
 use super::slab::{Pool, Server};
 use super::Sim;
 use crate::resilience::{
-    Bulkhead, FallbackPolicy, IdempotencyStore, LoadShedder, ParamError, Priority, TimeBudget,
-    TokenBucket,
+    Bulkhead, FallbackPolicy, IdempotencyStore, LoadShedConfig, LoadShedder, ParamError, Priority,
+    TimeBudget, TokenBucket, TokenBucketConfig,
 };
 use crate::sim::latency::Micros;
 use crate::sim::life::{Activity, Happening, Hop};
@@ -45,6 +46,29 @@ impl Pattern {
         order: [None; 4],
     });
 }
+
+/// Load shedding as a part of the config: on with lesson 000's limits.
+pub(super) const LOAD_SHED: part::Door = part::Door {
+    pattern: Pattern::LOAD_SHED,
+    label: "load shedding",
+    is_on: |s| s.load_shed.is_some(),
+    switch_on: |s| {
+        s.load_shed.get_or_insert_with(LoadShedConfig::lesson_000);
+    },
+    switch_off: |s| s.load_shed = None,
+};
+
+/// The rate limit as a part of the config: on with 80 orders a second, a burst of 20.
+pub(super) const RATE_LIMIT: part::Door = part::Door {
+    pattern: Pattern::RATE_LIMIT,
+    label: "the rate limit at the door of orders",
+    is_on: |s| s.rate_limit.is_some(),
+    switch_on: |s| {
+        s.rate_limit
+            .get_or_insert_with(TokenBucketConfig::orders_door);
+    },
+    switch_off: |s| s.rate_limit = None,
+};
 
 /// What the idempotency store holds for a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

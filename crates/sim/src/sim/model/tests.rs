@@ -393,3 +393,43 @@ fn every_outcome_is_listed_once_and_read_back_by_its_name() {
         "{unknown}"
     );
 }
+
+/// Every pattern at the door of `orders` has one door row, and no other pattern has one; each
+/// switches its own part on and off and leaves the other doors as they were.
+#[test]
+fn every_door_is_one_row_that_switches_its_own_part() {
+    use crate::sim::pattern::Place;
+    for p in Pattern::ALL {
+        let rows = DOORS.iter().filter(|d| d.pattern == p).count();
+        assert_eq!(
+            rows,
+            usize::from(p.describe().place == Place::Door),
+            "{}",
+            p.key()
+        );
+    }
+    for door in DOORS {
+        let part = door.pattern.part();
+        assert_eq!(part, part::Part::Door(door.pattern));
+        let mut cfg = Scenario::None.config();
+        let others = |c: &SimConfig| {
+            let other_doors = DOORS.iter().filter(|d| d.pattern != door.pattern);
+            other_doors
+                .map(|d| (d.is_on)(&c.service))
+                .collect::<Vec<bool>>()
+        };
+        let before = others(&cfg);
+        assert!(!part.is_on(&cfg), "{}", door.pattern.key());
+        part.switch_on(&mut cfg);
+        assert!(
+            part.is_on(&cfg) && door.pattern.is_on(&cfg),
+            "{}",
+            door.pattern.key()
+        );
+        assert_eq!(others(&cfg), before, "{}", door.pattern.key());
+        assert!(cfg.validate().is_ok(), "{}", door.pattern.key());
+        part.switch_off(&mut cfg);
+        assert!(!part.is_on(&cfg), "{}", door.pattern.key());
+        assert_eq!(part.label(), door.label);
+    }
+}
