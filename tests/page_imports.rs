@@ -49,7 +49,7 @@ fn code(source: &str) -> String {
 }
 
 /// The longest module among `known` that `parts` starts with. A name the folder's `mod.rs`
-/// re-exports (`pub use playground::{state, ...}`, `setups as exercise_setups`) stands for the
+/// re-exports (`pub use playground::{state, ...}`, `charts::{axis, ...}`) stands for the
 /// module it names.
 fn resolve(parts: &[&str], known: &BTreeMap<String, String>) -> Option<String> {
     let mut parts: Vec<String> = parts.iter().map(|p| p.to_string()).collect();
@@ -277,6 +277,38 @@ fn no_module_of_the_simulator_comes_back_to_itself() {
     for m in edges.keys() {
         if let Some(found) = circle(m, &edges, &mut Vec::new(), &mut done) {
             panic!("an import circle in the simulator: {}", found.join(" -> "));
+        }
+    }
+}
+
+/// The teaching crate's modules (`page`, `exercises`, `library_config`), each taken whole:
+/// none comes back to itself through the ones it names by path (`crate::page::...`). The
+/// exercises use the page (a run, the charts' numbers), and the page names no exercise.
+#[test]
+fn no_module_of_the_teaching_crate_comes_back_to_itself() {
+    let tops = ["page", "exercises", "library_config"];
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for top in tops {
+        let used = edges.entry(top.to_string()).or_default();
+        for source in modules(&format!("crates/teaching/src/{top}")).values() {
+            let code = code(source);
+            for other in tops.iter().filter(|o| **o != top) {
+                let named = [format!("crate::{other}::"), format!("crate::{other};")];
+                if named.iter().any(|n| code.contains(n.as_str())) {
+                    used.insert(other.to_string());
+                }
+            }
+        }
+    }
+    assert!(edges["exercises"].contains("page"), "{edges:?}");
+    assert!(edges["page"].contains("library_config"), "{edges:?}");
+    let mut done = BTreeSet::new();
+    for m in edges.keys() {
+        if let Some(found) = circle(m, &edges, &mut Vec::new(), &mut done) {
+            panic!(
+                "an import circle in the teaching crate: {}",
+                found.join(" -> ")
+            );
         }
     }
 }

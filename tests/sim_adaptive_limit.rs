@@ -162,7 +162,7 @@ fn a_key_or_a_preset_nobody_knows_is_refused_alike_by_the_lesson_and_the_link() 
     let (_, notices) = from_pairs(&[("limit_mn".to_string(), "4".to_string())]);
     assert!(e.ends_with(&notices[0]), "{e} / {notices:?}");
     let e = lesson_config("preset=story-nnoe").unwrap_err();
-    assert!(e.contains("`story-nnoe` is no preset"), "{e}");
+    assert!(e.contains("preset: \"story-nnoe\" is not allowed"), "{e}");
     let (_, notices) = from_pairs(&[("preset".to_string(), "story-nnoe".to_string())]);
     let said = e.trim_start_matches("line 6: @run: ");
     assert_eq!(notices, [format!("{said}; using the default.")]);

@@ -5,15 +5,15 @@ use yew::prelude::*;
 
 use super::wide_table::WideTable;
 
-use crate::exercises::{fmt_ms, AlertRule, BreakersRun};
-use crate::page::exercise_charts::{
+use crate::exercises::charts::{
     firing_spans, fraction, keep_inside, layout_width, narrow, nice_ticks, state_spans, text_width,
     thousands, tick_target,
 };
-use crate::page::exercise_setups::{
+use crate::exercises::setups::{
     BreakerControl, BreakerSetup, MAX_BLIPS_PER_HOUR, MIN_CALLS_CHOICES,
 };
-use crate::page::exercise_view::Computed;
+use crate::exercises::view::Computed;
+use crate::exercises::{fmt_ms, AlertRule, BreakersRun};
 use crate::page::runs::Shared;
 use crate::resilience::SECOND;
 use crate::ui::canvas::use_content_width;

@@ -4,12 +4,12 @@
 use yew::prelude::*;
 
 use super::gantt::{Gantt, GanttRow};
-use crate::exercises::fmt_ms;
-use crate::exercises::BudgetRun;
-use crate::page::exercise_charts::{
+use crate::exercises::charts::{
     fraction, keep_inside, layout_width, nice_ticks, text_width, thousands, tick_target,
 };
-use crate::page::exercise_view::Computed;
+use crate::exercises::fmt_ms;
+use crate::exercises::view::Computed;
+use crate::exercises::BudgetRun;
 use crate::page::runs::Shared;
 use crate::ui::canvas::use_content_width;
 use crate::ui::ids::use_ids;
@@ -143,7 +143,7 @@ pub fn budget_result(props: &BudgetResultProps) -> Html {
 impl super::ExerciseUi for crate::exercises::BudgetAndRetries {
     const HAS_CONTROLS: bool = false;
 
-    fn controls(&self, _: Callback<crate::page::exercise_setups::NoControl>) -> Html {
+    fn controls(&self, _: Callback<crate::exercises::setups::NoControl>) -> Html {
         Html::default()
     }
 

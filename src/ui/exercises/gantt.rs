@@ -4,10 +4,10 @@
 
 use yew::prelude::*;
 
-use crate::exercises::{fmt_ms, BarKind, Timeline};
-use crate::page::exercise_charts::{
+use crate::exercises::charts::{
     keep_inside, layout_width, narrow, nice_ticks, text_width, tick_target,
 };
+use crate::exercises::{fmt_ms, BarKind, Timeline};
 use crate::resilience::Micros;
 use crate::ui::canvas::use_content_width;
 

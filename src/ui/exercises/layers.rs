@@ -6,10 +6,10 @@ use yew::prelude::*;
 
 use super::wide_table::WideTable;
 
+use crate::exercises::charts::{fraction, thousands};
+use crate::exercises::setups::{retrying_key, Layer, LayersControl, LayersSetup, MAX_ATTEMPTS};
+use crate::exercises::view::Computed;
 use crate::exercises::{fmt_ms, DuplicateReport, RetryingLayer, ThreeLayersRun};
-use crate::page::exercise_charts::{fraction, thousands};
-use crate::page::exercise_setups::{retrying_key, Layer, LayersControl, LayersSetup, MAX_ATTEMPTS};
-use crate::page::exercise_view::Computed;
 use crate::page::runs::Shared;
 use crate::ui::controls::{Slider, Switch};
 use crate::ui::ids::use_ids;

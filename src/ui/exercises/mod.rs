@@ -1,6 +1,6 @@
 //! The four exercises as views: the question, the settings as controls, a prediction per part
 //! checked on request, a run drawn once the student asks for it, and the worked solution. The
-//! state and every decision live in `page::exercise_view`; these components draw it and send
+//! state and every decision live in `exercises::view`; these components draw it and send
 //! its actions.
 
 mod breaker;
@@ -21,9 +21,9 @@ use crate::page::widget::WidgetKind;
 use crate::ui::embed_this::EmbedThis;
 
 use super::ids::use_ids;
+use crate::exercises::setups::{BreakerSetup, LayersSetup, NorthwindSetup};
+use crate::exercises::view::{Action, Computed, ExerciseState, PageExercise};
 use crate::exercises::{number::RULE, BudgetAndRetries, Exercise};
-use crate::page::exercise_setups::{BreakerSetup, LayersSetup, NorthwindSetup};
-use crate::page::exercise_view::{Action, Computed, ExerciseState, PageExercise};
 use crate::page::runs::Shared;
 
 /// How many exercises there are.
@@ -176,7 +176,7 @@ struct ShellProps {
     notice: Option<String>,
     error: Option<String>,
     parts: Vec<crate::exercises::Part>,
-    attempts: std::collections::BTreeMap<String, crate::page::exercise_view::Attempt>,
+    attempts: std::collections::BTreeMap<String, crate::exercises::view::Attempt>,
     shown: bool,
     /// The solution, when open.
     solution: Option<String>,

@@ -5,12 +5,12 @@
 use yew::prelude::*;
 
 use super::gantt::{Gantt, GanttRow};
-use crate::exercises::{fmt_ms, BacklogRun};
-use crate::page::exercise_charts::{
+use crate::exercises::charts::{
     fraction, keep_inside, layout_width, nice_ticks, text_width, thousands, tick_target,
 };
-use crate::page::exercise_setups::{NorthwindControl, NorthwindResults, NorthwindSetup};
-use crate::page::exercise_view::Computed;
+use crate::exercises::setups::{NorthwindControl, NorthwindResults, NorthwindSetup};
+use crate::exercises::view::Computed;
+use crate::exercises::{fmt_ms, BacklogRun};
 use crate::page::runs::Shared;
 use crate::resilience::SECOND;
 use crate::sim::trace::RouteCounts;

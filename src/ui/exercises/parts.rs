@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use web_sys::{HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
+use crate::exercises::view::Attempt;
 use crate::exercises::Part;
-use crate::page::exercise_view::Attempt;
 use crate::ui::ids::use_ids;
 
 /// Properties of [`PartList`].

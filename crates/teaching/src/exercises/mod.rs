@@ -9,12 +9,14 @@
 //! Randomness, where an exercise needs it, comes from a `ChaCha8Rng` seeded from the exercise's
 //! `seed` field, so the same parameters give the same run on the host and in the browser.
 
+pub mod charts;
 pub mod ex1_budget;
 pub mod ex2_breaker;
 pub mod ex3_layers;
 pub mod ex4_northwind;
 pub mod grading;
 pub mod number;
+pub mod setups;
 pub mod view;
 
 use serde::{Deserialize, Serialize};

@@ -31,9 +31,53 @@ pub fn ticks_that_fit(length_px: f64, text_px: f64, most: usize) -> usize {
     }
 }
 
+/// Round tick values from 0 to at least `max`, about `target` of them (1, 2 or 5 times a power
+/// of ten apart). Always at least two ticks; a `max` that is not a positive number gives
+/// `[0, 1]`.
+pub fn nice_ticks(max: f64, target: usize) -> Vec<f64> {
+    if !max.is_finite() || max <= 0.0 {
+        return vec![0.0, 1.0];
+    }
+    let target = target.clamp(1, 20) as f64;
+    let rough = max / target;
+    let power = 10f64.powf(rough.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * power)
+        .find(|s| *s >= rough)
+        .unwrap_or(10.0 * power);
+    let count = (max / step).ceil().max(1.0) as usize;
+    // Each tick to the places its step has, so `{tick}` prints 0.3, not 0.30000000000000004.
+    let places = 10f64.powi((-step.log10().floor()).max(0.0) as i32);
+    (0..=count)
+        .map(|i| (i as f64 * step * places).round() / places)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ticks_are_round_and_cover_the_range() {
+        assert_eq!(nice_ticks(1_050.0, 5), vec![0.0, 500.0, 1_000.0, 1_500.0]);
+        assert_eq!(
+            nice_ticks(1_050.0, 6),
+            vec![0.0, 200.0, 400.0, 600.0, 800.0, 1_000.0, 1_200.0]
+        );
+        assert_eq!(
+            nice_ticks(100.0, 5),
+            vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]
+        );
+        assert_eq!(nice_ticks(6.6, 4), vec![0.0, 2.0, 4.0, 6.0, 8.0]);
+        assert_eq!(nice_ticks(0.0, 5), vec![0.0, 1.0]);
+        assert_eq!(nice_ticks(f64::NAN, 5), vec![0.0, 1.0]);
+        assert_eq!(nice_ticks(-3.0, 5), vec![0.0, 1.0]);
+        let t = nice_ticks(2_700.0, 0);
+        assert!(t.len() >= 2 && *t.last().unwrap() >= 2_700.0);
+        let t = nice_ticks(1e300, 5);
+        assert!(t.len() <= 12);
+    }
 
     #[test]
     fn ticks_are_written_without_a_needless_decimal_point() {

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::rc::Rc;
 
 use crate::page::axis::tick_label;
-use crate::page::exercise_charts::nice_ticks;
+use crate::page::charts::axis::nice_ticks;
 use crate::page::permalink::bad;
 use crate::page::runs::Shared;
 use crate::resilience::{Micros, MS, SECOND};

@@ -535,7 +535,7 @@ Text.
         let no_preset = check(&text.replace("preset=story-none threds=64", "preset=story-nnoe"));
         assert!(
             no_preset.errors[0]
-                .starts_with("line 6: @run: `story-nnoe` is no preset: one of none,"),
+                .starts_with("line 6: @run: preset: \"story-nnoe\" is not allowed (one of none,"),
             "{:?}",
             no_preset.errors
         );

@@ -206,9 +206,13 @@ pub fn check_pair(key: &str, value: &str) -> Result<(), String> {
     };
     let value = value.trim();
     match key {
-        "preset" => Preset::parse(value)
-            .map(|_| ())
-            .ok_or_else(|| format!("`{}` is no preset: one of {}", quote(value), presets())),
+        "preset" => Preset::parse(value).map(|_| ()).ok_or_else(|| {
+            let presets = presets();
+            format!(
+                "preset: \"{}\" is not allowed (one of {presets})",
+                quote(value)
+            )
+        }),
         "patterns" => {
             let mut notices = Vec::new();
             read_patterns(key, value, &mut notices);

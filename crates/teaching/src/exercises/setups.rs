@@ -13,8 +13,8 @@ pub use crate::exercises::ex4_northwind::setup::*;
 mod tests {
     use super::*;
     use crate::exercises::view::PageExercise;
+    use crate::exercises::view::{Action, ExerciseState, Feedback};
     use crate::exercises::*;
-    use crate::page::exercise_view::{Action, ExerciseState, Feedback};
 
     fn typed<S: PageExercise>(state: ExerciseState<S>, part: &str, text: &str) -> ExerciseState<S> {
         state
