@@ -141,7 +141,7 @@ check-fmt:
 	cargo fmt --all -- --check
 
 # The workspace's crates are the layers (crates/patterns <- crates/sim <- crates/teaching <-
-# the page and the CLI); every check covers all of them.
+# the page (src/) and the CLI (crates/cli)); every check covers all of them.
 clippy:
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --workspace --lib --bins --test web --locked -- -D warnings
