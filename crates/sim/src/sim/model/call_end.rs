@@ -40,7 +40,7 @@ pub enum Refusal {
     Budget,
     /// A layer that keeps a level of calls in flight had it used up ([`Level`]); the
     /// call ends in the level's own outcome.
-    Level(Level),
+    Level(&'static Level),
 }
 
 impl CallEnd {

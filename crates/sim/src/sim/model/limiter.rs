@@ -120,7 +120,7 @@ pub(super) fn of(cfg: &StackConfig) -> Result<Option<Box<dyn Outermost>>, ParamE
 impl Outermost for AdaptiveLimit {
     /// A call over the limit is refused at once.
     fn let_in(&mut self, now: Micros) -> Result<Admitted, Refusal> {
-        let in_flight = self.try_acquire().ok_or(Refusal::Level(LIMIT))?;
+        let in_flight = self.try_acquire().ok_or(Refusal::Level(&LIMIT))?;
         Ok(Admitted {
             in_flight,
             since: now,

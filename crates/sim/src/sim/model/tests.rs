@@ -249,9 +249,10 @@ fn an_outcome_fails_a_call_when_the_call_end_it_reports_falls_back() {
         CallEnd::Refused(Refusal::Breaker),
         CallEnd::Refused(Refusal::Budget),
     ];
+    static LISTED: [crate::sim::trace::Level; LEVELS.len()] = LEVELS;
     let ends = ends
         .into_iter()
-        .chain(LEVELS.map(|l| CallEnd::Refused(Refusal::Level(l))));
+        .chain(LISTED.iter().map(|l| CallEnd::Refused(Refusal::Level(l))));
     let mut reported = std::collections::BTreeSet::new();
     for end in ends {
         assert_eq!(end.outcome().failed_a_call(), end.falls_back(), "{end:?}");
