@@ -130,12 +130,21 @@ const WRITTEN: [&str; Pattern::ALL.len()] = {
 /// A pattern is read by the name it is written with (`"retry"`, as in a stack's `order`).
 impl<'de> serde::Deserialize<'de> for Pattern {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let name = String::deserialize(deserializer)?;
-        Pattern::ALL
-            .into_iter()
-            .find(|p| p.describe().written == name)
-            .ok_or_else(|| serde::de::Error::unknown_variant(&name, &WRITTEN))
+        read_by_name(deserializer, &Pattern::ALL, &WRITTEN)
     }
+}
+
+/// The one of `all` whose name (its place in `names`, which lists them in order) a file
+/// writes, or an error listing `names`.
+fn read_by_name<'de, D: serde::Deserializer<'de>, T: Copy>(
+    deserializer: D,
+    all: &[T],
+    names: &'static [&'static str],
+) -> Result<T, D::Error> {
+    let name = <String as serde::Deserialize>::deserialize(deserializer)?;
+    let at = names.iter().position(|n| *n == name);
+    at.map(|i| all[i])
+        .ok_or_else(|| serde::de::Error::unknown_variant(&name, names))
 }
 
 impl Outcome {
@@ -182,11 +191,7 @@ const fn comes_before(a: &str, b: &str) -> bool {
 /// An outcome is read by its name, a layer's refusal among [`Outcome::REFUSALS`].
 impl<'de> serde::Deserialize<'de> for Outcome {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let name = String::deserialize(deserializer)?;
-        Outcome::ALL
-            .into_iter()
-            .find(|o| o.name() == name)
-            .ok_or_else(|| serde::de::Error::unknown_variant(&name, &OUTCOME_NAMES))
+        read_by_name(deserializer, &Outcome::ALL, &OUTCOME_NAMES)
     }
 }
 
